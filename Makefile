@@ -1,0 +1,30 @@
+# Two commands for a fresh machine: `make kit` builds the default kit, `make test` runs the tests.
+# Both create (and then reuse) the virtual environment in .venv by themselves.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: kit test bench clean check-system
+
+kit: $(STAMP)
+	$(BIN)/pnpgen build
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py
+
+check-system:
+	@$(PYTHON) scripts/check_system.py
+
+$(STAMP): pyproject.toml scripts/check_system.py
+	@$(PYTHON) scripts/check_system.py
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) output/*/ .pytest_cache

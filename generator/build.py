@@ -1,0 +1,89 @@
+"""The build, read top to bottom like the pipeline: pieces, then each selected part, then the manifest."""
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from generator.inventory import Piece, kit_pieces
+from generator.manifest import MANIFEST, build_manifest, read_previous
+from generator.model import Kit
+from generator.output import OutputStage
+from generator.parts import select_parts
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    out: Path = Path("output")
+    paper: str | None = None          # None: the kit's default
+    counter_size: str | None = None   # None: the kit's default
+    only: str | None = None
+    extra: dict = field(default_factory=dict)  # options that parts add to the CLI
+
+
+@dataclass
+class BuildContext:
+    """What a part gets: the kit, its pieces, the options, and a staged place to write its files."""
+
+    kit: Kit
+    pieces: list[Piece]
+    options: BuildOptions
+    stage: OutputStage
+    log: Callable[[str], None]
+
+    @property
+    def paper(self) -> str:
+        return self.options.paper or self.kit.paper
+
+    @property
+    def counter_size(self) -> str:
+        return self.options.counter_size or self.kit.counter_size
+
+    @property
+    def kit_out(self) -> Path:
+        """The final output folder of this kit (files land there when the build succeeds)."""
+        return self.stage.target
+
+    @property
+    def cache_dir(self) -> Path:
+        """A folder parts may keep render caches in between builds; never part of the output."""
+        path = self.options.out / ".cache" / self.kit.id
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def option(self, name: str, default=None):
+        return self.options.extra.get(name, default)
+
+
+@dataclass
+class BuildResult:
+    kit_out: Path
+    files: list[Path]
+    seconds: float
+    parts: list[str]
+
+
+def build(kit: Kit, options: BuildOptions, log: Callable[[str], None] = lambda m: None) -> BuildResult:
+    start = time.perf_counter()
+    parts = select_parts(options.only)
+    pieces = kit_pieces(kit)
+    kit_out = Path(options.out) / kit.id
+    results = {}
+    with OutputStage(kit_out) as stage:
+        ctx = BuildContext(kit, pieces, options, stage, log)
+        for part in parts:
+            part_start = time.perf_counter()
+            results[part.name] = part.build(ctx)
+            log(f"{part.name}: done in {time.perf_counter() - part_start:.2f} s")
+        shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,
+                         **{k: v for k, v in sorted(options.extra.items())}}
+        manifest = build_manifest(kit, pieces, shown_options, results, read_previous(kit_out))
+        stage.write_json(MANIFEST, manifest)
+        written = [kit_out / rel for rel in stage.written]
+    return BuildResult(kit_out, written, time.perf_counter() - start, [p.name for p in parts])
+
+
+def stderr_log(message: str) -> None:
+    print(message, file=sys.stderr)

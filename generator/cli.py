@@ -1,0 +1,117 @@
+"""Command line: `pnpgen validate | list | build`. The only place that prints problems and picks exit codes."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from generator import __version__
+from generator.build import BuildOptions, build, stderr_log
+from generator.inventory import kit_pieces
+from generator.kit import DEFAULT_KIT, find_kit, load_kit
+from generator.listing import inventory_text
+from generator.parts import all_parts
+from generator.problems import BuildError, KitError
+
+EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.run(args)
+    except KitError as exc:
+        _report_problems(exc.problems)
+        return EXIT_DATA
+    except BuildError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_DATA
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pnpgen", description="Print-and-play kit generator for 4X space games.")
+    parser.add_argument("--version", action="version", version=f"pnpgen {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
+
+    validate = commands.add_parser("validate", help="check a kit's data against its schema and the rule counts")
+    _kit_arguments(validate)
+    validate.set_defaults(run=_validate)
+
+    listing = commands.add_parser("list", help="print the component inventory")
+    _kit_arguments(listing)
+    listing.set_defaults(run=_list)
+
+    build_cmd = commands.add_parser("build", help="build the kit's printable files into --out")
+    _kit_arguments(build_cmd)
+    build_cmd.add_argument("--out", default="output", help="output folder (default: output); the kit lands in OUT/<kit>")
+    build_cmd.add_argument("--paper", choices=("letter", "a4"), help="paper size (default: the kit's)")
+    build_cmd.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in (default: the kit's)")
+    build_cmd.add_argument("--only", metavar="PART,...", help="build only these parts: " + _part_names())
+    build_cmd.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    for part in all_parts():
+        for option in part.options:
+            build_cmd.add_argument(*option.flags, **option.kwargs)
+    build_cmd.set_defaults(run=_build)
+    return parser
+
+
+def _part_names() -> str:
+    return ", ".join(p.name for p in all_parts()) or "(none yet)"
+
+
+def _kit_arguments(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument("kit", nargs="?", default=None, help=f"kit name under data/ or a kit folder (default: {DEFAULT_KIT})")
+    cmd.add_argument("--data", metavar="DIR", help="your own kit folder (overrides KIT)")
+    cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+
+def _load(args):
+    root = find_kit(args.kit, args.data)
+    kit, warnings = load_kit(root, strict=args.strict)
+    _report_problems(warnings)
+    return kit
+
+
+def _report_problems(problems) -> None:
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    errors = sum(p.severity == "error" for p in problems)
+    if errors:
+        print(f"{errors} error(s); nothing was built or changed.", file=sys.stderr)
+
+
+def _validate(args) -> int:
+    kit = _load(args)
+    pieces = kit_pieces(kit)
+    print(f"{kit.title}: the data is valid ({len(pieces)} counters, {len(kit.units)} unit types, "
+          f"{len(kit.technologies)} technologies, {len(kit.marker_kinds)} marker kinds).")
+    return EXIT_OK
+
+
+def _list(args) -> int:
+    kit = _load(args)
+    sys.stdout.write(inventory_text(kit, kit_pieces(kit)))
+    return EXIT_OK
+
+
+def _build(args) -> int:
+    kit = _load(args)
+    known = {"kit", "data", "strict", "out", "paper", "counter_size", "only", "quiet", "run", "command"}
+    extra = {k: v for k, v in vars(args).items() if k not in known}
+    options = BuildOptions(out=Path(args.out), paper=args.paper, counter_size=args.counter_size,
+                           only=args.only, extra=extra)
+    log = (lambda m: None) if args.quiet else stderr_log
+    result = build(kit, options, log)
+    if not args.quiet:
+        print(f"Built {kit.title} ({', '.join(result.parts) or 'manifest only'}) into {result.kit_out} "
+              f"in {result.seconds:.2f} s:")
+        for path in result.files:
+            print(f"  {path}")
+    return EXIT_OK

@@ -1,0 +1,64 @@
+"""The kit's one font family (DejaVu Sans, free licence, shipped in generator/fonts/), for cairo and reportlab.
+
+Both renderers must see the same files on every machine, never whatever the system happens to have:
+cairo finds fonts through fontconfig, so we point FONTCONFIG_FILE at a config listing only our folder
+(before cairo first loads a font); reportlab gets the TTF files registered by name.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from functools import cache
+from pathlib import Path
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FAMILY = "DejaVu Sans"                 # SVG font-family for body text
+CONDENSED = "DejaVu Sans Condensed"    # SVG font-family for tight text on small counters
+
+# reportlab font names -> files
+REPORTLAB_FONTS = {
+    "DejaVuSans": "DejaVuSans.ttf",
+    "DejaVuSans-Bold": "DejaVuSans-Bold.ttf",
+    "DejaVuSans-Oblique": "DejaVuSans-Oblique.ttf",
+    "DejaVuSans-BoldOblique": "DejaVuSans-BoldOblique.ttf",
+    "DejaVuSansCondensed": "DejaVuSansCondensed.ttf",
+    "DejaVuSansCondensed-Bold": "DejaVuSansCondensed-Bold.ttf",
+}
+BODY, BOLD, ITALIC, BOLD_ITALIC = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique", "DejaVuSans-BoldOblique"
+
+_FONTCONFIG = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <dir>{font_dir}</dir>
+  <cachedir>{cache_dir}</cachedir>
+  <config><rescan><int>0</int></rescan></config>
+</fontconfig>
+"""
+
+
+@cache
+def use_shipped_fonts_for_cairo() -> Path:
+    """Make fontconfig (and so cairo and cairosvg) see only the shipped fonts. Call before rendering."""
+    work = Path(tempfile.gettempdir()) / f"pnpgen-fontconfig-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    (work / "cache").mkdir(parents=True, exist_ok=True)
+    conf = work / "fonts.conf"
+    text = _FONTCONFIG.format(font_dir=FONT_DIR, cache_dir=work / "cache")
+    if not conf.exists() or conf.read_text() != text:
+        conf.write_text(text)
+    os.environ["FONTCONFIG_FILE"] = str(conf)
+    return conf
+
+
+@cache
+def register_reportlab_fonts() -> None:
+    """Register the shipped TTFs with reportlab (embedded and subset in every PDF that uses them)."""
+    from reportlab.lib.fonts import addMapping
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    for name, filename in REPORTLAB_FONTS.items():
+        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
+    addMapping(BODY, 0, 0, BODY)
+    addMapping(BODY, 1, 0, BOLD)
+    addMapping(BODY, 0, 1, ITALIC)
+    addMapping(BODY, 1, 1, BOLD_ITALIC)

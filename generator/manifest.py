@@ -1,0 +1,57 @@
+"""manifest.json: every piece the kit holds and every file and placement the parts printed."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from generator import __version__
+from generator.inventory import Piece, inventory_lines
+from generator.model import Kit
+
+MANIFEST = "manifest.json"
+
+
+def piece_entries(pieces: list[Piece]) -> list[dict]:
+    """Identical pieces folded into one entry with a count, in print order."""
+    counts = Counter(pieces)
+    entries, seen = [], set()
+    for piece in pieces:
+        if piece in seen:
+            continue
+        seen.add(piece)
+        entries.append({
+            "kind": piece.kind, "ref": piece.ref, "name": piece.name, "label": piece.label,
+            "colour": piece.colour, "group": piece.group, "rules": piece.rules, "count": counts[piece],
+            "front": {"template": piece.front.template, "params": piece.front.params},
+            "back": {"template": piece.back.template, "params": piece.back.params},
+        })
+    return entries
+
+
+def build_manifest(kit: Kit, pieces: list[Piece], options: dict, parts: dict, previous: dict | None) -> dict:
+    """The new manifest; parts not built this time keep their previous entries."""
+    by_group = Counter(p.group for p in pieces)
+    merged_parts = dict((previous or {}).get("parts", {}))
+    merged_parts.update(parts)
+    return {
+        "kit": kit.id,
+        "title": kit.title,
+        "generator": f"pnpgen {__version__}",
+        "options": options,
+        "totals": {"pieces": len(pieces), "by_group": dict(by_group)},
+        "inventory": [
+            {"kind": line.kind, "ref": line.ref, "name": line.name, "per_colour": line.per_colour,
+             "neutral": line.neutral, "total": line.total}
+            for line in inventory_lines(kit, pieces)
+        ],
+        "pieces": piece_entries(pieces),
+        "parts": {name: merged_parts[name] for name in sorted(merged_parts)},
+    }
+
+
+def read_previous(kit_out: Path) -> dict | None:
+    try:
+        return json.loads((kit_out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None

@@ -1,0 +1,61 @@
+"""The registry of buildable parts (counters, maps, cards, sheets, booklet).
+
+Each module in this package that defines `PART = Part(...)` is a part: adding a kind of output is one
+module here, its templates and its tests, with no change to the build or the CLI.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Option:
+    """A command-line option a part adds to `pnpgen build` (argparse flags and keywords)."""
+
+    flags: tuple
+    kwargs: dict
+
+
+@dataclass(frozen=True)
+class Part:
+    name: str
+    build: Callable  # (BuildContext) -> dict placed in the manifest under parts[name]
+    order: int = 50
+    doc: str = ""
+    aliases: tuple = ()
+    options: tuple = field(default_factory=tuple)
+
+
+def all_parts() -> list[Part]:
+    parts = []
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if isinstance(getattr(module, "PART", None), Part):
+            parts.append(module.PART)
+    names = [n for p in parts for n in (p.name, *p.aliases)]
+    duplicated = {n for n in names if names.count(n) > 1}
+    if duplicated:
+        raise RuntimeError(f"parts registered twice: {sorted(duplicated)}")
+    return sorted(parts, key=lambda p: (p.order, p.name))
+
+
+def select_parts(only: str | None) -> list[Part]:
+    """The parts named in --only (comma-separated, aliases allowed), or all of them."""
+    parts = all_parts()
+    if not only:
+        return parts
+    by_name = {n: p for p in parts for n in (p.name, *p.aliases)}
+    chosen, unknown = [], []
+    for name in (n.strip() for n in only.split(",") if n.strip()):
+        if name in by_name:
+            if by_name[name] not in chosen:
+                chosen.append(by_name[name])
+        else:
+            unknown.append(name)
+    if unknown:
+        known = ", ".join(p.name for p in parts) or "none yet"
+        raise ValueError(f"unknown part(s) {', '.join(unknown)} for --only (known: {known})")
+    return sorted(chosen, key=lambda p: (p.order, p.name))

@@ -1,0 +1,66 @@
+"""Input problems, each with the file, line and field it is about, collected and reported together."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with the input, located so a user can go straight to it."""
+
+    file: str
+    line: int
+    field: str
+    message: str
+    severity: str = "error"  # "error" or "warning"
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        what = f"{self.field}: " if self.field else ""
+        tag = "warning: " if self.severity == "warning" else ""
+        return f"{where}: {tag}{what}{self.message}"
+
+
+def display_path(path: Path | str) -> str:
+    """Relative to the working directory when inside it, so messages read like `data/kit/units.yaml`."""
+    path = Path(path)
+    try:
+        return os.path.relpath(path) if path.is_absolute() and not os.path.relpath(path).startswith("..") else str(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+@dataclass
+class Problems:
+    """Collects problems while loading so every one is reported in a single run."""
+
+    items: list[Problem] = field(default_factory=list)
+
+    def error(self, file, line: int, field: str, message: str) -> None:
+        self.items.append(Problem(display_path(file), line or 0, field, message, "error"))
+
+    def warn(self, file, line: int, field: str, message: str) -> None:
+        self.items.append(Problem(display_path(file), line or 0, field, message, "warning"))
+
+    def errors(self, strict: bool = False) -> list[Problem]:
+        return [p for p in self.items if strict or p.severity == "error"]
+
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == "warning"]
+
+    def extend(self, other: "Problems") -> None:
+        self.items.extend(other.items)
+
+
+class KitError(Exception):
+    """The kit cannot be built; carries every located problem found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.field))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class BuildError(Exception):
+    """A build step failed for a reason outside the data (a template, a font, a write)."""

@@ -1,0 +1,82 @@
+"""Safe YAML loading that remembers the line of every key and list item, for located error messages."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+
+class LocatedDict(dict):
+    """A mapping from YAML that knows its own line and the line of each key."""
+
+    line: int = 0
+    key_lines: dict
+
+    def line_of(self, key) -> int:
+        return self.key_lines.get(key, self.line)
+
+
+class LocatedList(list):
+    """A sequence from YAML that knows its own line and the line of each item."""
+
+    line: int = 0
+    item_lines: list
+
+    def line_of(self, index: int) -> int:
+        return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
+
+
+class DuplicateKey(Exception):
+    def __init__(self, key, line: int):
+        self.key, self.line = key, line
+        super().__init__(f"duplicate key {key!r}")
+
+
+class _LocatingLoader(yaml.SafeLoader):
+    """SafeLoader (no arbitrary objects) whose mappings and sequences carry 1-based line numbers."""
+
+    def construct_mapping(self, node, deep=False):  # noqa: D401 - PyYAML hook
+        self.flatten_mapping(node)
+        result = LocatedDict()
+        result.line = node.start_mark.line + 1
+        result.key_lines = {}
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in result.key_lines:
+                raise DuplicateKey(key, key_node.start_mark.line + 1)
+            result.key_lines[key] = key_node.start_mark.line + 1
+            result[key] = self.construct_object(value_node, deep=True)
+        return result
+
+    def construct_sequence(self, node, deep=False):
+        result = LocatedList(self.construct_object(child, deep=True) for child in node.value)
+        result.line = node.start_mark.line + 1
+        result.item_lines = [child.start_mark.line + 1 for child in node.value]
+        return result
+
+
+_LocatingLoader.add_constructor("tag:yaml.org,2002:map", _LocatingLoader.construct_mapping)
+_LocatingLoader.add_constructor("tag:yaml.org,2002:seq", _LocatingLoader.construct_sequence)
+
+
+class YamlSyntaxError(Exception):
+    """A file that is not valid YAML, with the line where the parser gave up."""
+
+    def __init__(self, path: Path, line: int, message: str):
+        self.path, self.line, self.message = path, line, message
+        super().__init__(f"{path}:{line}: {message}")
+
+
+def load_yaml(path: Path):
+    """Parse one file safely; raise YamlSyntaxError with the line on any syntax problem."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        return yaml.load(text, Loader=_LocatingLoader)  # noqa: S506 - the loader derives from SafeLoader
+    except DuplicateKey as exc:
+        raise YamlSyntaxError(path, exc.line, str(exc)) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 0
+        raise YamlSyntaxError(path, line, f"not valid YAML: {exc.problem or exc.context}") from None
+    except yaml.YAMLError as exc:
+        raise YamlSyntaxError(path, 0, f"not valid YAML: {exc}") from None

@@ -1,0 +1,52 @@
+"""Shared fixtures: a private copy of the default kit to break, and an in-process CLI runner."""
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.kit import BUILTIN_DATA, DEFAULT_KIT, load_kit
+
+DEFAULT_KIT_DIR = BUILTIN_DATA / DEFAULT_KIT
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def run_cli(capsys):
+    def run(*argv: str) -> CliResult:
+        code = main([str(a) for a in argv])
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+    return run
+
+
+@pytest.fixture
+def kit_copy(tmp_path) -> Path:
+    """A throw-away copy of the default kit that a test may edit."""
+    target = tmp_path / "kit"
+    shutil.copytree(DEFAULT_KIT_DIR, target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def default_kit():
+    kit, _ = load_kit(DEFAULT_KIT_DIR)
+    return kit
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> int:
+    """Replace text in a kit file; return the 1-based line of the first replacement."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path.name}"
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    return line

@@ -1,0 +1,102 @@
+"""Each kind of bad input ends with the exact file, line and field, a non-zero exit, and no output touched."""
+import pytest
+
+from tests.conftest import edit
+
+
+def built(run_cli, kit_dir, out):
+    result = run_cli("build", "--data", kit_dir, "--out", out, "--quiet")
+    assert result.code == 0, result.err
+    return {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+# (file, text to replace, replacement, field expected in the message, words expected in the message)
+BAD_EDITS = [
+    ("units.yaml", "    hull: 1\n    cost: 9", "    hull: -1\n    cost: 9", "units.DD.hull", "whole number >= 0"),
+    ("units.yaml", "    hull: 2\n    cost: 12", "    hull: two\n    cost: 12", "units.CA.hull", "whole number"),
+    ("units.yaml", "    cost: 15", "    cost: 15\n    speed: 3", "units.BC.speed", "unknown field"),
+    ("units.yaml", "    counters: 15", "    counters: -15", "units.CO.counters", "whole number >= 0"),
+    ("units.yaml", "    counters: 20", "    counters: 2.5", "units.MS.counters", "whole number"),
+    ("units.yaml", "    ship_size: 6", "    ship_size: 9", "units.DN.ship_size", "not a level of technologies.ship_size"),
+    ("units.yaml", "requires: {cloaking: 1}", "requires: {cloaknig: 1}", "units.R.requires.cloaknig", "unknown technology"),
+    ("units.yaml", "    counters: 4\n    back: group\n    rules: basic\n  BC",
+     "    counters: [1, 2, 4]\n    back: group\n    rules: basic\n  BC", "units.CA.counters", "without gaps"),
+    ("units.yaml", "    movement: tech\n    groups: true\n    counters: 5",
+     "    movement: warp\n    groups: true\n    counters: 5", "units.SC.movement", "one of"),
+    ("markers.yaml", "{kind: planet, count: 8}", "{kind: planet, count: 7}", "home_system.mix", "holds 24 markers but the rules call for 25"),
+    ("markers.yaml", "{kind: danger, count: 26}", "{kind: danger, count: 25}", "deep_space.mix", "holds 101 markers but the rules call for 102"),
+    ("markers.yaml", "{kind: danger, count: 26}", "{kind: dangr, count: 26}", "deep_space.mix[0].kind", "unknown marker kind 'dangr'"),
+    ("markers.yaml", "{kind: supernova, count: 3}", "{kind: supernova, count: -3}", "deep_space.mix[7].count", "whole number >= 1"),
+    ("markers.yaml", "{kind: minerals, value: 10, count: 14}", "{kind: minerals, count: 14}", "deep_space.mix[1].value", "give one"),
+    ("technologies.yaml", "{level: 3, cost: 25, moves: [1, 2, 2]}", "{level: 3, cost: 25, moves: [1, 2]}",
+     "technologies.movement.levels[2].moves", "one number per turn"),
+    ("technologies.yaml", "{level: 4, cost: 20}", "{level: 5, cost: 20}", "technologies.ship_size.levels[3].level", "climb by one"),
+    ("game.yaml", "{unit: SC, count: 3}", "{unit: XX, count: 3}", "setup.starting_forces[1].unit", "unknown unit 'XX'"),
+    ("game.yaml", "{roll: [7, 7], technology: tactics}", "{roll: [7, 8], technology: tactics}", "tables.space_wreck", "exactly once"),
+    ("kit.yaml", "  units: units.yaml", "  units: ../../units.yaml", "files.units", "outside the kit folder"),
+    ("kit.yaml", "  game: game.yaml", "  game: gme.yaml", "files.game", "file not found"),
+    ("kit.yaml", 'print: "#c62828"', 'print: "red"', "colours.red.print", "#rrggbb"),
+]
+
+
+@pytest.mark.parametrize("filename, old, new, field, words", BAD_EDITS, ids=[e[3] for e in BAD_EDITS])
+def test_bad_input_is_located_and_leaves_output_intact(run_cli, kit_copy, tmp_path, filename, old, new, field, words):
+    out = tmp_path / "out"
+    before = built(run_cli, kit_copy, out)
+    line = edit(kit_copy / filename, old, new)
+    result = run_cli("build", "--data", kit_copy, "--out", out)
+    assert result.code == 1
+    located = [l for l in result.err.splitlines() if f": {field}: " in l]
+    assert located, result.err
+    assert words in located[0], located[0]
+    assert f"{filename}:" in located[0]
+    # The line is the edited one, or for whole-list problems the line of the list's key.
+    reported_line = int(located[0].split(f"{filename}:")[1].split(":")[0])
+    text = (kit_copy / filename).read_text().splitlines()
+    assert reported_line == line or field.split(".")[-1].split("[")[0] in text[reported_line - 1], located[0]
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+    assert not [p for p in out.iterdir() if p.name.startswith(".staging")]
+
+
+def test_yaml_syntax_error_names_the_line(run_cli, kit_copy):
+    line = edit(kit_copy / "units.yaml", "  DD:\n", "  DD: [\n")
+    result = run_cli("validate", "--data", kit_copy)
+    assert result.code == 1
+    assert "units.yaml:" in result.err and "not valid YAML" in result.err
+    reported = int(result.err.split("units.yaml:")[1].split(":")[0])
+    assert abs(reported - line) <= 3
+
+
+def test_duplicate_keys_are_refused(run_cli, kit_copy):
+    line = edit(kit_copy / "units.yaml", "    cost: 9\n", "    cost: 9\n    cost: 10\n")
+    result = run_cli("validate", "--data", kit_copy)
+    assert result.code == 1
+    assert f"units.yaml:{line + 1}: duplicate key 'cost'" in result.err
+
+
+def test_unsafe_yaml_tags_are_refused(run_cli, kit_copy):
+    edit(kit_copy / "units.yaml", "    name: Scout", "    name: !!python/object/apply:os.system ['echo pwned']")
+    result = run_cli("validate", "--data", kit_copy)
+    assert result.code == 1
+    assert "units.yaml:" in result.err and "pwned" not in result.out
+
+
+def test_all_problems_are_reported_together(run_cli, kit_copy):
+    edit(kit_copy / "units.yaml", "    cost: 9", "    cost: -9")
+    edit(kit_copy / "units.yaml", "    cost: 24", "    cots: 24")
+    edit(kit_copy / "game.yaml", "carry_over_cap: 30", "carry_over_cap: lots")
+    result = run_cli("validate", "--data", kit_copy)
+    assert result.code == 1
+    for field in ("units.DD.cost", "units.DN.cots", "economy.carry_over_cap"):
+        assert f": {field}: " in result.err
+    assert "4 error(s)" in result.err  # cots is unknown and cost is then missing
+
+
+def test_warnings_fail_only_under_strict(run_cli, kit_copy):
+    edit(kit_copy / "markers.yaml", "    - {kind: supernova, count: 3}\n", "")
+    edit(kit_copy / "markers.yaml", "total: 102", "total: 99")
+    relaxed = run_cli("validate", "--data", kit_copy)
+    assert relaxed.code == 0 and "warning: kinds.supernova: is in no mix" in relaxed.err
+    strict = run_cli("validate", "--data", kit_copy, "--strict")
+    assert strict.code == 1 and "kinds.supernova" in strict.err

@@ -1,0 +1,65 @@
+"""The command line as a user meets it: list, validate, build, and the two entry points."""
+import json
+import subprocess
+import sys
+
+from tests.conftest import edit
+
+
+def test_list_prints_the_full_inventory(run_cli):
+    result = run_cli("list")
+    assert result.code == 0
+    out = result.out
+    assert "Scout (SC), groups 1-5" in out and "MS Pipeline (MS) (advanced)" in out
+    assert "Minerals 10 CP" in out and "Doomsday Machine 3 (advanced)" in out
+    deep = out.split("Deep-space markers")[1].split("Other counters")[0]
+    assert deep.strip().splitlines()[-1].split()[-1] == "102"
+    home = out.split("Home-system markers, per colour")[1].split("Deep-space")[0]
+    assert "= all" in home and home.strip().splitlines()[-1].split()[-2:] == ["26", "104"]
+    assert "Total: 752 counters" in out
+
+
+def test_build_writes_a_manifest_listing_every_piece(run_cli, tmp_path):
+    result = run_cli("build", "--out", tmp_path, "--only", "", "--quiet")
+    assert result.code == 0, result.err
+    manifest = json.loads((tmp_path / "space-empires-4x" / "manifest.json").read_text())
+    assert manifest["totals"]["pieces"] == sum(p["count"] for p in manifest["pieces"]) == 752
+    assert manifest["totals"]["by_group"]["deep-space"] == 102
+    danger = [p for p in manifest["pieces"] if p["ref"] == "markers.danger"]
+    assert len(danger) == 1 and danger[0]["count"] == 26 and danger[0]["front"]["template"] == "marker-danger"
+
+
+def test_manifest_follows_the_data(run_cli, kit_copy, tmp_path):
+    edit(kit_copy / "units.yaml", "    counters: 2\n    back: group\n    rules: basic\n  CO",
+         "    counters: 3\n    back: group\n    rules: basic\n  CO")
+    assert run_cli("build", "--data", kit_copy, "--out", tmp_path, "--quiet").code == 0
+    manifest = json.loads((tmp_path / "space-empires-4x" / "manifest.json").read_text())
+    dn = next(line for line in manifest["inventory"] if line["ref"] == "units.DN")
+    assert dn["per_colour"] == {"red": 3, "blue": 3, "green": 3, "yellow": 3} and dn["total"] == 12
+
+
+def test_two_builds_give_identical_manifests(run_cli, tmp_path):
+    run_cli("build", "--out", tmp_path / "a", "--quiet")
+    run_cli("build", "--out", tmp_path / "b", "--quiet")
+    a = (tmp_path / "a" / "space-empires-4x" / "manifest.json").read_bytes()
+    b = (tmp_path / "b" / "space-empires-4x" / "manifest.json").read_bytes()
+    assert a == b
+
+
+def test_unknown_part_is_a_usage_error(run_cli, tmp_path):
+    result = run_cli("build", "--out", tmp_path, "--only", "posters")
+    assert result.code == 2 and "unknown part(s) posters" in result.err
+
+
+def test_python_dash_m_and_console_script_both_run():
+    by_module = subprocess.run([sys.executable, "-m", "generator", "validate"], capture_output=True, text=True)
+    assert by_module.returncode == 0, by_module.stderr
+    assert "the data is valid" in by_module.stdout
+    script = subprocess.run([sys.executable, "-c", "from generator.cli import main; raise SystemExit(main(['list']))"],
+                            capture_output=True, text=True)
+    assert script.returncode == 0 and "Deep-space markers" in script.stdout
+
+
+def test_no_command_prints_help_and_fails(run_cli):
+    result = run_cli()
+    assert result.code == 2 and "validate" in result.out
