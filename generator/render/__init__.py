@@ -1,0 +1,1 @@
+"""Rendering shared by every part: Jinja SVG templates, and SVG art placed on multi-page PDFs."""

@@ -1,0 +1,115 @@
+"""SVG art onto one multi-page PDF through cairo, with every distinct piece of art rendered only once.
+
+cairosvg draws one SVG per call onto a surface of its own; here each SVG is drawn once onto a cairo
+RecordingSurface, and pages paint those recordings where layout says. cairo writes a recording used many
+times as one reusable vector XObject, so text stays text, the font is embedded once per document (subset),
+and a sheet of 26 identical Danger markers holds one copy of the art.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.fonts import use_shipped_fonts_for_cairo
+from generator.problems import BuildError
+
+FIXED_DATE = "2000-01-01T00:00:00Z"  # PDF dates are fixed so the same data builds the same bytes
+
+
+def _cairo():
+    """cairocffi and cairosvg, imported on first use (0.2 s of start-up a pure validate run never pays)."""
+    use_shipped_fonts_for_cairo()
+    import cairocffi
+    import cairosvg.parser
+    import cairosvg.surface
+    return cairocffi, cairosvg
+
+
+@dataclass(frozen=True)
+class Art:
+    """A rendered piece of SVG art: a cairo recording and its size in points."""
+
+    recording: object
+    width: float
+    height: float
+
+
+def render_svg(svg: str, source: str = "") -> Art:
+    """Draw one SVG (sized in mm or pt, with a viewBox) onto a recording surface, at its physical size."""
+    cairocffi, cairosvg = _cairo()
+
+    class RecordingSvg(cairosvg.surface.PDFSurface):
+        def _create_surface(self, width, height):
+            extents = (0, 0, width, height)  # bounded, so painting it becomes one XObject
+            return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, extents), width, height
+
+    try:
+        tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"), unsafe=False)
+        surface = RecordingSvg(tree, None, 72)  # 72 dpi: one SVG pixel is one point; mm stay mm
+    except Exception as exc:  # cairosvg raises many types on bad SVG
+        raise BuildError(f"cannot draw SVG{' for ' + source if source else ''}: {exc}") from None
+    return Art(surface.cairo, surface.width, surface.height)
+
+
+class ArtCache:
+    """Each distinct SVG text is rendered once per build; identical text returns the same Art."""
+
+    def __init__(self):
+        self._arts: dict[str, Art] = {}
+        self.rendered = 0
+
+    def get(self, svg: str, source: str = "") -> Art:
+        key = hashlib.sha1(svg.encode("utf-8")).hexdigest()
+        art = self._arts.get(key)
+        if art is None:
+            art = self._arts[key] = render_svg(svg, source)
+            self.rendered += 1
+        return art
+
+
+class PdfDocument:
+    """A multi-page PDF on one cairo surface. Coordinates are points from the page's top-left corner."""
+
+    def __init__(self, path: Path, title: str, width: float, height: float):
+        cairocffi, _ = _cairo()
+        self._cairo = cairocffi
+        self.path = Path(path)
+        self.surface = cairocffi.PDFSurface(str(self.path), width, height)
+        for key, value in ((cairocffi.PDF_METADATA_TITLE, title),
+                           (cairocffi.PDF_METADATA_CREATOR, "pnpgen"),
+                           (cairocffi.PDF_METADATA_CREATE_DATE, FIXED_DATE),
+                           (cairocffi.PDF_METADATA_MOD_DATE, FIXED_DATE)):
+            self.surface.set_metadata(key, value)
+        self.context = cairocffi.Context(self.surface)
+        self.pages = 0
+        self._size = (width, height)
+        self._open = False
+
+    def new_page(self, width: float | None = None, height: float | None = None) -> None:
+        if self._open:
+            self.context.show_page()
+        width, height = width or self._size[0], height or self._size[1]
+        self.surface.set_size(width, height)
+        self._size = (width, height)
+        self.pages += 1
+        self._open = True
+
+    def place(self, art: Art, x: float, y: float, clip: tuple | None = None) -> None:
+        """Paint `art` with its top-left corner at (x, y); `clip` (x, y, w, h) limits what shows."""
+        ctx = self.context
+        ctx.save()
+        if clip:
+            ctx.rectangle(*clip)
+            ctx.clip()
+        ctx.translate(x, y)
+        ctx.set_source_surface(art.recording, 0, 0)
+        ctx.rectangle(0, 0, art.width, art.height)
+        ctx.fill()
+        ctx.restore()
+
+    def close(self) -> None:
+        if self._open:
+            self.context.show_page()
+            self._open = False
+        self.surface.finish()

@@ -1,0 +1,77 @@
+"""Jinja SVG templates: kit folder first, then the built-in templates/; strict and autoescaped.
+
+A template error (missing template, undefined variable, syntax) becomes a BuildError naming the template
+file and line, and the piece that needed it.
+"""
+from __future__ import annotations
+
+import traceback
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from generator.problems import BuildError, display_path
+
+BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+SUFFIX = ".svg.j2"
+
+
+def template_dirs(kit_root: Path) -> list[Path]:
+    """Where templates are looked up, in order: the kit's own templates/ folder, then the built-in one."""
+    return [Path(kit_root) / "templates", BUILTIN_TEMPLATES]
+
+
+@lru_cache(maxsize=8)
+def template_env(kit_root: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in template_dirs(kit_root)]),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,  # every template here writes SVG/XML: a name like "R&D <1>" must not break it
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    env.filters["num"] = format_number
+    return env
+
+
+def format_number(value) -> str:
+    """1.0 -> '1', 1.5 -> '1.5': numbers print as a player writes them."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def template_path(kit_root: Path, name: str) -> Path | None:
+    """The file a template name resolves to, or None."""
+    for folder in template_dirs(kit_root):
+        candidate = folder / f"{name}{SUFFIX}"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def render_template(kit_root: Path, name: str, context: dict, needed_by: str = "") -> str:
+    """Render `name` (without .svg.j2) with `context`; raise a located BuildError on any template problem."""
+    env = template_env(Path(kit_root))
+    who = f" (needed by {needed_by})" if needed_by else ""
+    try:
+        template = env.get_template(f"{name}{SUFFIX}")
+        return template.render(**context)
+    except jinja2.TemplateNotFound:
+        looked = ", ".join(display_path(d) for d in template_dirs(kit_root))
+        raise BuildError(f"template {name}{SUFFIX} not found{who}; looked in {looked}") from None
+    except jinja2.TemplateSyntaxError as exc:
+        where = display_path(exc.filename) if exc.filename else f"{name}{SUFFIX}"
+        raise BuildError(f"{where}:{exc.lineno}: template syntax error: {exc.message}{who}") from None
+    except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise BuildError(f"{_template_location(exc, name)}: {exc}{who}") from None
+
+
+def _template_location(exc: Exception, name: str) -> str:
+    """file:line of the innermost template frame in the traceback (Jinja maps frames to template lines)."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename.endswith(SUFFIX):
+            return f"{display_path(frame.filename)}:{frame.lineno}"
+    return f"{name}{SUFFIX}"
