@@ -1,0 +1,23 @@
+"""Paper and card sizes in points, and the margin a home printer can be trusted to print into."""
+from __future__ import annotations
+
+from generator.lengths import parse_length
+
+PAPER = {  # portrait width, height in points
+    "letter": (612.0, 792.0),
+    "a4": (parse_length("210mm"), parse_length("297mm")),
+}
+HALF_PAGE = {  # the card / booklet page that goes with each paper: half-letter or A5
+    "letter": (396.0, 612.0),
+    "a4": (parse_length("148mm"), parse_length("210mm")),
+}
+PRINTABLE_MARGIN = parse_length("1/4in")  # most home printers cannot print closer to the edge
+
+
+def paper_size(name: str, landscape: bool = False) -> tuple[float, float]:
+    width, height = PAPER[name]
+    return (height, width) if landscape else (width, height)
+
+
+def half_page_size(name: str) -> tuple[float, float]:
+    return HALF_PAGE[name]

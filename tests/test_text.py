@@ -1,0 +1,15 @@
+"""Prose with Jinja: numbers come from the data, and a wrong name is a located error."""
+import pytest
+
+from generator.problems import BuildError
+from generator.text import render_text
+
+
+def test_numbers_come_from_the_data(default_kit):
+    text = render_text(default_kit, "A Cruiser costs {{ units.CA.cost }} CP; keep at most {{ economy.carry_over_cap }}.", "x.md")
+    assert text == "A Cruiser costs 12 CP; keep at most 30."
+
+
+def test_undefined_names_are_located(default_kit):
+    with pytest.raises(BuildError, match=r"rules/combat\.md:2: .*'types.SimpleNamespace object' has no attribute 'XX'"):
+        render_text(default_kit, "line one\nA {{ units.XX.cost }} here\n", "rules/combat.md")
