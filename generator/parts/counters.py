@@ -1,0 +1,245 @@
+"""Counter sheets: every counter of the kit at its rule count, double-sided, one PDF per print group (each
+colour, deep space, neutral) plus a duplex calibration sheet, PNG previews, and every placement in the
+manifest.
+
+The stages stay apart: faces (Jinja SVG per distinct face) -> layout (generator.layout.counters, numbers)
+-> drawing (generator.render.counter_sheets, in worker processes). A file whose inputs hash the same as
+last time is copied from the disk cache instead of drawn.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from generator.inventory import DEEP_SPACE, NEUTRAL, Face, Piece
+from generator.layout import calibration as calibration_layout_module
+from generator.layout import counters as layout_module
+from generator.layout.calibration import calibration_layout
+from generator.layout.counters import Page, SheetSpec, impose_counters
+from generator.lengths import mm, parse_length, pt_from_mm
+from generator.output_cache import OutputCache, content_key, source_fingerprint
+from generator.paper import PRINTABLE_MARGIN, paper_size
+from generator.parts import Option, Part
+from generator.render import calibration as calibration_module
+from generator.render import counter_sheets as sheets_module
+from generator.render import pdf as pdf_module
+from generator.render.calibration import CalibrationFile, write_calibration
+from generator.render.counter_sheets import SheetFile, SheetPage, write_sheet_file
+from generator.render.templates import render_template
+
+CALIBRATION = "counters-calibration.pdf"
+WORKERS = 2
+
+
+# Options -----------------------------------------------------------------------------------------------
+
+def parse_offset(text: str) -> tuple[float, float]:
+    """'X,Y' in mm -> points; the shift that puts the backs on top of their fronts."""
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise ValueError(f"--back-offset wants two numbers in mm like 1.5,-0.5, not {text!r}") from None
+    return pt_from_mm(x), pt_from_mm(y)
+
+
+def sheet_spec(ctx) -> SheetSpec:
+    gutter = float(ctx.option("gutter", 0.0) or 0.0)
+    if gutter < 0:
+        raise ValueError("--gutter must be 0 or more (mm)")
+    return SheetSpec(page=paper_size(ctx.paper), margin=PRINTABLE_MARGIN, size=parse_length(ctx.counter_size),
+                     gutter=pt_from_mm(gutter), duplex=ctx.option("duplex", "long") or "long",
+                     back_offset=parse_offset(ctx.option("back_offset", "0,0") or "0,0"))
+
+
+# Faces --------------------------------------------------------------------------------------------------
+
+class FaceSvgs:
+    """The SVG text of each distinct face, rendered from its template once per build."""
+
+    def __init__(self, ctx, size_mm: float):
+        self.root, self.size_mm, self.svgs = ctx.kit.root, size_mm, {}
+
+    def svg(self, face: Face, needed_by: str) -> str:
+        if face not in self.svgs:
+            context = {**face.params, "size": self.size_mm}
+            self.svgs[face] = render_template(self.root, face.template, context, needed_by=needed_by)
+        return self.svgs[face]
+
+
+# Print groups ---------------------------------------------------------------------------------------------
+
+def print_groups(ctx) -> list[tuple[str, str, list[Piece]]]:
+    """(group id, printed name, pieces): each colour, then deep space, then neutral; empty groups dropped."""
+    names = {c.id: c.name for c in ctx.kit.colours}
+    names.update({DEEP_SPACE: "Deep space", NEUTRAL: ctx.kit.neutral.name})
+    groups = []
+    for group in [c.id for c in ctx.kit.colours] + [DEEP_SPACE, NEUTRAL]:
+        pieces = [p for p in ctx.pieces if p.group == group]
+        if pieces:
+            groups.append((group, names[group], pieces))
+    return groups
+
+
+def duplex_words(spec: SheetSpec) -> str:
+    return "flip on the long edge" if spec.duplex == "long" else "flip on the short edge"
+
+
+def title_lines(ctx, spec, group_name: str, page: Page, sheets: int) -> tuple[str, ...]:
+    first = (f"{ctx.kit.title} \u00b7 counters \u00b7 {group_name} \u00b7 sheet {page.sheet} of {sheets}"
+             f" \u00b7 {page.side}")
+    if not page.first:
+        return (first,)
+    offset = "" if spec.back_offset == (0, 0) else " (back offset {:.1f},{:.1f} mm in use)".format(
+        mm(spec.back_offset[0]), mm(spec.back_offset[1]))
+    return (first,
+            f"Print at 100% / actual size (never 'fit to page'), two-sided, {duplex_words(spec)}.",
+            f"The bars at the right must measure exactly 1 in and 25 mm. Backs off? Print {CALIBRATION}{offset}.",
+            "Cut along the grey lines.")
+
+
+def group_sheet(ctx, spec, faces: FaceSvgs, group: tuple) -> SheetFile:
+    group_id, group_name, pieces = group
+    pages = impose_counters([p.kind for p in pieces], spec)
+    distinct: dict[str, int] = {}
+    sources: list[str] = []
+    sheet_pages = []
+    for page in pages:
+        indices = []
+        for slot in page.slots:
+            piece = pieces[slot.index]
+            face = piece.front if page.side == "front" else piece.back
+            svg = faces.svg(face, f"{piece.ref} ({piece.label}, {page.side})")
+            if svg not in distinct:
+                distinct[svg] = len(distinct)
+                sources.append(f"{piece.ref} {page.side}")
+            indices.append(distinct[svg])
+        lines = title_lines(ctx, spec, group_name, page, pages[-1].sheet)
+        sheet_pages.append(SheetPage(page, tuple(indices), lines))
+    rel = f"counters-{group_id}.pdf"
+    previews = tuple(f"previews/counters-{group_id}-p{n}.png" for n in range(1, len(pages) + 1))
+    return SheetFile(rel, f"{ctx.kit.title}: counters, {group_name}", spec.page, tuple(distinct),
+                     tuple(sources), tuple(sheet_pages), previews)
+
+
+def calibration_file(ctx, spec: SheetSpec) -> CalibrationFile:
+    front = (f"{ctx.kit.title} \u00b7 duplex calibration \u00b7 front",
+             f"Print this one sheet two-sided at 100% / actual size, {duplex_words(spec)}, "
+             "with the printer settings you will use for the counters.",
+             "Then turn the sheet over and read the back.")
+    back = (f"{ctx.kit.title} \u00b7 duplex calibration \u00b7 back",
+            "Hold the sheet up to a light. The cross printed on the front shows through.",
+            "Read the number on each scale where the front's line crosses it (in mm, the marks are 1 mm apart).",
+            "Rebuild with: pnpgen build --back-offset X,Y   (both 0: your printer is aligned; no offset needed).")
+    layout = calibration_layout(spec.page, spec.margin)
+    return CalibrationFile(CALIBRATION, f"{ctx.kit.title}: duplex calibration", layout, front, back,
+                           ("previews/counters-calibration-p1.png", "previews/counters-calibration-p2.png"),
+                           spec.margin)
+
+
+# Producing the files -------------------------------------------------------------------------------------
+
+CODE = (layout_module, calibration_layout_module, sheets_module, calibration_module, pdf_module)
+
+
+def job_outputs(job) -> list[str]:
+    return [job.path, *job.previews]
+
+
+def job_key(job) -> str:
+    return content_key(source_fingerprint(*CODE), repr(replace(job, path="", previews=())))
+
+
+def run_job(job) -> int:
+    return write_sheet_file(job) if isinstance(job, SheetFile) else write_calibration(job)
+
+
+def staged(ctx, job):
+    """The job with its output paths pointing into the build's staging folder."""
+    return replace(job, path=str(ctx.stage.path(job.path)),
+                   previews=tuple(str(ctx.stage.path(p)) for p in job.previews))
+
+
+def render_jobs(jobs: list) -> list[int]:
+    """Draw the files, split over worker processes (forked after cairo is loaded) when more than one."""
+    if len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [run_job(job) for job in jobs]
+    pdf_module._cairo()  # load cairo and cairosvg once, before forking
+    jobs = sorted(jobs, key=lambda j: -len(getattr(j, "faces", ())))
+    with multiprocessing.get_context("fork").Pool(min(WORKERS, os.cpu_count() or 1, len(jobs))) as pool:
+        return pool.map(run_job, jobs, chunksize=1)
+
+
+def produce(ctx, jobs: list) -> dict:
+    """Copy unchanged files from the cache, draw the rest, remember them; return what was done."""
+    cache = OutputCache(ctx.cache_dir / "counters")
+    missing, keys = [], {}
+    for job in jobs:
+        keys[job.path] = key = job_key(job)
+        if not cache.fetch(key, [ctx.stage.path(rel) for rel in job_outputs(job)]):
+            missing.append(job)
+    rendered = render_jobs([staged(ctx, job) for job in missing])
+    for job in missing:
+        cache.store(keys[job.path], [ctx.stage.path(rel) for rel in job_outputs(job)])
+    cache.prune()
+    return {"drawn": [j.path for j in missing], "faces_rendered": sum(rendered)}
+
+
+# Manifest --------------------------------------------------------------------------------------------------
+
+def placements(sheet: SheetFile, pieces: list[Piece]) -> list[dict]:
+    rows = []
+    for number, page in enumerate(sheet.pages, start=1):
+        for slot in page.layout.slots:
+            piece = pieces[slot.index]
+            rows.append({"file": sheet.path, "page": number, "x": round(slot.x, 3), "y": round(slot.y, 3),
+                         "width": round(slot.size, 3), "height": round(slot.size, 3), "face": page.layout.side,
+                         "turned": slot.turned, "piece": piece.label, "ref": piece.ref, "colour": piece.colour,
+                         "group": piece.group})
+    return rows
+
+
+def file_entry(ctx, sheet, group: str | None) -> dict:
+    pages = len(sheet.pages) if isinstance(sheet, SheetFile) else 2
+    return {"path": sheet.path, "pages": pages, "paper": ctx.paper, "page_size": list(sheet_page_size(sheet)),
+            "group": group, "previews": list(sheet.previews)}
+
+
+def sheet_page_size(sheet) -> tuple[float, float]:
+    return sheet.page_size if isinstance(sheet, SheetFile) else sheet.layout.page
+
+
+def build_counters(ctx) -> dict:
+    spec = sheet_spec(ctx)
+    faces = FaceSvgs(ctx, mm(spec.size))
+    groups = print_groups(ctx)
+    sheets = [group_sheet(ctx, spec, faces, group) for group in groups]
+    calibration = calibration_file(ctx, spec)
+    done = produce(ctx, sheets + [calibration])
+    pages = sum(len(s.pages) for s in sheets)
+    ctx.log(f"counters: {len(sheets)} sheet files, {pages} pages, {len(faces.svgs)} distinct faces; "
+            f"drew {len(done['drawn'])} file(s) ({done['faces_rendered']} faces rendered), the rest from cache")
+    return {
+        "files": [file_entry(ctx, s, g[0]) for s, g in zip(sheets, groups)] + [file_entry(ctx, calibration, None)],
+        "counter_size": {"text": ctx.counter_size, "points": spec.size},
+        "sheet": {"margin": spec.margin, "gutter": spec.gutter, "duplex": spec.duplex,
+                  "back_offset": list(spec.back_offset), "origin": "top-left, points"},
+        "placements": [row for s, g in zip(sheets, groups) for row in placements(s, g[2])],
+        "cuts": [{"file": s.path, "page": n, "segments": [list(map(lambda v: round(v, 3), c)) for c in p.layout.cuts]}
+                 for s in sheets for n, p in enumerate(s.pages, start=1)],
+    }
+
+
+PART = Part(
+    name="counters", build=build_counters, order=10, aliases=("counter-sheets",),
+    doc="double-sided counter sheets, one PDF per colour, deep space and neutral, plus a duplex calibration sheet",
+    options=(
+        Option(("--gutter",), {"type": float, "default": 0.0, "metavar": "MM",
+                               "help": "gap between counters in mm (default 0: counters abut and share cut lines)"}),
+        Option(("--duplex",), {"choices": ("long", "short"), "default": "long",
+                               "help": "which edge your printer flips the paper on (default: long)"}),
+        Option(("--back-offset",), {"default": "0,0", "metavar": "X,Y",
+                                    "help": "shift of the back pages in mm, as read from the calibration sheet"}),
+    ),
+)

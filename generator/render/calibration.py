@@ -1,0 +1,88 @@
+"""Drawing the duplex calibration sheet from generator.layout.calibration: front cross, back scales, and
+the words that tell the user what to do with the number they read."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.fonts import FAMILY
+from generator.layout.calibration import Calibration
+from generator.render.pdf import PdfDocument
+
+
+@dataclass(frozen=True)
+class CalibrationFile:
+    path: str
+    title: str
+    layout: Calibration
+    front_lines: tuple[str, ...]
+    back_lines: tuple[str, ...]
+    previews: tuple[str, ...]
+    margin: float
+
+
+def write_lines(cr, lines, x: float, y: float) -> None:
+    for number, line in enumerate(lines):
+        cr.select_font_face(FAMILY, 0, 1 if number == 0 else 0)
+        cr.set_font_size(11 if number == 0 else 9)
+        cr.move_to(x, y + number * 13)
+        cr.show_text(line)
+
+
+def centred(cr, text: str, x: float, y: float, size: float) -> None:
+    cr.select_font_face(FAMILY, 0, 0)
+    cr.set_font_size(size)
+    extents = cr.text_extents(text)
+    cr.move_to(x - extents[4] / 2, y)
+    cr.show_text(text)
+
+
+def draw_front(cr, job: CalibrationFile) -> None:
+    cr.set_source_rgb(0, 0, 0)
+    cr.set_line_width(0.5)
+    for x1, y1, x2, y2 in job.layout.cross:
+        cr.move_to(x1, y1)
+        cr.line_to(x2, y2)
+    cr.stroke()
+    write_lines(cr, job.front_lines, job.margin + 10, job.margin + 20)
+
+
+def draw_back(cr, job: CalibrationFile) -> None:
+    lay = job.layout
+    cr.set_source_rgb(0, 0, 0)
+    cr.set_line_width(0.5)
+    for tick in lay.x_ticks + lay.y_ticks:
+        cr.move_to(tick.x1, tick.y1)
+        cr.line_to(tick.x2, tick.y2)
+    cr.stroke()
+    for tick in lay.x_ticks:
+        if tick.label:
+            centred(cr, tick.label, *tick.label_at, 7)
+    for tick in lay.y_ticks:
+        if tick.label:
+            centred(cr, tick.label, *tick.label_at, 7)
+    cr.select_font_face(FAMILY, 0, 1)
+    centred(cr, "X (mm)", *lay.x_title_at, 9)
+    centred(cr, "Y (mm)", *lay.y_title_at, 9)
+    write_lines(cr, job.back_lines, job.margin + 10, job.margin + 20)
+
+
+def write_calibration(job: CalibrationFile) -> int:
+    import cairocffi
+    doc = PdfDocument(Path(job.path), job.title, *job.layout.page)
+    for draw in (draw_front, draw_back):
+        doc.new_page()
+        draw(doc.context, job)
+    doc.close()
+    scale = 60 / 72
+    for draw, preview in zip((draw_front, draw_back), job.previews):
+        w, h = job.layout.page
+        surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, round(w * scale), round(h * scale))
+        cr = cairocffi.Context(surface)
+        cr.set_source_rgb(1, 1, 1)
+        cr.paint()
+        cr.scale(scale, scale)
+        draw(cr, job)
+        Path(preview).parent.mkdir(parents=True, exist_ok=True)
+        surface.write_to_png(preview)
+    return 0

@@ -1,0 +1,131 @@
+"""Drawing counter sheets: reads the imposition (generator.layout.counters) and paints faces, cut lines and
+titles onto PDF pages and PNG previews. It decides no position of a piece; layout does.
+
+The same `draw_page` paints the PDF page and its preview, so the preview shows exactly what prints.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.fonts import FAMILY
+from generator.layout.counters import Page
+from generator.lengths import pt_from_mm
+from generator.render.pdf import Art, ArtCache, PdfDocument
+
+CUT_GREY = (0.45, 0.45, 0.45)
+CUT_WIDTH = 0.3          # points: thin enough to vanish under a blade, visible enough to follow
+PREVIEW_DPI = 60
+
+
+@dataclass(frozen=True)
+class SheetPage:
+    """A laid-out page plus what goes on it: the face drawn in each slot and the title lines."""
+
+    layout: Page
+    faces: tuple[int, ...]            # for each slot, an index into SheetFile.faces
+    lines: tuple[str, ...]            # title block text, first line bold
+
+
+@dataclass(frozen=True)
+class SheetFile:
+    """One PDF of counter sheets; plain data, so a worker process can draw it."""
+
+    path: str
+    title: str
+    page_size: tuple[float, float]
+    faces: tuple[str, ...]            # distinct SVG texts, each rendered once
+    sources: tuple[str, ...]          # who needed each face, for error messages
+    pages: tuple[SheetPage, ...]
+    previews: tuple[str, ...]         # one PNG path per page
+
+
+def paint_art(cr, art: Art, x: float, y: float, turned: bool = False) -> None:
+    """Paint a face at (x, y); a turned face is rotated half a turn about its centre."""
+    cr.save()
+    cr.translate(x, y)
+    if turned:
+        cr.translate(art.width, art.height)
+        cr.rotate(math.pi)
+    cr.set_source_surface(art.recording, 0, 0)
+    cr.rectangle(0, 0, art.width, art.height)
+    cr.fill()
+    cr.restore()
+
+
+def draw_cuts(cr, cuts) -> None:
+    cr.save()
+    cr.set_source_rgb(*CUT_GREY)
+    cr.set_line_width(CUT_WIDTH)
+    for x1, y1, x2, y2 in cuts:
+        cr.move_to(x1, y1)
+        cr.line_to(x2, y2)
+    cr.stroke()
+    cr.restore()
+
+
+def draw_title(cr, page: SheetPage) -> None:
+    """Title lines in the header box; the first page adds the scale check at the right."""
+    x, y, w, h = page.layout.header
+    cr.save()
+    cr.set_source_rgb(0.1, 0.1, 0.1)
+    for number, line in enumerate(page.lines):
+        cr.select_font_face(FAMILY, 0, 1 if number == 0 else 0)
+        cr.set_font_size(9 if number == 0 else 7.5)
+        cr.move_to(x, y + 10 + number * 10)
+        cr.show_text(line)
+    if page.layout.first:
+        draw_scale(cr, x + w, y + 8)
+    cr.restore()
+
+
+def draw_scale(cr, right: float, top: float) -> None:
+    """A 1 in and a 25 mm bar, right-aligned: if the print measures otherwise, the printer scaled it."""
+    cr.set_line_width(0.6)
+    for number, (length, label) in enumerate(((72.0, "1 in"), (pt_from_mm(25), "25 mm"))):
+        y = top + number * 16
+        left = right - 34 - length
+        cr.rectangle(left, y, length, 5)
+        cr.stroke()
+        cr.rectangle(left, y, length / 2, 5)
+        cr.fill()
+        cr.select_font_face(FAMILY, 0, 0)
+        cr.set_font_size(7.5)
+        cr.move_to(right - 30, y + 5)
+        cr.show_text(label)
+
+
+def draw_page(cr, page: SheetPage, arts: list[Art]) -> None:
+    for slot, face in zip(page.layout.slots, page.faces):
+        paint_art(cr, arts[face], slot.x, slot.y, slot.turned)
+    draw_cuts(cr, page.layout.cuts)
+    draw_title(cr, page)
+
+
+def write_preview(path: str, page: SheetPage, arts: list[Art], size: tuple[float, float]) -> None:
+    import cairocffi
+    scale = PREVIEW_DPI / 72
+    surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, round(size[0] * scale), round(size[1] * scale))
+    cr = cairocffi.Context(surface)
+    cr.set_source_rgb(1, 1, 1)
+    cr.paint()
+    cr.scale(scale, scale)
+    draw_page(cr, page, arts)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    surface.write_to_png(path)
+    surface.finish()
+
+
+def write_sheet_file(sheet: SheetFile) -> int:
+    """Render each distinct face once, draw every page into the PDF and its preview; return faces rendered."""
+    cache = ArtCache()
+    arts = [cache.get(svg, source) for svg, source in zip(sheet.faces, sheet.sources)]
+    doc = PdfDocument(Path(sheet.path), sheet.title, *sheet.page_size)
+    for page in sheet.pages:
+        doc.new_page()
+        draw_page(doc.context, page, arts)
+    doc.close()
+    for page, preview in zip(sheet.pages, sheet.previews):
+        write_preview(preview, page, arts, sheet.page_size)
+    return cache.rendered
