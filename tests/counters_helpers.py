@@ -1,0 +1,42 @@
+"""Shared helpers for the counter sheet tests: build once, read the manifest, render and crop pages."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from generator.build import BuildOptions, build
+from generator.kit import load_kit
+
+
+def build_counters(kit_dir: Path, out: Path, **extra) -> Path:
+    """Build only the counters of the kit in `kit_dir` into `out`; return the kit's output folder."""
+    kit, _ = load_kit(kit_dir)
+    options = BuildOptions(out=out, paper=extra.pop("paper", None), counter_size=extra.pop("counter_size", None),
+                           only="counters", extra={"gutter": 0.0, "duplex": "long", "back_offset": "0,0", **extra})
+    return build(kit, options).kit_out
+
+
+def counters_manifest(kit_out: Path) -> dict:
+    return json.loads((kit_out / "manifest.json").read_text())["parts"]["counters"]
+
+
+def render_page(pdf: Path, page_number: int, scale: float = 2.0):
+    """A page as a PIL image, `scale` pixels per point (2: 144 dpi)."""
+    import pypdfium2
+    document = pypdfium2.PdfDocument(str(pdf))
+    try:
+        return document[page_number - 1].render(scale=scale).to_pil().convert("RGB")
+    finally:
+        document.close()
+
+
+def crop(image, placement: dict, scale: float = 2.0, inset: int = 3):
+    """The pixels of one placed piece, inset a little so the cut lines stay out."""
+    x, y = placement["x"] * scale, placement["y"] * scale
+    w, h = placement["width"] * scale, placement["height"] * scale
+    return image.crop((round(x) + inset, round(y) + inset, round(x + w) - inset, round(y + h) - inset))
+
+
+def mean_difference(a, b) -> float:
+    from PIL import ImageChops, ImageStat
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3

@@ -1,0 +1,139 @@
+"""Counter sheets parsed back out of the PDFs: every counter at its rule count, exact page and counter
+sizes, fonts embedded, deterministic bytes."""
+import re
+import subprocess
+from collections import Counter
+
+import pytest
+from pypdf import PdfReader
+
+from generator.inventory import kit_pieces
+from tests.conftest import DEFAULT_KIT_DIR
+from tests.counters_helpers import build_counters, counters_manifest
+
+
+@pytest.fixture(scope="module")
+def sheets(tmp_path_factory):
+    out = tmp_path_factory.mktemp("counters")
+    return build_counters(DEFAULT_KIT_DIR, out)
+
+
+@pytest.fixture(scope="module")
+def manifest(sheets):
+    return counters_manifest(sheets)
+
+
+def page_text(pdf, page_number):
+    return PdfReader(pdf).pages[page_number - 1].extract_text()
+
+
+def squeezed(text):
+    """Text with all white space removed: glyphs are placed one by one, so extraction splits words oddly."""
+    return re.sub(r"\s+", "", text)
+
+
+def test_one_file_per_print_group_and_a_calibration_sheet(sheets, manifest, default_kit):
+    paths = [f["path"] for f in manifest["files"]]
+    groups = [c.id for c in default_kit.colours] + ["deep-space", "neutral"]
+    assert paths == [f"counters-{g}.pdf" for g in groups] + ["counters-calibration.pdf"]
+    for entry in manifest["files"]:
+        reader = PdfReader(sheets / entry["path"])
+        assert len(reader.pages) == entry["pages"] and entry["pages"] % 2 == 0
+        for page in reader.pages:
+            assert [float(v) for v in page.mediabox] == [0, 0, 612, 792]  # US Letter, the kit's paper
+        assert all((sheets / p).is_file() for p in entry["previews"]) and len(entry["previews"]) == entry["pages"]
+
+
+def test_five_eighths_inch_counters_are_45_points(manifest):
+    assert manifest["counter_size"]["points"] == 45.0
+    assert {(p["width"], p["height"]) for p in manifest["placements"]} == {(45.0, 45.0)}
+
+
+def test_every_piece_is_printed_once_front_and_back(manifest, default_kit):
+    pieces = kit_pieces(default_kit)
+    for face in ("front", "back"):
+        printed = Counter((p["piece"], p["ref"], p["group"]) for p in manifest["placements"] if p["face"] == face)
+        assert printed == Counter((p.label, p.ref, p.group) for p in pieces)
+    assert len(manifest["placements"]) == 2 * len(pieces) == 2 * 752
+
+
+HOME_TOKENS = {"5CPMinerals": 11, "Planet": 8, "Nebula": 2, "Asteroids": 2, "BarrenPlanet": 1, "BlackHole": 1,
+               "Homeworld": 1}
+
+
+def test_each_colour_has_its_25_home_markers_in_the_rule_mix(sheets, default_kit):
+    for colour in default_kit.colours:
+        text = squeezed(page_text(sheets / f"counters-{colour.id}.pdf", 1))
+        counts = {token: text.count(token) for token in HOME_TOKENS}
+        counts["Planet"] -= counts["BarrenPlanet"]        # "Barren Planet" holds the word too
+        assert counts == HOME_TOKENS
+        assert sum(v for k, v in counts.items() if k != "Homeworld") == default_kit.home_system.total == 25
+
+
+DEEP_TOKENS = {"Danger": 26, "10CPMinerals": 14, "BarrenPlanet": 12, "Nebula": 10, "Asteroids": 10,
+               "BlackHole": 10, "LostinSpace": 5, "Supernova": 3, "SpaceWreck": 3, "1WarpPoint": 3, "2WarpPoint": 3,
+               "DoomsdayMachine1": 1, "DoomsdayMachine2": 1, "DoomsdayMachine3": 1}
+
+
+def test_deep_space_holds_its_102_markers_in_the_rule_mix(sheets, default_kit):
+    text = squeezed(page_text(sheets / "counters-deep-space.pdf", 1))
+    assert {token: text.count(token) for token in DEEP_TOKENS} == DEEP_TOKENS
+    assert sum(DEEP_TOKENS.values()) == default_kit.deep_space.total == 102
+    stats = default_kit.marker_kinds["doomsday_machine"].stats
+    assert text.count(f"{stats['class']}{stats['attack']}-{stats['defence']}{stats['hull']}x") == 3
+
+
+def test_unit_counters_reach_their_limits_with_group_numbers_1_to_n(sheets, default_kit):
+    for colour in default_kit.colours:
+        lines = Counter(page_text(sheets / f"counters-{colour.id}.pdf", 1).split("\n"))
+        for unit in default_kit.units.values():
+            if unit.groups:
+                assert all(lines[f"{unit.code} {n}"] == 1 for n in range(1, unit.counters + 1)), unit.code
+                assert lines[f"{unit.code} {unit.counters + 1}"] == 0
+                stats = f"{unit.cls}{unit.attack}-{unit.defence} {unit.hull}x"
+                assert lines[stats] >= unit.counters, (unit.code, stats)
+            else:
+                named_twice = unit.attack is None and unit.name == unit.code  # non-combat units print their name
+                assert lines[unit.code] == unit.counters * (2 if named_twice else 1), unit.code
+
+
+def test_pages_name_the_kit_the_group_and_the_sheet(sheets, manifest):
+    for entry in manifest["files"][:-1]:
+        reader = PdfReader(sheets / entry["path"])
+        sheets_in_file = entry["pages"] // 2
+        for number, page in enumerate(reader.pages, start=1):
+            text = page.extract_text()
+            assert "Space Empires 4X" in text
+            assert f"sheet {(number + 1) // 2} of {sheets_in_file}" in text
+        first = reader.pages[0].extract_text()
+        assert "100%" in first and "long edge" in first and "1 in" in first and "25 mm" in first
+    assert "Red" in page_text(sheets / "counters-red.pdf", 1)
+    assert "Deep space" in page_text(sheets / "counters-deep-space.pdf", 2)
+
+
+def test_calibration_sheet_tells_which_offset_to_enter(sheets):
+    reader = PdfReader(sheets / "counters-calibration.pdf")
+    assert len(reader.pages) == 2
+    back = reader.pages[1].extract_text()
+    assert "--back-offset X,Y" in back and "X (mm)" in back and "Y (mm)" in back
+    assert "+5" in back and "-10" in back
+
+
+def test_fonts_are_embedded(sheets):
+    listing = subprocess.run(["pdffonts", str(sheets / "counters-red.pdf")], capture_output=True, text=True).stdout
+    rows = [line.split() for line in listing.splitlines()[2:] if line.strip()]
+    assert rows and all("DejaVuSans" in row[0] for row in rows)
+    assert all(row[-5] == "yes" for row in rows)  # the "emb" column
+
+
+def test_two_builds_give_identical_bytes(sheets, tmp_path):
+    again = build_counters(DEFAULT_KIT_DIR, tmp_path)  # a fresh output folder: nothing comes from a cache
+    for pdf in sorted(sheets.glob("counters-*.pdf")):
+        assert (again / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name
+
+
+def test_millimetres_convert_exactly():
+    from generator.lengths import parse_length
+    assert parse_length("25.4mm") == pytest.approx(72.0)
+    assert parse_length("210mm") == pytest.approx(595.2756, abs=1e-4)  # A4 width
+    assert parse_length("2.54cm") == pytest.approx(72.0)

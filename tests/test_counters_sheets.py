@@ -1,0 +1,161 @@
+"""Counter sheet geometry and pixels: backs behind their fronts, margins kept, cut lines where pieces meet,
+the right face on each back; and bad templates end the build with a located error and no output touched."""
+from collections import defaultdict
+
+import pytest
+
+from generator.paper import PRINTABLE_MARGIN
+from generator.problems import BuildError
+from generator.render.templates import template_env
+from tests.conftest import DEFAULT_KIT_DIR, edit
+from tests.counters_helpers import build_counters, counters_manifest, crop, mean_difference, render_page
+
+
+@pytest.fixture(scope="module")
+def letter(tmp_path_factory):
+    kit_out = build_counters(DEFAULT_KIT_DIR, tmp_path_factory.mktemp("letter"))
+    return kit_out, counters_manifest(kit_out)
+
+
+@pytest.fixture(scope="module")
+def a4_short(tmp_path_factory):
+    """A4, 1/2 in counters, 1 mm gutters, short-edge duplex and a back offset: every option at once."""
+    kit_out = build_counters(DEFAULT_KIT_DIR, tmp_path_factory.mktemp("a4"), paper="a4", counter_size="1/2in",
+                             gutter=1.0, duplex="short", back_offset="1.5,-0.5")
+    return kit_out, counters_manifest(kit_out)
+
+
+def front_back_pairs(manifest):
+    """(front, back) placements of the same piece: slot k of page 2n-1 and slot k of page 2n."""
+    by_page = defaultdict(list)
+    for p in manifest["placements"]:
+        by_page[(p["file"], p["page"])].append(p)
+    for (path, page), fronts in by_page.items():
+        if page % 2:
+            yield from zip(fronts, by_page[(path, page + 1)])
+
+
+def page_size(manifest, path):
+    return next(f["page_size"] for f in manifest["files"] if f["path"] == path)
+
+
+def test_every_back_sits_at_the_mirrored_position_of_its_front(letter):
+    _, manifest = letter
+    pairs = list(front_back_pairs(manifest))
+    assert len(pairs) == 752
+    for front, back in pairs:
+        width, _ = page_size(manifest, front["file"])
+        assert (front["face"], back["face"]) == ("front", "back") and front["piece"] == back["piece"]
+        assert back["x"] == pytest.approx(width - front["x"] - front["width"])
+        assert back["y"] == pytest.approx(front["y"])
+
+
+def test_short_edge_backs_mirror_top_to_bottom_and_take_the_offset(a4_short):
+    _, manifest = a4_short
+    assert {(p["width"], p["height"]) for p in manifest["placements"]} == {(36.0, 36.0)}  # 1/2 in
+    for front, back in front_back_pairs(manifest):
+        width, height = page_size(manifest, front["file"])
+        assert (width, height) == pytest.approx((595.276, 841.89), abs=0.01)  # A4
+        assert back["x"] == pytest.approx(front["x"] + 1.5 * 72 / 25.4, abs=0.002)
+        assert back["y"] == pytest.approx(height - front["y"] - front["height"] - 0.5 * 72 / 25.4, abs=0.002)
+        assert back["turned"] and not front["turned"]
+
+
+@pytest.mark.parametrize("which", ["letter", "a4_short"])
+def test_no_piece_crosses_the_printable_margin(which, request):
+    _, manifest = request.getfixturevalue(which)
+    for p in manifest["placements"]:
+        if p["face"] == "front":
+            width, height = page_size(manifest, p["file"])
+            assert PRINTABLE_MARGIN <= p["x"] and p["x"] + p["width"] <= width - PRINTABLE_MARGIN
+            assert PRINTABLE_MARGIN <= p["y"] and p["y"] + p["height"] <= height - PRINTABLE_MARGIN
+
+
+def covered(segments, x1, y1, x2, y2):
+    """Whether one cut segment runs along the whole edge (x1, y1)-(x2, y2)."""
+    eps = 1e-3
+    for a, b, c, d in segments:
+        if x1 == x2 and abs(a - x1) < eps and abs(c - x1) < eps and min(b, d) <= y1 + eps and max(b, d) >= y2 - eps:
+            return True
+        if y1 == y2 and abs(b - y1) < eps and abs(d - y1) < eps and min(a, c) <= x1 + eps and max(a, c) >= x2 - eps:
+            return True
+    return False
+
+
+def test_cut_lines_run_where_pieces_meet(letter):
+    _, manifest = letter
+    cuts = {(c["file"], c["page"]): c["segments"] for c in manifest["cuts"]}
+    shared = 0
+    for p in manifest["placements"]:
+        segments = cuts[(p["file"], p["page"])]
+        x, y, w, h = p["x"], p["y"], p["width"], p["height"]
+        for edge in ((x, y, x, y + h), (x + w, y, x + w, y + h), (x, y, x + w, y), (x, y + h, x + w, y + h)):
+            assert covered(segments, *edge), (p, edge)
+        shared += any(q["x"] == x + w and q["y"] == y for q in manifest["placements"]
+                      if (q["file"], q["page"]) == (p["file"], p["page"]))
+    assert shared > 600  # counters abut: most right edges are also a neighbour's left edge
+
+
+def placement(manifest, path, piece, face, nth=0):
+    return [p for p in manifest["placements"] if p["file"] == path and p["piece"] == piece and p["face"] == face][nth]
+
+
+def test_group_backs_hide_the_type_and_decoys_bluff_with_them(letter):
+    kit_out, manifest = letter
+    path = "counters-red.pdf"
+    fronts, backs = render_page(kit_out / path, 1), render_page(kit_out / path, 2)
+    dd3_back = crop(backs, placement(manifest, path, "DD 3", "back"))
+    sc1_back = crop(backs, placement(manifest, path, "SC 1", "back"))
+    decoy_back = crop(backs, placement(manifest, path, "Decoy", "back"))
+    dd3_front = crop(fronts, placement(manifest, path, "DD 3", "front"))
+    assert mean_difference(dd3_back, sc1_back) < 1.0       # the same generic back, whatever the type
+    assert mean_difference(decoy_back, sc1_back) < 1.0     # a decoy cannot be told from a real group
+    assert mean_difference(dd3_back, dd3_front) > 5.0      # and the back is not just the front again
+    red = dd3_back.resize((1, 1)).getpixel((0, 0))
+    assert red[0] > 150 and red[1] < 100 and red[2] < 100  # the player's colour (#c62828) dominates
+
+
+def test_marker_backs_cannot_be_told_apart(letter):
+    kit_out, manifest = letter
+    path = "counters-deep-space.pdf"
+    backs = render_page(kit_out / path, 2)
+    danger = crop(backs, placement(manifest, path, "Danger", "back"))
+    for label in ("Minerals 10 CP", "Doomsday Machine 3", "Warp Point 1", "Black Hole"):
+        assert mean_difference(crop(backs, placement(manifest, path, label, "back")), danger) < 1.0, label
+    fronts = render_page(kit_out / path, 1)
+    assert mean_difference(crop(fronts, placement(manifest, path, "Danger", "front")), danger) > 5.0
+
+
+def test_every_page_has_a_preview(letter):
+    kit_out, manifest = letter
+    for entry in manifest["files"]:
+        for preview in entry["previews"]:
+            assert (kit_out / preview).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def pdf_bytes(kit_out):
+    return {p.name: p.read_bytes() for p in kit_out.glob("*.pdf")}
+
+
+def test_a_template_with_a_missing_variable_is_a_located_error_and_output_stays(kit_copy, tmp_path, run_cli):
+    kit_out = build_counters(kit_copy, tmp_path)
+    before = pdf_bytes(kit_out)
+    (kit_copy / "templates").mkdir()
+    (kit_copy / "templates" / "group-back.svg.j2").write_text(
+        '{% import "_counter.svg.j2" as c %}\n{% call c.counter(size) %}\n<rect fill="{{ colour.prnit }}"/>\n{% endcall %}\n')
+    template_env.cache_clear()
+    result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "counters", "--quiet")
+    assert result.code == 1
+    assert "group-back.svg.j2:3:" in result.err and "prnit" in result.err and "units." in result.err
+    assert pdf_bytes(kit_out) == before
+
+
+def test_a_missing_template_is_a_located_error_and_output_stays(kit_copy, tmp_path, run_cli):
+    kit_out = build_counters(kit_copy, tmp_path)
+    before = pdf_bytes(kit_out)
+    edit(kit_copy / "units.yaml", "    back: group\n    rules: basic\n  CA:",
+         "    back: group\n    template: destroyer-front\n    rules: basic\n  CA:")
+    template_env.cache_clear()
+    with pytest.raises(BuildError, match=r"template destroyer-front\.svg\.j2 not found \(needed by units\.DD"):
+        build_counters(kit_copy, tmp_path)
+    assert pdf_bytes(kit_out) == before
