@@ -24,10 +24,12 @@ from generator.paper import PRINTABLE_MARGIN, paper_size
 from generator.parts import Option, Part
 from generator.render import calibration as calibration_module
 from generator.render import counter_sheets as sheets_module
+from generator.render import face_store as face_store_module
 from generator.render import pdf as pdf_module
+from generator.render.face_store import FaceStore
 from generator.render.calibration import CalibrationFile, write_calibration
-from generator.render.counter_sheets import SheetFile, SheetPage, write_sheet_file
-from generator.render.templates import render_template
+from generator.render.counter_sheets import FaceRef, SheetFile, SheetPage, write_sheet_file
+from generator.render.templates import SUFFIX, template_dirs
 
 CALIBRATION = "counters-calibration.pdf"
 WORKERS = 2
@@ -55,17 +57,27 @@ def sheet_spec(ctx) -> SheetSpec:
 
 # Faces --------------------------------------------------------------------------------------------------
 
-class FaceSvgs:
-    """The SVG text of each distinct face, rendered from its template once per build."""
+def templates_fingerprint(kit_root: Path) -> str:
+    """A hash of every face template a build can use (kit templates first, then built-ins)."""
+    parts = []
+    for folder in template_dirs(kit_root):
+        for path in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else ():
+            parts += [str(path), path.read_text(encoding="utf-8")]
+    return content_key(*parts)
 
-    def __init__(self, ctx, size_mm: float):
-        self.root, self.size_mm, self.svgs = ctx.kit.root, size_mm, {}
 
-    def svg(self, face: Face, needed_by: str) -> str:
-        if face not in self.svgs:
-            context = {**face.params, "size": self.size_mm}
-            self.svgs[face] = render_template(self.root, face.template, context, needed_by=needed_by)
-        return self.svgs[face]
+class FaceRefs:
+    """The store key of each distinct face: same templates, parameters and size -> same drawing."""
+
+    def __init__(self, kit_root: Path, size_mm: float):
+        self.base = content_key(templates_fingerprint(kit_root), repr(size_mm), source_fingerprint(face_store_module))
+        self.refs: dict[Face, FaceRef] = {}
+
+    def ref(self, face: Face, needed_by: str) -> FaceRef:
+        if face not in self.refs:
+            key = content_key(self.base, face.template, face.params_json)
+            self.refs[face] = FaceRef(key, face.template, face.params_json, needed_by)
+        return self.refs[face]
 
 
 # Print groups ---------------------------------------------------------------------------------------------
@@ -99,28 +111,24 @@ def title_lines(ctx, spec, group_name: str, page: Page, sheets: int) -> tuple[st
             "Cut along the grey lines.")
 
 
-def group_sheet(ctx, spec, faces: FaceSvgs, group: tuple) -> SheetFile:
+def group_sheet(ctx, spec, faces: FaceRefs, group: tuple) -> SheetFile:
     group_id, group_name, pieces = group
     pages = impose_counters([p.kind for p in pieces], spec)
-    distinct: dict[str, int] = {}
-    sources: list[str] = []
+    distinct: dict[FaceRef, int] = {}
     sheet_pages = []
     for page in pages:
         indices = []
         for slot in page.slots:
             piece = pieces[slot.index]
             face = piece.front if page.side == "front" else piece.back
-            svg = faces.svg(face, f"{piece.ref} ({piece.label}, {page.side})")
-            if svg not in distinct:
-                distinct[svg] = len(distinct)
-                sources.append(f"{piece.ref} {page.side}")
-            indices.append(distinct[svg])
+            ref = faces.ref(face, f"{piece.ref} ({piece.label}, {page.side})")
+            indices.append(distinct.setdefault(ref, len(distinct)))
         lines = title_lines(ctx, spec, group_name, page, pages[-1].sheet)
         sheet_pages.append(SheetPage(page, tuple(indices), lines))
     rel = f"counters-{group_id}.pdf"
     previews = tuple(f"previews/counters-{group_id}-p{n}.png" for n in range(1, len(pages) + 1))
-    return SheetFile(rel, f"{ctx.kit.title}: counters, {group_name}", spec.page, tuple(distinct),
-                     tuple(sources), tuple(sheet_pages), previews)
+    return SheetFile(rel, f"{ctx.kit.title}: counters, {group_name}", spec.page, str(ctx.kit.root),
+                     mm(spec.size), tuple(distinct), tuple(sheet_pages), previews)
 
 
 def calibration_file(ctx, spec: SheetSpec) -> CalibrationFile:
@@ -140,7 +148,7 @@ def calibration_file(ctx, spec: SheetSpec) -> CalibrationFile:
 
 # Producing the files -------------------------------------------------------------------------------------
 
-CODE = (layout_module, calibration_layout_module, sheets_module, calibration_module, pdf_module)
+CODE = (layout_module, calibration_layout_module, sheets_module, calibration_module, pdf_module, face_store_module)
 
 
 def job_outputs(job) -> list[str]:
@@ -148,11 +156,15 @@ def job_outputs(job) -> list[str]:
 
 
 def job_key(job) -> str:
-    return content_key(source_fingerprint(*CODE), repr(replace(job, path="", previews=())))
+    """Everything that decides a file's bytes: the drawing code, the faces' keys, the layout and titles."""
+    faces = [f.key for f in getattr(job, "faces", ())]
+    return content_key(source_fingerprint(*CODE), repr(faces),
+                       repr(replace(job, path="", previews=(), kit_root="", faces=()) if faces else
+                            replace(job, path="", previews=())))
 
 
-def run_job(job) -> int:
-    return write_sheet_file(job) if isinstance(job, SheetFile) else write_calibration(job)
+def run_job(job, store: FaceStore) -> int:
+    return write_sheet_file(job, store) if isinstance(job, SheetFile) else write_calibration(job)
 
 
 def staged(ctx, job):
@@ -161,29 +173,32 @@ def staged(ctx, job):
                    previews=tuple(str(ctx.stage.path(p)) for p in job.previews))
 
 
-def render_jobs(jobs: list) -> list[int]:
+def render_jobs(jobs: list, store: FaceStore) -> list[int]:
     """Draw the files, split over worker processes (forked after cairo is loaded) when more than one."""
     if len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [run_job(job) for job in jobs]
+        return [run_job(job, store) for job in jobs]
     pdf_module._cairo()  # load cairo and cairosvg once, before forking
     jobs = sorted(jobs, key=lambda j: -len(getattr(j, "faces", ())))
     with multiprocessing.get_context("fork").Pool(min(WORKERS, os.cpu_count() or 1, len(jobs))) as pool:
-        return pool.map(run_job, jobs, chunksize=1)
+        return pool.starmap(run_job, [(job, store) for job in jobs], chunksize=1)
 
 
 def produce(ctx, jobs: list) -> dict:
-    """Copy unchanged files from the cache, draw the rest, remember them; return what was done."""
+    """Copy unchanged files from the cache, draw the rest (replaying stored faces), remember both."""
     cache = OutputCache(ctx.cache_dir / "counters")
     missing, keys = [], {}
     for job in jobs:
         keys[job.path] = key = job_key(job)
         if not cache.fetch(key, [ctx.stage.path(rel) for rel in job_outputs(job)]):
             missing.append(job)
-    rendered = render_jobs([staged(ctx, job) for job in missing])
+    store, rendered = FaceStore(ctx.cache_dir / "counter-faces"), 0
+    if missing:
+        rendered = sum(render_jobs([staged(ctx, job) for job in missing], store))
+        store.prune({f.key for job in jobs for f in getattr(job, "faces", ())})
     for job in missing:
         cache.store(keys[job.path], [ctx.stage.path(rel) for rel in job_outputs(job)])
     cache.prune()
-    return {"drawn": [j.path for j in missing], "faces_rendered": sum(rendered)}
+    return {"drawn": [j.path for j in missing], "faces_rendered": rendered}
 
 
 # Manifest --------------------------------------------------------------------------------------------------
@@ -212,13 +227,13 @@ def sheet_page_size(sheet) -> tuple[float, float]:
 
 def build_counters(ctx) -> dict:
     spec = sheet_spec(ctx)
-    faces = FaceSvgs(ctx, mm(spec.size))
+    faces = FaceRefs(ctx.kit.root, mm(spec.size))
     groups = print_groups(ctx)
     sheets = [group_sheet(ctx, spec, faces, group) for group in groups]
     calibration = calibration_file(ctx, spec)
     done = produce(ctx, sheets + [calibration])
     pages = sum(len(s.pages) for s in sheets)
-    ctx.log(f"counters: {len(sheets)} sheet files, {pages} pages, {len(faces.svgs)} distinct faces; "
+    ctx.log(f"counters: {len(sheets)} sheet files, {pages} pages, {len(faces.refs)} distinct faces; "
             f"drew {len(done['drawn'])} file(s) ({done['faces_rendered']} faces rendered), the rest from cache")
     return {
         "files": [file_entry(ctx, s, g[0]) for s, g in zip(sheets, groups)] + [file_entry(ctx, calibration, None)],

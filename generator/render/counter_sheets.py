@@ -5,6 +5,7 @@ The same `draw_page` paints the PDF page and its preview, so the preview shows e
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -13,7 +14,9 @@ from pathlib import Path
 from generator.fonts import FAMILY
 from generator.layout.counters import Page
 from generator.lengths import pt_from_mm
-from generator.render.pdf import Art, ArtCache, PdfDocument
+from generator.render.face_store import FaceStore, record_svg, replay
+from generator.render.pdf import Art, PdfDocument
+from generator.render.templates import render_template
 
 CUT_GREY = (0.45, 0.45, 0.45)
 CUT_WIDTH = 0.3          # points: thin enough to vanish under a blade, visible enough to follow
@@ -30,14 +33,25 @@ class SheetPage:
 
 
 @dataclass(frozen=True)
+class FaceRef:
+    """A face to draw: its store key, its template and parameters, and who needs it (for error messages)."""
+
+    key: str
+    template: str
+    params_json: str
+    source: str
+
+
+@dataclass(frozen=True)
 class SheetFile:
     """One PDF of counter sheets; plain data, so a worker process can draw it."""
 
     path: str
     title: str
     page_size: tuple[float, float]
-    faces: tuple[str, ...]            # distinct SVG texts, each rendered once
-    sources: tuple[str, ...]          # who needed each face, for error messages
+    kit_root: str
+    size_mm: float                    # the counter size every face template is drawn at
+    faces: tuple[FaceRef, ...]        # distinct faces, each rendered (or replayed) once
     pages: tuple[SheetPage, ...]
     previews: tuple[str, ...]         # one PNG path per page
 
@@ -118,10 +132,24 @@ def write_preview(path: str, page: SheetPage, arts: list[Art], size: tuple[float
     surface.finish()
 
 
-def write_sheet_file(sheet: SheetFile) -> int:
-    """Render each distinct face once, draw every page into the PDF and its preview; return faces rendered."""
-    cache = ArtCache()
-    arts = [cache.get(svg, source) for svg, source in zip(sheet.faces, sheet.sources)]
+def face_art(face: FaceRef, sheet: SheetFile, store: FaceStore, new: list) -> Art:
+    """A stored face is replayed; any other is rendered from its template (and stored for next time)."""
+    record = store.get(face.key)
+    if record is not None:
+        return replay(record)
+    context = {**json.loads(face.params_json), "size": sheet.size_mm}
+    svg = render_template(Path(sheet.kit_root), face.template, context, needed_by=face.source)
+    art, record = record_svg(svg, face.source)
+    if record is not None:
+        store.put(face.key, record)
+    new.append(face.key)
+    return art
+
+
+def write_sheet_file(sheet: SheetFile, store: FaceStore) -> int:
+    """Draw every page into the PDF and its preview, each face once; return how many faces were rendered."""
+    new: list = []
+    arts = [face_art(face, sheet, store, new) for face in sheet.faces]
     doc = PdfDocument(Path(sheet.path), sheet.title, *sheet.page_size)
     for page in sheet.pages:
         doc.new_page()
@@ -130,7 +158,7 @@ def write_sheet_file(sheet: SheetFile) -> int:
     blank_duplicate_resources(sheet.path)
     for page, preview in zip(sheet.pages, sheet.previews):
         write_preview(preview, page, arts, sheet.page_size)
-    return cache.rendered
+    return len(new)
 
 
 RESOURCE_DICT = re.compile(rb"/(?:XObject|ExtGState|Font|Pattern|Shading)\s*<<(.*?)>>", re.S)

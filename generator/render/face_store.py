@@ -1,0 +1,180 @@
+"""A disk store of rendered faces: the cairo calls cairosvg made for each face, replayed without cairosvg.
+
+Interpreting SVG is the slow step of a build (cairosvg, in Python); the cairo calls it ends in are few and
+fast. The first time a face is drawn, a recorder in front of the cairo context notes each drawing call; the
+calls are kept on disk under the face's key (a hash of the templates and the face's parameters). The next
+build replays them onto a fresh recording surface: the same drawing, so the same PDF bytes, without parsing
+any SVG. A designer's edit therefore re-renders only the faces whose parameters changed.
+"""
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from generator.problems import BuildError
+from generator.render.pdf import Art, _cairo
+
+QUERIES = ("get_", "copy_", "has_", "in_", "text_extents", "font_extents", "user_to_device", "device_to_user",
+           "path_extents", "fill_extents", "stroke_extents", "clip_extents", "glyph_extents")
+
+
+class NotRecordable(Exception):
+    """A call this store cannot replay (a gradient, an image, a copied path): keep that face in memory only."""
+
+
+# Context methods that take plain numbers and map one-to-one onto a cairo C function of the same name.
+NUMERIC = frozenset("""save restore move_to line_to curve_to rel_move_to rel_line_to rel_curve_to arc arc_negative
+    rectangle close_path new_path new_sub_path translate scale rotate identity_matrix set_tolerance set_antialias
+    set_fill_rule set_line_width set_line_cap set_line_join set_miter_limit set_operator set_source_rgb
+    set_source_rgba set_font_size stroke stroke_preserve fill fill_preserve clip clip_preserve reset_clip paint
+    paint_with_alpha push_group pop_group_to_source""".split())
+TEXT = frozenset(("show_text", "text_path"))
+SPECIAL = frozenset(("select_font_face", "set_font_options", "transform", "set_matrix", "set_dash"))
+
+
+class Recorder:
+    """Stands in for a cairocffi.Context: forwards every call and notes the ones that draw or set state."""
+
+    def __init__(self, context):
+        self._context = context
+        self.ops: list = []
+        self.recordable = True
+
+    def __getattr__(self, name):
+        target = getattr(self._context, name)
+        if not callable(target) or name.startswith(QUERIES):
+            return target
+
+        ops = self.ops
+
+        def call(*args):
+            if self.recordable:
+                try:
+                    ops.append(encode_op(name, args))
+                except (NotRecordable, TypeError):
+                    self.recordable = False
+            return target(*args)
+        setattr(self, name, call)  # later calls skip __getattr__
+        return call
+
+
+def encode_op(name: str, args: tuple) -> list:
+    if name in NUMERIC or name in TEXT:
+        return [name, *args]
+    if name == "select_font_face":
+        return [name, *args]
+    if name == "set_dash":
+        return [name, list(args[0]), *args[1:]]
+    if name in ("transform", "set_matrix"):
+        return [name, *args[0].as_tuple()]
+    if name == "set_font_options":
+        o = args[0]
+        return [name, o.get_antialias(), o.get_hint_style(), o.get_hint_metrics(), o.get_subpixel_order()]
+    raise NotRecordable(name)
+
+
+def record_svg(svg: str, source: str = "") -> tuple[Art, dict | None]:
+    """Render one SVG like render.pdf.render_svg, and return its replayable record (None if not storable)."""
+    cairocffi, cairosvg = _cairo()
+
+    class RecordedSvg(cairosvg.surface.PDFSurface):
+        @property
+        def context(self):
+            return self._recorder
+
+        @context.setter
+        def context(self, value):
+            self._recorder = Recorder(value)
+
+        def _create_surface(self, width, height):
+            extents = (0, 0, width, height)
+            return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, extents), width, height
+
+    try:
+        tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"), unsafe=False)
+        surface = RecordedSvg(tree, None, 72)
+    except Exception as exc:  # cairosvg raises many types on bad SVG
+        raise BuildError(f"cannot draw SVG{' for ' + source if source else ''}: {exc}") from None
+    art = Art(surface.cairo, surface.width, surface.height)
+    recorder = surface.context
+    record = {"width": art.width, "height": art.height, "ops": recorder.ops} if recorder.recordable else None
+    return art, record
+
+
+def replay(record: dict) -> Art:
+    """Draw a record straight through cairo's C functions: no SVG, no Python wrapper per call."""
+    cairocffi, _ = _cairo()
+    lib, ffi = cairocffi.cairo, cairocffi.ffi
+    width, height = record["width"], record["height"]
+    surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, (0, 0, width, height))
+    context = cairocffi.Context(surface)
+    pointer, keep = context._pointer, []
+    functions = c_functions(lib)
+    for name, *args in record["ops"]:
+        function = functions.get(name)
+        if function is None:
+            special_op(context, name, args, keep)
+        elif name in TEXT:
+            function(pointer, args[0].encode("utf-8"))
+        else:
+            function(pointer, *args)
+    if lib.cairo_status(pointer):
+        raise BuildError(f"replaying a stored face failed: cairo status {lib.cairo_status(pointer)}")
+    return Art(surface, width, height)
+
+
+@lru_cache(maxsize=1)
+def c_functions(lib) -> dict:
+    return {name: getattr(lib, "cairo_" + name) for name in NUMERIC | TEXT}
+
+
+def special_op(context, name: str, args: list, keep: list) -> None:
+    """The few calls that need a C structure built first (a font face name, a matrix, font options)."""
+    import cairocffi
+    if name == "select_font_face":
+        context.select_font_face(*args)
+    elif name in ("transform", "set_matrix"):
+        getattr(context, name)(cairocffi.Matrix(*args))
+    elif name == "set_dash":
+        context.set_dash(*args)
+    elif name == "set_font_options":
+        options = cairocffi.FontOptions()
+        for setter, value in zip(("antialias", "hint_style", "hint_metrics", "subpixel_order"), args):
+            getattr(options, "set_" + setter)(value)
+        context.set_font_options(options)
+        keep.append(options)
+    else:
+        raise BuildError(f"a stored face holds an unknown drawing call {name!r}; delete the build cache")
+
+
+class FaceStore:
+    """Face records on disk, one small JSON file per face key: a worker reads only the faces it needs and
+    writes only the faces it rendered."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+
+    def _file(self, key: str) -> Path:
+        return self.folder / f"{key}.json"
+
+    def get(self, key: str) -> dict | None:
+        try:
+            record = json.loads(self._file(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return record if isinstance(record, dict) and "ops" in record else None
+
+    def put(self, key: str, record: dict) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        temporary = self.folder / f".{key}.{os.getpid()}.tmp"
+        temporary.write_text(json.dumps(record, separators=(",", ":")), encoding="utf-8")
+        temporary.replace(self._file(key))
+
+    def prune(self, keep: set[str]) -> None:
+        """Drop faces the kit no longer has, so the store follows the kit instead of growing with every edit."""
+        if self.folder.is_dir():
+            for path in self.folder.glob("*.json"):
+                if path.stem not in keep:
+                    path.unlink(missing_ok=True)
