@@ -3,6 +3,7 @@ the right face on each back; and bad templates end the build with a located erro
 from collections import defaultdict
 
 import pytest
+from pypdf import PdfReader
 
 from generator.paper import PRINTABLE_MARGIN
 from generator.problems import BuildError
@@ -159,3 +160,21 @@ def test_a_missing_template_is_a_located_error_and_output_stays(kit_copy, tmp_pa
     with pytest.raises(BuildError, match=r"template destroyer-front\.svg\.j2 not found \(needed by units\.DD"):
         build_counters(kit_copy, tmp_path)
     assert pdf_bytes(kit_out) == before
+
+
+def test_an_edit_redraws_only_changed_faces_and_matches_a_fresh_build(kit_copy, tmp_path, capsys):
+    """Replayed faces must give the very bytes a fresh render gives, or the cache would change the output."""
+    kit_out = build_counters(kit_copy, tmp_path / "a")
+    edit(kit_copy / "units.yaml", "class: D\n    attack: 4", "class: D\n    attack: 5")
+    messages = []
+    from generator.build import BuildOptions, build
+    from generator.kit import load_kit
+    kit, _ = load_kit(kit_copy)
+    build(kit, BuildOptions(out=tmp_path / "a", only="counters",
+                            extra={"gutter": 0.0, "duplex": "long", "back_offset": "0,0"}), messages.append)
+    summary = next(m for m in messages if m.startswith("counters: ") and "drew" in m)
+    colours = len(kit.colours)
+    assert f"drew {colours} file(s) ({colours * kit.units['DD'].counters} faces rendered)" in summary
+    fresh = build_counters(kit_copy, tmp_path / "b")
+    assert pdf_bytes(kit_out) == pdf_bytes(fresh)
+    assert "D5-0 1x" in PdfReader(kit_out / "counters-red.pdf").pages[0].extract_text()

@@ -24,6 +24,7 @@ from generator.paper import PRINTABLE_MARGIN, paper_size
 from generator.parts import Option, Part
 from generator.render import calibration as calibration_module
 from generator.render import counter_sheets as sheets_module
+from generator.render import face_compact as face_compact_module
 from generator.render import face_store as face_store_module
 from generator.render import pdf as pdf_module
 from generator.render.face_store import FaceStore
@@ -70,7 +71,7 @@ class FaceRefs:
     """The store key of each distinct face: same templates, parameters and size -> same drawing."""
 
     def __init__(self, kit_root: Path, size_mm: float):
-        self.base = content_key(templates_fingerprint(kit_root), repr(size_mm), source_fingerprint(face_store_module))
+        self.base = content_key(templates_fingerprint(kit_root), repr(size_mm), source_fingerprint(face_store_module, face_compact_module))
         self.refs: dict[Face, FaceRef] = {}
 
     def ref(self, face: Face, needed_by: str) -> FaceRef:
@@ -148,7 +149,8 @@ def calibration_file(ctx, spec: SheetSpec) -> CalibrationFile:
 
 # Producing the files -------------------------------------------------------------------------------------
 
-CODE = (layout_module, calibration_layout_module, sheets_module, calibration_module, pdf_module, face_store_module)
+CODE = (layout_module, calibration_layout_module, sheets_module, calibration_module, pdf_module, face_store_module,
+        face_compact_module)
 
 
 def job_outputs(job) -> list[str]:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from generator.problems import BuildError
+from generator.render.face_compact import compact
 from generator.render.pdf import Art, _cairo
 
 QUERIES = ("get_", "copy_", "has_", "in_", "text_extents", "font_extents", "user_to_device", "device_to_user",
@@ -99,7 +100,7 @@ def record_svg(svg: str, source: str = "") -> tuple[Art, dict | None]:
         raise BuildError(f"cannot draw SVG{' for ' + source if source else ''}: {exc}") from None
     art = Art(surface.cairo, surface.width, surface.height)
     recorder = surface.context
-    record = {"width": art.width, "height": art.height, "ops": recorder.ops} if recorder.recordable else None
+    record = {"width": art.width, "height": art.height, "ops": compact(recorder.ops)} if recorder.recordable else None
     return art, record
 
 
