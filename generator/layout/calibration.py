@@ -49,6 +49,6 @@ def calibration_layout(page: tuple[float, float], margin: float) -> Calibration:
         label = label if v % 5 == 0 else ""
         x, y, length = cx + pt_from_mm(v), cy + pt_from_mm(v), tick_length(v)
         x_ticks.append(Tick(x, x_ruler_y, x, x_ruler_y + length, label, (x, x_ruler_y - 3)))
-        y_ticks.append(Tick(y_ruler_x, y, y_ruler_x + length, y, label, (y_ruler_x + 15, y + 2.5)))
+        y_ticks.append(Tick(y_ruler_x, y, y_ruler_x + length, y, label, (y_ruler_x + 24, y + 2.5)))
     return Calibration(page, cross, tuple(x_ticks), tuple(y_ticks),
-                       (cx, x_ruler_y - 14), (y_ruler_x + 15, cy - pt_from_mm(SPAN_MM) - 8))
+                       (cx, x_ruler_y - 14), (y_ruler_x + 12, cy - pt_from_mm(SPAN_MM) - 8))
