@@ -7,6 +7,7 @@ from pathlib import Path
 
 from generator.fonts import FAMILY
 from generator.layout.calibration import Calibration
+from generator.render.counter_sheets import save_png
 from generator.render.pdf import PdfDocument
 
 
@@ -68,21 +69,11 @@ def draw_back(cr, job: CalibrationFile) -> None:
 
 
 def write_calibration(job: CalibrationFile) -> int:
-    import cairocffi
     doc = PdfDocument(Path(job.path), job.title, *job.layout.page)
     for draw in (draw_front, draw_back):
         doc.new_page()
         draw(doc.context, job)
     doc.close()
-    scale = 60 / 72
     for draw, preview in zip((draw_front, draw_back), job.previews):
-        w, h = job.layout.page
-        surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, round(w * scale), round(h * scale))
-        cr = cairocffi.Context(surface)
-        cr.set_source_rgb(1, 1, 1)
-        cr.paint()
-        cr.scale(scale, scale)
-        draw(cr, job)
-        Path(preview).parent.mkdir(parents=True, exist_ok=True)
-        surface.write_to_png(preview)
+        save_png(preview, job.layout.page, lambda cr, draw=draw: draw(cr, job))
     return 0

@@ -119,16 +119,27 @@ def draw_page(cr, page: SheetPage, arts: list[Art]) -> None:
 
 
 def write_preview(path: str, page: SheetPage, arts: list[Art], size: tuple[float, float]) -> None:
+    save_png(path, size, lambda cr: draw_page(cr, page, arts))
+
+
+def save_png(path: str, size: tuple[float, float], draw) -> None:
+    """Rasterise one page at PREVIEW_DPI with `draw(context)`; PNG written by Pillow at light compression
+    (cairo's own PNG writer spent more time compressing than drawing)."""
     import cairocffi
+    from PIL import Image
     scale = PREVIEW_DPI / 72
-    surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, round(size[0] * scale), round(size[1] * scale))
+    width, height = round(size[0] * scale), round(size[1] * scale)
+    surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, width, height)
     cr = cairocffi.Context(surface)
     cr.set_source_rgb(1, 1, 1)
     cr.paint()
     cr.scale(scale, scale)
-    draw_page(cr, page, arts)
+    draw(cr)
+    surface.flush()
+    image = Image.frombuffer("RGB", (width, height), bytes(surface.get_data()), "raw", "BGRX",
+                             surface.get_stride(), 1)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    surface.write_to_png(path)
+    image.save(path, format="PNG", compress_level=1)
     surface.finish()
 
 
