@@ -3,7 +3,7 @@ import pytest
 
 from generator.layout.calibration import calibration_layout
 from generator.layout.counters import SheetSpec, columns, impose_counters, rows
-from generator.lengths import pt_from_mm
+from generator.lengths import parse_length, pt_from_mm
 from generator.render.face_compact import compact
 
 LETTER = SheetSpec(page=(612.0, 792.0), margin=18.0, size=45.0)
@@ -52,3 +52,8 @@ def test_compaction_keeps_paths_that_are_drawn_and_drops_those_that_are_not():
     assert compact(traced) == [["new_path"]]
     repeated = [["set_miter_limit", 4.0], ["save"], ["set_miter_limit", 4.0], ["restore"], ["set_miter_limit", 10.0]]
     assert compact(repeated) == [["set_miter_limit", 4.0], ["save"], ["restore"], ["set_miter_limit", 10.0]]
+
+
+def test_counters_wider_than_the_printable_area_are_refused():
+    with pytest.raises(ValueError, match="do not fit"):
+        impose_counters(["unit"], SheetSpec(page=(612.0, 792.0), margin=18.0, size=parse_length("9in")))

@@ -49,7 +49,7 @@ class Page:
 
 
 def columns(spec: SheetSpec) -> int:
-    return max(1, math.floor((spec.page[0] - 2 * spec.margin + spec.gutter) / (spec.size + spec.gutter)))
+    return math.floor((spec.page[0] - 2 * spec.margin + spec.gutter) / (spec.size + spec.gutter))
 
 
 def rows(spec: SheetSpec, first: bool) -> int:
@@ -67,8 +67,6 @@ def grid_cells(sections: list[str], spec: SheetSpec) -> list[tuple[int, int, int
             row, col = row + 1, 0
         if row >= rows(spec, sheet == 0):
             sheet, row, col = sheet + 1, 0, 0
-        if rows(spec, sheet == 0) < 1:
-            raise ValueError("the counters do not fit on the paper: choose a smaller --counter-size")
         cells.append((sheet, row, col))
         col, previous = col + 1, section
     return cells
@@ -134,8 +132,15 @@ def header_box(side: str, first: bool, spec: SheetSpec) -> tuple[float, float, f
     return (spec.margin, spec.margin, width, height)
 
 
+def check_fits(spec: SheetSpec) -> None:
+    if columns(spec) < 1 or rows(spec, first=True) < 1 or rows(spec, first=False) < 1:
+        raise ValueError("the counters do not fit inside the printable area of the paper: "
+                         "choose a smaller --counter-size or --gutter")
+
+
 def impose_counters(sections: list[str], spec: SheetSpec) -> list[Page]:
     """Front and back pages for a group of pieces, in print order: front 1, back 1, front 2, back 2 ..."""
+    check_fits(spec)
     by_sheet: dict[int, list[Slot]] = {}
     for index, (sheet, row, col) in enumerate(grid_cells(sections, spec)):
         x, y = front_position(row, col, sheet == 0, spec)
