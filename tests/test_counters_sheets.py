@@ -178,3 +178,21 @@ def test_an_edit_redraws_only_changed_faces_and_matches_a_fresh_build(kit_copy, 
     fresh = build_counters(kit_copy, tmp_path / "b")
     assert pdf_bytes(kit_out) == pdf_bytes(fresh)
     assert "D5-0 1x" in PdfReader(kit_out / "counters-red.pdf").pages[0].extract_text()
+
+
+def column_green(image, x: int, top: int, bottom: int) -> float:
+    return sum(image.getpixel((x, y))[1] for y in range(top, bottom)) / (bottom - top)
+
+
+def test_cut_lines_are_drawn_between_abutting_counters(letter):
+    kit_out, manifest = letter
+    path = "counters-red.pdf"
+    left, right = placement(manifest, path, "DD 3", "front"), placement(manifest, path, "DD 4", "front")
+    assert right["x"] == left["x"] + left["width"] and right["y"] == left["y"]
+    scale = 4
+    page = render_page(kit_out / path, 1, scale=scale)
+    edge = round(right["x"] * scale)
+    top, bottom = round(left["y"] * scale) + 8, round((left["y"] + left["height"]) * scale) - 8
+    on_line = max(column_green(page, edge - 1, top, bottom), column_green(page, edge, top, bottom))
+    beside = max(column_green(page, edge - 4, top, bottom), column_green(page, edge + 3, top, bottom))
+    assert on_line > beside + 20  # the grey cut line lifts the green channel of the red counters
