@@ -3,12 +3,15 @@ colour, deep space, neutral) plus a duplex calibration sheet, PNG previews, and 
 manifest.
 
 The stages stay apart: faces (Jinja SVG per distinct face) -> layout (generator.layout.counters, numbers)
--> drawing (generator.render.counter_sheets, in worker processes). A file whose inputs hash the same as
-last time is copied from the disk cache instead of drawn.
+-> drawing (generator.render.counter_sheets, in worker processes). Two caches under ctx.cache_dir keep
+rebuilds fast: a file whose inputs hash the same as last time is copied instead of drawn
+(generator.output_cache), and a face drawn before is replayed from its recorded cairo calls instead of
+rendered from SVG again (generator.render.face_store).
 """
 from __future__ import annotations
 
 import multiprocessing
+from importlib import metadata
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -71,7 +74,9 @@ class FaceRefs:
     """The store key of each distinct face: same templates, parameters and size -> same drawing."""
 
     def __init__(self, kit_root: Path, size_mm: float):
-        self.base = content_key(templates_fingerprint(kit_root), repr(size_mm), source_fingerprint(face_store_module, face_compact_module))
+        renderer = [metadata.version(name) for name in ("cairosvg", "cairocffi")]
+        self.base = content_key(templates_fingerprint(kit_root), repr(size_mm), *renderer,
+                                source_fingerprint(face_store_module, face_compact_module))
         self.refs: dict[Face, FaceRef] = {}
 
     def ref(self, face: Face, needed_by: str) -> FaceRef:
