@@ -7,6 +7,7 @@ a few file copies. Lives under the build's cache_dir, never in the output.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 import shutil
 from pathlib import Path
 
@@ -19,6 +20,7 @@ def content_key(*parts: str) -> str:
     return digest.hexdigest()[:32]
 
 
+@lru_cache(maxsize=8)
 def source_fingerprint(*modules) -> str:
     """A hash of the drawing code itself, so a change to it invalidates every cached file."""
     return content_key(*(Path(m.__file__).read_text(encoding="utf-8") for m in modules))
