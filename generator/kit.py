@@ -1,9 +1,11 @@
 """Find a kit folder, load its YAML files through their schemas, and build the checked kit model."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from generator import checks
+from generator.maps.layout import load_maps
 from generator.model import (
     Colour, CounterSet, Game, Kit, Level, MarkerKind, Mix, MixEntry, Scenario, Technology, Unit,
 )
@@ -41,10 +43,14 @@ def load_kit(root: Path, strict: bool = False) -> tuple[Kit, list[Problem]]:
     docs = {}
     if kit_doc is not INVALID:
         for key, rel in kit_doc["files"].items():
+            if key not in FILE_SCHEMAS:  # a folder (maps), loaded after the model below
+                continue
             docs[key] = _load_data_file(root, key, rel, raw_kit, problems, lines)
     _stop_on(problems, strict=False)
     kit = _build_model(root, kit_doc, docs, lines)
     checks.check_kit(kit, problems)
+    if kit_doc["files"]["maps"]:
+        kit = dataclasses.replace(kit, maps=load_maps(root, kit_doc["files"]["maps"], kit, problems))
     _stop_on(problems, strict)
     return kit, problems.warnings()
 
