@@ -72,13 +72,13 @@ def load_maps(root: Path, folder: str, kit, problems: Problems) -> tuple[MapLayo
         file, line = kit.locate("kit", "files.maps")
         problems.error(file, line, "files.maps", f"{folder!r} is not a folder inside the kit")
         return ()
-    layouts = [_load_one(file, kit, problems) for file in sorted(path.glob("*.yaml"))]
-    layouts = tuple(lay for lay in layouts if lay is not None)
-    _warn_unmapped_scenarios(kit, layouts, problems)
-    return layouts
+    named: set = set()  # scenarios named by any layout, even a broken one (its errors say enough)
+    layouts = [_load_one(file, kit, problems, named) for file in sorted(path.glob("*.yaml"))]
+    _warn_unmapped_scenarios(kit, named, problems)
+    return tuple(lay for lay in layouts if lay is not None)
 
 
-def _load_one(path: Path, kit, problems: Problems) -> MapLayout | None:
+def _load_one(path: Path, kit, problems: Problems, named: set) -> MapLayout | None:
     try:
         raw = load_yaml(path)
     except YamlSyntaxError as exc:
@@ -87,6 +87,7 @@ def _load_one(path: Path, kit, problems: Problems) -> MapLayout | None:
     if not isinstance(raw, dict):
         problems.error(path, 1, "", "must hold a mapping of fields at the top level")
         return None
+    named.add(raw.get("scenario"))
     before = len(problems.errors())
     doc = MAP.check(raw, Where(path, "", raw.line, problems))
     if doc is INVALID:
@@ -250,8 +251,7 @@ class _Located:
         return "legend", self.layout.lines.get("legend", 1)
 
 
-def _warn_unmapped_scenarios(kit, layouts, problems: Problems) -> None:
-    mapped = {lay.scenario for lay in layouts}
+def _warn_unmapped_scenarios(kit, mapped: set, problems: Problems) -> None:
     for index, scenario in enumerate(kit.game.scenarios):
         if scenario.id not in mapped:
             file, line = kit.locate("game", f"scenarios[{index}]")
