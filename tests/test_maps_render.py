@@ -135,3 +135,30 @@ def _text_positions(page) -> dict:
             found.setdefault(text.strip(), (x, y))
     page.extract_text(visitor_text=visit)
     return found
+
+
+def test_every_tile_shows_the_alignment_marks_on_its_seams(built, board):
+    """Each mark crossing a tile's seam is printed on that tile (cairo would drop all but the first tile's
+    marks from the shared art if the first use were clipped)."""
+    kit_out, _ = built
+    plan = plan_tiles(board.width, board.height, "letter")
+    pdf = pypdfium2.PdfDocument(kit_out / "maps" / f"{MAP}-tiles-letter.pdf")
+    for tile in plan.tiles:
+        image = pdf[tile.page].render(scale=SCALE).to_pil().convert("RGB")
+        checked = 0
+        for x1, y1, x2, y2 in plan.marks:
+            for t in (0.25, 0.75):
+                x, y = tile.at[0] + x1 + (x2 - x1) * t, tile.at[1] + y1 + (y2 - y1) * t
+                if tile.clip.x + 2 < x < tile.clip.x + tile.clip.w - 2 and tile.clip.y + 2 < y < tile.clip.y + tile.clip.h - 2:
+                    assert _pink_near(image, x * SCALE, y * SCALE), (tile.label, (x1, y1))
+                    checked += 1
+        assert checked >= 2 * len(tile.neighbours)
+
+
+def _pink_near(image, x: float, y: float) -> bool:
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            r, g, b = image.getpixel((round(x) + dx, round(y) + dy))
+            if r > 150 and g < 110 and b > 50:
+                return True
+    return False

@@ -2,6 +2,10 @@
 
 Each board is drawn ONCE as one piece of art (and its alignment marks as a second); the poster places it
 on one page at full size, and each tile page places the same art shifted and clipped to its share.
+
+The assembly page comes first and paints both arts whole (scaled): cairo (1.16) writes a recording's
+shared XObject with only the drawing its first page needed, so a first use clipped to tile A1 would leave
+every later tile without the rest of the marks. tests/test_maps_render.py checks each tile shows its marks.
 """
 from __future__ import annotations
 
@@ -66,7 +70,7 @@ def write_tiles(ctx, board: Board, art, plan: TilePlan, arts: ArtCache) -> tuple
     doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.layout.id} ({plan.paper} tiles)",
                       *plan.page)
     marks = arts.get(_marks_svg(ctx.kit, board, plan), source=f"map {board.layout.id} marks")
-    pages = [_assembly_page(ctx, doc, board, art, plan, arts)]
+    pages = [_assembly_page(ctx, doc, board, (art, marks), plan, arts)]
     title = _title(ctx.kit, board)
     for tile in plan.tiles:
         doc.new_page()
@@ -120,15 +124,16 @@ def _tile_entry(board: Board, tile) -> dict:
     return entry
 
 
-def _assembly_page(ctx, doc: PdfDocument, board: Board, art, plan: TilePlan, arts: ArtCache) -> dict:
-    """Page 1: the whole map in small with each tile's outline and label, and the steps to follow."""
+def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: TilePlan, arts: ArtCache) -> dict:
+    """Page 1: the whole map (and its seam marks) in small, each tile's outline and label, the steps."""
     doc.new_page()
     width, height = plan.page
     margin = PRINTABLE_MARGIN + MARK_ARM / 2
     top = margin + 100
     scale = min((width - 2 * margin) / board.width, (height - top - margin) / board.height)
     x0 = (width - board.width * scale) / 2
-    _place_scaled(doc, art, x0, top, scale)
+    for art in whole:
+        _place_scaled(doc, art, x0, top, scale)
     context = _svg_size(width, height) | {
         "title": _title(ctx.kit, board), "count": plan.count, "margin": margin,
         "steps": _steps(board, plan), "tiles": [_outline(t, x0, top, scale, plan) for t in plan.tiles],
