@@ -37,10 +37,16 @@ def watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_eve
 
     _attempt(build_once, stream)
     paths = watched_paths(kit_root)
-    stream.write(f"watching {', '.join(str(p) for p in paths)} (Ctrl-C to stop)\n")
-    stream.flush()
+    announced = False
     for changes in watchfiles.watch(*paths, watch_filter=_relevant(out_dir), stop_event=stop_event,
-                                    raise_interrupt=False, debounce=150, step=50):
+                                    raise_interrupt=False, debounce=150, step=50,
+                                    rust_timeout=200, yield_on_timeout=True):
+        if not announced:  # the first yield proves the watcher is live: edits from now on are seen
+            stream.write(f"watching {', '.join(str(p) for p in paths)} (Ctrl-C to stop)\n")
+            stream.flush()
+            announced = True
+        if not changes:
+            continue
         names = sorted({Path(p).name for _, p in changes})
         stream.write(f"changed: {', '.join(names)}\n")
         _attempt(build_once, stream)
