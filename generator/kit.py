@@ -17,6 +17,17 @@ BUILTIN_DATA = PROJECT_ROOT / "data"
 DEFAULT_KIT = "space-empires-4x"
 KIT_FILE = "kit.yaml"
 
+# Stand-ins for a file that failed its schema, so checks on the other files can still run.
+_NO_MIX = {"total": 0, "mix": [], "face_up": []}
+EMPTY_DOCS = {
+    "units": {"units": {}},
+    "technologies": {"technologies": {}},
+    "markers": {"kinds": {}, "home_system": _NO_MIX, "deep_space": _NO_MIX},
+    "counters": {"counters": {}},
+    "game": {"setup": {"starting_forces": []}, "scenarios": [], "sequence": {}, "economy": {}, "combat": {},
+             "tables": {}},
+}
+
 
 def find_kit(kit: str | None = None, data_dir: str | Path | None = None) -> Path:
     """The kit folder: --data DIR if given, else KIT as a path, else KIT as a name under data/."""
@@ -42,9 +53,11 @@ def load_kit(root: Path, strict: bool = False) -> tuple[Kit, list[Problem]]:
     if kit_doc is not INVALID:
         for key, rel in kit_doc["files"].items():
             docs[key] = _load_data_file(root, key, rel, raw_kit, problems, lines)
-    _stop_on(problems, strict=False)
-    kit = _build_model(root, kit_doc, docs, lines)
-    checks.check_kit(kit, problems)
+    if kit_doc is INVALID:
+        _stop_on(problems, strict=False)
+    broken = frozenset(key for key, doc in docs.items() if doc is None)
+    kit = _build_model(root, kit_doc, {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()}, lines)
+    checks.check_kit(kit, problems, broken)  # still run the checks whose files are sound, to report all at once
     _stop_on(problems, strict)
     return kit, problems.warnings()
 
