@@ -103,21 +103,32 @@ def movement_chart(kit: Kit, width: float) -> Flowable:
 
 def markers_chart(kit: Kit, width: float) -> Flowable:
     """Every system marker kind: how many are in each mix, what it affects, whether it stays, its effect."""
-    header = ["Marker", "Home", "Deep", "After", "Effect"]
+    header = ["Marker (affects)", "Home system", "Deep space", "After", "Effect"]
     rows, shaded = [[para(h, "cell_bold") for h in header]], []
     for kind in kit.marker_kinds.values():
         if kind.rules != "basic":
             shaded.append(len(rows))
-        rows.append([para(f"<b>{kind.name}</b>"), _mix_count(kit.home_system, kind.id),
-                     _mix_count(kit.deep_space, kind.id), kind.after, para(kind.effect)])
-    table = grid_table(rows, _scaled([15, 6.5, 6.5, 9, 63], width), shaded_rows=shaded)
-    table.setStyle([("ALIGN", (1, 1), (3, -1), "CENTER")])
+        name = f"<b>{kind.name}</b><br/><font size=6>{', '.join(kind.affects)}</font>"
+        rows.append([para(name), para(mix_text(kit.home_system, kind), "cell_centre"),
+                     para(mix_text(kit.deep_space, kind), "cell_centre"), kind.after, para(kind.effect)])
+    table = grid_table(rows, _scaled([17.5, 9, 9, 9.5, 55], width), shaded_rows=shaded)
+    table.setStyle([("ALIGN", (3, 1), (3, -1), "CENTER")])
     return table
 
 
-def _mix_count(mix, kind_id: str) -> str:
-    count = sum(e.count for e in (*mix.entries, *mix.face_up) if e.kind == kind_id)
-    return str(count) if count else DASH
+def mix_text(mix, kind) -> str:
+    """How many of a kind a mix holds: '11 (5 CP)', '6 (#1, #2)', '8', or a dash."""
+    entries = [e for e in (*mix.entries, *mix.face_up) if e.kind == kind.id]
+    count = sum(e.count for e in entries)
+    values = [e.value for e in entries if e.value is not None]
+    if not count:
+        return DASH
+    if kind.value == "cp" and values:
+        return "<br/>".join(f"{e.count}<br/>({e.value} CP)" for e in entries)
+    if kind.value == "number" and values:
+        numbers = f"#{min(values)}{DASH}#{max(values)}" if len(values) > 1 else f"#{values[0]}"
+        return f"{count}<br/>({numbers})"
+    return str(count)
 
 
 def black_hole_chart(kit: Kit, width: float) -> Flowable:

@@ -33,10 +33,10 @@ class CardText:
     where: dict          # "front"/"back" -> "file:line" of that face
 
 
-def aids_path(kit: Kit) -> Path:
+def aids_path(kit: Kit, rel: Path = AIDS_FILE) -> Path:
     """The kit's own aid texts, else the built-in ones (as templates fall back to the built-in folder)."""
-    own = kit.root / AIDS_FILE
-    return own if own.exists() else BUILTIN_DATA / DEFAULT_KIT / AIDS_FILE
+    own = kit.root / rel
+    return own if own.exists() else BUILTIN_DATA / DEFAULT_KIT / rel
 
 
 def text_context(kit: Kit) -> dict:
@@ -48,15 +48,23 @@ def text_context(kit: Kit) -> dict:
             "marker_list": list(kit.marker_kinds.values())}
 
 
-def load_card_texts(kit: Kit) -> list[CardText]:
-    path = aids_path(kit)
+def load_aid_yaml(kit: Kit, rel: Path) -> tuple[LocatedDict, str]:
+    """An aid file rendered with the kit's numbers, then parsed; returns it and its display name."""
+    path = aids_path(kit, rel)
     rendered = render_text(kit, path.read_text(encoding="utf-8"), path, text_context(kit))
     try:
         doc = parse_yaml(rendered, path)
     except YamlSyntaxError as exc:
         raise BuildError(str(exc)) from None
     name = display_path(path)
-    if not isinstance(doc, LocatedDict) or not isinstance(doc.get("cards"), LocatedDict):
+    if not isinstance(doc, LocatedDict):
+        raise BuildError(f"{name}:1: expected a mapping")
+    return doc, name
+
+
+def load_card_texts(kit: Kit) -> list[CardText]:
+    doc, name = load_aid_yaml(kit, AIDS_FILE)
+    if not isinstance(doc.get("cards"), LocatedDict):
         raise BuildError(f"{name}:1: expected a mapping with a `cards:` section")
     return [_card_text(card_id, doc["cards"], name) for card_id in doc["cards"]]
 
