@@ -62,9 +62,9 @@ def para(text: str, style: str = "cell") -> Paragraph:
 
 
 def grid_table(rows: list[list], widths: list[float], header_rows: int = 1, shaded_rows=(),
-               padding: float = 1.0, font_size: float = 7) -> Table:
+               padding: float = 1.0, font_size: float = 7, row_heights=None) -> Table:
     """A ruled table with a shaded header; `shaded_rows` marks rows (say, advanced units) apart."""
-    table = Table(rows, colWidths=widths, repeatRows=header_rows)
+    table = Table(rows, colWidths=widths, rowHeights=row_heights, repeatRows=header_rows)
     commands = [
         ("FONTNAME", (0, 0), (-1, -1), CONDENSED), ("FONTSIZE", (0, 0), (-1, -1), font_size),
         ("LEADING", (0, 0), (-1, -1), font_size * 1.17),
