@@ -6,6 +6,7 @@ editing the YAML changes every aid that shows the chart. Aid files name charts b
 from __future__ import annotations
 
 from typing import Callable
+from xml.sax.saxutils import escape
 
 from reportlab.platypus import Flowable
 
@@ -50,9 +51,9 @@ def units_chart(kit: Kit, width: float) -> Flowable:
         rows.append([para(f"<b>{rules.capitalize()} rules</b>")] + [""] * (len(header) - 1))
         shaded.append(len(rows) - 1)
         for unit in unit_rows(kit, rules):
-            rows.append([para(f"<b>{unit.code}</b> {unit.name}"), _or_dash(unit.cls), att_def(unit), unit.hull,
+            rows.append([para(f"<b>{escape(unit.code)}</b> {escape(unit.name)}"), _or_dash(unit.cls), att_def(unit), unit.hull,
                          unit.cost, _or_dash(unit.ship_size), unit.maintenance, unit.counters,
-                         para(requirement_text(kit, unit))])
+                         para(escape(requirement_text(kit, unit)))])
     table = grid_table(rows, _scaled([23, 6, 8, 5.5, 5.5, 6.5, 8.5, 6, 16], width), shaded_rows=shaded)
     table.setStyle([("SPAN", (0, r), (-1, r)) for r in shaded] + [("ALIGN", (1, 1), (-2, -1), "CENTER")])
     return table
@@ -74,7 +75,7 @@ def levels_text(tech: Technology) -> str:
     parts = [f'<font color="#777777">{tech.start}</font>']
     for level in tech.upgrades:
         fact = level_fact(level)
-        parts.append(f"<b>{level.level}</b>: {level.cost}" + (f" ({fact})" if fact else ""))
+        parts.append(f"<b>{level.level}</b>:\u00a0{level.cost}" + (f"\u00a0({fact})" if fact else ""))
     return " \u00b7 ".join(parts)
 
 
@@ -85,7 +86,7 @@ def research_chart(kit: Kit, width: float) -> Flowable:
     for tech in kit.technologies.values():
         if tech.rules != "basic":
             shaded.append(len(rows))
-        rows.append([para(f"<b>{tech.name}</b>"), para(levels_text(tech)), para(tech.summary)])
+        rows.append([para(f"<b>{escape(tech.name)}</b>"), para(levels_text(tech)), para(escape(tech.summary))])
     return grid_table(rows, _scaled([17, 31, 52], width), shaded_rows=shaded)
 
 
@@ -108,9 +109,9 @@ def markers_chart(kit: Kit, width: float) -> Flowable:
     for kind in kit.marker_kinds.values():
         if kind.rules != "basic":
             shaded.append(len(rows))
-        name = f"<b>{kind.name}</b><br/><font size=6>{', '.join(kind.affects)}</font>"
+        name = f"<b>{escape(kind.name)}</b><br/><font size=6>{escape(', '.join(kind.affects))}</font>"
         rows.append([para(name), para(mix_text(kit.home_system, kind), "cell_centre"),
-                     para(mix_text(kit.deep_space, kind), "cell_centre"), kind.after, para(kind.effect)])
+                     para(mix_text(kit.deep_space, kind), "cell_centre"), kind.after, para(escape(kind.effect))])
     table = grid_table(rows, _scaled([17.5, 9, 9, 9.5, 55], width), shaded_rows=shaded)
     table.setStyle([("ALIGN", (3, 1), (3, -1), "CENTER")])
     return table

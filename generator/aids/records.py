@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from reportlab.platypus import Spacer
 
@@ -90,7 +91,7 @@ def tech_progression(kit: Kit, width: float):
     for tech in kit.technologies.values():
         if tech.rules != "basic":
             shaded.append(len(rows))
-        rows.append([para(f"<b>{tech.name}</b>", "sheet_cell")]
+        rows.append([para(f"<b>{escape(tech.name)}</b>", "sheet_cell")]
                     + [para(level_cell(tech, i), "sheet_centre") for i in range(columns)])
     name_width = width * 0.2
     table = grid_table(rows, [name_width] + [(width - name_width) / columns] * columns, shaded_rows=shaded,
@@ -124,7 +125,7 @@ def level_choices(tech: Technology, cap: int | None = None, low: int | None = No
 
 
 def other_tech(kit: Kit, unit: Unit) -> str:
-    parts = [f"{kit.technologies[t].name}: " + level_choices(kit.technologies[t], low=lvl) for t, lvl in unit.requires]
+    parts = [f"{escape(kit.technologies[t].name)}: " + level_choices(kit.technologies[t], low=lvl) for t, lvl in unit.requires]
     return "<br/>".join(parts) or DASH
 
 
@@ -139,7 +140,7 @@ def ship_tech_table(kit: Kit, width: float):
     header = ["Group", "Attack", "Defence", "Tactics", "Movement", "Ships", "Other"]
     rows = [[para(h, "sheet_cell_bold") for h in header]]
     for unit, number in group_rows(kit):
-        rows.append([para(f"<b>{unit.code} {number}</b>", "sheet_cell"),
+        rows.append([para(f"<b>{escape(unit.code)} {number}</b>", "sheet_cell"),
                      para(level_choices(techs["attack"], unit.hull), "sheet_centre"),
                      para(level_choices(techs["defence"], unit.hull), "sheet_centre"),
                      para(level_choices(techs["tactics"]), "sheet_centre"),
