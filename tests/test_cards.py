@@ -71,6 +71,10 @@ def test_exploration_card_lists_every_marker_and_table(built, default_kit):
         assert f"{roll} {default_kit.technologies[row['technology']].name}" in back
     for row in default_kit.game.tables["black_hole"]:
         assert f"{row['roll'][0]}{DASH}{row['roll'][1]} {row['result']}" in back
+    for scenario in default_kit.game.scenarios:
+        assert f"{scenario.name} {scenario.players} {scenario.deep_space_markers}" in back
+    for code, count in default_kit.game.starting_forces:
+        assert f"{count} \u00d7 {default_kit.units[code].name}" in back
     stays = [k.name for k in default_kit.marker_kinds.values() if k.after == "stays"]
     removed = [k.name for k in default_kit.marker_kinds.values() if k.after == "removed"]
     stay_text = back.split("Stay for the whole game:")[1].split("Removed after")[0]
@@ -158,6 +162,8 @@ def test_an_edited_cost_reaches_every_aid(kit_copy, tmp_path):
 
 
 def test_overflow_is_a_located_error(kit_copy, tmp_path, run_cli):
+    assert run_cli("build", "--only", "cards", "--data", kit_copy, "--out", tmp_path).code == 0
+    before = (tmp_path / "space-empires-4x" / "cards.pdf").read_bytes()
     aids = kit_copy / "aids"
     text = (aids / "cards.yaml").read_text()
     long = "      - text: >-\n          " + "Far too much text for one card. " * 400 + "\n"
@@ -166,7 +172,7 @@ def test_overflow_is_a_located_error(kit_copy, tmp_path, run_cli):
     result = run_cli("build", "--only", "cards", "--data", kit_copy, "--out", tmp_path)
     assert result.code != 0
     assert "aids/cards.yaml:" in result.err and "cards.player_aid.back" in result.err and "frame holds" in result.err
-    assert not (tmp_path / "space-empires-4x" / "cards.pdf").exists()
+    assert (tmp_path / "space-empires-4x" / "cards.pdf").read_bytes() == before
 
 
 def test_unknown_name_in_aid_text_is_located(kit_copy, tmp_path, run_cli):

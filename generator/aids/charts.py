@@ -163,6 +163,15 @@ def doomsday_chart(kit: Kit, width: float) -> Flowable:
     return table
 
 
+def scenarios_chart(kit: Kit, width: float) -> Flowable:
+    """Each scenario with its player count and the deep-space markers (and hexes) it uses."""
+    rows = [["Scenario", "Players", "Deep-space markers"]]
+    rows += [[escape(s.name), s.players, s.deep_space_markers] for s in kit.game.scenarios]
+    table = grid_table(rows, _scaled([50, 20, 30], width))
+    table.setStyle([("ALIGN", (1, 0), (-1, -1), "CENTER")])
+    return table
+
+
 CHARTS: dict[str, Callable[[Kit, float], Flowable]] = {
     "units": units_chart,
     "research": research_chart,
@@ -171,6 +180,7 @@ CHARTS: dict[str, Callable[[Kit, float], Flowable]] = {
     "black_hole": black_hole_chart,
     "space_wreck": space_wreck_chart,
     "doomsday": doomsday_chart,
+    "scenarios": scenarios_chart,
 }
 
 

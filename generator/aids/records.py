@@ -65,7 +65,7 @@ def production_table(texts: dict, first_phase: int, width: float):
         rows.append([para(f"<b>{label}</b>" if row.get("total") else label, "sheet_cell")] + [""] * len(phases))
         if row.get("total"):
             totals.append(len(rows) - 1)
-    label_width = width * 0.27
+    label_width = width * 0.3
     widths = [label_width] + [(width - label_width) / len(phases)] * len(phases)
     table = grid_table(rows, widths, shaded_rows=totals, font_size=8.5, row_heights=[14] + [ROW_HEIGHT] *
                        (len(rows) - 1))
