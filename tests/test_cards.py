@@ -179,3 +179,10 @@ def test_unknown_name_in_aid_text_is_located(kit_copy, tmp_path, run_cli):
     line = edit(kit_copy / "aids" / "cards.yaml", "{{ combat.fleet_size_bonus }}", "{{ combat.fleet_bonus }}")
     result = run_cli("build", "--only", "cards", "--data", kit_copy, "--out", tmp_path)
     assert result.code != 0 and f"cards.yaml:{line}:" in result.err and "fleet_bonus" in result.err
+
+
+def test_a_table_card_is_printed_once_in_the_neutral_colour(kit_copy, tmp_path):
+    edit(kit_copy / "aids" / "cards.yaml", "title: Exploration\n    per: colour", "title: Exploration\n    per: table")
+    _, manifest = build(tmp_path, "--data", str(kit_copy))
+    colours = [e["colour"] for e in manifest["parts"]["cards"]["cards"] if e["card"] == "exploration"]
+    assert colours == ["neutral"]

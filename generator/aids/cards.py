@@ -28,7 +28,7 @@ def plan_cards(kit: Kit, sheet: CardSheet) -> list[PlannedCard]:
     planned = []
     for text in load_card_texts(kit):
         faces = {side: _fit_face(kit, text, side, frame) for side in SIDES}
-        colours = kit.colours if text.per_colour else kit.colours[:1]
+        colours = kit.colours if text.per_colour else (kit.neutral,)
         planned += [PlannedCard(text, colour, faces) for colour in colours]
     return planned
 

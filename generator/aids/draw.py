@@ -27,7 +27,9 @@ def title_band(canvas: Canvas, frame: Frame, colour: Colour, left: str, right: s
     """A band in the player's colour; the text uses the colour's own ink so it reads on it."""
     canvas.saveState()
     canvas.setFillColor(colors.HexColor(colour.print))
-    canvas.roundRect(frame.x, frame.y, frame.width, frame.height, 3, stroke=0, fill=1)
+    canvas.setStrokeColor(colors.HexColor(colour.ink))   # shows the band's edge on a white (neutral) band
+    canvas.setLineWidth(0.6)
+    canvas.roundRect(frame.x, frame.y, frame.width, frame.height, 3, stroke=1, fill=1)
     canvas.setFillColor(colors.HexColor(colour.ink))
     baseline = frame.y + frame.height / 2 - 3.6
     canvas.setFont(CONDENSED_BOLD, 11)

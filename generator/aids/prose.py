@@ -74,8 +74,11 @@ def _card_text(card_id: str, cards: LocatedDict, name: str) -> CardText:
     where = f"{name}:{cards.line_of(card_id)} cards.{card_id}"
     if not isinstance(raw, LocatedDict) or not all(k in raw for k in ("title", "front", "back")):
         raise BuildError(f"{where}: a card needs title, front and back")
+    per = raw.get("per", "colour")
+    if per not in ("colour", "table"):
+        raise BuildError(f"{name}:{raw.line_of('per')} cards.{card_id}.per: use colour or table, not {per!r}")
     faces = {side: list(raw[side]) for side in ("front", "back")}
-    return CardText(card_id, str(raw["title"]), raw.get("per", "colour") == "colour", faces,
+    return CardText(card_id, str(raw["title"]), per == "colour", faces,
                     {side: f"{name}:{raw.line_of(side)} cards.{card_id}.{side}" for side in faces})
 
 
