@@ -186,3 +186,10 @@ def test_a_table_card_is_printed_once_in_the_neutral_colour(kit_copy, tmp_path):
     _, manifest = build(tmp_path, "--data", str(kit_copy))
     colours = [e["colour"] for e in manifest["parts"]["cards"]["cards"] if e["card"] == "exploration"]
     assert colours == ["neutral"]
+
+
+def test_names_with_markup_characters_print_as_written(kit_copy, tmp_path):
+    edit(kit_copy / "units.yaml", "    name: Miner\n", "    name: \"R&D <Miner>\"\n")
+    kit_out, _ = build(tmp_path, "--data", str(kit_copy))
+    cards = all_text(kit_out / "cards.pdf")
+    assert "R&D <Miner>" in cards and "&amp;" not in cards

@@ -51,7 +51,7 @@ def text_context(kit: Kit) -> dict:
 def load_aid_yaml(kit: Kit, rel: Path) -> tuple[LocatedDict, str]:
     """An aid file rendered with the kit's numbers, then parsed; returns it and its display name."""
     path = aids_path(kit, rel)
-    rendered = render_text(kit, path.read_text(encoding="utf-8"), path, text_context(kit))
+    rendered = render_text(kit, path.read_text(encoding="utf-8"), path, text_context(kit), markup=True)
     try:
         doc = parse_yaml(rendered, path)
     except YamlSyntaxError as exc:
