@@ -19,6 +19,17 @@ BUILTIN_DATA = PROJECT_ROOT / "data"
 DEFAULT_KIT = "space-empires-4x"
 KIT_FILE = "kit.yaml"
 
+# Stand-ins for a file that failed its schema, so checks on the other files can still run.
+_NO_MIX = {"total": 0, "mix": [], "face_up": []}
+EMPTY_DOCS = {
+    "units": {"units": {}},
+    "technologies": {"technologies": {}},
+    "markers": {"kinds": {}, "home_system": _NO_MIX, "deep_space": _NO_MIX},
+    "counters": {"counters": {}},
+    "game": {"setup": {"starting_forces": []}, "scenarios": [], "sequence": {}, "economy": {}, "combat": {},
+             "tables": {}},
+}
+
 
 def find_kit(kit: str | None = None, data_dir: str | Path | None = None) -> Path:
     """The kit folder: --data DIR if given, else KIT as a path, else KIT as a name under data/."""
@@ -46,10 +57,12 @@ def load_kit(root: Path, strict: bool = False) -> tuple[Kit, list[Problem]]:
             if key not in FILE_SCHEMAS:  # a folder (maps), loaded after the model below
                 continue
             docs[key] = _load_data_file(root, key, rel, raw_kit, problems, lines)
-    _stop_on(problems, strict=False)
-    kit = _build_model(root, kit_doc, docs, lines)
-    checks.check_kit(kit, problems)
-    if kit_doc["files"]["maps"]:
+    if kit_doc is INVALID:
+        _stop_on(problems, strict=False)
+    broken = frozenset(key for key, doc in docs.items() if doc is None)
+    kit = _build_model(root, kit_doc, {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()}, lines)
+    checks.check_kit(kit, problems, broken)  # still run the checks whose files are sound, to report all at once
+    if kit_doc["files"]["maps"] and not broken & {"game", "markers"}:  # boards are checked against both
         kit = dataclasses.replace(kit, maps=load_maps(root, kit_doc["files"]["maps"], kit, problems))
     _stop_on(problems, strict)
     return kit, problems.warnings()

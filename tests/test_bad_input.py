@@ -100,3 +100,13 @@ def test_warnings_fail_only_under_strict(run_cli, kit_copy):
     assert relaxed.code == 0 and "warning: kinds.supernova: is in no mix" in relaxed.err
     strict = run_cli("validate", "--data", kit_copy, "--strict")
     assert strict.code == 1 and "kinds.supernova" in strict.err
+
+
+def test_a_schema_error_in_one_file_does_not_hide_rule_count_errors_in_another(run_cli, kit_copy):
+    edit(kit_copy / "units.yaml", "    cost: 9", "    cost: nine")
+    mix_line = edit(kit_copy / "markers.yaml", "{kind: planet, count: 8}", "{kind: planet, count: 9}")
+    result = run_cli("validate", "--data", kit_copy)
+    assert result.code == 1
+    assert ": units.DD.cost: must be a whole number" in result.err
+    assert ": home_system.mix: the mix holds 26 markers but the rules call for 25" in result.err
+    assert "2 error(s)" in result.err
