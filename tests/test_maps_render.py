@@ -162,3 +162,21 @@ def _pink_near(image, x: float, y: float) -> bool:
             if r > 150 and g < 110 and b > 50:
                 return True
     return False
+
+
+def test_pointy_orientation_and_hex_size_are_configurable(run_cli, kit_copy, tmp_path):
+    """The duel-small board transposed into pointy-topped rows at 1.5 in: same regions, same rules pass,
+    and the poster's hexes sit 1.5 in apart along a row."""
+    path = kit_copy / "maps" / "duel-small.yaml"
+    text = path.read_text()
+    rows = [line.split('"')[1].split() for line in text.splitlines() if line.startswith('  - "')]
+    transposed = ['  - "' + " ".join(r[c] for r in rows) + '"' for c in range(len(rows[0]))]
+    head = text[: text.index("rows:")].replace("orientation: flat", "orientation: pointy")
+    path.write_text(head.replace("hex_size: 1.25in", "hex_size: 1.5in") + "rows:\n" + "\n".join(transposed) + "\n")
+    assert run_cli("validate", "--data", kit_copy).code == 0
+    result = run_cli("build", "--data", kit_copy, "--only", "map", "--map", "duel-small", "--out", tmp_path)
+    assert result.code == 0, result.err
+    reader = PdfReader(tmp_path / "space-empires-4x" / "maps" / "duel-small-poster.pdf")
+    positions = _text_positions(reader.pages[0])
+    assert abs(positions["0203"][0] - positions["0103"][0]) == pytest.approx(108.0, abs=1)
+    assert positions["0203"][1] == pytest.approx(positions["0103"][1], abs=0.01)
