@@ -180,3 +180,10 @@ def test_pointy_orientation_and_hex_size_are_configurable(run_cli, kit_copy, tmp
     positions = _text_positions(reader.pages[0])
     assert abs(positions["0203"][0] - positions["0103"][0]) == pytest.approx(108.0, abs=1)
     assert positions["0203"][1] == pytest.approx(positions["0103"][1], abs=0.01)
+
+
+def test_counters_too_big_for_the_hexes_stop_the_build(run_cli, tmp_path):
+    result = run_cli("build", "--only", "map", "--map", "duel-small", "--counter-size", "1in", "--out", tmp_path)
+    assert result.code == 1
+    assert "maps/duel-small.yaml:7: hex_size: 1.25in across the flats cannot hold a 1in counter" in result.err
+    assert not (tmp_path / "space-empires-4x" / "maps").exists()

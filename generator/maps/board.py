@@ -58,8 +58,7 @@ def compose_board(layout: MapLayout, turns_per_round: int, counter: float) -> Bo
     inner_w = max(grid_w, (turns_per_round + 2) * box)
     grid = Rect(BORDER + (inner_w - grid_w) / 2, BORDER + TITLE_BAND, grid_w, grid_h)
     y = grid.y + grid.h + GAP
-    turn_boxes, captions = _turn_boxes(turns_per_round, box, BORDER, y)
-    captions.append((BORDER, y, "turn"))
+    turn_boxes, captions = _turn_boxes(turns_per_round, box, BORDER, y), [(BORDER, y, "turn")]
     y += LABEL_BAND + box + GAP
     round_boxes, rows = _round_boxes(layout.rounds, box, BORDER, y + LABEL_BAND, inner_w)
     captions.append((BORDER, y, "round"))
@@ -87,7 +86,7 @@ def _turn_boxes(turns: int, box: float, x: float, y: float):
     top = y + LABEL_BAND
     boxes = [(Rect(x + i * box, top, box, box), f"{i + 1}") for i in range(turns)]
     boxes.append((Rect(x + turns * box, top, 2 * box, box), "economic"))
-    return tuple(boxes), []
+    return tuple(boxes)
 
 
 def _round_boxes(rounds: int, box: float, x: float, y: float, width: float):

@@ -218,11 +218,18 @@ def _check_apart(layout: MapLayout, report: "_Located") -> None:
 
 
 def _check_hex_size(layout: MapLayout, kit, report: "_Located") -> None:
-    counter = parse_length(kit.counter_size)
-    needed = counter * 2 ** 0.5  # a square counter fits inside the hex's inscribed circle
-    if layout.hex_size < needed:
-        report.error("hex_size", f"{layout.hex_size / 72:.3g}in across the flats cannot hold a "
-                     f"{kit.counter_size} counter (needs at least {needed / 72:.3g}in)")
+    problem = hex_too_small(layout, kit.counter_size)
+    if problem:
+        report.error("hex_size", problem)
+
+
+def hex_too_small(layout: MapLayout, counter_size: str) -> str | None:
+    """Why a counter of `counter_size` does not fit in the layout's hexes, or None when it does."""
+    needed = parse_length(counter_size) * 2 ** 0.5  # a square counter inside the hex's inscribed circle
+    if layout.hex_size >= needed:
+        return None
+    return (f"{layout.hex_size / 72:.3g}in across the flats cannot hold a {counter_size} counter "
+            f"(needs at least {needed / 72:.3g}in)")
 
 
 def _letter_field(layout: MapLayout, region: str) -> str:

@@ -12,10 +12,12 @@ from __future__ import annotations
 from generator.lengths import mm, parse_length
 from generator.maps.board import Board, compose_board
 from generator.maps.draw import map_svg
+from generator.maps.layout import hex_too_small
 from generator.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
 from generator.parts import Option, Part
 from generator.fonts import FAMILY
 from generator.paper import PRINTABLE_MARGIN
+from generator.problems import BuildError, display_path
 from generator.render.pdf import ArtCache, PdfDocument
 from generator.render.templates import render_template
 
@@ -27,6 +29,7 @@ def build(ctx) -> dict:
     arts, files, maps = ArtCache(), [], []
     counter = parse_length(ctx.counter_size)
     for layout in layouts:
+        _check_counter_fits(layout, ctx.counter_size)
         board = compose_board(layout, ctx.kit.game.sequence["turns_per_round"], counter)
         art = arts.get(map_svg(ctx.kit, board), source=f"map {layout.id}")
         plan = plan_tiles(board.width, board.height, ctx.paper)
@@ -51,6 +54,14 @@ def chosen_maps(kit, name: str | None) -> tuple:
         known = ", ".join(m.id for m in kit.maps) or "none"
         raise ValueError(f"unknown map {name!r} for --map (known: {known})")
     return chosen
+
+
+def _check_counter_fits(layout, counter_size: str) -> None:
+    """--counter-size can be larger than the kit's default the layouts were validated against."""
+    problem = hex_too_small(layout, counter_size)
+    if problem:
+        where = f"{display_path(layout.file)}:{layout.lines.get('hex_size', 1)}"
+        raise BuildError(f"{where}: hex_size: {problem} (--counter-size {counter_size})")
 
 
 def write_poster(ctx, board: Board, art) -> dict:
@@ -137,6 +148,8 @@ def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: Tile
     context = _svg_size(width, height) | {
         "title": _title(ctx.kit, board), "count": plan.count, "margin": margin,
         "steps": _steps(board, plan), "tiles": [_outline(t, x0, top, scale, plan) for t in plan.tiles],
+        "ruler": {"x": width - margin - board.layout.hex_size, "y": margin + 60, "length": board.layout.hex_size,
+                  "inches": f"{board.layout.hex_size / 72:g}"},
     }
     svg = render_template(ctx.kit.root, "map-assembly", context, needed_by=f"map {board.layout.id} assembly page")
     doc.place(arts.get(svg), 0, 0)
