@@ -87,7 +87,8 @@ def _load_one(path: Path, kit, problems: Problems, named: set) -> MapLayout | No
     if not isinstance(raw, dict):
         problems.error(path, 1, "", "must hold a mapping of fields at the top level")
         return None
-    named.add(raw.get("scenario"))
+    if isinstance(raw.get("scenario"), str):
+        named.add(raw["scenario"])
     before = len(problems.errors())
     doc = MAP.check(raw, Where(path, "", raw.line, problems))
     if doc is INVALID:
