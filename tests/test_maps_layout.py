@@ -95,3 +95,19 @@ def test_homes_that_touch_are_rejected(run_cli, kit_copy):
 def _line_of(path, text: str) -> int:
     lines = path.read_text().splitlines()
     return next(i for i, line in enumerate(lines, 1) if line.startswith(text))
+
+
+def test_yaml_syntax_error_in_a_map_is_located(run_cli, kit_copy):
+    path = kit_copy / MAPS
+    line = edit(path, "rounds: 20", "rounds: [20")
+    err = _validate(run_cli, kit_copy)
+    assert f"{MAPS}:" in err and "not valid YAML" in err
+    assert int(err.split(f"{MAPS}:")[1].split(":")[0]) >= line
+
+
+def test_a_kit_without_a_maps_folder_entry_has_no_boards(run_cli, kit_copy, tmp_path):
+    edit(kit_copy / "kit.yaml", "  maps: maps", "")
+    assert run_cli("validate", "--data", kit_copy).code == 0
+    result = run_cli("build", "--data", kit_copy, "--only", "maps", "--out", tmp_path)
+    assert result.code == 0
+    assert not (tmp_path / "space-empires-4x" / "maps").exists()
