@@ -1,0 +1,148 @@
+"""Blocks -> platypus flowables: headings that feed the table of contents, tables, figures, bullets."""
+from __future__ import annotations
+
+from reportlab.lib import colors
+from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table,
+                                TableStyle)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from generator.booklet.figures import Figure
+from generator.booklet.markdown import Block
+from generator.booklet.styles import BOLD, CONDENSED, CONDENSED_BOLD, HEADER_FILL, RULE, SHADE, styles
+from generator.booklet.tables import TableData
+
+
+class Heading(Paragraph):
+    """A chapter (level 1) or section (level 2) heading: listed in the contents and the PDF outline."""
+
+    def __init__(self, text: str, level: int, key: str):
+        super().__init__(text, styles()[f"h{level}"])
+        self.toc_level, self.key, self.plain = level - 1, key, self.getPlainText()
+
+
+def heading(block: Block, key: str) -> list:
+    flow = Heading(block.text, block.level, key)
+    if block.level == 1:
+        return [CondPageBreak(160), flow]
+    return [CondPageBreak(60 if block.level == 2 else 70), flow]
+
+
+def table(data: TableData, width: float) -> Table:
+    """A data table that breaks across pages with its header row repeated. Cells are plain strings
+    (no Paragraph per cell): they never need wrapping at these widths, and it keeps the build fast."""
+    total = sum(data.widths)
+    widths = [width * w / total for w in data.widths]
+    rows = [list(data.header)] + [[str(c) for c in row] for row in data.rows]
+    result = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    commands = [("FONTNAME", (0, 0), (-1, -1), CONDENSED), ("FONTSIZE", (0, 0), (-1, -1), 7.6),
+                ("LEADING", (0, 0), (-1, -1), 9), ("FONTNAME", (0, 0), (-1, 0), CONDENSED_BOLD),
+                ("TEXTCOLOR", (0, 0), (-1, 0), colors.white), ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
+                ("ALIGN", (data.numeric_from, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("TOPPADDING", (0, 0), (-1, -1), 1.6),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 2.4), ("LEFTPADDING", (0, 0), (-1, -1), 3),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 3)]
+    commands += [("BACKGROUND", (0, r), (-1, r), SHADE) for r in range(2, len(rows), 2)]
+    if data.total_row:
+        commands += [("LINEABOVE", (0, -1), (-1, -1), 0.8, colors.black),
+                     ("FONTNAME", (0, -1), (-1, -1), CONDENSED_BOLD)]
+    result.setStyle(TableStyle(commands))
+    return result
+
+
+def bullets(block: Block) -> list:
+    style, sub = styles()["bullet"], styles()["sub-bullet"]
+    return [Paragraph(text, sub if depth else style, bulletText="–" if depth else "•") for depth, text in block.items]
+
+
+class FigureBox(Flowable):
+    """Room for a figure's art plus its callouts and captions. Where each art lands is recorded so the
+    art can be laid on the page afterwards (placements[(figure, index)] = (page, x, y, w, h))."""
+
+    ART = 118.0  # points: the art's printed width in the figure (a 5/8 in counter shown about 2.6 times)
+
+    def __init__(self, figure: Figure, art_sizes: list[tuple[float, float]], placements: dict):
+        super().__init__()
+        self.figure, self.art_sizes, self.placements = figure, art_sizes, placements
+        self.art = self.ART if len(figure.arts) == 1 else self.ART * 0.8
+
+    def _art_height(self, index: int) -> float:
+        w, h = self.art_sizes[index]
+        return self.art * h / w
+
+    def wrap(self, avail_width, avail_height):
+        self.width = avail_width
+        self.height = max(self._art_height(i) for i in range(len(self.figure.arts))) + 22
+        return self.width, self.height
+
+    def _slots(self) -> list[float]:
+        """The left x of each art, centred as a row."""
+        n, gap = len(self.figure.arts), 30
+        row = n * self.art + (n - 1) * gap
+        return [(self.width - row) / 2 + i * (self.art + gap) for i in range(n)]
+
+    def drawOn(self, canvas, x, y, _sW=0):
+        for index, left in enumerate(self._slots()):
+            top = self.height - self._art_height(index)
+            self.placements[(self.figure.name, index)] = (canvas.getPageNumber(), x + left, y + top,
+                                                          self.art, self._art_height(index))
+        super().drawOn(canvas, x, y, _sW)
+
+    def draw(self):
+        canvas, st = self.canv, styles()
+        for index, (left, art) in enumerate(zip(self._slots(), self.figure.arts)):
+            top = self.height - self._art_height(index)
+            caption = Paragraph(art.caption, st["caption"])
+            _, h = caption.wrap(self.art + 40, 30)
+            caption.drawOn(canvas, left - 20, top - 6 - h)
+        if self.figure.callouts:
+            self._draw_callouts(canvas, self._slots()[0], self.height - self._art_height(0))
+
+    def _draw_callouts(self, canvas, left, bottom):
+        w, h = self.art, self._art_height(0)
+        sides = {"left": [], "right": []}
+        for callout in self.figure.callouts:
+            sides["left" if callout.fx < 0.5 else "right"].append(callout)
+        canvas.setFont(BOLD, 7.6)
+        canvas.setLineWidth(0.6)
+        for side, items in sides.items():
+            items.sort(key=lambda c: c.fy)
+            for i, callout in enumerate(items):
+                ax, ay = left + callout.fx * w, bottom + (1 - callout.fy) * h
+                ly = bottom + h - (i + 0.5) * h / max(len(items), 1)
+                lx = left - 14 if side == "left" else left + w + 14
+                canvas.setStrokeColor(colors.black)
+                canvas.line(lx, ly, ax, ay)
+                canvas.circle(ax, ay, 1.4, stroke=0, fill=1)
+                if side == "left":
+                    canvas.drawRightString(lx - 2, ly - 2.6, callout.label)
+                else:
+                    canvas.drawString(lx + 2, ly - 2.6, callout.label)
+
+
+def flowables(blocks: list[Block], prefix: str, width: float, tables: dict, figures: dict, art_sizes: dict,
+              placements: dict, extras: dict) -> list:
+    """The story of one chapter. `extras` builds the directives that need more than data (maps)."""
+    st, story = styles(), []
+    for number, block in enumerate(blocks):
+        if block.kind == "heading":
+            story += heading(block, f"{prefix}-{number}")
+        elif block.kind == "para":
+            story.append(Paragraph(block.text, st["body"]))
+        elif block.kind == "bullets":
+            story += bullets(block)
+        elif block.text == "table":
+            story += [table(tables[block.arg](), width), Spacer(1, 6)]
+        elif block.text == "figure":
+            fig = figures[block.arg]
+            story += [KeepTogether([FigureBox(fig, art_sizes[fig.name], placements)]), Spacer(1, 8)]
+        elif block.text == "pagebreak":
+            story.append(PageBreak())
+        else:
+            story += extras[block.text](block.arg)
+    return story
+
+
+def contents() -> TableOfContents:
+    toc = TableOfContents(dotsMinLevel=0)
+    toc.levelStyles = [styles()["toc0"], styles()["toc1"]]
+    return toc
