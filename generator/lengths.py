@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-POINTS_PER = {"pt": Fraction(1), "in": Fraction(72), "mm": Fraction(7200, 254), "cm": Fraction(72000, 254)}
+POINTS_PER = {"pt": Fraction(1), "in": Fraction(72), "mm": Fraction(720, 254), "cm": Fraction(7200, 254)}
 LENGTH_PATTERN = r"\s*\d+(\.\d+)?(/\d+)?\s*(pt|in|mm|cm)\s*"
 
 

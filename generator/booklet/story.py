@@ -145,4 +145,7 @@ def flowables(blocks: list[Block], prefix: str, width: float, tables: dict, figu
 def contents() -> TableOfContents:
     toc = TableOfContents(dotsMinLevel=0)
     toc.levelStyles = [styles()["toc0"], styles()["toc1"]]
+    toc.tableStyle = TableStyle([("FONTNAME", (0, 0), (-1, -1), CONDENSED),  # not the Helvetica default
+                                 ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                 ("RIGHTPADDING", (0, 0), (-1, -1), 0)])
     return toc
