@@ -121,7 +121,7 @@ def test_figure_page_shows_the_real_counter_art(built, texts, default_kit):
 
 
 def test_counter_anatomy_callouts_point_at_the_template_text(default_kit):
-    figure = counter_anatomy(default_kit, kit_pieces(default_kit))
+    figure = counter_anatomy(default_kit, kit_pieces(default_kit), 15.875)
     spots = {c.label: (c.fx, c.fy) for c in figure.callouts}
     assert not figure.missing and set(spots) == {"Type", "Group number", "Class", "Attack–defence", "Hull size"}
     assert spots["Type"][0] < 0.5 > spots["Type"][1] and spots["Hull size"][0] > 0.5 < spots["Hull size"][1]

@@ -1,5 +1,6 @@
 """Lay figure art on the laid-out pages: each art rendered once by cairo (vector, shipped font), then
-drawn by pypdf as a form XObject into the room its FigureBox reserved, scaled to fit."""
+drawn by pypdf as a form XObject into the room its FigureBox reserved, scaled to fit, beneath the page's
+own marks so callout lines and dots show on top of the art."""
 from __future__ import annotations
 
 import io
@@ -37,7 +38,7 @@ def overlay(pdf: bytes, rendered: dict, placements: dict) -> bytes:
                 scale = w / rendered[key].width
                 by_page[page].append((page_form(writer, arts.pages[index]), (scale, 0, 0, scale, x, y)))
             for page, forms in sorted(by_page.items()):
-                draw_forms(writer, writer.pages[page - 1], forms)
+                draw_forms(writer, writer.pages[page - 1], forms, under=True)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

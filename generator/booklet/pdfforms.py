@@ -32,8 +32,9 @@ def _stream(writer: PdfWriter, data: bytes) -> IndirectObject:
     return writer._add_object(stream)
 
 
-def draw_forms(writer: PdfWriter, page, forms: list[tuple[IndirectObject, tuple]]) -> None:
-    """Draw each (form, (a, b, c, d, e, f)) on `page` above its content, under a saved graphics state."""
+def draw_forms(writer: PdfWriter, page, forms: list[tuple[IndirectObject, tuple]], under: bool = False) -> None:
+    """Draw each (form, (a, b, c, d, e, f)) on `page`, above its content (or beneath it, `under`, so marks
+    already on the page, such as callout lines, stay visible on top of the art)."""
     resources = page.setdefault(NameObject("/Resources"), DictionaryObject()).get_object()
     xobjects = resources.setdefault(NameObject("/XObject"), DictionaryObject()).get_object()
     ops = []
@@ -44,5 +45,8 @@ def draw_forms(writer: PdfWriter, page, forms: list[tuple[IndirectObject, tuple]
         ops.append(f"q {numbers} cm {name} Do Q")
     old = page.get("/Contents")
     parts = [] if old is None else list(old.get_object()) if isinstance(old.get_object(), ArrayObject) else [old]
-    page[NameObject("/Contents")] = ArrayObject(
-        [_stream(writer, b"q\n"), *parts, _stream(writer, ("\nQ\n" + "\n".join(ops) + "\n").encode())])
+    drawn = _stream(writer, ("q\n" + "\n".join(ops) + "\nQ\n").encode())
+    if under:
+        page[NameObject("/Contents")] = ArrayObject([drawn, *parts])
+    else:
+        page[NameObject("/Contents")] = ArrayObject([_stream(writer, b"q\n"), *parts, _stream(writer, b"\nQ\n"), drawn])

@@ -99,24 +99,35 @@ class FigureBox(Flowable):
 
     def _draw_callouts(self, canvas, left, bottom):
         w, h = self.art, self._art_height(0)
-        sides = {"left": [], "right": []}
-        for callout in self.figure.callouts:
-            sides["left" if callout.fx < 0.5 else "right"].append(callout)
         canvas.setFont(BOLD, 7.6)
         canvas.setLineWidth(0.6)
-        for side, items in sides.items():
-            items.sort(key=lambda c: c.fy)
-            for i, callout in enumerate(items):
+        canvas.setStrokeColor(colors.black)
+        for side in ("left", "right"):
+            items = [c for c in self.figure.callouts if (c.fx < 0.5) == (side == "left")]
+            for callout, ly in callout_rows(items, side, bottom, h):
                 ax, ay = left + callout.fx * w, bottom + (1 - callout.fy) * h
-                ly = bottom + h - (i + 0.5) * h / max(len(items), 1)
                 lx = left - 14 if side == "left" else left + w + 14
                 canvas.setStrokeColor(colors.black)
                 canvas.line(lx, ly, ax, ay)
-                canvas.circle(ax, ay, 1.4, stroke=0, fill=1)
+                canvas.setStrokeColor(colors.white)  # a ringed dot reads on any counter colour
+                canvas.circle(ax, ay, 1.8, stroke=1, fill=1)
                 if side == "left":
                     canvas.drawRightString(lx - 2, ly - 2.6, callout.label)
                 else:
                     canvas.drawString(lx + 2, ly - 2.6, callout.label)
+
+
+def callout_rows(items: list, side: str, bottom: float, height: float, gap: float = 12.0) -> list:
+    """Each label level with what it points at, pushed apart so none overlap; of two labels at one height,
+    the one pointing farther from the edge goes higher, so leader lines do not cross."""
+    inward = (lambda c: -c.fx) if side == "left" else (lambda c: c.fx)
+    ordered = sorted(items, key=lambda c: (round(c.fy, 2), inward(c)))
+    rows, y = [], bottom + height + gap
+    for callout in ordered:
+        y = min(bottom + (1 - callout.fy) * height, y - gap)
+        rows.append((callout, y))
+    shift = max(0.0, bottom - rows[-1][1]) if rows else 0.0
+    return [(c, y + shift) for c, y in rows]
 
 
 def flowables(blocks: list[Block], prefix: str, width: float, tables: dict, figures: dict, art_sizes: dict,

@@ -38,7 +38,7 @@ def load_figures(ctx, chapters) -> dict:
     figures = {}
     for name, path in directives(chapters, "figure"):
         try:
-            figures[name] = build_figure(ctx.kit, ctx.pieces, name, display_path(path))
+            figures[name] = build_figure(ctx.kit, ctx.pieces, name, display_path(path), ctx.counter_size)
         except BuildError as exc:
             raise BuildError(f"{display_path(path)}: figure {name}: {exc}") from None
         for label in figures[name].missing:
