@@ -30,8 +30,18 @@ def chapter_files(kit: Kit) -> list[Path]:
     return files
 
 
-def helpers(table_names) -> dict:
-    """Jinja functions that leave a directive line for the story builder."""
+def unit_label(unit) -> str:
+    """'Cruiser (CA)', but 'Miner' where the code is the name."""
+    return unit.name if unit.code == unit.name else f"{unit.name} ({unit.code})"
+
+
+def home_hexes(kit: Kit) -> int:
+    """Hexes in one Home System: one per marker, the face-up Homeworld included."""
+    return kit.home_system.count + sum(e.count for e in kit.home_system.face_up)
+
+
+def helpers(kit: Kit, table_names) -> dict:
+    """Jinja functions that leave a directive line for the story builder, and two derived facts."""
     def table(name: str) -> str:
         if name not in table_names:
             raise KeyError(f"unknown table {name!r} (known: {', '.join(sorted(table_names))})")
@@ -45,11 +55,12 @@ def helpers(table_names) -> dict:
     def scenario_map(scenario) -> str:
         return f"\n[[scenario-map:{scenario.id}]]\n"
 
-    return {"table": table, "figure": figure, "scenario_map": scenario_map}
+    return {"table": table, "figure": figure, "scenario_map": scenario_map, "unit_label": unit_label,
+            "home_hexes": home_hexes(kit)}
 
 
 def load_chapters(kit: Kit, table_names) -> list[Chapter]:
-    extra = helpers(table_names)
+    extra = helpers(kit, table_names)
     return [Chapter(path, tuple(parse(render_file(kit, path, extra)))) for path in chapter_files(kit)]
 
 

@@ -142,7 +142,9 @@ def flowables(blocks: list[Block], prefix: str, width: float, tables: dict, figu
         elif block.kind == "bullets":
             story += bullets(block)
         elif block.text == "table":
-            story += [table(tables[block.arg](), width), Spacer(1, 6)]
+            data = tables[block.arg]()
+            flow = table(data, width)  # short tables stay on one page; long ones break with their header
+            story += [KeepTogether([flow]) if len(data.rows) <= 14 else flow, Spacer(1, 6)]
         elif block.text == "figure":
             fig = figures[block.arg]
             story += [KeepTogether([FigureBox(fig, art_sizes[fig.name], placements)]), Spacer(1, 8)]

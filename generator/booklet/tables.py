@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from generator.booklet.chapters import home_hexes, unit_label
 from generator.inventory import Piece, inventory_lines
 from generator.model import Kit, Unit
 from generator.render.templates import format_number
@@ -28,7 +29,7 @@ def _rolls(roll) -> str:
 
 
 def unit_rows(kit: Kit, rules: str) -> TableData:
-    rows = tuple((f"{u.name} ({u.code})", _dash(u.cls), _attack_defence(u), str(u.hull), str(u.cost),
+    rows = tuple((unit_label(u), _dash(u.cls), _attack_defence(u), str(u.hull), str(u.cost),
                   _dash(u.ship_size), str(u.maintenance), str(u.counters))
                  for u in kit.units.values() if u.rules == rules)
     return TableData(("Unit", "Class", "Att–Def", "Hull", "Cost", "Size", "Upkeep", "Limit"), rows,
@@ -92,9 +93,8 @@ def _mix_counts(mix) -> Counter:
 
 
 def scenario_rows(kit: Kit) -> TableData:
-    rows = tuple((s.name, str(s.players), str(s.players * kit.home_system.total), str(s.deep_space_markers))
-                 for s in kit.game.scenarios)
-    return TableData(("Scenario", "Players", "Home markers", "Deep Space"), rows, (2.8, 1.1, 1.5, 1.4))
+    rows = tuple((s.name, str(s.players), str(home_hexes(kit)), str(s.deep_space_markers)) for s in kit.game.scenarios)
+    return TableData(("Scenario", "Players", "Home hexes", "Deep Space hexes"), rows, (2.5, 1, 1.3, 1.7))
 
 
 def wreck_rows(kit: Kit) -> TableData:

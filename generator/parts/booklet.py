@@ -7,7 +7,7 @@ import time
 from pypdf import PdfReader
 from reportlab.platypus import KeepTogether, Spacer
 
-from generator.booklet.chapters import directives, load_chapters
+from generator.booklet.chapters import directives, home_hexes, load_chapters
 from generator.booklet.document import frame_width, lay_out
 from generator.booklet.figures import build_figure
 from generator.booklet.impose import impose, sheet_sides
@@ -53,8 +53,8 @@ def scenario_numbers(kit, scenario_id: str, width: float) -> list:
     """What stands in for the scenario map picture while the kit has no map data."""
     s = next(s for s in kit.game.scenarios if s.id == scenario_id)
     rows = (("Players", str(s.players)), ("Home Systems", str(s.players)),
-            ("Markers in each Home System", str(kit.home_system.total)),
-            ("Deep-space markers", str(s.deep_space_markers)))
+            ("Hexes in each Home System", str(home_hexes(kit))), ("Deep Space hexes", str(s.deep_space_markers)),
+            ("All hexes", str(s.players * home_hexes(kit) + s.deep_space_markers)))
     return [KeepTogether([table(TableData(("Scenario", s.name), rows, (3, 2)), width * 0.8)]), Spacer(1, 6)]
 
 
