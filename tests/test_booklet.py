@@ -161,3 +161,27 @@ def test_an_unknown_table_is_located_at_its_chapter_line(run_cli, kit_copy, tmp_
     (kit_copy / "rules" / "99-extra.md").write_text("# Extra\n\n{{ table('nope') }}\n", encoding="utf-8")
     result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "booklet")
     assert result.code == 1 and re.search(r"rules/99-extra\.md:3: .*unknown table 'nope'", result.err), result.err
+
+
+def test_scenario_maps_replace_the_numbers_when_the_kit_has_maps(kit_copy, tmp_path, monkeypatch):
+    """The hook for the maps work: with a maps/ folder and a renderer, each scenario shows its picture."""
+    import sys
+    import types
+
+    drawn = []
+
+    def scenario_map_svg(kit, scenario_id):
+        drawn.append(scenario_id)
+        return ('<svg xmlns="http://www.w3.org/2000/svg" width="80mm" height="50mm" viewBox="0 0 80 50">'
+                '<rect width="80" height="50" fill="#1e5bb8"/></svg>')
+
+    monkeypatch.setitem(sys.modules, "generator.maps", types.SimpleNamespace(scenario_map_svg=scenario_map_svg))
+    without = " ".join(page_texts(build_booklet(kit_copy, tmp_path / "a") / BOOKLET))
+    (kit_copy / "maps").mkdir()
+    out = build_booklet(kit_copy, tmp_path / "b")
+    text = " ".join(page_texts(out / BOOKLET))
+    scenarios = load_kit(kit_copy)[0].game.scenarios
+    assert "Hexes in each Home System" in without and "Hexes in each Home System" not in text
+    assert drawn == [s.id for s in scenarios]
+    figures = json.loads((out / "manifest.json").read_text())["parts"]["booklet"]["figures"]
+    assert {f"scenario-map:{s.id}" for s in scenarios} <= set(figures)

@@ -36,6 +36,7 @@ class Figure:
     arts: tuple[Art, ...]
     callouts: tuple[Callout, ...] = ()   # on the first art
     missing: tuple[str, ...] = ()        # callouts whose text the template does not print
+    width: float | None = None           # printed width of each art in points (None: the counter default)
 
 
 def render_face(kit: Kit, piece: Piece, face, figure: str, size_mm: float) -> str:

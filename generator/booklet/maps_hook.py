@@ -13,6 +13,7 @@ from generator.model import Kit
 
 MAPS_DIR = "maps"
 RENDERER = "generator.maps"   # the module the maps work provides; it must define scenario_map_svg()
+MAP_WIDTH = 230.0             # points: a small picture of the whole map, across most of the page
 
 
 def scenario_figure(kit: Kit, scenario) -> Figure | None:
@@ -26,4 +27,4 @@ def scenario_figure(kit: Kit, scenario) -> Figure | None:
     svg = draw(kit, scenario.id) if draw else None
     if not svg:
         return None
-    return Figure(f"map-{scenario.id}", (Art(svg, f"map of {scenario.name}", scenario.name),))
+    return Figure(f"scenario-map:{scenario.id}", (Art(svg, f"map of {scenario.name}", scenario.name),), width=MAP_WIDTH)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from reportlab.lib import colors
-from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table,
+from reportlab.platypus import (CondPageBreak, Flowable, PageBreak, Paragraph, Spacer, Table,
                                 TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
@@ -27,13 +27,25 @@ def heading(block: Block, key: str) -> list:
     return [CondPageBreak(60 if block.level == 2 else 70), flow]
 
 
+class WholeTable(Table):
+    """A short table never splits: it moves to the next page whole. (Not KeepTogether: a heading's
+    keepWithNext cannot hold on to a KeepTogether.)"""
+
+    def split(self, avail_width, avail_height):
+        return []
+
+
+SHORT_TABLE = 14  # rows; longer tables break across pages, repeating their header row
+
+
 def table(data: TableData, width: float) -> Table:
     """A data table that breaks across pages with its header row repeated. Cells are plain strings
     (no Paragraph per cell): they never need wrapping at these widths, and it keeps the build fast."""
     total = sum(data.widths)
     widths = [width * w / total for w in data.widths]
     rows = [list(data.header)] + [[str(c) for c in row] for row in data.rows]
-    result = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    kind = WholeTable if len(data.rows) <= SHORT_TABLE else Table
+    result = kind(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
     commands = [("FONTNAME", (0, 0), (-1, -1), CONDENSED), ("FONTSIZE", (0, 0), (-1, -1), 7.6),
                 ("LEADING", (0, 0), (-1, -1), 9), ("FONTNAME", (0, 0), (-1, 0), CONDENSED_BOLD),
                 ("TEXTCOLOR", (0, 0), (-1, 0), colors.white), ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
@@ -63,7 +75,7 @@ class FigureBox(Flowable):
     def __init__(self, figure: Figure, art_sizes: list[tuple[float, float]], placements: dict):
         super().__init__()
         self.figure, self.art_sizes, self.placements = figure, art_sizes, placements
-        self.art = self.ART if len(figure.arts) == 1 else self.ART * 0.8
+        self.art = figure.width or (self.ART if len(figure.arts) == 1 else self.ART * 0.8)
 
     def _art_height(self, index: int) -> float:
         w, h = self.art_sizes[index]
@@ -142,12 +154,10 @@ def flowables(blocks: list[Block], prefix: str, width: float, tables: dict, figu
         elif block.kind == "bullets":
             story += bullets(block)
         elif block.text == "table":
-            data = tables[block.arg]()
-            flow = table(data, width)  # short tables stay on one page; long ones break with their header
-            story += [KeepTogether([flow]) if len(data.rows) <= 14 else flow, Spacer(1, 6)]
+            story += [table(tables[block.arg](), width), Spacer(1, 6)]
         elif block.text == "figure":
             fig = figures[block.arg]
-            story += [KeepTogether([FigureBox(fig, art_sizes[fig.name], placements)]), Spacer(1, 8)]
+            story += [FigureBox(fig, art_sizes[fig.name], placements), Spacer(1, 8)]
         elif block.text == "pagebreak":
             story.append(PageBreak())
         else:

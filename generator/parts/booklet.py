@@ -5,7 +5,7 @@ import io
 import time
 
 from pypdf import PdfReader
-from reportlab.platypus import KeepTogether, Spacer
+from reportlab.platypus import Spacer
 
 from generator.booklet.chapters import directives, home_hexes, load_chapters
 from generator.booklet.document import frame_width, lay_out
@@ -55,7 +55,7 @@ def scenario_numbers(kit, scenario_id: str, width: float) -> list:
     rows = (("Players", str(s.players)), ("Home Systems", str(s.players)),
             ("Hexes in each Home System", str(home_hexes(kit))), ("Deep Space hexes", str(s.deep_space_markers)),
             ("All hexes", str(s.players * home_hexes(kit) + s.deep_space_markers)))
-    return [KeepTogether([table(TableData(("Scenario", s.name), rows, (3, 2)), width * 0.8)]), Spacer(1, 6)]
+    return [table(TableData(("Scenario", s.name), rows, (3, 2)), width * 0.8), Spacer(1, 6)]
 
 
 def build_story(ctx, chapters, figures, rendered, placements, width) -> list:
