@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from reportlab.lib import colors
-from reportlab.platypus import (CondPageBreak, Flowable, PageBreak, Paragraph, Spacer, Table,
+from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table,
                                 TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
@@ -28,8 +28,7 @@ def heading(block: Block, key: str) -> list:
 
 
 class WholeTable(Table):
-    """A short table never splits: it moves to the next page whole. (Not KeepTogether: a heading's
-    keepWithNext cannot hold on to a KeepTogether.)"""
+    """A short table never splits: it moves to the next page whole."""
 
     def split(self, avail_width, avail_height):
         return []
@@ -162,7 +161,19 @@ def flowables(blocks: list[Block], prefix: str, width: float, tables: dict, figu
             story.append(PageBreak())
         else:
             story += extras[block.text](block.arg)
-    return story
+    return keep_headings_with_pictures(story)
+
+
+def keep_headings_with_pictures(story: list) -> list:
+    """A heading directly above a figure or a short table moves to the next page with it. (Long tables
+    may break, so their heading only needs the room CondPageBreak already asks for.)"""
+    result = []
+    for flow in story:
+        if isinstance(flow, (FigureBox, WholeTable)) and result and isinstance(result[-1], Heading):
+            result[-1] = KeepTogether([result[-1], flow])
+        else:
+            result.append(flow)
+    return result
 
 
 def contents() -> TableOfContents:

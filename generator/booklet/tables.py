@@ -122,10 +122,17 @@ def inventory_rows(kit: Kit, pieces: list[Piece]) -> TableData:
                      total_row=True)
 
 
+def colour_rows(kit: Kit) -> TableData:
+    """Each player colour with the two cues that are not colour, for players who tell colours apart badly."""
+    rows = tuple((c.name, c.emblem, c.pattern) for c in kit.colours)
+    return TableData(("Colour", "Emblem", "Pattern"), rows, (1, 1, 1))
+
+
 def kit_tables(kit: Kit, pieces: list[Piece]) -> dict:
     """Every table a chapter may ask for with {{ table('name') }}, built lazily by name."""
     return {
         "inventory": lambda: inventory_rows(kit, pieces),
+        "colours": lambda: colour_rows(kit),
         "units": lambda: unit_rows(kit, "basic"),
         "advanced-units": lambda: unit_rows(kit, "advanced"),
         "research": lambda: research_rows(kit, "basic"),
