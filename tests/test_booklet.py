@@ -185,3 +185,23 @@ def test_scenario_maps_replace_the_numbers_when_the_kit_has_maps(kit_copy, tmp_p
     assert drawn == [s.id for s in scenarios]
     figures = json.loads((out / "manifest.json").read_text())["parts"]["booklet"]["figures"]
     assert {f"scenario-map:{s.id}" for s in scenarios} <= set(figures)
+
+
+def test_a_long_name_wraps_inside_its_table_cell(kit_copy, tmp_path):
+    """Designers rename freely: a name wider than its column wraps instead of running into the next one."""
+    edit(kit_copy / "units.yaml", "  name: Scout\n", "  name: Scout of the Far Reaches and Beyond the Rim\n")
+    out = build_booklet(kit_copy, tmp_path)
+    index = next(i for i, t in enumerate(page_texts(out / BOOKLET)) if "Upkeep Limit" in t)
+    text = pdfium.PdfDocument(str(out / BOOKLET))[index].get_textpage()
+
+    def boxes(word):  # (left, bottom, right, top) of the first and last character of every match
+        found, searcher = [], text.search(word, match_case=True)
+        while (hit := searcher.get_next()) is not None:
+            found.append((text.get_charbox(hit[0]), text.get_charbox(hit[0] + hit[1] - 1)))
+        return found
+
+    (rim_start, rim_end), = boxes("Rim (SC)")              # the table cell, not the Ship Size sentence
+    header = min((b[0] for b in boxes("Class") if b[0][1] > rim_end[3]), key=lambda c: c[1] - rim_end[3])
+    assert rim_end[2] < header[0]                           # the name ends left of the Class column
+    first_line = [b for b, _ in boxes("Scout of the") if 0 < b[1] - rim_start[1] < 15]
+    assert first_line and first_line[0][0] < rim_start[0]   # it wrapped: the name's start is one line up

@@ -1,7 +1,10 @@
 """Blocks -> platypus flowables: headings that feed the table of contents, tables, figures, bullets."""
 from __future__ import annotations
 
+from xml.sax.saxutils import escape
+
 from reportlab.lib import colors
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table,
                                 TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
@@ -37,12 +40,20 @@ class WholeTable(Table):
 SHORT_TABLE = 14  # rows; longer tables break across pages, repeating their header row
 
 
+def _cell(text: str, width: float, font: str, style: str):
+    """A plain string (fast), or a wrapping Paragraph when the text is wider than its column."""
+    if stringWidth(text, font, 7.6) <= width - 6:
+        return text
+    return Paragraph(escape(text), styles()[style])
+
+
 def table(data: TableData, width: float) -> Table:
-    """A data table that breaks across pages with its header row repeated. Cells are plain strings
-    (no Paragraph per cell): they never need wrapping at these widths, and it keeps the build fast."""
+    """A data table that breaks across pages with its header row repeated. Cells are plain strings where
+    they fit (a Paragraph per cell would double the booklet's build time) and wrap where they do not."""
     total = sum(data.widths)
     widths = [width * w / total for w in data.widths]
-    rows = [list(data.header)] + [[str(c) for c in row] for row in data.rows]
+    rows = [[_cell(h, w, CONDENSED_BOLD, "cell-head") for h, w in zip(data.header, widths)]]
+    rows += [[_cell(str(c), w, CONDENSED, "cell") for c, w in zip(row, widths)] for row in data.rows]
     kind = WholeTable if len(data.rows) <= SHORT_TABLE else Table
     result = kind(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
     commands = [("FONTNAME", (0, 0), (-1, -1), CONDENSED), ("FONTSIZE", (0, 0), (-1, -1), 7.6),
