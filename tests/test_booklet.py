@@ -57,6 +57,13 @@ def test_rule_numbers_in_the_text_come_from_the_data(texts, default_kit):
     assert f"minus the Destroyer's defence {dd.defence}: {need} or less" in text
 
 
+def test_the_counter_size_quoted_is_the_one_printed(texts, tmp_path):
+    assert "The counters of this print are 5/8in square." in " ".join(texts)
+    kit, _ = load_kit(DEFAULT_KIT_DIR)
+    out = build(kit, BuildOptions(out=tmp_path, only="booklet", counter_size="1/2in")).kit_out
+    assert "The counters of this print are 1/2in square." in " ".join(page_texts(out / BOOKLET))
+
+
 def test_pages_are_half_letter_and_sheets_letter_landscape(built):
     assert {tuple(map(float, p.mediabox[2:])) for p in PdfReader(built / BOOKLET).pages} == {(396.0, 612.0)}
     assert {tuple(map(float, p.mediabox[2:])) for p in PdfReader(built / IMPOSED).pages} == {(792.0, 612.0)}
@@ -205,3 +212,17 @@ def test_a_long_name_wraps_inside_its_table_cell(kit_copy, tmp_path):
     assert rim_end[2] < header[0]                           # the name ends left of the Class column
     first_line = [b for b, _ in boxes("Scout of the") if 0 < b[1] - rim_start[1] < 15]
     assert first_line and first_line[0][0] < rim_start[0]   # it wrapped: the name's start is one line up
+
+
+def test_a_template_that_prints_no_class_gets_no_class_callout(kit_copy, run_cli, tmp_path):
+    """Callouts point only at texts the kit's own template prints; a missing one is left out and logged."""
+    (kit_copy / "templates").mkdir()
+    source = (Path(__file__).parent / "standin-templates" / "unit-front.svg.j2").read_text(encoding="utf-8")
+    without_class = source.replace("{{ cls or '' }}", "")
+    assert without_class != source
+    (kit_copy / "templates" / "unit-front.svg.j2").write_text(without_class, encoding="utf-8")
+    kit, _ = load_kit(kit_copy)
+    figure = counter_anatomy(kit, kit_pieces(kit), 15.875)
+    assert figure.missing == ("Class",) and "Class" not in {c.label for c in figure.callouts}
+    result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "booklet")
+    assert result.code == 0 and "figure counter-anatomy: the template prints no text for the 'Class' callout" in result.err

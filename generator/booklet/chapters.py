@@ -40,7 +40,7 @@ def home_hexes(kit: Kit) -> int:
     return kit.home_system.count + sum(e.count for e in kit.home_system.face_up)
 
 
-def helpers(kit: Kit, table_names) -> dict:
+def helpers(kit: Kit, table_names, counter_size: str) -> dict:
     """Jinja functions that leave a directive line for the story builder, and two derived facts."""
     def table(name: str) -> str:
         if name not in table_names:
@@ -56,11 +56,12 @@ def helpers(kit: Kit, table_names) -> dict:
         return f"\n[[scenario-map:{scenario.id}]]\n"
 
     return {"table": table, "figure": figure, "scenario_map": scenario_map, "unit_label": unit_label,
-            "home_hexes": home_hexes(kit)}
+            "home_hexes": home_hexes(kit), "counter_size": counter_size}
 
 
-def load_chapters(kit: Kit, table_names) -> list[Chapter]:
-    extra = helpers(kit, table_names)
+def load_chapters(kit: Kit, table_names, counter_size: str) -> list[Chapter]:
+    """`counter_size` is the size this build prints counters at (the kit's default or --counter-size)."""
+    extra = helpers(kit, table_names, counter_size)
     return [Chapter(path, tuple(parse(render_file(kit, path, extra)))) for path in chapter_files(kit)]
 
 

@@ -77,7 +77,7 @@ def build_story(ctx, chapters, figures, rendered, placements, width) -> list:
 def build(ctx) -> dict:
     start = time.perf_counter()
     kit, pagesize = ctx.kit, half_page_size(ctx.paper)
-    chapters = load_chapters(kit, kit_tables(kit, ctx.pieces).keys())
+    chapters = load_chapters(kit, kit_tables(kit, ctx.pieces).keys(), ctx.counter_size)
     figures = load_figures(ctx, chapters)
     rendered, placements = render_figures(ctx, figures), {}
     story = build_story(ctx, chapters, figures, rendered, placements, frame_width(pagesize))
