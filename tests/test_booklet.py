@@ -170,28 +170,19 @@ def test_an_unknown_table_is_located_at_its_chapter_line(run_cli, kit_copy, tmp_
     assert result.code == 1 and re.search(r"rules/99-extra\.md:3: .*unknown table 'nope'", result.err), result.err
 
 
-def test_scenario_maps_replace_the_numbers_when_the_kit_has_maps(kit_copy, tmp_path, monkeypatch):
-    """The hook for the maps work: with a maps/ folder and a renderer, each scenario shows its picture."""
-    import sys
-    import types
-
-    drawn = []
-
-    def scenario_map_svg(kit, scenario_id):
-        drawn.append(scenario_id)
-        return ('<svg xmlns="http://www.w3.org/2000/svg" width="80mm" height="50mm" viewBox="0 0 80 50">'
-                '<rect width="80" height="50" fill="#1e5bb8"/></svg>')
-
-    monkeypatch.setitem(sys.modules, "generator.maps", types.SimpleNamespace(scenario_map_svg=scenario_map_svg))
-    without = " ".join(page_texts(build_booklet(kit_copy, tmp_path / "a") / BOOKLET))
-    (kit_copy / "maps").mkdir()
-    out = build_booklet(kit_copy, tmp_path / "b")
-    text = " ".join(page_texts(out / BOOKLET))
+def test_scenario_maps_come_from_the_kits_boards_and_numbers_stand_in_without_them(kit_copy, tmp_path):
+    """Each scenario with a board shows that board; a kit without boards shows the scenario's numbers."""
+    out = build_booklet(kit_copy, tmp_path / "with")
     scenarios = load_kit(kit_copy)[0].game.scenarios
-    assert "Hexes in each Home System" in without and "Hexes in each Home System" not in text
-    assert drawn == [s.id for s in scenarios]
     figures = json.loads((out / "manifest.json").read_text())["parts"]["booklet"]["figures"]
     assert {f"scenario-map:{s.id}" for s in scenarios} <= set(figures)
+    assert "Hexes in each Home System" not in " ".join(page_texts(out / BOOKLET))
+
+    edit(kit_copy / "kit.yaml", "  maps: maps                 # folder of hex-map layouts, one file per board\n", "")
+    out = build_booklet(kit_copy, tmp_path / "without")
+    figures = json.loads((out / "manifest.json").read_text())["parts"]["booklet"]["figures"]
+    assert not [f for f in figures if f.startswith("scenario-map:")]
+    assert "Hexes in each Home System" in " ".join(page_texts(out / BOOKLET))
 
 
 def test_a_long_name_wraps_inside_its_table_cell(kit_copy, tmp_path):

@@ -54,3 +54,15 @@ def _mix(colour: str, other: str, share: float) -> str:
     a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
     b = [int(other[i:i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(x * share + y * (1 - share)):02x}" for x, y in zip(a, b))
+
+
+def scenario_map_svg(kit, scenario_id: str) -> str | None:
+    """A scenario's whole board as SVG (the booklet's set-up pictures), or None when it has no board."""
+    from generator.lengths import parse_length
+    from generator.maps.board import compose_board
+
+    layout = next((m for m in kit.maps if m.scenario == scenario_id), None)
+    if layout is None:
+        return None
+    board = compose_board(layout, kit.game.sequence["turns_per_round"], parse_length(kit.counter_size))
+    return map_svg(kit, board)
