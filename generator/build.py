@@ -1,7 +1,6 @@
 """The build, read top to bottom like the pipeline: pieces, then each selected part, then the manifest."""
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +11,7 @@ from generator.manifest import MANIFEST, build_manifest, read_previous
 from generator.model import Kit
 from generator.output import OutputStage
 from generator.parts import select_parts
+from generator.progress import Progress
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class BuildContext:
     pieces: list[Piece]
     options: BuildOptions
     stage: OutputStage
-    log: Callable[[str], None]
+    log: Callable[[str], None]  # detail lines, shown with --verbose
 
     @property
     def paper(self) -> str:
@@ -65,18 +65,20 @@ class BuildResult:
     parts: list[str]
 
 
-def build(kit: Kit, options: BuildOptions, log: Callable[[str], None] = lambda m: None) -> BuildResult:
+def build(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> BuildResult:
+    progress = progress or Progress(quiet=True)
     start = time.perf_counter()
     parts = select_parts(options.only)
     pieces = kit_pieces(kit)
     kit_out = Path(options.out) / kit.id
     results = {}
     with OutputStage(kit_out) as stage:
-        ctx = BuildContext(kit, pieces, options, stage, log)
-        for part in parts:
+        ctx = BuildContext(kit, pieces, options, stage, progress)
+        for index, part in enumerate(parts, 1):
+            progress.start(part.name, index, len(parts))
             part_start = time.perf_counter()
             results[part.name] = part.build(ctx)
-            log(f"{part.name}: done in {time.perf_counter() - part_start:.2f} s")
+            progress.finish(part.name, index, len(parts), time.perf_counter() - part_start)
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,
                          **{k: v for k, v in sorted(options.extra.items())}}
         manifest = build_manifest(kit, pieces, shown_options, results, read_previous(kit_out))
@@ -84,6 +86,3 @@ def build(kit: Kit, options: BuildOptions, log: Callable[[str], None] = lambda m
         written = [kit_out / rel for rel in stage.written]
     return BuildResult(kit_out, written, time.perf_counter() - start, [p.name for p in parts])
 
-
-def stderr_log(message: str) -> None:
-    print(message, file=sys.stderr)

@@ -22,10 +22,12 @@ class _Reporter:
         self.problems.warn(file, line, path, message)
 
 
-def check_kit(kit: Kit, problems: Problems) -> None:
+def check_kit(kit: Kit, problems: Problems, broken: frozenset = frozenset()) -> None:
+    """Run every check whose files all passed their schema (`broken` names the files that did not)."""
     report = _Reporter(kit, problems)
-    for check in (_check_players, _check_units, _check_technologies, _check_mixes, _check_counters, _check_game):
-        check(kit, report)
+    for check, needs in CHECKS:
+        if not needs & broken:
+            check(kit, report)
 
 
 def _check_players(kit: Kit, report: _Reporter) -> None:
@@ -186,3 +188,13 @@ def _check_roll_table(kit, report, name, field, known) -> None:
     gaps = [n for n in range(1, die + 1) if covered[n] != 1]
     if gaps:
         report.error("game", f"tables.{name}", f"every roll 1..{die} must appear exactly once; check {gaps}")
+
+
+CHECKS = (  # each check with the files it reads
+    (_check_players, frozenset()),
+    (_check_units, frozenset({"units", "technologies"})),
+    (_check_technologies, frozenset({"technologies", "game"})),
+    (_check_mixes, frozenset({"markers"})),
+    (_check_counters, frozenset({"counters", "game"})),
+    (_check_game, frozenset({"game", "units", "technologies", "markers"})),
+)

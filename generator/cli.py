@@ -6,12 +6,14 @@ import sys
 from pathlib import Path
 
 from generator import __version__
-from generator.build import BuildOptions, build, stderr_log
+from generator.build import BuildOptions, build
 from generator.inventory import kit_pieces
 from generator.kit import DEFAULT_KIT, find_kit, load_kit
 from generator.listing import inventory_text
+from generator.newkit import new_kit
 from generator.parts import all_parts
 from generator.problems import BuildError, KitError
+from generator.progress import Progress
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
 
@@ -54,11 +56,20 @@ def _parser() -> argparse.ArgumentParser:
     build_cmd.add_argument("--paper", choices=("letter", "a4"), help="paper size (default: the kit's)")
     build_cmd.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in (default: the kit's)")
     build_cmd.add_argument("--only", metavar="PART,...", help="build only these parts: " + _part_names())
-    build_cmd.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    build_cmd.add_argument("--watch", action="store_true", help="rebuild on every change to the data or templates")
+    loudness = build_cmd.add_mutually_exclusive_group()
+    loudness.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    loudness.add_argument("--verbose", "-v", action="store_true", help="print every step")
     for part in all_parts():
         for option in part.options:
             build_cmd.add_argument(*option.flags, **option.kwargs)
     build_cmd.set_defaults(run=_build)
+
+    new = commands.add_parser("new", help="copy a kit (data and templates) into your own folder")
+    new.add_argument("folder", help="the new kit folder (must not exist, or be empty)")
+    new.add_argument("--from", dest="source", default=None, help=f"kit to copy (default: {DEFAULT_KIT})")
+    new.add_argument("--no-templates", action="store_true", help="copy the data only; use the built-in templates")
+    new.set_defaults(run=_new)
     return parser
 
 
@@ -101,17 +112,38 @@ def _list(args) -> int:
     return EXIT_OK
 
 
+BUILD_ARGS = {"kit", "data", "strict", "out", "paper", "counter_size", "only", "quiet", "verbose", "watch",
+              "run", "command"}
+
+
 def _build(args) -> int:
-    kit = _load(args)
-    known = {"kit", "data", "strict", "out", "paper", "counter_size", "only", "quiet", "run", "command"}
-    extra = {k: v for k, v in vars(args).items() if k not in known}
+    extra = {k: v for k, v in vars(args).items() if k not in BUILD_ARGS}
     options = BuildOptions(out=Path(args.out), paper=args.paper, counter_size=args.counter_size,
                            only=args.only, extra=extra)
-    log = (lambda m: None) if args.quiet else stderr_log
-    result = build(kit, options, log)
+    progress = Progress(quiet=args.quiet, verbose=args.verbose)
+    if args.watch:
+        from generator.watch import watch
+        return watch(find_kit(args.kit, args.data), options.out, lambda: _build_once(args, options, progress))
+    kit = _load(args)
+    result = build(kit, options, progress)
     if not args.quiet:
         print(f"Built {kit.title} ({', '.join(result.parts) or 'manifest only'}) into {result.kit_out} "
               f"in {result.seconds:.2f} s:")
         for path in result.files:
             print(f"  {path}")
+    return EXIT_OK
+
+
+def _build_once(args, options: BuildOptions, progress: Progress) -> str:
+    kit = _load(args)
+    result = build(kit, options, progress)
+    return f"{', '.join(result.parts) or 'manifest'} ({len(result.files)} files)"
+
+
+def _new(args) -> int:
+    source = find_kit(args.source)
+    load_kit(source)  # copy only a kit that is valid
+    target = new_kit(source, Path(args.folder), with_templates=not args.no_templates)
+    print(f"New kit in {target}. Edit its YAML and templates, then build it with:\n"
+          f"  pnpgen build --data {target}")
     return EXIT_OK

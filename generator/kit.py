@@ -1,9 +1,11 @@
 """Find a kit folder, load its YAML files through their schemas, and build the checked kit model."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from generator import checks
+from generator.maps.layout import load_maps
 from generator.model import (
     Colour, CounterSet, Game, Kit, Level, MarkerKind, Mix, MixEntry, Scenario, Technology, Unit,
 )
@@ -16,6 +18,17 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BUILTIN_DATA = PROJECT_ROOT / "data"
 DEFAULT_KIT = "space-empires-4x"
 KIT_FILE = "kit.yaml"
+
+# Stand-ins for a file that failed its schema, so checks on the other files can still run.
+_NO_MIX = {"total": 0, "mix": [], "face_up": []}
+EMPTY_DOCS = {
+    "units": {"units": {}},
+    "technologies": {"technologies": {}},
+    "markers": {"kinds": {}, "home_system": _NO_MIX, "deep_space": _NO_MIX},
+    "counters": {"counters": {}},
+    "game": {"setup": {"starting_forces": []}, "scenarios": [], "sequence": {}, "economy": {}, "combat": {},
+             "tables": {}},
+}
 
 
 def find_kit(kit: str | None = None, data_dir: str | Path | None = None) -> Path:
@@ -41,10 +54,16 @@ def load_kit(root: Path, strict: bool = False) -> tuple[Kit, list[Problem]]:
     docs = {}
     if kit_doc is not INVALID:
         for key, rel in kit_doc["files"].items():
+            if key not in FILE_SCHEMAS:  # a folder (maps), loaded after the model below
+                continue
             docs[key] = _load_data_file(root, key, rel, raw_kit, problems, lines)
-    _stop_on(problems, strict=False)
-    kit = _build_model(root, kit_doc, docs, lines)
-    checks.check_kit(kit, problems)
+    if kit_doc is INVALID:
+        _stop_on(problems, strict=False)
+    broken = frozenset(key for key, doc in docs.items() if doc is None)
+    kit = _build_model(root, kit_doc, {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()}, lines)
+    checks.check_kit(kit, problems, broken)  # still run the checks whose files are sound, to report all at once
+    if kit_doc["files"]["maps"] and not broken & {"game", "markers"}:  # boards are checked against both
+        kit = dataclasses.replace(kit, maps=load_maps(root, kit_doc["files"]["maps"], kit, problems))
     _stop_on(problems, strict)
     return kit, problems.warnings()
 

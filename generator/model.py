@@ -171,6 +171,7 @@ class Kit:
     counters: dict[str, CounterSet]
     game: Game
     lines: dict = field(default_factory=dict, compare=False, repr=False)
+    maps: tuple = field(default=(), compare=False, repr=False)  # MapLayout per board (generator.maps.layout)
 
     def colour(self, colour_id: str) -> Colour:
         return next(c for c in self.colours if c.id == colour_id)

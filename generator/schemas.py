@@ -39,6 +39,7 @@ KIT = Record({
     "files": Field(Record({
         "units": Field(Str()), "technologies": Field(Str()), "markers": Field(Str()),
         "counters": Field(Str()), "game": Field(Str()),
+        "maps": optional(Nullable(Str()), None, "folder of hex-map layouts, one YAML file per board"),
     }, "the kit's data files")),
 }, "the kit description")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import traceback
 from pathlib import Path
 from types import SimpleNamespace
+from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 
@@ -44,21 +45,28 @@ def join_and(items, word: str = "and") -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
-def _env() -> jinja2.Environment:
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+def _env(finalize=None) -> jinja2.Environment:
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
+                             finalize=finalize)
     env.filters["join_and"] = join_and
     return env
 
 
+def _escape_markup(value):
+    """Data quoted into reportlab paragraph markup: a name like 'R&D <1>' must print, not break it."""
+    return xml_escape(value) if isinstance(value, str) else value
+
+
 _ENV = _env()
+_MARKUP_ENV = _env(finalize=_escape_markup)
 
 
-def render_text(kit: Kit, source: str, origin: Path | str, extra: dict | None = None) -> str:
-    """Render one text; `origin` names the file the text came from, for error messages."""
+def render_text(kit: Kit, source: str, origin: Path | str, extra: dict | None = None, markup: bool = False) -> str:
+    """Render one text; `origin` names its file for errors; `markup` escapes quoted data for reportlab."""
     context = kit_context(kit) | (extra or {})
     name = display_path(origin)
     try:
-        return _ENV.from_string(source).render(**context)
+        return (_MARKUP_ENV if markup else _ENV).from_string(source).render(**context)
     except jinja2.TemplateSyntaxError as exc:
         raise BuildError(f"{name}:{exc.lineno}: template syntax error: {exc.message}") from None
     except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError) as exc:
@@ -72,5 +80,5 @@ def _line(exc: Exception) -> int:
     return 0
 
 
-def render_file(kit: Kit, path: Path, extra: dict | None = None) -> str:
-    return render_text(kit, Path(path).read_text(encoding="utf-8"), path, extra)
+def render_file(kit: Kit, path: Path, extra: dict | None = None, markup: bool = False) -> str:
+    return render_text(kit, Path(path).read_text(encoding="utf-8"), path, extra, markup)

@@ -69,7 +69,11 @@ class YamlSyntaxError(Exception):
 
 def load_yaml(path: Path):
     """Parse one file safely; raise YamlSyntaxError with the line on any syntax problem."""
-    text = path.read_text(encoding="utf-8")
+    return parse_yaml(path.read_text(encoding="utf-8"), path)
+
+
+def parse_yaml(text: str, path: Path):
+    """Parse YAML text that came from `path` (say, after Jinja rendered it), with located errors."""
     try:
         return yaml.load(text, Loader=_LocatingLoader)  # noqa: S506 - the loader derives from SafeLoader
     except DuplicateKey as exc:

@@ -1,13 +1,23 @@
 """Each kind of bad input ends with the exact file, line and field, a non-zero exit, and no output touched."""
+import shutil
+
 import pytest
+
+from generator.cli import main
 
 from tests.conftest import edit
 
 
-def built(run_cli, kit_dir, out):
-    result = run_cli("build", "--data", kit_dir, "--out", out, "--quiet")
-    assert result.code == 0, result.err
-    return {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+@pytest.fixture(scope="module")
+def good_output(tmp_path_factory):
+    """One full build of the default kit; each test starts from a copy of it (a full build takes seconds)."""
+    out = tmp_path_factory.mktemp("good")
+    assert main(["build", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def snapshot(out):
+    return {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts}
 
 
 # (file, text to replace, replacement, field expected in the message, words expected in the message)
@@ -40,9 +50,12 @@ BAD_EDITS = [
 
 
 @pytest.mark.parametrize("filename, old, new, field, words", BAD_EDITS, ids=[e[3] for e in BAD_EDITS])
-def test_bad_input_is_located_and_leaves_output_intact(run_cli, kit_copy, tmp_path, filename, old, new, field, words):
+def test_bad_input_is_located_and_leaves_output_intact(run_cli, kit_copy, tmp_path, good_output, filename, old, new,
+                                                     field, words):
     out = tmp_path / "out"
-    before = built(run_cli, kit_copy, out)
+    shutil.copytree(good_output, out)
+    before = snapshot(out)
+    assert len(before) > 1
     line = edit(kit_copy / filename, old, new)
     result = run_cli("build", "--data", kit_copy, "--out", out)
     assert result.code == 1
@@ -54,8 +67,7 @@ def test_bad_input_is_located_and_leaves_output_intact(run_cli, kit_copy, tmp_pa
     reported_line = int(located[0].split(f"{filename}:")[1].split(":")[0])
     text = (kit_copy / filename).read_text().splitlines()
     assert reported_line == line or field.split(".")[-1].split("[")[0] in text[reported_line - 1], located[0]
-    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    assert after == before
+    assert snapshot(out) == before
     assert not [p for p in out.iterdir() if p.name.startswith(".staging")]
 
 
@@ -100,3 +112,13 @@ def test_warnings_fail_only_under_strict(run_cli, kit_copy):
     assert relaxed.code == 0 and "warning: kinds.supernova: is in no mix" in relaxed.err
     strict = run_cli("validate", "--data", kit_copy, "--strict")
     assert strict.code == 1 and "kinds.supernova" in strict.err
+
+
+def test_a_schema_error_in_one_file_does_not_hide_rule_count_errors_in_another(run_cli, kit_copy):
+    edit(kit_copy / "units.yaml", "    cost: 9", "    cost: nine")
+    mix_line = edit(kit_copy / "markers.yaml", "{kind: planet, count: 8}", "{kind: planet, count: 9}")
+    result = run_cli("validate", "--data", kit_copy)
+    assert result.code == 1
+    assert ": units.DD.cost: must be a whole number" in result.err
+    assert ": home_system.mix: the mix holds 26 markers but the rules call for 25" in result.err
+    assert "2 error(s)" in result.err

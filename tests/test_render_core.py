@@ -62,3 +62,21 @@ def test_missing_variable_and_missing_template_are_located_errors(kit_copy):
         render_template(kit_copy, "probe", {"code": "DD"}, needed_by="units.DD")
     with pytest.raises(BuildError, match=r"template nothing\.svg\.j2 not found"):
         render_template(kit_copy, "nothing", {})
+
+
+def test_a_clipped_first_use_does_not_crop_later_uses(tmp_path):
+    """cairo writes a shared recording once; a clipped first placement must not cut it for later pages."""
+    import pypdfium2
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="100mm" height="100mm" viewBox="0 0 100 100">'
+           '<rect width="50" height="50" fill="#ff0000"/><rect x="50" y="50" width="50" height="50" fill="#0000ff"/></svg>')
+    art = ArtCache().get(svg)
+    doc = PdfDocument(tmp_path / "clip.pdf", "clip", 300, 300)
+    doc.new_page()
+    doc.place(art, -150, -150, clip=(0, 0, 100, 100))  # shows only a corner of the blue square
+    doc.new_page()
+    doc.place(art, 0, 0)                                # the whole art
+    doc.close()
+    page = pypdfium2.PdfDocument(str(tmp_path / "clip.pdf"))[1].render(scale=1).to_pil().convert("RGB")
+    assert page.getpixel((20, 20)) == (255, 0, 0)
+    assert page.getpixel((200, 200)) == (0, 0, 255)

@@ -41,8 +41,10 @@ def render_svg(svg: str, source: str = "") -> Art:
 
     class RecordingSvg(cairosvg.surface.PDFSurface):
         def _create_surface(self, width, height):
-            extents = (0, 0, width, height)  # bounded, so painting it becomes one XObject
-            return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, extents), width, height
+            # Unbounded on purpose: cairo 1.16 writes a BOUNDED recording into the PDF as cropped by its
+            # first (maybe clipped) use, and every later use then misses the rest. Placing still paints
+            # only the art's rectangle (see PdfDocument.place).
+            return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None), width, height
 
     try:
         tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"), unsafe=False)

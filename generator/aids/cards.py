@@ -1,0 +1,70 @@
+"""Aid cards: fit each card kind's two faces (layout), then draw every colour's copy onto duplex sheets."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.aids import draw
+from generator.aids.fit import Fitted, fit
+from generator.aids.imposition import CardSheet, band_frame, content_frame
+from generator.aids.prose import CardText, block_flowables, load_card_texts
+from generator.model import Colour, Kit
+
+SIDES = ("front", "back")
+
+
+@dataclass(frozen=True)
+class PlannedCard:
+    """One physical card: its text, its colour, and both faces measured to fit."""
+
+    text: CardText
+    colour: Colour
+    faces: dict          # side -> Fitted
+
+
+def plan_cards(kit: Kit, sheet: CardSheet) -> list[PlannedCard]:
+    """Every card in print order; raises a located BuildError if any face does not fit its card."""
+    frame = content_frame(sheet.slots[0])
+    planned = []
+    for text in load_card_texts(kit):
+        faces = {side: _fit_face(kit, text, side, frame) for side in SIDES}
+        colours = kit.colours if text.per_colour else (kit.neutral,)
+        planned += [PlannedCard(text, colour, faces) for colour in colours]
+    return planned
+
+
+def _fit_face(kit: Kit, text: CardText, side: str, frame) -> Fitted:
+    where = text.where[side]
+    return fit(block_flowables(kit, text.faces[side], frame.width, where), frame.width, frame.height, where)
+
+
+def render_cards(kit: Kit, cards: list[PlannedCard], sheet: CardSheet, path: Path) -> list[dict]:
+    """Draw front and back pages for each sheet of cards; return one manifest entry per card."""
+    canvas = draw.open_canvas(path, f"{kit.title}: player aids", (sheet.width, sheet.height))
+    entries, per_sheet = [], len(sheet.slots)
+    for first in range(0, len(cards), per_sheet):
+        batch = cards[first:first + per_sheet]
+        page = 2 * (first // per_sheet) + 1
+        for side in SIDES:
+            for index, card in enumerate(batch):
+                slot = sheet.slots[index] if side == "front" else sheet.back_slot(index)
+                _draw_face(canvas, kit, card, side, slot)
+            draw.cut_marks(canvas, sheet.cut_marks)
+            canvas.showPage()
+        entries += [_entry(card, sheet, index, page) for index, card in enumerate(batch)]
+    canvas.save()
+    return entries
+
+
+def _draw_face(canvas, kit: Kit, card: PlannedCard, side: str, slot) -> None:
+    draw.title_band(canvas, band_frame(slot), card.colour, f"{card.text.title} \u00b7 {card.colour.name}",
+                    f"{kit.title} \u00b7 {side}")
+    draw.content(canvas, card.faces[side], content_frame(slot))
+
+
+def _entry(card: PlannedCard, sheet: CardSheet, index: int, page: int) -> dict:
+    slots = {"front": sheet.slots[index], "back": sheet.back_slot(index)}
+    return {"card": card.text.id, "title": card.text.title, "colour": card.colour.id,
+            **{side: {"page": page + (side == "back"), "card": slots[side].as_list(),
+                      "frame": content_frame(slots[side]).as_list(),
+                      "content_height": round(card.faces[side].height, 2)} for side in SIDES}}

@@ -1,0 +1,104 @@
+"""Aid texts: a kit's `aids/cards.yaml`, Jinja over YAML, turned into reportlab flowables.
+
+The file is rendered with the kit's numbers first (so a Jinja mistake names its exact line), then parsed.
+Each card face is a list of blocks: `heading`, `text`, `bullets` or `chart` (a chart drawn from data).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.platypus import Flowable, Paragraph
+
+from generator.aids.charts import chart
+from generator.aids.styles import styles
+from generator.kit import BUILTIN_DATA, DEFAULT_KIT
+from generator.model import Kit
+from generator.problems import BuildError, display_path
+from generator.text import render_text
+from generator.yamlio import LocatedDict, YamlSyntaxError, parse_yaml
+
+AIDS_FILE = Path("aids") / "cards.yaml"
+BLOCK_KINDS = ("heading", "text", "bullets", "chart")
+
+
+@dataclass(frozen=True)
+class CardText:
+    """One card kind: its title, how many copies (per colour or a count), and its two faces' blocks."""
+
+    id: str
+    title: str
+    per_colour: bool
+    faces: dict          # "front"/"back" -> list of block dicts
+    where: dict          # "front"/"back" -> "file:line" of that face
+
+
+def aids_path(kit: Kit, rel: Path = AIDS_FILE) -> Path:
+    """The kit's own aid texts, else the built-in ones (as templates fall back to the built-in folder)."""
+    own = kit.root / rel
+    return own if own.exists() else BUILTIN_DATA / DEFAULT_KIT / rel
+
+
+def text_context(kit: Kit) -> dict:
+    """Derived lists the texts quote: unit names by how they move, colony steps from big to gone."""
+    by_movement: dict[str, list[str]] = {}
+    for unit in kit.units.values():
+        by_movement.setdefault(unit.movement, []).append(unit.name)
+    return {"moving": by_movement, "colony_steps": list(reversed(kit.game.economy["colony_growth"])),
+            "marker_list": list(kit.marker_kinds.values())}
+
+
+def load_aid_yaml(kit: Kit, rel: Path) -> tuple[LocatedDict, str]:
+    """An aid file rendered with the kit's numbers, then parsed; returns it and its display name."""
+    path = aids_path(kit, rel)
+    rendered = render_text(kit, path.read_text(encoding="utf-8"), path, text_context(kit), markup=True)
+    try:
+        doc = parse_yaml(rendered, path)
+    except YamlSyntaxError as exc:
+        raise BuildError(str(exc)) from None
+    name = display_path(path)
+    if not isinstance(doc, LocatedDict):
+        raise BuildError(f"{name}:1: expected a mapping")
+    return doc, name
+
+
+def load_card_texts(kit: Kit) -> list[CardText]:
+    doc, name = load_aid_yaml(kit, AIDS_FILE)
+    if not isinstance(doc.get("cards"), LocatedDict):
+        raise BuildError(f"{name}:1: expected a mapping with a `cards:` section")
+    return [_card_text(card_id, doc["cards"], name) for card_id in doc["cards"]]
+
+
+def _card_text(card_id: str, cards: LocatedDict, name: str) -> CardText:
+    raw = cards[card_id]
+    where = f"{name}:{cards.line_of(card_id)} cards.{card_id}"
+    if not isinstance(raw, LocatedDict) or not all(k in raw for k in ("title", "front", "back")):
+        raise BuildError(f"{where}: a card needs title, front and back")
+    per = raw.get("per", "colour")
+    if per not in ("colour", "table"):
+        raise BuildError(f"{name}:{raw.line_of('per')} cards.{card_id}.per: use colour or table, not {per!r}")
+    faces = {side: list(raw[side]) for side in ("front", "back")}
+    return CardText(card_id, str(raw["title"]), per == "colour", faces,
+                    {side: f"{name}:{raw.line_of(side)} cards.{card_id}.{side}" for side in faces})
+
+
+def block_flowables(kit: Kit, blocks: list, width: float, where: str) -> list[Flowable]:
+    """The flowables of one card face, in order."""
+    out: list[Flowable] = []
+    for block in blocks:
+        kind = next((k for k in BLOCK_KINDS if isinstance(block, dict) and k in block), None)
+        if kind is None:
+            raise BuildError(f"{where}: each block needs one of {', '.join(BLOCK_KINDS)}; got {block!r}")
+        out += _block(kit, kind, block[kind], width, where)
+    return out
+
+
+def _block(kit: Kit, kind: str, value, width: float, where: str) -> list[Flowable]:
+    style = styles()
+    if kind == "heading":
+        return [Paragraph(str(value), style["heading"])]
+    if kind == "text":
+        return [Paragraph(" ".join(str(value).split()), style["body"])]
+    if kind == "bullets":
+        return [Paragraph(" ".join(str(item).split()), style["bullet"], bulletText="\u2022") for item in value]
+    return [chart(str(value), kit, width, where)]

@@ -1,0 +1,84 @@
+"""Page layout of the booklet: cover, contents, chapters; running headers, page numbers, PDF outline."""
+from __future__ import annotations
+
+import io
+
+from reportlab.lib import colors
+from reportlab.platypus import BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate, Paragraph, Spacer
+
+from generator.booklet.story import Heading, contents
+from generator.booklet.styles import BODY, HEADER_FILL, ITALIC, RULE, styles
+from generator.model import Kit
+
+MARGIN = {"left": 34.0, "right": 34.0, "top": 46.0, "bottom": 40.0}
+
+
+class BookletDoc(BaseDocTemplate):
+    """Two page templates (cover, body); headings feed the contents, the outline and the running header."""
+
+    def __init__(self, buffer, kit: Kit, pagesize: tuple[float, float]):
+        super().__init__(buffer, pagesize=pagesize, invariant=1, title=f"{kit.title}: rules",
+                         author=kit.title, creator="pnpgen", subject="Rules booklet",
+                         leftMargin=MARGIN["left"], rightMargin=MARGIN["right"],
+                         topMargin=MARGIN["top"], bottomMargin=MARGIN["bottom"],
+                         initialFontName=BODY, initialFontSize=9)  # no stray unembedded Helvetica
+        self.kit = kit
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="text",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        self.addPageTemplates([PageTemplate("cover", [frame]),
+                               PageTemplate("body", [frame], onPage=self._page_start, onPageEnd=self._decorate)])
+        self.chapter, self.page_chapter = "", None
+
+    def afterFlowable(self, flowable):
+        if not isinstance(flowable, Heading) or flowable.toc_level > 1:
+            return
+        self.canv.bookmarkPage(flowable.key)
+        self.canv.addOutlineEntry(flowable.plain, flowable.key, flowable.toc_level, closed=True)
+        if flowable.toc_level == 0:  # the contents list chapters; the PDF outline also has sections
+            self.notify("TOCEntry", (0, flowable.plain, self.page, flowable.key))
+            self.page_chapter = self.page_chapter or flowable.plain
+            self.chapter = flowable.plain
+
+    def beforeDocument(self):
+        """multiBuild lays the story out more than once: every pass starts with the contents."""
+        self.chapter, self.page_chapter = "Contents", None
+
+    def _page_start(self, canvas, doc):
+        self.page_top_chapter, self.page_chapter = self.chapter, None
+
+    def _decorate(self, canvas, doc):
+        """Running header (kit title, the chapter this page belongs to) and the page number."""
+        w, h = self.pagesize
+        canvas.saveState()
+        canvas.setFillColor(HEADER_FILL)
+        canvas.setFont(ITALIC, 7.2)
+        canvas.drawString(MARGIN["left"], h - 28, self.kit.title)
+        canvas.drawRightString(w - MARGIN["right"], h - 28, self.page_chapter or self.page_top_chapter)
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.5)
+        canvas.line(MARGIN["left"], h - 32, w - MARGIN["right"], h - 32)
+        canvas.setFillColor(colors.black)
+        canvas.setFont(BODY, 8)
+        canvas.drawCentredString(w / 2, 22, str(canvas.getPageNumber()))
+        canvas.restoreState()
+
+
+def cover(kit: Kit) -> list:
+    st = styles()
+    players = f"{kit.players[0]}–{kit.players[1]}" if kit.players[0] != kit.players[1] else str(kit.players[0])
+    return [Spacer(1, 120), Paragraph(kit.title, st["cover-title"]), Paragraph(kit.subtitle, st["cover-sub"]),
+            Spacer(1, 18), Paragraph("<b>Rules booklet</b>", st["cover-sub"]),
+            Paragraph(f"For {players} players", st["cover-sub"]), NextPageTemplate("body"), PageBreak(),
+            Paragraph("Contents", st["h1"]), contents(), PageBreak()]
+
+
+def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list) -> bytes:
+    """The reading-order PDF (before figure art is laid on it); two passes settle the page numbers."""
+    buffer = io.BytesIO()
+    doc = BookletDoc(buffer, kit, pagesize)
+    doc.multiBuild(cover(kit) + [f for chapter in chapters for f in chapter])
+    return buffer.getvalue()
+
+
+def frame_width(pagesize: tuple[float, float]) -> float:
+    return pagesize[0] - MARGIN["left"] - MARGIN["right"]

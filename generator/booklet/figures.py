@@ -1,0 +1,102 @@
+"""Figures drawn from the kit's real counter templates: the anatomy of a ship counter, a system marker.
+
+Each figure is plain data: the SVG of every piece of art it shows (rendered through the same template and
+Face params as the counters sheet) and callouts located on that art. story.py reserves room for it and draws
+the callouts; overlay.py places the art itself, as vector, once reportlab has laid the pages out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.inventory import Piece
+from generator.lengths import mm, parse_length
+from generator.model import Kit
+from generator.problems import BuildError
+from generator.render.templates import render_template
+from generator.booklet.svgtext import find_text, text_positions
+
+
+@dataclass(frozen=True)
+class Art:
+    svg: str
+    source: str      # the piece it shows, for error messages
+    caption: str
+
+
+@dataclass(frozen=True)
+class Callout:
+    label: str
+    fx: float        # where it points, as a fraction of the art's width and height
+    fy: float
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    arts: tuple[Art, ...]
+    callouts: tuple[Callout, ...] = ()   # on the first art
+    missing: tuple[str, ...] = ()        # callouts whose text the template does not print
+    width: float | None = None           # printed width of each art in points (None: the counter default)
+
+
+def render_face(kit: Kit, piece: Piece, face, figure: str, size_mm: float) -> str:
+    """The face exactly as the counter sheets draw it: its params plus the counter size in mm."""
+    context = {**face.params, "size": size_mm}
+    return render_template(kit.root, face.template, context, needed_by=f"booklet figure {figure}, {piece.label}")
+
+
+def anatomy_piece(kit: Kit, pieces: list[Piece]) -> Piece:
+    """A Destroyer group counter whose group number differs from its other numbers, so callouts are unambiguous."""
+    code = "DD" if "DD" in kit.units else next(u.code for u in kit.units.values() if u.groups and u.combat)
+    unit = kit.units[code]
+    candidates = [p for p in pieces if p.ref == f"units.{code}" and p.colour == kit.colours[0].id]
+    taken = {unit.hull, unit.attack, unit.defence}
+    return next((p for p in candidates if p.front.params.get("group") not in taken), candidates[0])
+
+
+def counter_anatomy(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
+    piece = anatomy_piece(kit, pieces)
+    p = piece.front.params
+    svg = render_face(kit, piece, piece.front, "counter-anatomy", size_mm)
+    code, group, cls = p["code"], p["group"], p["cls"]
+    ad = rf"{p['attack']}\s*[-–/]\s*{p['defence']}"
+    wanted = {  # the part each callout points at is the regex group `at`; templates may combine texts
+        "Attack–defence": [rf"(?P<at>{ad})", (rf"{cls}\s*(?P<at>{ad})", False)],
+        "Hull size": [rf"(?P<at>[x×]\s*{p['hull']})", rf"(?P<at>{p['hull']}\s*[x×])", rf"{p['hull']}"],
+        "Type": [rf"{code}", (rf"(?P<at>{code})\s*#?{group}", False)],
+        "Group number": [rf"#?{group}", (rf"{code}\s*(?P<at>#?{group})", False)],
+        "Class": [rf"{cls}", rf"[Cc]lass\s*(?P<at>{cls})", (rf"(?P<at>{cls})\s*{ad}", False)],
+    }
+    found, used = text_positions(svg), set()
+    callouts, missing = [], []
+    for label, patterns in wanted.items():
+        spot = find_text(found, patterns, used)
+        if spot:
+            callouts.append(Callout(label, *spot))
+        else:
+            missing.append(label)
+    art = Art(svg, piece.label, f"{piece.name}, group {group}")
+    return Figure("counter-anatomy", (art,), tuple(callouts), tuple(missing))
+
+
+def marker_faces(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
+    """Front and back of one Home System marker (one that prints a value, when the mix has one)."""
+    home = [p for p in pieces if p.kind == "system-marker" and p.group == kit.colours[0].id
+            and p.front.params.get("kind") != "homeworld"]
+    if not home:
+        raise BuildError("booklet figure marker-faces: the kit has no Home System markers to show")
+    piece = next((p for p in home if p.front.params.get("value") is not None), home[0])
+    colour = kit.colours[0].name
+    front = Art(render_face(kit, piece, piece.front, "marker-faces", size_mm), piece.label, f"Front: {piece.label}")
+    back = Art(render_face(kit, piece, piece.back, "marker-faces", size_mm), piece.label,
+               f"Back: every {colour} Home System marker")
+    return Figure("marker-faces", (front, back))
+
+
+FIGURES = {"counter-anatomy": counter_anatomy, "marker-faces": marker_faces}
+
+
+def build_figure(kit: Kit, pieces: list[Piece], name: str, origin: str, counter_size: str) -> Figure:
+    if name not in FIGURES:
+        raise BuildError(f"{origin}: unknown figure {name!r} (known: {', '.join(FIGURES)})")
+    return FIGURES[name](kit, pieces, mm(parse_length(counter_size)))

@@ -1,0 +1,44 @@
+"""Lay figure art on the laid-out pages: each art rendered once by cairo (vector, shipped font), then
+drawn by pypdf as a form XObject into the room its FigureBox reserved, scaled to fit, beneath the page's
+own marks so callout lines and dots show on top of the art."""
+from __future__ import annotations
+
+import io
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+from pypdf import PdfReader, PdfWriter
+
+from generator.booklet.pdfforms import draw_forms, page_form
+from generator.render.pdf import PdfDocument
+
+
+def art_pdf(arts: list, folder: Path) -> PdfReader:
+    """One page per art, each page exactly the art's size."""
+    path = folder / "figures.pdf"
+    doc = PdfDocument(path, "figures", arts[0].width, arts[0].height)
+    for art in arts:
+        doc.new_page(art.width, art.height)
+        doc.place(art, 0, 0)
+    doc.close()
+    return PdfReader(io.BytesIO(path.read_bytes()))
+
+
+def overlay(pdf: bytes, rendered: dict, placements: dict) -> bytes:
+    """`rendered[(figure, i)]` is a cairo Art; `placements[(figure, i)]` is (page, x, y, w, h)."""
+    keys = sorted(k for k in placements if k in rendered)
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    if keys:
+        with tempfile.TemporaryDirectory() as folder:
+            arts = art_pdf([rendered[k] for k in keys], Path(folder))
+            by_page = defaultdict(list)
+            for index, key in enumerate(keys):
+                page, x, y, w, _ = placements[key]
+                scale = w / rendered[key].width
+                by_page[page].append((page_form(writer, arts.pages[index]), (scale, 0, 0, scale, x, y)))
+            for page, forms in sorted(by_page.items()):
+                draw_forms(writer, writer.pages[page - 1], forms, under=True)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

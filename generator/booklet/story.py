@@ -1,0 +1,196 @@
+"""Blocks -> platypus flowables: headings that feed the table of contents, tables, figures, bullets."""
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table,
+                                TableStyle)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from generator.booklet.figures import Figure
+from generator.booklet.markdown import Block
+from generator.booklet.styles import BOLD, CONDENSED, CONDENSED_BOLD, HEADER_FILL, RULE, SHADE, styles
+from generator.booklet.tables import TableData
+
+
+class Heading(Paragraph):
+    """A chapter (level 1) or section (level 2) heading: listed in the contents and the PDF outline."""
+
+    def __init__(self, text: str, level: int, key: str):
+        super().__init__(text, styles()[f"h{level}"])
+        self.toc_level, self.key, self.plain = level - 1, key, self.getPlainText()
+
+
+def heading(block: Block, key: str) -> list:
+    flow = Heading(block.text, block.level, key)
+    if block.level == 1:
+        return [CondPageBreak(160), flow]
+    return [CondPageBreak(60 if block.level == 2 else 70), flow]
+
+
+class WholeTable(Table):
+    """A short table never splits: it moves to the next page whole."""
+
+    def split(self, avail_width, avail_height):
+        return []
+
+
+SHORT_TABLE = 14  # rows; longer tables break across pages, repeating their header row
+
+
+def _cell(text: str, width: float, font: str, style: str):
+    """A plain string (fast), or a wrapping Paragraph when the text is wider than its column."""
+    if stringWidth(text, font, 7.6) <= width - 6:
+        return text
+    return Paragraph(escape(text), styles()[style])
+
+
+def table(data: TableData, width: float) -> Table:
+    """A data table that breaks across pages with its header row repeated. Cells are plain strings where
+    they fit (a Paragraph per cell would double the booklet's build time) and wrap where they do not."""
+    total = sum(data.widths)
+    widths = [width * w / total for w in data.widths]
+    rows = [[_cell(h, w, CONDENSED_BOLD, "cell-head") for h, w in zip(data.header, widths)]]
+    rows += [[_cell(str(c), w, CONDENSED, "cell") for c, w in zip(row, widths)] for row in data.rows]
+    kind = WholeTable if len(data.rows) <= SHORT_TABLE else Table
+    result = kind(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    commands = [("FONTNAME", (0, 0), (-1, -1), CONDENSED), ("FONTSIZE", (0, 0), (-1, -1), 7.6),
+                ("LEADING", (0, 0), (-1, -1), 9), ("FONTNAME", (0, 0), (-1, 0), CONDENSED_BOLD),
+                ("TEXTCOLOR", (0, 0), (-1, 0), colors.white), ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
+                ("ALIGN", (data.numeric_from, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("TOPPADDING", (0, 0), (-1, -1), 1.6),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 2.4), ("LEFTPADDING", (0, 0), (-1, -1), 3),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 3)]
+    commands += [("BACKGROUND", (0, r), (-1, r), SHADE) for r in range(2, len(rows), 2)]
+    if data.total_row:
+        commands += [("LINEABOVE", (0, -1), (-1, -1), 0.8, colors.black),
+                     ("FONTNAME", (0, -1), (-1, -1), CONDENSED_BOLD)]
+    result.setStyle(TableStyle(commands))
+    return result
+
+
+def bullets(block: Block) -> list:
+    style, sub = styles()["bullet"], styles()["sub-bullet"]
+    return [Paragraph(text, sub if depth else style, bulletText="–" if depth else "•") for depth, text in block.items]
+
+
+class FigureBox(Flowable):
+    """Room for a figure's art plus its callouts and captions. Where each art lands is recorded so the
+    art can be laid on the page afterwards (placements[(figure, index)] = (page, x, y, w, h))."""
+
+    ART = 118.0  # points: the art's printed width in the figure (a 5/8 in counter shown about 2.6 times)
+
+    def __init__(self, figure: Figure, art_sizes: list[tuple[float, float]], placements: dict):
+        super().__init__()
+        self.figure, self.art_sizes, self.placements = figure, art_sizes, placements
+        self.art = figure.width or (self.ART if len(figure.arts) == 1 else self.ART * 0.8)
+
+    def _art_height(self, index: int) -> float:
+        w, h = self.art_sizes[index]
+        return self.art * h / w
+
+    def wrap(self, avail_width, avail_height):
+        self.width = avail_width
+        self.height = max(self._art_height(i) for i in range(len(self.figure.arts))) + 22
+        return self.width, self.height
+
+    def _slots(self) -> list[float]:
+        """The left x of each art, centred as a row."""
+        n, gap = len(self.figure.arts), 30
+        row = n * self.art + (n - 1) * gap
+        return [(self.width - row) / 2 + i * (self.art + gap) for i in range(n)]
+
+    def drawOn(self, canvas, x, y, _sW=0):
+        for index, left in enumerate(self._slots()):
+            top = self.height - self._art_height(index)
+            self.placements[(self.figure.name, index)] = (canvas.getPageNumber(), x + left, y + top,
+                                                          self.art, self._art_height(index))
+        super().drawOn(canvas, x, y, _sW)
+
+    def draw(self):
+        canvas, st = self.canv, styles()
+        for index, (left, art) in enumerate(zip(self._slots(), self.figure.arts)):
+            top = self.height - self._art_height(index)
+            caption = Paragraph(art.caption, st["caption"])
+            _, h = caption.wrap(self.art + 40, 30)
+            caption.drawOn(canvas, left - 20, top - 6 - h)
+        if self.figure.callouts:
+            self._draw_callouts(canvas, self._slots()[0], self.height - self._art_height(0))
+
+    def _draw_callouts(self, canvas, left, bottom):
+        w, h = self.art, self._art_height(0)
+        canvas.setFont(BOLD, 7.6)
+        canvas.setLineWidth(0.6)
+        canvas.setStrokeColor(colors.black)
+        for side in ("left", "right"):
+            items = [c for c in self.figure.callouts if (c.fx < 0.5) == (side == "left")]
+            for callout, ly in callout_rows(items, side, bottom, h):
+                ax, ay = left + callout.fx * w, bottom + (1 - callout.fy) * h
+                lx = left - 14 if side == "left" else left + w + 14
+                canvas.setStrokeColor(colors.black)
+                canvas.line(lx, ly, ax, ay)
+                canvas.setStrokeColor(colors.white)  # a ringed dot reads on any counter colour
+                canvas.circle(ax, ay, 1.8, stroke=1, fill=1)
+                if side == "left":
+                    canvas.drawRightString(lx - 2, ly - 2.6, callout.label)
+                else:
+                    canvas.drawString(lx + 2, ly - 2.6, callout.label)
+
+
+def callout_rows(items: list, side: str, bottom: float, height: float, gap: float = 12.0) -> list:
+    """Each label level with what it points at, pushed apart so none overlap; of two labels at one height,
+    the one pointing farther from the edge goes higher, so leader lines do not cross."""
+    inward = (lambda c: -c.fx) if side == "left" else (lambda c: c.fx)
+    ordered = sorted(items, key=lambda c: (round(c.fy, 2), inward(c)))
+    rows, y = [], bottom + height + gap
+    for callout in ordered:
+        y = min(bottom + (1 - callout.fy) * height, y - gap)
+        rows.append((callout, y))
+    shift = max(0.0, bottom - rows[-1][1]) if rows else 0.0
+    return [(c, y + shift) for c, y in rows]
+
+
+def flowables(blocks: list[Block], prefix: str, width: float, tables: dict, figures: dict, art_sizes: dict,
+              placements: dict, extras: dict) -> list:
+    """The story of one chapter. `extras` builds the directives that need more than data (maps)."""
+    st, story = styles(), []
+    for number, block in enumerate(blocks):
+        if block.kind == "heading":
+            story += heading(block, f"{prefix}-{number}")
+        elif block.kind == "para":
+            story.append(Paragraph(block.text, st["body"]))
+        elif block.kind == "bullets":
+            story += bullets(block)
+        elif block.text == "table":
+            story += [table(tables[block.arg](), width), Spacer(1, 6)]
+        elif block.text == "figure":
+            fig = figures[block.arg]
+            story += [FigureBox(fig, art_sizes[fig.name], placements), Spacer(1, 8)]
+        elif block.text == "pagebreak":
+            story.append(PageBreak())
+        else:
+            story += extras[block.text](block.arg)
+    return keep_headings_with_pictures(story)
+
+
+def keep_headings_with_pictures(story: list) -> list:
+    """A heading directly above a figure or a short table moves to the next page with it. (Long tables
+    may break, so their heading only needs the room CondPageBreak already asks for.)"""
+    result = []
+    for flow in story:
+        if isinstance(flow, (FigureBox, WholeTable)) and result and isinstance(result[-1], Heading):
+            result[-1] = KeepTogether([result[-1], flow])
+        else:
+            result.append(flow)
+    return result
+
+
+def contents() -> TableOfContents:
+    toc = TableOfContents(dotsMinLevel=0)
+    toc.levelStyles = [styles()["toc0"], styles()["toc1"]]
+    toc.tableStyle = TableStyle([("FONTNAME", (0, 0), (-1, -1), CONDENSED),  # not the Helvetica default
+                                 ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                 ("RIGHTPADDING", (0, 0), (-1, -1), 0)])
+    return toc

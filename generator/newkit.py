@@ -1,0 +1,49 @@
+"""`pnpgen new`: copy a kit (data and templates) into a folder the designer owns, ready to build.
+
+The copy gets its own kit id (from the folder name) so its output never overwrites the original's.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from generator.kit import KIT_FILE
+from generator.render.templates import BUILTIN_TEMPLATES
+
+TEMPLATES_README = """\
+Templates in this folder override the built-in ones with the same name (units, markers, counters).
+Delete any you do not change: the built-in version is used for every template not found here.
+A unit or marker can also name a new template of its own in the YAML (`template: my-face`).
+"""
+
+
+def kit_id_for(folder: Path) -> str:
+    slug = re.sub(r"[^a-z0-9-]+", "-", folder.resolve().name.lower()).strip("-")
+    return slug or "my-kit"
+
+
+def new_kit(source: Path, target: Path, with_templates: bool = True) -> Path:
+    """Copy `source` (a kit folder) to `target` and give the copy its own id."""
+    target = Path(target)
+    if target.exists() and any(target.iterdir()):
+        raise ValueError(f"{target} already exists and is not empty: choose a new folder")
+    shutil.copytree(source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", ".*"))
+    templates = target / "templates"
+    templates.mkdir(exist_ok=True)
+    if with_templates:
+        for template in sorted(BUILTIN_TEMPLATES.glob("*.svg.j2")):
+            if not (templates / template.name).exists():
+                shutil.copy2(template, templates / template.name)
+    (templates / "README.txt").write_text(TEMPLATES_README, encoding="utf-8")
+    _rename_kit(target / KIT_FILE, kit_id_for(target))
+    return target
+
+
+def _rename_kit(kit_file: Path, kit_id: str) -> None:
+    """Change only the `kit:` line, so the designer's comments and layout survive."""
+    text = kit_file.read_text(encoding="utf-8")
+    renamed, count = re.subn(r"(?m)^kit:\s*\S+", f"kit: {kit_id}", text, count=1)
+    if count != 1:
+        raise ValueError(f"{kit_file}: no `kit:` line to rename")
+    kit_file.write_text(renamed, encoding="utf-8")

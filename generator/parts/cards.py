@@ -1,0 +1,32 @@
+"""The `cards` part: double-sided player aid and exploration cards, half-page, imposed for duplex printing."""
+from __future__ import annotations
+
+from generator.aids.cards import plan_cards, render_cards
+from generator.aids.imposition import card_sheet
+from generator.parts import Option, Part
+
+CARDS_PDF = "cards.pdf"
+
+
+def build(ctx) -> dict:
+    sheet = card_sheet(ctx.paper, int(ctx.option("cards_per_sheet", 2) or 2))
+    cards = plan_cards(ctx.kit, sheet)
+    entries = render_cards(ctx.kit, cards, sheet, ctx.stage.path(CARDS_PDF))
+    pages = max(e["back"]["page"] for e in entries)
+    ctx.log(f"cards: {len(cards)} cards on {pages} pages ({ctx.paper}, duplex: {sheet.duplex})")
+    return {
+        "files": [{"path": CARDS_PDF, "pages": pages, "paper": ctx.paper,
+                   "page_size": [round(sheet.width, 3), round(sheet.height, 3)]}],
+        "duplex": sheet.duplex,
+        "cards_per_sheet": len(sheet.slots),
+        "cards": entries,
+    }
+
+
+PART = Part(
+    name="cards", build=build, order=30, aliases=("aids",),
+    doc="player aid and exploration cards (half-letter / A5, double-sided)",
+    options=(Option(("--cards-per-sheet",), {"type": int, "choices": (1, 2), "default": 2,
+                                              "dest": "cards_per_sheet",
+                                              "help": "aid cards: 2 per landscape sheet (default) or 1 per page"}),),
+)

@@ -1,0 +1,23 @@
+"""The `sheets` part: production sheets and ship technology sheets, one set per player colour."""
+from __future__ import annotations
+
+from generator.aids.records import page_frames, plan_sheet, render_pages
+from generator.parts import Part
+
+SHEET_FILES = {"production": "production-sheet.pdf", "ship_tech": "ship-tech-sheet.pdf"}
+
+
+def build(ctx) -> dict:
+    files, pages = [], {}
+    (width, height), _, _ = page_frames(ctx.paper)
+    for kind, rel in SHEET_FILES.items():
+        planned = plan_sheet(ctx.kit, ctx.paper, kind)
+        pages[kind] = render_pages(ctx.kit, planned, ctx.paper, ctx.stage.path(rel))
+        files.append({"path": rel, "pages": len(planned), "paper": ctx.paper,
+                      "page_size": [round(width, 3), round(height, 3)]})
+        ctx.log(f"sheets: {rel}: {len(planned)} pages")
+    return {"files": files, "pages": pages}
+
+
+PART = Part(name="sheets", build=build, order=40, aliases=("records",),
+            doc="production sheets and ship technology sheets (Letter / A4, one set per colour)")

@@ -1,0 +1,219 @@
+"""The rules booklet as a reader gets it: text, tables, figures, pages, fonts, rebuilds, and the data it follows."""
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+
+from generator.booklet.figures import counter_anatomy
+from generator.build import BuildOptions, build
+from generator.inventory import kit_pieces
+from generator.kit import load_kit
+from tests.conftest import DEFAULT_KIT_DIR, edit
+
+BOOKLET, IMPOSED = "booklet.pdf", "booklet-imposed.pdf"
+
+
+def build_booklet(kit_dir: Path, out: Path, paper: str | None = None) -> Path:
+    kit, _ = load_kit(kit_dir)
+    result = build(kit, BuildOptions(out=out, only="booklet", paper=paper))
+    return result.kit_out
+
+
+def page_texts(path: Path) -> list[str]:
+    return [" ".join(page.extract_text().split()) for page in PdfReader(path).pages]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    return build_booklet(DEFAULT_KIT_DIR, tmp_path_factory.mktemp("booklet"))
+
+
+@pytest.fixture(scope="module")
+def texts(built):
+    return page_texts(built / BOOKLET)
+
+
+def test_every_unit_marker_kind_and_technology_is_named(built, texts, default_kit):
+    text = " ".join(texts)
+    names = [u.name for u in default_kit.units.values()] + [m.name for m in default_kit.marker_kinds.values()]
+    names += [t.name for t in default_kit.technologies.values()]
+    missing = [n for n in names if n not in text]
+    assert not missing, f"not named in the booklet: {missing}"
+
+
+def test_rule_numbers_in_the_text_come_from_the_data(texts, default_kit):
+    text = " ".join(texts)
+    economy = default_kit.game.economy
+    assert f"keep at most {economy['carry_over_cap']} CP" in text
+    assert f"{economy['homeworld']['cp']}, 15, 10 or 5 CP" in text  # Homeworld steps on the quick reference
+    ca, dd = default_kit.units["CA"], default_kit.units["DD"]
+    need = ca.attack + 1 + default_kit.game.combat["fleet_size_bonus"] - dd.defence
+    assert f"minus the Destroyer's defence {dd.defence}: {need} or less" in text
+
+
+def test_the_counter_size_quoted_is_the_one_printed(texts, tmp_path):
+    assert "The counters of this print are 5/8in square." in " ".join(texts)
+    kit, _ = load_kit(DEFAULT_KIT_DIR)
+    out = build(kit, BuildOptions(out=tmp_path, only="booklet", counter_size="1/2in")).kit_out
+    assert "The counters of this print are 1/2in square." in " ".join(page_texts(out / BOOKLET))
+
+
+def test_pages_are_half_letter_and_sheets_letter_landscape(built):
+    assert {tuple(map(float, p.mediabox[2:])) for p in PdfReader(built / BOOKLET).pages} == {(396.0, 612.0)}
+    assert {tuple(map(float, p.mediabox[2:])) for p in PdfReader(built / IMPOSED).pages} == {(792.0, 612.0)}
+
+
+def test_a4_gives_a5_pages_on_a4_landscape_sheets(tmp_path):
+    out = build_booklet(DEFAULT_KIT_DIR, tmp_path, paper="a4")
+    a5 = {tuple(round(float(v), 1) for v in p.mediabox[2:]) for p in PdfReader(out / BOOKLET).pages}
+    a4 = {tuple(round(float(v), 1) for v in p.mediabox[2:]) for p in PdfReader(out / IMPOSED).pages}
+    assert a5 == {(419.5, 595.3)} and a4 == {(841.9, 595.3)}
+
+
+def _fonts(resources, seen):
+    for font in (resources.get("/Font") or {}).values():
+        font = font.get_object()
+        for descendant in font.get("/DescendantFonts", [font]):
+            yield descendant.get_object()
+    for xobject in (resources.get("/XObject") or {}).values():
+        xobject = xobject.get_object()
+        if "/Resources" in xobject and id(xobject) not in seen:
+            seen.add(id(xobject))
+            yield from _fonts(xobject["/Resources"].get_object(), seen)
+
+
+@pytest.mark.parametrize("name", [BOOKLET, IMPOSED])
+def test_every_font_is_embedded(built, name):
+    fonts = {}
+    for page in PdfReader(built / name).pages:
+        for font in _fonts(page["/Resources"].get_object(), set()):
+            fonts[font["/BaseFont"]] = font
+    assert fonts
+    not_embedded = [n for n, f in fonts.items() if "/FontDescriptor" not in f or not any(
+        k in f["/FontDescriptor"].get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3"))]
+    assert not not_embedded
+
+
+def test_contents_give_the_page_each_chapter_starts_on(texts, default_kit):
+    """The page the contents name carries that chapter in its running header and its page number."""
+    contents = texts[1]
+    assert contents.startswith("Contents")
+    for chapter in ("Combat", "Economy", "Glossary", "Quick reference"):
+        page = int(re.search(rf"(\d+) {chapter}\b", contents).group(1))  # leaders + number draw first
+        assert texts[page - 1].endswith(f"{default_kit.title} {chapter} {page}"), (chapter, page)
+        assert not texts[page - 2].endswith(f" {chapter} {page - 1}")
+
+
+def test_tables_repeat_their_header_when_they_break(texts):
+    """The inventory is longer than a page: its continuation starts with the header row again."""
+    pages = [i for i, t in enumerate(texts) if "Item Set Each colour Total" in t]
+    assert len(pages) >= 2 and pages[1] == pages[0] + 1
+
+
+def test_figure_page_shows_the_real_counter_art(built, texts, default_kit):
+    """The DD counter front is laid on the page: its print colour covers the art box, in vector."""
+    index = next(i for i, t in enumerate(texts) if "Reading a ship counter" in t and "Group number" in t)
+    page = pdfium.PdfDocument(str(built / BOOKLET))[index]
+    image = page.render(scale=1).to_pil().convert("RGB")
+    red = tuple(int(default_kit.colours[0].print[i:i + 2], 16) for i in (1, 3, 5))
+    raw = image.tobytes()
+    close = sum(1 for i in range(0, len(raw), 3) if all(abs(raw[i + k] - red[k]) < 12 for k in range(3)))
+    assert close > 0.5 * 118 * 118  # the art is 118 pt square at 72 dpi, mostly the colour's fill
+
+
+def test_counter_anatomy_callouts_point_at_the_template_text(default_kit):
+    figure = counter_anatomy(default_kit, kit_pieces(default_kit), 15.875)
+    spots = {c.label: (c.fx, c.fy) for c in figure.callouts}
+    assert not figure.missing and set(spots) == {"Type", "Group number", "Class", "Attack–defence", "Hull size"}
+    assert spots["Type"][0] < 0.5 > spots["Type"][1] and spots["Hull size"][0] > 0.5 < spots["Hull size"][1]
+
+
+def test_manifest_lists_both_files_with_their_pages(built, texts):
+    files = json.loads((built / "manifest.json").read_text())["parts"]["booklet"]["files"]
+    assert [(f["path"], f["pages"]) for f in files] == [(BOOKLET, len(texts)), (IMPOSED, -(-len(texts) // 4) * 2)]
+
+
+def test_rebuilds_are_byte_identical(built, tmp_path):
+    again = build_booklet(DEFAULT_KIT_DIR, tmp_path)
+    for name in (BOOKLET, IMPOSED):
+        assert (again / name).read_bytes() == (built / name).read_bytes(), name
+
+
+def test_the_booklet_follows_the_data(kit_copy, tmp_path):
+    edit(kit_copy / "game.yaml", "carry_over_cap: 30", "carry_over_cap: 35")
+    edit(kit_copy / "game.yaml", "homeworld: {cp: 20, loses_per_hit: 5}", "homeworld: {cp: 24, loses_per_hit: 6}")
+    edit(kit_copy / "units.yaml", "    hull: 2\n    cost: 12", "    hull: 2\n    cost: 13")
+    text = " ".join(page_texts(build_booklet(kit_copy, tmp_path) / BOOKLET))
+    assert "keep at most 35 CP" in text and "keep at most 30 CP" not in text
+    assert "24, 18, 12 or 6 CP" in text and "20, 15, 10 or 5 CP" not in text
+    assert "Cruiser (CA) C 4–1 2 13 3 2 4" in text and "Cruiser (CA) C 4–1 2 12" not in text
+
+
+def test_a_missing_counter_template_is_a_located_error(run_cli, kit_copy, tmp_path):
+    edit(kit_copy / "units.yaml", "  DD:\n    name: Destroyer\n", "  DD:\n    name: Destroyer\n    template: no-such-front\n")
+    result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "booklet")
+    assert result.code == 1
+    assert re.search(r"rules/02-the-kit\.md: figure counter-anatomy: template no-such-front\.svg\.j2 not found "
+                     r"\(needed by booklet figure counter-anatomy, DD \d\)", result.err), result.err
+    assert not (tmp_path / "space-empires-4x" / BOOKLET).exists()
+
+
+def test_an_unknown_table_is_located_at_its_chapter_line(run_cli, kit_copy, tmp_path):
+    (kit_copy / "rules" / "99-extra.md").write_text("# Extra\n\n{{ table('nope') }}\n", encoding="utf-8")
+    result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "booklet")
+    assert result.code == 1 and re.search(r"rules/99-extra\.md:3: .*unknown table 'nope'", result.err), result.err
+
+
+def test_scenario_maps_come_from_the_kits_boards_and_numbers_stand_in_without_them(kit_copy, tmp_path):
+    """Each scenario with a board shows that board; a kit without boards shows the scenario's numbers."""
+    out = build_booklet(kit_copy, tmp_path / "with")
+    scenarios = load_kit(kit_copy)[0].game.scenarios
+    figures = json.loads((out / "manifest.json").read_text())["parts"]["booklet"]["figures"]
+    assert {f"scenario-map:{s.id}" for s in scenarios} <= set(figures)
+    assert "Hexes in each Home System" not in " ".join(page_texts(out / BOOKLET))
+
+    edit(kit_copy / "kit.yaml", "  maps: maps                 # folder of hex-map layouts, one file per board\n", "")
+    out = build_booklet(kit_copy, tmp_path / "without")
+    figures = json.loads((out / "manifest.json").read_text())["parts"]["booklet"]["figures"]
+    assert not [f for f in figures if f.startswith("scenario-map:")]
+    assert "Hexes in each Home System" in " ".join(page_texts(out / BOOKLET))
+
+
+def test_a_long_name_wraps_inside_its_table_cell(kit_copy, tmp_path):
+    """Designers rename freely: a name wider than its column wraps instead of running into the next one."""
+    edit(kit_copy / "units.yaml", "  name: Scout\n", "  name: Scout of the Far Reaches and Beyond the Rim\n")
+    out = build_booklet(kit_copy, tmp_path)
+    index = next(i for i, t in enumerate(page_texts(out / BOOKLET)) if "Upkeep Limit" in t)
+    text = pdfium.PdfDocument(str(out / BOOKLET))[index].get_textpage()
+
+    def boxes(word):  # (left, bottom, right, top) of the first and last character of every match
+        found, searcher = [], text.search(word, match_case=True)
+        while (hit := searcher.get_next()) is not None:
+            found.append((text.get_charbox(hit[0]), text.get_charbox(hit[0] + hit[1] - 1)))
+        return found
+
+    (rim_start, rim_end), = boxes("Rim (SC)")              # the table cell, not the Ship Size sentence
+    header = min((b[0] for b in boxes("Class") if b[0][1] > rim_end[3]), key=lambda c: c[1] - rim_end[3])
+    assert rim_end[2] < header[0]                           # the name ends left of the Class column
+    first_line = [b for b, _ in boxes("Scout of the") if 0 < b[1] - rim_start[1] < 15]
+    assert first_line and first_line[0][0] < rim_start[0]   # it wrapped: the name's start is one line up
+
+
+def test_a_template_that_prints_no_class_gets_no_class_callout(kit_copy, run_cli, tmp_path):
+    """Callouts point only at texts the kit's own template prints; a missing one is left out and logged."""
+    (kit_copy / "templates").mkdir()
+    source = (Path(__file__).parent / "standin-templates" / "unit-front.svg.j2").read_text(encoding="utf-8")
+    without_class = source.replace("{{ cls or '' }}", "")
+    assert without_class != source
+    (kit_copy / "templates" / "unit-front.svg.j2").write_text(without_class, encoding="utf-8")
+    kit, _ = load_kit(kit_copy)
+    figure = counter_anatomy(kit, kit_pieces(kit), 15.875)
+    assert figure.missing == ("Class",) and "Class" not in {c.label for c in figure.callouts}
+    result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "booklet")
+    assert result.code == 0 and "figure counter-anatomy: the template prints no text for the 'Class' callout" in result.err

@@ -1,0 +1,196 @@
+"""Aid cards: every unit, technology and marker in the data is printed, with its numbers, and fits its card."""
+from __future__ import annotations
+
+import pytest
+
+from aid_helpers import all_text, build, colour_box, embedded_font_problems, hex_rgb, page_words
+from conftest import edit
+from generator.aids.charts import att_def
+from generator.aids.imposition import card_sheet, content_frame
+from generator.paper import half_page_size
+
+DASH = "\u2013"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    kit_out, manifest = build(tmp_path_factory.mktemp("cards"))
+    return kit_out / "cards.pdf", manifest["parts"]["cards"]
+
+
+def _pages_of(part: dict, card_id: str) -> list[int]:
+    entry = next(e for e in part["cards"] if e["card"] == card_id)
+    return [entry["front"]["page"] - 1, entry["back"]["page"] - 1]
+
+
+def unit_row(kit, unit) -> str:
+    """The unit chart row as the PDF's text reads it."""
+    needs = ", ".join(f"{kit.technologies[t].name} {lvl}" for t, lvl in unit.requires) or DASH
+    return " ".join(str(v) for v in (unit.code, unit.name, unit.cls or DASH, att_def(unit), unit.hull, unit.cost,
+                                     unit.ship_size or DASH, unit.maintenance, unit.counters, needs))
+
+
+def test_unit_chart_prints_every_unit_with_its_numbers(built, default_kit):
+    pdf, part = built
+    back = page_words(pdf, [_pages_of(part, "player_aid")[1]])[0]
+    for unit in default_kit.units.values():
+        assert unit_row(default_kit, unit) in back, unit.code
+    assert back.index("Basic rules") < back.index("SC Scout") < back.index("Advanced rules") < back.index("CV Carrier")
+
+
+def test_research_chart_prints_every_level_cost(built, default_kit):
+    pdf, part = built
+    back = page_words(pdf, [_pages_of(part, "player_aid")[1]])[0]
+    for tech in default_kit.technologies.values():
+        assert f"{tech.name} " in back
+        for level in tech.upgrades:
+            assert f"{level.level}: {level.cost}" in back, (tech.id, level.level)
+        assert " ".join(tech.summary.split()) in back, tech.id
+
+
+def test_movement_chart_and_special_movers(built, default_kit):
+    pdf, part = built
+    front = page_words(pdf, [_pages_of(part, "player_aid")[0]])[0]
+    levels = default_kit.technologies["movement"].levels
+    assert "Movement level " + " ".join(str(lv.level) for lv in levels) in front
+    for turn in range(3):
+        assert f"Hexes in turn {turn + 1} " + " ".join(str(lv.moves[turn]) for lv in levels) in front
+    for code in ("CO", "Miner", "Mine", "MS", "SY", "Base", "F", "Decoy"):
+        assert default_kit.units[code].name in front.split("Always 1 hex")[1].split("A ship that can fire")[0]
+
+
+def test_exploration_card_lists_every_marker_and_table(built, default_kit):
+    pdf, part = built
+    front, back = page_words(pdf, _pages_of(part, "exploration"))
+    for kind in default_kit.marker_kinds.values():
+        assert kind.name in front, kind.id
+        assert " ".join(kind.effect.split()) in front, kind.id
+    for row in default_kit.game.tables["space_wreck"]:
+        low, high = row["roll"]
+        roll = str(low) if low == high else f"{low}{DASH}{high}"
+        assert f"{roll} {default_kit.technologies[row['technology']].name}" in back
+    for row in default_kit.game.tables["black_hole"]:
+        assert f"{row['roll'][0]}{DASH}{row['roll'][1]} {row['result']}" in back
+    for scenario in default_kit.game.scenarios:
+        assert f"{scenario.name} {scenario.players} {scenario.deep_space_markers}" in back
+    for code, count in default_kit.game.starting_forces:
+        assert f"{count} \u00d7 {default_kit.units[code].name}" in back
+    stays = [k.name for k in default_kit.marker_kinds.values() if k.after == "stays"]
+    removed = [k.name for k in default_kit.marker_kinds.values() if k.after == "removed"]
+    stay_text = back.split("Stay for the whole game:")[1].split("Removed after")[0]
+    removed_text = back.split("Removed after they act or are towed:")[1].split("Exploring")[0]
+    assert all(n in stay_text for n in stays) and not any(n in stay_text for n in removed if n != "Minerals")
+    assert all(n in removed_text for n in removed)
+
+
+def test_one_card_per_colour_and_kind(built, default_kit):
+    _, part = built
+    for card_id in ("player_aid", "exploration"):
+        colours = [e["colour"] for e in part["cards"] if e["card"] == card_id]
+        assert colours == [c.id for c in default_kit.colours]
+
+
+def test_every_face_fits_its_frame(built):
+    _, part = built
+    for entry in part["cards"]:
+        for side in ("front", "back"):
+            face = entry[side]
+            assert 0 < face["content_height"] <= face["frame"][3], (entry["card"], side)
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_content_fits_on_both_papers(default_kit, paper):
+    from generator.aids.cards import plan_cards
+    sheet = card_sheet(paper, 2)
+    frame = content_frame(sheet.slots[0])
+    for card in plan_cards(default_kit, sheet):
+        for side, fitted in card.faces.items():
+            assert fitted.height <= frame.height, (card.text.id, side)
+            assert sum(fitted.heights) <= fitted.height + 0.01
+
+
+def test_page_size_and_mirrored_backs(built):
+    pdf, part = built
+    assert part["files"][0]["page_size"] == [792.0, 612.0]
+    card_w, card_h = half_page_size("letter")
+    for entry in part["cards"]:
+        front, back = entry["front"]["card"], entry["back"]["card"]
+        assert front[2:] == back[2:] == [card_w, card_h]
+        assert back[0] == pytest.approx(792.0 - front[0] - front[2])
+        assert entry["back"]["page"] == entry["front"]["page"] + 1
+
+
+def test_backs_land_behind_fronts_in_pixels(built, default_kit):
+    """The title band drawn in the player's colour sits at mirrored x on the back page."""
+    pdf, part = built
+    colour = default_kit.colours[0]
+    entry = next(e for e in part["cards"] if e["colour"] == colour.id)
+    front_box = colour_box(pdf, entry["front"]["page"] - 1, hex_rgb(colour.print))
+    back_box = colour_box(pdf, entry["back"]["page"] - 1, hex_rgb(colour.print))
+    assert back_box[0] == pytest.approx(792.0 - front_box[2], abs=3)
+    assert back_box[1] == pytest.approx(front_box[1], abs=3)
+
+
+def test_a4_and_one_per_page(tmp_path):
+    _, manifest = build(tmp_path / "a4", "--paper", "a4")
+    part = manifest["parts"]["cards"]
+    assert part["files"][0]["page_size"] == pytest.approx([841.89, 595.276], abs=0.01)
+    _, manifest = build(tmp_path / "one", "--cards-per-sheet", "1")
+    part = manifest["parts"]["cards"]
+    assert part["files"][0]["page_size"] == [612.0, 792.0] and part["files"][0]["pages"] == 16
+    for entry in part["cards"]:
+        assert entry["front"]["card"] == entry["back"]["card"]
+
+
+def test_fonts_embedded_and_builds_identical(built, tmp_path):
+    pdf, _ = built
+    assert embedded_font_problems(pdf) == []
+    again, _ = build(tmp_path)
+    assert (again / "cards.pdf").read_bytes() == pdf.read_bytes()
+
+
+def test_an_edited_cost_reaches_every_aid(kit_copy, tmp_path):
+    edit(kit_copy / "units.yaml", "name: Cruiser\n    class: C\n    attack: 4\n    defence: 1\n    hull: 2\n    cost: 12",
+         "name: Cruiser\n    class: C\n    attack: 4\n    defence: 1\n    hull: 2\n    cost: 17")
+    edit(kit_copy / "technologies.yaml", "- {level: 2, cost: 10}", "- {level: 2, cost: 13}")
+    kit_out, _ = build(tmp_path, "--data", str(kit_copy))
+    cards = all_text(kit_out / "cards.pdf")
+    assert "CA Cruiser C 4\u20131 2 17 3" in cards and "CA Cruiser C 4\u20131 2 12 3" not in cards
+    assert "Ship Size 1 \u00b7 2: 13 \u00b7 3: 15" in cards and "2: 10 \u00b7" not in cards
+    production = all_text(kit_out / "production-sheet.pdf")
+    assert "2 \u00b7 13 CP" in production and "2 \u00b7 10 CP" not in production
+
+
+def test_overflow_is_a_located_error(kit_copy, tmp_path, run_cli):
+    assert run_cli("build", "--only", "cards", "--data", kit_copy, "--out", tmp_path).code == 0
+    before = (tmp_path / "space-empires-4x" / "cards.pdf").read_bytes()
+    aids = kit_copy / "aids"
+    text = (aids / "cards.yaml").read_text()
+    long = "      - text: >-\n          " + "Far too much text for one card. " * 400 + "\n"
+    (aids / "cards.yaml").write_text(text.replace("    back:\n      - heading: Units\n",
+                                                  "    back:\n" + long + "      - heading: Units\n", 1))
+    result = run_cli("build", "--only", "cards", "--data", kit_copy, "--out", tmp_path)
+    assert result.code != 0
+    assert "aids/cards.yaml:" in result.err and "cards.player_aid.back" in result.err and "frame holds" in result.err
+    assert (tmp_path / "space-empires-4x" / "cards.pdf").read_bytes() == before
+
+
+def test_unknown_name_in_aid_text_is_located(kit_copy, tmp_path, run_cli):
+    line = edit(kit_copy / "aids" / "cards.yaml", "{{ combat.fleet_size_bonus }}", "{{ combat.fleet_bonus }}")
+    result = run_cli("build", "--only", "cards", "--data", kit_copy, "--out", tmp_path)
+    assert result.code != 0 and f"cards.yaml:{line}:" in result.err and "fleet_bonus" in result.err
+
+
+def test_a_table_card_is_printed_once_in_the_neutral_colour(kit_copy, tmp_path):
+    edit(kit_copy / "aids" / "cards.yaml", "title: Exploration\n    per: colour", "title: Exploration\n    per: table")
+    _, manifest = build(tmp_path, "--data", str(kit_copy))
+    colours = [e["colour"] for e in manifest["parts"]["cards"]["cards"] if e["card"] == "exploration"]
+    assert colours == ["neutral"]
+
+
+def test_names_with_markup_characters_print_as_written(kit_copy, tmp_path):
+    edit(kit_copy / "units.yaml", "    name: Miner\n", "    name: \"R&D <Miner>\"\n")
+    kit_out, _ = build(tmp_path, "--data", str(kit_copy))
+    cards = all_text(kit_out / "cards.pdf")
+    assert "Colony Ship, R&D <Miner>, Mine" in " ".join(cards.split())  # the prose, not just the chart
+    assert "&amp;" not in cards

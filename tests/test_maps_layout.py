@@ -1,0 +1,113 @@
+"""Map layouts: every shipped board obeys the board rules, and broken layout files are located errors."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import edit
+from generator.maps.layout import DEEP_SPACE, connected_pieces, home_system_hexes
+
+MAPS = "maps/four-player.yaml"
+
+
+def test_every_scenario_has_one_board(default_kit):
+    assert sorted(m.scenario for m in default_kit.maps) == sorted(s.id for s in default_kit.game.scenarios)
+
+
+def test_home_system_size_comes_from_the_marker_mix(default_kit):
+    mix = default_kit.home_system
+    assert home_system_hexes(default_kit) == mix.total + sum(e.count for e in mix.face_up) == 26
+
+
+@pytest.mark.parametrize("scenario", ["duel-small", "duel-standard", "duel-large", "duel-xl",
+                                      "three-player", "four-player"])
+def test_region_counts_and_connectivity(default_kit, scenario):
+    layout = next(m for m in default_kit.maps if m.scenario == scenario)
+    rules = next(s for s in default_kit.game.scenarios if s.id == scenario)
+    assert len(layout.home_colours) == rules.players
+    assert len(layout.hexes(DEEP_SPACE)) == rules.deep_space_markers
+    assert len(connected_pieces(layout, DEEP_SPACE)) == 1
+    for colour in layout.home_colours:
+        assert len(layout.hexes(colour)) == 26
+        assert len(layout.homeworlds[colour]) == 1
+        assert layout.regions[layout.homeworlds[colour][0]] == colour
+        assert len(connected_pieces(layout, colour)) == 1
+
+
+@pytest.mark.parametrize("scenario", ["duel-small", "duel-xl", "three-player", "four-player"])
+def test_home_systems_do_not_touch_and_each_borders_deep_space(default_kit, scenario):
+    layout = next(m for m in default_kit.maps if m.scenario == scenario)
+    grid = layout.grid
+    for colour in layout.home_colours:
+        around = {layout.regions.get(n) for h in layout.hexes(colour) for n in grid.neighbours(*h)}
+        assert around - {colour, DEEP_SPACE, None} == set()
+        assert DEEP_SPACE in around
+
+
+def _validate(run_cli, kit_dir):
+    result = run_cli("validate", "--data", kit_dir)
+    assert result.code == 1, result.err
+    return result.err
+
+
+def test_home_system_of_25_hexes_is_rejected(run_cli, kit_copy):
+    path = kit_copy / MAPS
+    edit(path, '- ". . . r . .', '- ". . . . . .')  # the top hex of red's home system goes off the map
+    line = _line_of(path, "  r: home red")
+    err = _validate(run_cli, kit_copy)
+    assert f"{MAPS}:{line}: legend.r: home system red has 25 hexes; it must have 26" in err
+    assert "nothing was built" in err
+
+
+def test_unknown_letter_is_rejected_with_its_row(run_cli, kit_copy):
+    path = kit_copy / MAPS
+    line = edit(path, '- ". r r r r', '- ". r r x r')
+    err = _validate(run_cli, kit_copy)
+    assert f"{MAPS}:{line}: rows[1]: letter 'x' (hex 0402) is not in the legend" in err
+
+
+def test_ragged_row_is_rejected_with_its_row(run_cli, kit_copy):
+    path = kit_copy / MAPS
+    line = edit(path, '- ". r r r r', '- "r r r r')
+    err = _validate(run_cli, kit_copy)
+    assert f"{MAPS}:{line}: rows[1]: ragged row: 14 hexes, but the first row has 15" in err
+
+
+def test_touching_homes_unknown_scenario_and_small_hexes_are_rejected(run_cli, kit_copy):
+    path = kit_copy / "maps/duel-small.yaml"
+    scenario_line = edit(path, "scenario: duel-small", "scenario: duel-tiny")
+    size_line = edit(path, "hex_size: 1.25in", "hex_size: 0.75in")
+    err = _validate(run_cli, kit_copy)
+    assert f"maps/duel-small.yaml:{scenario_line}: scenario: no scenario 'duel-tiny'" in err
+    assert f"maps/duel-small.yaml:{size_line}: hex_size: 0.75in across the flats cannot hold a 5/8in counter" in err
+    assert "no map layout for scenario duel-small" in err  # the scenario lost its board: a warning
+
+
+def test_homes_that_touch_are_rejected(run_cli, kit_copy):
+    path = kit_copy / "maps/duel-small.yaml"
+    text = path.read_text()
+    rows = [line for line in text.splitlines() if line.startswith('  - "')]
+    # fill the deep space between the two homes with red: red then touches blue (and grows past 26)
+    edit(path, rows[2], rows[2].replace("+", "r"))
+    err = _validate(run_cli, kit_copy)
+    assert "home systems blue and red touch" in err or "home systems red and blue touch" in err
+
+
+def _line_of(path, text: str) -> int:
+    lines = path.read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if line.startswith(text))
+
+
+def test_yaml_syntax_error_in_a_map_is_located(run_cli, kit_copy):
+    path = kit_copy / MAPS
+    line = edit(path, "rounds: 20", "rounds: [20")
+    err = _validate(run_cli, kit_copy)
+    assert f"{MAPS}:" in err and "not valid YAML" in err
+    assert int(err.split(f"{MAPS}:")[1].split(":")[0]) >= line
+
+
+def test_a_kit_without_a_maps_folder_entry_has_no_boards(run_cli, kit_copy, tmp_path):
+    edit(kit_copy / "kit.yaml", "  maps: maps", "")
+    assert run_cli("validate", "--data", kit_copy).code == 0
+    result = run_cli("build", "--data", kit_copy, "--only", "maps", "--out", tmp_path)
+    assert result.code == 0
+    assert not (tmp_path / "space-empires-4x" / "maps").exists()
