@@ -38,7 +38,7 @@ RUNS = 5
 def run_build(kit: Path, out: Path) -> dict:
     start, cpu_before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([sys.executable, "-c", RUNNER, "build", "--data", str(kit), "--out", str(out),
-                           "--only", "counters"], cwd=ROOT, capture_output=True, text=True)
+                           "--only", "counters", "--verbose"], cwd=ROOT, capture_output=True, text=True)
     seconds, cpu_after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
     if done.returncode:

@@ -1,5 +1,6 @@
 """Counter sheet geometry and pixels: backs behind their fronts, margins kept, cut lines where pieces meet,
 the right face on each back; and bad templates end the build with a located error and no output touched."""
+import io
 from collections import defaultdict
 
 import pytest
@@ -166,13 +167,16 @@ def test_an_edit_redraws_only_changed_faces_and_matches_a_fresh_build(kit_copy, 
     """Replayed faces must give the very bytes a fresh render gives, or the cache would change the output."""
     kit_out = build_counters(kit_copy, tmp_path / "a")
     edit(kit_copy / "units.yaml", "class: D\n    attack: 4", "class: D\n    attack: 5")
-    messages = []
     from generator.build import BuildOptions, build
     from generator.kit import load_kit
+    from generator.progress import Progress
     kit, _ = load_kit(kit_copy)
+    said = io.StringIO()
     build(kit, BuildOptions(out=tmp_path / "a", only="counters",
-                            extra={"gutter": 0.0, "duplex": "long", "back_offset": "0,0"}), messages.append)
-    summary = next(m for m in messages if m.startswith("counters: ") and "drew" in m)
+                            extra={"gutter": 0.0, "duplex": "long", "back_offset": "0,0"}),
+          Progress(verbose=True, stream=said))
+    messages = said.getvalue().splitlines()
+    summary = next(m for m in messages if "counters: " in m and "drew" in m)
     colours = len(kit.colours)
     assert f"drew {colours} file(s) ({colours * kit.units['DD'].counters} faces rendered)" in summary
     fresh = build_counters(kit_copy, tmp_path / "b")
