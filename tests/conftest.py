@@ -11,26 +11,6 @@ from generator.cli import main
 from generator.kit import BUILTIN_DATA, DEFAULT_KIT, load_kit
 
 DEFAULT_KIT_DIR = BUILTIN_DATA / DEFAULT_KIT
-STANDIN_TEMPLATES = Path(__file__).resolve().parent / "standin-templates"
-
-
-@pytest.fixture(autouse=True, scope="session")
-def counter_templates_or_standins():
-    """Builds need the counter templates (unit-front, marker-*, ...), which the counters work provides.
-    While none of the templates the booklet figures use exist in templates/ (that work not merged yet),
-    tests use the plain stand-ins in tests/standin-templates/; once the real ones exist, they are used."""
-    from generator.render import templates
-
-    names = [t.name for t in STANDIN_TEMPLATES.glob("*.svg.j2")]
-    if any((templates.BUILTIN_TEMPLATES / name).exists() for name in names):
-        yield
-        return
-    patch = pytest.MonkeyPatch()
-    patch.setattr(templates, "BUILTIN_TEMPLATES", STANDIN_TEMPLATES)
-    templates.template_env.cache_clear()
-    yield
-    patch.undo()
-    templates.template_env.cache_clear()
 
 
 @dataclass

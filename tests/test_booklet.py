@@ -11,6 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator.booklet.figures import counter_anatomy
+from generator.render.templates import BUILTIN_TEMPLATES
 from generator.build import BuildOptions, build
 from generator.inventory import kit_pieces
 from generator.kit import load_kit
@@ -208,12 +209,12 @@ def test_a_long_name_wraps_inside_its_table_cell(kit_copy, tmp_path):
 def test_a_template_that_prints_no_class_gets_no_class_callout(kit_copy, run_cli, tmp_path):
     """Callouts point only at texts the kit's own template prints; a missing one is left out and logged."""
     (kit_copy / "templates").mkdir()
-    source = (Path(__file__).parent / "standin-templates" / "unit-front.svg.j2").read_text(encoding="utf-8")
-    without_class = source.replace("{{ cls or '' }}", "")
+    source = (BUILTIN_TEMPLATES / "unit-front.svg.j2").read_text(encoding="utf-8")
+    without_class = source.replace('(cls or "") ~ attack', 'attack')
     assert without_class != source
     (kit_copy / "templates" / "unit-front.svg.j2").write_text(without_class, encoding="utf-8")
     kit, _ = load_kit(kit_copy)
     figure = counter_anatomy(kit, kit_pieces(kit), 15.875)
     assert figure.missing == ("Class",) and "Class" not in {c.label for c in figure.callouts}
-    result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "booklet")
+    result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "booklet", "--verbose")
     assert result.code == 0 and "figure counter-anatomy: the template prints no text for the 'Class' callout" in result.err
