@@ -20,7 +20,7 @@ def test_list_prints_the_full_inventory(run_cli):
 
 
 def test_build_writes_a_manifest_listing_every_piece(run_cli, tmp_path):
-    result = run_cli("build", "--out", tmp_path, "--only", "", "--quiet")
+    result = run_cli("build", "--out", tmp_path, "--only", "manifest", "--quiet")
     assert result.code == 0, result.err
     manifest = json.loads((tmp_path / "space-empires-4x" / "manifest.json").read_text())
     assert manifest["totals"]["pieces"] == sum(p["count"] for p in manifest["pieces"]) == 752
@@ -32,18 +32,21 @@ def test_build_writes_a_manifest_listing_every_piece(run_cli, tmp_path):
 def test_manifest_follows_the_data(run_cli, kit_copy, tmp_path):
     edit(kit_copy / "units.yaml", "    counters: 2\n    back: group\n    rules: basic\n  CO",
          "    counters: 3\n    back: group\n    rules: basic\n  CO")
-    assert run_cli("build", "--data", kit_copy, "--out", tmp_path, "--quiet").code == 0
+    assert run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "manifest", "--quiet").code == 0
     manifest = json.loads((tmp_path / "space-empires-4x" / "manifest.json").read_text())
     dn = next(line for line in manifest["inventory"] if line["ref"] == "units.DN")
     assert dn["per_colour"] == {"red": 3, "blue": 3, "green": 3, "yellow": 3} and dn["total"] == 12
 
 
-def test_two_builds_give_identical_manifests(run_cli, tmp_path):
-    run_cli("build", "--out", tmp_path / "a", "--quiet")
-    run_cli("build", "--out", tmp_path / "b", "--quiet")
-    a = (tmp_path / "a" / "space-empires-4x" / "manifest.json").read_bytes()
-    b = (tmp_path / "b" / "space-empires-4x" / "manifest.json").read_bytes()
-    assert a == b
+def test_two_builds_of_the_whole_kit_give_identical_files(run_cli, tmp_path):
+    for name in ("a", "b"):
+        assert run_cli("build", "--out", tmp_path / name, "--quiet").code == 0
+    a, b = (tmp_path / name / "space-empires-4x" for name in ("a", "b"))
+    files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert len([f for f in files if f.suffix == ".pdf"]) >= 20
+    assert files == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    for rel in files:
+        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
 
 
 def test_unknown_part_is_a_usage_error(run_cli, tmp_path):

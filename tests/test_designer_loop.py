@@ -16,7 +16,7 @@ def test_new_copies_the_kit_under_its_own_id(run_cli, tmp_path):
     assert result.code == 0, result.err
     assert (folder / "units.yaml").read_text() == (DEFAULT_KIT_DIR / "units.yaml").read_text()
     assert "kit: my-fleet" in (folder / "kit.yaml").read_text()
-    built = run_cli("build", "--data", folder, "--out", tmp_path / "out", "--only", "", "--quiet")
+    built = run_cli("build", "--data", folder, "--out", tmp_path / "out", "--only", "manifest", "--quiet")
     assert built.code == 0 and (tmp_path / "out" / "my-fleet" / "manifest.json").exists()
 
 
@@ -35,7 +35,7 @@ def test_a_new_unit_type_in_yaml_reaches_the_inventory_without_code(run_cli, kit
         f.write(unit)
     listing = run_cli("list", "--data", kit_copy)
     assert "Experimental (XX), groups 1-3" in listing.out
-    assert run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "", "--quiet").code == 0
+    assert run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "manifest", "--quiet").code == 0
     manifest = json.loads((tmp_path / "space-empires-4x" / "manifest.json").read_text())
     labels = sorted(p["label"] for p in manifest["pieces"] if p["ref"] == "units.XX" and p["colour"] == "red")
     assert labels == ["XX 1", "XX 2", "XX 3"]
@@ -47,7 +47,7 @@ class Watcher:
     def __init__(self, kit_dir, out_dir):
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "generator", "build", "--watch", "--data", str(kit_dir), "--out", str(out_dir),
-             "--only", "", "--quiet"],
+             "--only", "manifest", "--quiet"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()

@@ -42,6 +42,9 @@ def all_parts() -> list[Part]:
     return sorted(parts, key=lambda p: (p.order, p.name))
 
 
+MANIFEST_ONLY = "manifest"  # `--only manifest`: no part at all, just manifest.json (the manifest is always written)
+
+
 def select_parts(only: str | None) -> list[Part]:
     """The parts named in --only (comma-separated, aliases allowed), or all of them."""
     parts = all_parts()
@@ -50,12 +53,14 @@ def select_parts(only: str | None) -> list[Part]:
     by_name = {n: p for p in parts for n in (p.name, *p.aliases)}
     chosen, unknown = [], []
     for name in (n.strip() for n in only.split(",") if n.strip()):
+        if name == MANIFEST_ONLY:
+            continue
         if name in by_name:
             if by_name[name] not in chosen:
                 chosen.append(by_name[name])
         else:
             unknown.append(name)
     if unknown:
-        known = ", ".join(p.name for p in parts) or "none yet"
+        known = ", ".join([p.name for p in parts] + [MANIFEST_ONLY])
         raise ValueError(f"unknown part(s) {', '.join(unknown)} for --only (known: {known})")
     return sorted(chosen, key=lambda p: (p.order, p.name))

@@ -122,6 +122,16 @@ def write_preview(path: str, page: SheetPage, arts: list[Art], size: tuple[float
     save_png(path, size, lambda cr: draw_page(cr, page, arts))
 
 
+def _fixed_font_options(cairocffi):
+    """Explicit hinting and antialiasing: left to defaults, text rasterised differently once other surfaces
+    (PDF pages, map art) had used the same font in the process, so previews were not byte-stable."""
+    options = cairocffi.FontOptions()
+    options.set_antialias(cairocffi.ANTIALIAS_GRAY)
+    options.set_hint_style(cairocffi.HINT_STYLE_NONE)
+    options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)
+    return options
+
+
 def save_png(path: str, size: tuple[float, float], draw) -> None:
     """Rasterise one page at PREVIEW_DPI with `draw(context)`; PNG written by Pillow at light compression
     (cairo's own PNG writer spent more time compressing than drawing)."""
@@ -131,6 +141,7 @@ def save_png(path: str, size: tuple[float, float], draw) -> None:
     width, height = round(size[0] * scale), round(size[1] * scale)
     surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, width, height)
     cr = cairocffi.Context(surface)
+    cr.set_font_options(_fixed_font_options(cairocffi))
     cr.set_source_rgb(1, 1, 1)
     cr.paint()
     cr.scale(scale, scale)
