@@ -1,14 +1,14 @@
 """The `cards` part: double-sided player aid and exploration cards, half-page, imposed for duplex printing."""
 from __future__ import annotations
 
-from generator.aids.cards import plan_cards, render_cards
-from generator.aids.imposition import card_sheet
 from generator.parts import Option, Part
 
 CARDS_PDF = "cards.pdf"
 
 
 def build(ctx) -> dict:
+    from generator.aids.cards import plan_cards, render_cards
+    from generator.aids.imposition import card_sheet  # reportlab loads only when built
     sheet = card_sheet(ctx.paper, int(ctx.option("cards_per_sheet", 2) or 2))
     cards = plan_cards(ctx.kit, sheet)
     entries = render_cards(ctx.kit, cards, sheet, ctx.stage.path(CARDS_PDF))

@@ -1,13 +1,13 @@
 """The `sheets` part: production sheets and ship technology sheets, one set per player colour."""
 from __future__ import annotations
 
-from generator.aids.records import page_frames, plan_sheet, render_pages
 from generator.parts import Part
 
 SHEET_FILES = {"production": "production-sheet.pdf", "ship_tech": "ship-tech-sheet.pdf"}
 
 
 def build(ctx) -> dict:
+    from generator.aids.records import page_frames, plan_sheet, render_pages  # reportlab loads only when built
     files, pages = [], {}
     (width, height), _, _ = page_frames(ctx.paper)
     for kind, rel in SHEET_FILES.items():
