@@ -1,0 +1,78 @@
+"""Skip a part whose inputs have not changed: its files and manifest entry come back from the cache.
+
+A part's output depends only on the kit folder, the templates, the generator's own code and the build
+options, so a hash of those is its key. A rebuild with nothing changed then copies files instead of
+drawing them; a changed rules chapter rebuilds the booklet and nothing else that did not change.
+The cache lives under the build's cache folder (never in the output) and keeps one entry per part.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+from generator.render.templates import template_dirs
+
+GENERATOR = Path(__file__).resolve().parent
+ENTRY = "entry.json"
+
+
+def _digest_tree(digest, folder: Path, skip: tuple[Path, ...]) -> None:
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if not path.is_file() or "__pycache__" in rel.parts or any(p.startswith(".") for p in rel.parts):
+            continue
+        if any(path.resolve().is_relative_to(s) for s in skip):
+            continue
+        digest.update(str(rel).encode() + b"\0" + path.read_bytes() + b"\0")
+
+
+def inputs_fingerprint(kit_root: Path, kit_out: Path) -> str:
+    """One hash of everything any part reads: kit files, templates, the generator's code and fonts.
+
+    The kit's own output folder is left out (a kit may keep its output inside its folder)."""
+    digest = hashlib.sha256()
+    skip = (Path(kit_out).resolve(),)
+    for folder in (Path(kit_root), *template_dirs(kit_root), GENERATOR):
+        digest.update(str(folder.name).encode() + b"\1")
+        _digest_tree(digest, folder, skip)
+    return digest.hexdigest()
+
+
+def part_key(fingerprint: str, part_name: str, options: dict) -> str:
+    text = json.dumps({"inputs": fingerprint, "part": part_name, "options": options}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class PartCache:
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+
+    def fetch(self, part_name: str, key: str, stage) -> dict | None:
+        """Copy the cached files of `part_name` into the stage and return its manifest entry, or None."""
+        entry_dir = self.folder / part_name / key
+        try:
+            stored = json.loads((entry_dir / ENTRY).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        sources = [entry_dir / "files" / rel for rel in stored["files"]]
+        if not all(s.is_file() for s in sources):
+            return None
+        for rel, source in zip(stored["files"], sources):
+            shutil.copyfile(source, stage.path(rel))
+        return stored["entry"]
+
+    def store(self, part_name: str, key: str, stage, written: list[str], entry: dict) -> None:
+        """Keep the files a part wrote and its entry; older entries of the same part are dropped."""
+        part_dir = self.folder / part_name
+        shutil.rmtree(part_dir, ignore_errors=True)
+        entry_dir = part_dir / key
+        entry_dir.mkdir(parents=True)
+        for rel in written:
+            target = entry_dir / "files" / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(stage.dir / rel, target)
+        (entry_dir / ENTRY).write_text(json.dumps({"files": written, "entry": entry}), encoding="utf-8")

@@ -1,0 +1,76 @@
+"""Unchanged parts come back from the cache; a change rebuilds the parts it touches, never stale output."""
+import json
+import re
+import shutil
+
+import pytest
+
+from tests.conftest import edit
+
+
+def built_parts(err: str) -> dict:
+    """{part: 'reused' | 'built'} from a --verbose build's log."""
+    parts = {}
+    for line in err.splitlines():
+        if m := re.match(r"(\w+): \d+\.\d+ s$", line.strip()):
+            parts.setdefault(m.group(1), "built")
+        if m := re.match(r"\s*(\w+): nothing changed", line):
+            parts[m.group(1)] = "reused"
+    return parts
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory):
+    """A kit copy built once, so each test starts with a warm cache."""
+    from tests.conftest import DEFAULT_KIT_DIR
+    from generator.cli import main
+    root = tmp_path_factory.mktemp("warm")
+    shutil.copytree(DEFAULT_KIT_DIR, root / "kit")
+    assert main(["build", "--data", str(root / "kit"), "--out", str(root / "out"), "--quiet"]) == 0
+    return root
+
+
+@pytest.fixture
+def workspace(warm, tmp_path):
+    shutil.copytree(warm / "kit", tmp_path / "kit")
+    shutil.copytree(warm / "out", tmp_path / "out")
+    return tmp_path
+
+
+def files(out):
+    return {p.relative_to(out): p.read_bytes() for p in (out / "space-empires-4x").rglob("*") if p.is_file()}
+
+
+def test_nothing_changed_reuses_every_part_with_identical_files(run_cli, workspace):
+    before = files(workspace / "out")
+    result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
+    assert result.code == 0
+    assert set(built_parts(result.err).values()) == {"reused"}
+    assert files(workspace / "out") == before
+
+
+def test_an_edited_rules_chapter_rebuilds_the_booklet_with_the_new_text(run_cli, workspace):
+    chapter = sorted((workspace / "kit" / "rules").glob("*.md"))[0]
+    chapter.write_text(chapter.read_text() + "\nA sentence added by the cache test.\n")
+    result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose",
+                     "--only", "booklet,cards")
+    assert built_parts(result.err) == {"booklet": "built", "cards": "built"}  # the key covers the whole kit
+    from pypdf import PdfReader
+    text = " ".join(p.extract_text() for p in PdfReader(workspace / "out" / "space-empires-4x" / "booklet.pdf").pages)
+    assert "added by the cache test" in " ".join(text.split())
+
+
+def test_changed_options_are_a_different_build(run_cli, workspace):
+    result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose",
+                     "--only", "sheets", "--paper", "a4")
+    assert built_parts(result.err) == {"sheets": "built"}
+    manifest = json.loads((workspace / "out" / "space-empires-4x" / "manifest.json").read_text())
+    assert manifest["parts"]["sheets"]["files"][0]["paper"] == "a4"
+
+
+def test_a_deleted_cache_file_means_a_rebuild_not_a_missing_output(run_cli, workspace):
+    cached = next((workspace / "out" / ".cache" / "space-empires-4x" / "parts" / "cards").rglob("cards.pdf"))
+    cached.unlink()
+    result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose", "--only", "cards")
+    assert built_parts(result.err) == {"cards": "built"}
+    assert (workspace / "out" / "space-empires-4x" / "cards.pdf").stat().st_size > 10_000
