@@ -10,18 +10,24 @@ from generator.render.templates import render_template
 TINT = 0.3  # share of the player colour in a home hex's fill: light enough for coordinates to read
 
 
-def map_svg(kit, board: Board) -> str:
-    """The whole board as SVG text, sized in mm, user units in points."""
+def map_svg(kit, board: Board, thumbnail: bool = False) -> str:
+    """The whole board as SVG text, sized in mm, user units in points.
+
+    A thumbnail (the booklet's set-up pictures) leaves out the hex coordinates: unreadable that small, and
+    most of the drawing time."""
     layout = board.layout
     scenario = next(s for s in kit.game.scenarios if s.id == layout.scenario)
+    grid = board.grid
+    view = (grid.x, grid.y, grid.w, grid.h) if thumbnail else (0, 0, board.width, board.height)
     context = {
-        "w": board.width, "h": board.height, "w_mm": f"{mm(board.width):.6f}", "h_mm": f"{mm(board.height):.6f}",
+        "view": view, "w_mm": f"{mm(view[2]):.6f}", "h_mm": f"{mm(view[3]):.6f}",
         "font": FAMILY, "condensed": CONDENSED, "board": board, "scenario": scenario, "kit": kit,
         "flats": layout.hex_size, "hex_inches": f"{layout.hex_size / 72:g}",
         "home_hexes": home_system_hexes(kit), "regions": _regions(kit, board),
         "outline": _path(c.corners for c in board.hexes),
         "styles": {c.id: _style(c) for c in kit.colours} | {DEEP_SPACE: _neutral_style(kit)},
         "turns": kit.game.sequence["turns_per_round"],
+        "thumbnail": thumbnail,
     }
     return render_template(kit.root, "map", context, needed_by=f"map {layout.id}")
 
@@ -57,7 +63,7 @@ def _mix(colour: str, other: str, share: float) -> str:
 
 
 def scenario_map_svg(kit, scenario_id: str) -> str | None:
-    """A scenario's whole board as SVG (the booklet's set-up pictures), or None when it has no board."""
+    """A scenario's whole board as a thumbnail SVG (the booklet's set-up pictures), or None without a board."""
     from generator.lengths import parse_length
     from generator.maps.board import compose_board
 
@@ -65,4 +71,4 @@ def scenario_map_svg(kit, scenario_id: str) -> str | None:
     if layout is None:
         return None
     board = compose_board(layout, kit.game.sequence["turns_per_round"], parse_length(kit.counter_size))
-    return map_svg(kit, board)
+    return map_svg(kit, board, thumbnail=True)
