@@ -80,3 +80,11 @@ def test_a_clipped_first_use_does_not_crop_later_uses(tmp_path):
     page = pypdfium2.PdfDocument(str(tmp_path / "clip.pdf"))[1].render(scale=1).to_pil().convert("RGB")
     assert page.getpixel((20, 20)) == (255, 0, 0)
     assert page.getpixel((200, 200)) == (0, 0, 255)
+
+
+def test_reused_art_leaves_no_duplicate_resource_entries(tmp_path, caplog):
+    """cairo lists a reused XObject once per use; PdfDocument blanks the repeats so readers do not warn."""
+    write_doc(tmp_path / "a.pdf", ["X"] * 5)
+    with caplog.at_level("WARNING"):
+        PdfReader(tmp_path / "a.pdf").pages[0].extract_text()
+    assert not [r for r in caplog.records if "Multiple definitions" in r.getMessage()]

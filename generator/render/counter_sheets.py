@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -177,26 +176,8 @@ def write_sheet_file(sheet: SheetFile, store: FaceStore) -> int:
         doc.new_page()
         draw_page(doc.context, page, arts)
     doc.close()
-    blank_duplicate_resources(sheet.path)
     for page, preview in zip(sheet.pages, sheet.previews):
         write_preview(preview, page, arts, sheet.page_size)
     return len(new)
 
 
-RESOURCE_DICT = re.compile(rb"/(?:XObject|ExtGState|Font|Pattern|Shading)\s*<<(.*?)>>", re.S)
-RESOURCE_ENTRY = re.compile(rb"/[A-Za-z0-9_.]+\s+\d+\s+\d+\s+R")
-
-
-def blank_duplicate_resources(path: str) -> None:
-    """cairo 1.16 lists a reused XObject once per use in a page's resource dictionary (`/x29 29 0 R` many
-    times over); readers warn about it. Later copies are overwritten with spaces of the same length, so every
-    byte offset in the cross-reference table stays right."""
-    data = bytearray(Path(path).read_bytes())
-    for match in RESOURCE_DICT.finditer(bytes(data)):
-        seen = set()
-        for entry in RESOURCE_ENTRY.finditer(match.group(1)):
-            if entry.group(0) in seen:
-                start = match.start(1) + entry.start()
-                data[start:start + len(entry.group(0))] = b" " * len(entry.group(0))
-            seen.add(entry.group(0))
-    Path(path).write_bytes(bytes(data))

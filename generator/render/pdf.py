@@ -8,6 +8,7 @@ and a sheet of 26 identical Danger markers holds one copy of the art.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,3 +116,23 @@ class PdfDocument:
             self.context.show_page()
             self._open = False
         self.surface.finish()
+        blank_duplicate_resources(self.path)
+
+
+RESOURCE_DICT = re.compile(rb"/(?:XObject|ExtGState|Font|Pattern|Shading)\s*<<(.*?)>>", re.S)
+RESOURCE_ENTRY = re.compile(rb"/[A-Za-z0-9_.]+\s+\d+\s+\d+\s+R")
+
+
+def blank_duplicate_resources(path: str) -> None:
+    """cairo 1.16 lists a reused XObject once per use in a page's resource dictionary (`/x29 29 0 R` many
+    times over); readers warn about it. Later copies are overwritten with spaces of the same length, so every
+    byte offset in the cross-reference table stays right."""
+    data = bytearray(Path(path).read_bytes())
+    for match in RESOURCE_DICT.finditer(bytes(data)):
+        seen = set()
+        for entry in RESOURCE_ENTRY.finditer(match.group(1)):
+            if entry.group(0) in seen:
+                start = match.start(1) + entry.start()
+                data[start:start + len(entry.group(0))] = b" " * len(entry.group(0))
+            seen.add(entry.group(0))
+    Path(path).write_bytes(bytes(data))
