@@ -12,6 +12,7 @@ from generator.model import Kit
 from generator.output import OutputStage
 from generator.part_cache import PartCache, inputs_fingerprint, part_key
 from generator.parts import select_parts
+from generator.run_parts import run_parts
 from generator.progress import Progress
 
 
@@ -72,32 +73,16 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> 
     parts = select_parts(options.only)
     pieces = kit_pieces(kit)
     kit_out = Path(options.out) / kit.id
-    results = {}
     with OutputStage(kit_out) as stage:
         ctx = BuildContext(kit, pieces, options, stage, progress)
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,
                          **{k: v for k, v in sorted(options.extra.items())}}
         fingerprint = inputs_fingerprint(kit.root, kit_out)
         cache = PartCache(Path(options.out) / ".cache" / kit.id / "parts")
-        for index, part in enumerate(parts, 1):
-            progress.start(part.name, index, len(parts))
-            part_start = time.perf_counter()
-            results[part.name] = run_part(ctx, part, cache, part_key(fingerprint, part.name, shown_options))
-            progress.finish(part.name, index, len(parts), time.perf_counter() - part_start)
+        keys = {part.name: part_key(fingerprint, part.name, shown_options) for part in parts}
+        results = run_parts(ctx, parts, cache, keys, progress)
         manifest = build_manifest(kit, pieces, shown_options, results, read_previous(kit_out))
         stage.write_json(MANIFEST, manifest)
         written = [kit_out / rel for rel in stage.written]
     return BuildResult(kit_out, written, time.perf_counter() - start, [p.name for p in parts])
-
-
-def run_part(ctx: BuildContext, part, cache: PartCache, key: str) -> dict:
-    """The part's manifest entry: from the cache when its inputs are unchanged, else by building it."""
-    entry = cache.fetch(part.name, key, ctx.stage)
-    if entry is not None:
-        ctx.log(f"{part.name}: nothing changed, output reused")
-        return entry
-    before = set(ctx.stage.written)
-    entry = part.build(ctx)
-    cache.store(part.name, key, ctx.stage, [rel for rel in ctx.stage.written if rel not in before], entry)
-    return entry
 

@@ -74,3 +74,17 @@ def test_a_deleted_cache_file_means_a_rebuild_not_a_missing_output(run_cli, work
     result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose", "--only", "cards")
     assert built_parts(result.err) == {"cards": "built"}
     assert (workspace / "out" / "space-empires-4x" / "cards.pdf").stat().st_size > 10_000
+
+
+def test_a_part_failing_beside_others_is_located_and_output_stays(run_cli, workspace):
+    """Parts that must be rebuilt run side by side; one failing still stops the build cleanly."""
+    from generator.render.templates import BUILTIN_TEMPLATES
+    before = files(workspace / "out")
+    (workspace / "kit" / "templates").mkdir()
+    broken = (BUILTIN_TEMPLATES / "unit-front.svg.j2").read_text().replace("{{", "{{ undefined_name ~ ", 1)
+    (workspace / "kit" / "templates" / "unit-front.svg.j2").write_text(broken)
+    result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out")
+    assert result.code == 1
+    assert re.search(r"unit-front\.svg\.j2:\d+: 'undefined_name' is undefined", result.err), result.err
+    assert files(workspace / "out") == before
+    assert not [p for p in (workspace / "out").iterdir() if p.name.startswith(".staging")]
