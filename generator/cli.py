@@ -1,4 +1,4 @@
-"""Command line: `pnpgen validate | list | build`. The only place that prints problems and picks exit codes."""
+"""Command line: `pnpgen validate | list | build | proof | new`. The only place that prints problems and picks exit codes."""
 from __future__ import annotations
 
 import argparse
@@ -64,6 +64,17 @@ def _parser() -> argparse.ArgumentParser:
         for option in part.options:
             build_cmd.add_argument(*option.flags, **option.kwargs)
     build_cmd.set_defaults(run=_build)
+
+    proof = commands.add_parser("proof", help="draw single counters at print size, with cut line and safe zone")
+    _kit_arguments(proof)
+    proof.add_argument("--only", metavar="REF,...",
+                       help="pieces to proof, such as units.DD,markers.danger,counters.colony; units.DD:3 is group 3 "
+                            "(default: one of every kind of piece)")
+    proof.add_argument("--colour", "--color", dest="colour", help="player colour to proof (default: the kit's first)")
+    proof.add_argument("--dpi", type=float, default=300.0, help="resolution of the PNGs (default: 300)")
+    proof.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in (default: the kit's)")
+    proof.add_argument("--out", default="output", help="output folder (default: output); proofs land in OUT/<kit>/proofs")
+    proof.set_defaults(run=_proof)
 
     new = commands.add_parser("new", help="copy a kit (data and templates) into your own folder")
     new.add_argument("folder", help="the new kit folder (must not exist, or be empty)")
@@ -138,6 +149,17 @@ def _build_once(args, options: BuildOptions, progress: Progress) -> str:
     kit = _load(args)
     result = build(kit, options, progress)
     return f"{', '.join(result.parts) or 'manifest'} ({len(result.files)} files)"
+
+
+def _proof(args) -> int:
+    from generator.proof import make_proofs
+    kit = _load(args)
+    result = make_proofs(kit, args.only, Path(args.out), colour=args.colour, dpi=args.dpi,
+                         counter_size=args.counter_size)
+    print(f"Proofed {len(result.proofs)} piece(s) of {kit.title} in {result.seconds:.2f} s:")
+    for path in result.files:
+        print(f"  {path}")
+    return EXIT_OK
 
 
 def _new(args) -> int:

@@ -131,12 +131,13 @@ def _fixed_font_options(cairocffi):
     return options
 
 
-def save_png(path: str, size: tuple[float, float], draw) -> None:
-    """Rasterise one page at PREVIEW_DPI with `draw(context)`; PNG written by Pillow at light compression
-    (cairo's own PNG writer spent more time compressing than drawing)."""
+def save_png(path: str, size: tuple[float, float], draw, dpi: float = PREVIEW_DPI) -> None:
+    """Rasterise one page (size in points) at `dpi` with `draw(context)`; PNG written by Pillow at light
+    compression (cairo's own PNG writer spent more time compressing than drawing), the dpi stored in it so
+    it prints at its real size."""
     import cairocffi
     from PIL import Image
-    scale = PREVIEW_DPI / 72
+    scale = dpi / 72
     width, height = round(size[0] * scale), round(size[1] * scale)
     surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, width, height)
     cr = cairocffi.Context(surface)
@@ -149,8 +150,15 @@ def save_png(path: str, size: tuple[float, float], draw) -> None:
     image = Image.frombuffer("RGB", (width, height), bytes(surface.get_data()), "raw", "BGRX",
                              surface.get_stride(), 1)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    image.save(path, format="PNG", compress_level=1)
+    image.save(path, format="PNG", compress_level=1, dpi=(dpi, dpi))
     surface.finish()
+
+
+def face_svg(face: FaceRef, kit_root: str | Path, size_mm: float) -> str:
+    """The SVG of one face: its template with its parameters plus `size`, the counter size in mm. Sheets and
+    proofs (generator.proof) both draw faces through here, so a proof shows what the sheet prints."""
+    context = {**json.loads(face.params_json), "size": size_mm}
+    return render_template(Path(kit_root), face.template, context, needed_by=face.source)
 
 
 def face_art(face: FaceRef, sheet: SheetFile, store: FaceStore, new: list) -> Art:
@@ -158,9 +166,7 @@ def face_art(face: FaceRef, sheet: SheetFile, store: FaceStore, new: list) -> Ar
     record = store.get(face.key)
     if record is not None:
         return replay(record)
-    context = {**json.loads(face.params_json), "size": sheet.size_mm}
-    svg = render_template(Path(sheet.kit_root), face.template, context, needed_by=face.source)
-    art, record = record_svg(svg, face.source)
+    art, record = record_svg(face_svg(face, sheet.kit_root, sheet.size_mm), face.source)
     if record is not None:
         store.put(face.key, record)
     new.append(face.key)

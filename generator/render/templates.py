@@ -22,8 +22,17 @@ def template_dirs(kit_root: Path) -> list[Path]:
     return [Path(kit_root) / "templates", BUILTIN_TEMPLATES]
 
 
-@lru_cache(maxsize=8)
 def template_env(kit_root: Path) -> jinja2.Environment:
+    """The environment for a kit. Jinja reloads a template whose file changed, but it would keep serving a
+    cached built-in after the designer adds an override of the same name: so the set of the kit's own
+    template files is part of the cache key (a new override means a new environment)."""
+    own = Path(kit_root) / "templates"
+    overrides = tuple(sorted(p.name for p in own.glob(f"*{SUFFIX}"))) if own.is_dir() else ()
+    return _template_env(Path(kit_root), overrides)
+
+
+@lru_cache(maxsize=8)
+def _template_env(kit_root: Path, overrides: tuple) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in template_dirs(kit_root)]),
         undefined=jinja2.StrictUndefined,
@@ -75,3 +84,6 @@ def _template_location(exc: Exception, name: str) -> str:
         if frame.filename.endswith(SUFFIX):
             return f"{display_path(frame.filename)}:{frame.lineno}"
     return f"{name}{SUFFIX}"
+
+
+template_env.cache_clear = _template_env.cache_clear  # tests that swap template folders start afresh
