@@ -190,6 +190,20 @@ def _check_roll_table(kit, report, name, field, known) -> None:
         report.error("game", f"tables.{name}", f"every roll 1..{die} must appear exactly once; check {gaps}")
 
 
+def _check_templates(kit: Kit, report: _Reporter) -> None:
+    """A face template named in the data must exist in the kit's templates/ folder or the built-in one."""
+    from generator.render.templates import SUFFIX, template_dirs, template_path
+
+    named = [("units", f"units.{code}.{field}", getattr(unit, field))
+             for code, unit in kit.units.items() for field in ("template", "back_template")]
+    named += [("markers", f"kinds.{kid}.template", kind.template) for kid, kind in kit.marker_kinds.items()]
+    named += [("counters", f"counters.{cid}.template", cset.template) for cid, cset in kit.counters.items()]
+    for file_key, path, name in named:
+        if name and template_path(kit.root, name) is None:
+            folders = " or ".join(str(d) for d in template_dirs(kit.root))
+            report.error(file_key, path, f"template {name}{SUFFIX} not found in {folders}")
+
+
 CHECKS = (  # each check with the files it reads
     (_check_players, frozenset()),
     (_check_units, frozenset({"units", "technologies"})),
@@ -197,4 +211,5 @@ CHECKS = (  # each check with the files it reads
     (_check_mixes, frozenset({"markers"})),
     (_check_counters, frozenset({"counters", "game"})),
     (_check_game, frozenset({"game", "units", "technologies", "markers"})),
+    (_check_templates, frozenset({"units", "markers", "counters"})),
 )

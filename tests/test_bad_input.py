@@ -122,3 +122,13 @@ def test_a_schema_error_in_one_file_does_not_hide_rule_count_errors_in_another(r
     assert ": units.DD.cost: must be a whole number" in result.err
     assert ": home_system.mix: the mix holds 26 markers but the rules call for 25" in result.err
     assert "2 error(s)" in result.err
+
+
+def test_a_template_named_in_the_data_must_exist(run_cli, kit_copy):
+    line = edit(kit_copy / "units.yaml", "    name: Destroyer\n", "    name: Destroyer\n    template: my-face\n")
+    result = run_cli("validate", "--data", kit_copy)
+    assert result.code == 1
+    assert f"units.yaml:{line + 1}: units.DD.template: template my-face.svg.j2 not found" in result.err
+    (kit_copy / "templates").mkdir()
+    (kit_copy / "templates" / "my-face.svg.j2").write_text("<svg/>")
+    assert run_cli("validate", "--data", kit_copy).code == 0
