@@ -157,11 +157,13 @@ def test_the_booklet_follows_the_data(kit_copy, tmp_path):
 
 
 def test_a_missing_counter_template_is_a_located_error(run_cli, kit_copy, tmp_path):
-    edit(kit_copy / "units.yaml", "  DD:\n    name: Destroyer\n", "  DD:\n    name: Destroyer\n    template: no-such-front\n")
+    (kit_copy / "templates").mkdir()  # a kit's own unit front that includes a part nobody wrote
+    (kit_copy / "templates" / "unit-front.svg.j2").write_text('{% include "no-such-part.svg.j2" %}')
     result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "booklet")
     assert result.code == 1
-    assert re.search(r"rules/02-the-kit\.md: figure counter-anatomy: template no-such-front\.svg\.j2 not found "
-                     r"\(needed by booklet figure counter-anatomy, DD \d\)", result.err), result.err
+    assert re.search(r"rules/02-the-kit\.md: figure counter-anatomy: template no-such-part\.svg\.j2 not found "
+                     r"\(used by unit-front\.svg\.j2\) \(needed by booklet figure counter-anatomy, DD \d\)",
+                     result.err), result.err
     assert not (tmp_path / "space-empires-4x" / BOOKLET).exists()
 
 

@@ -155,10 +155,10 @@ def test_a_template_with_a_missing_variable_is_a_located_error_and_output_stays(
 def test_a_missing_template_is_a_located_error_and_output_stays(kit_copy, tmp_path, run_cli):
     kit_out = build_counters(kit_copy, tmp_path)
     before = pdf_bytes(kit_out)
-    edit(kit_copy / "units.yaml", "    back: group\n    rules: basic\n  CA:",
-         "    back: group\n    template: destroyer-front\n    rules: basic\n  CA:")
+    (kit_copy / "templates").mkdir()  # the kit's own group back includes a part nobody wrote
+    (kit_copy / "templates" / "group-back.svg.j2").write_text('{% include "no-such-part.svg.j2" %}')
     template_env.cache_clear()
-    with pytest.raises(BuildError, match=r"template destroyer-front\.svg\.j2 not found \(needed by units\.DD"):
+    with pytest.raises(BuildError, match=r"template no-such-part\.svg\.j2 not found \(used by group-back\.svg\.j2\)"):
         build_counters(kit_copy, tmp_path)
     assert pdf_bytes(kit_out) == before
 

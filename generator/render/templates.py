@@ -68,9 +68,11 @@ def render_template(kit_root: Path, name: str, context: dict, needed_by: str = "
     try:
         template = env.get_template(f"{name}{SUFFIX}")
         return template.render(**context)
-    except jinja2.TemplateNotFound:
+    except jinja2.TemplateNotFound as exc:
         looked = ", ".join(display_path(d) for d in template_dirs(kit_root))
-        raise BuildError(f"template {name}{SUFFIX} not found{who}; looked in {looked}") from None
+        missing = exc.name or f"{name}{SUFFIX}"
+        via = f" (used by {name}{SUFFIX})" if missing != f"{name}{SUFFIX}" else ""
+        raise BuildError(f"template {missing} not found{via}{who}; looked in {looked}") from None
     except jinja2.TemplateSyntaxError as exc:
         where = display_path(exc.filename) if exc.filename else f"{name}{SUFFIX}"
         raise BuildError(f"{where}:{exc.lineno}: template syntax error: {exc.message}{who}") from None
