@@ -187,7 +187,8 @@ def write_pdf(path: Path, kit: Kit, proofs: list[Proof], counter_size: str, size
 def draw_row(cr, proof: Proof, row, size: float) -> None:
     piece = proof.piece
     cr.set_source_rgb(0.1, 0.1, 0.1)
-    draw_text(cr, *row.label, f"{piece.ref} \u00b7 {piece.label} \u00b7 {piece.name} \u00b7 {piece.group}", 8, True)
+    words = dict.fromkeys((piece.ref, piece.label, piece.name, piece.group))  # a marker's name is its label
+    draw_text(cr, *row.label, " \u00b7 ".join(words), 8, True)
     for side, art, (x, y) in (("front", proof.front, row.front), ("back", proof.back, row.back)):
         paint_art(cr, art, x, y)
         draw_overlay(cr, x, y, size)
