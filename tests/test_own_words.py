@@ -1,0 +1,36 @@
+"""Our texts are written in our own words: no run of 8 words is shared with the rules summaries we read."""
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DEFAULT_KIT_DIR
+
+SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
+RUN = 8
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def runs(items: list[str]) -> set[tuple]:
+    return {tuple(items[i:i + RUN]) for i in range(len(items) - RUN + 1)}
+
+
+@pytest.fixture(scope="module")
+def seed_runs():
+    files = sorted(SEEDS.glob("*.txt")) if SEEDS.is_dir() else []
+    if not files:
+        pytest.skip("the rules summaries (shared/seeds) are not beside this checkout")
+    return set().union(*(runs(words(f.read_text(encoding="utf-8"))) for f in files))
+
+
+PROSE = sorted([*DEFAULT_KIT_DIR.rglob("*.md"), *DEFAULT_KIT_DIR.rglob("*.yaml")])
+
+
+@pytest.mark.parametrize("path", PROSE, ids=[str(p.relative_to(DEFAULT_KIT_DIR)) for p in PROSE])
+def test_no_sentence_is_carried_over(seed_runs, path):
+    text = re.sub(r"\{\{.*?\}\}|\{%.*?%\}", " ", path.read_text(encoding="utf-8"))  # Jinja is not prose
+    shared = runs(words(text)) & seed_runs
+    assert not shared, [" ".join(r) for r in sorted(shared)][:5]
