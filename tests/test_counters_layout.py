@@ -41,7 +41,11 @@ def test_calibration_marks_sit_one_millimetre_apart_around_the_centre():
     plus5 = next(t for t in layout.x_ticks if t.label == "+5")
     assert zero.x1 == 306.0 and plus5.x1 == pytest.approx(306.0 + pt_from_mm(5))
     assert len(layout.x_ticks) == len(layout.y_ticks) == 21
-    assert (306.0, 18.0, 306.0, 774.0) in layout.cross
+    vertical = next(line for line in layout.cross if line[0] == line[2])
+    horizontal = next(line for line in layout.cross if line[1] == line[3])
+    assert vertical[0] == 306.0 and vertical[1] < zero.y1 and vertical[3] > 396.0   # through the X scale
+    assert horizontal[1] == 396.0 and horizontal[2] > layout.y_ticks[0].x2           # through the Y scale
+    assert vertical[1] > 18.0 + 60.0                                                  # clear of the title
 
 
 def test_compaction_keeps_paths_that_are_drawn_and_drops_those_that_are_not():

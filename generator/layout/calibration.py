@@ -12,6 +12,7 @@ from generator.lengths import pt_from_mm
 
 SPAN_MM = 10          # the scales read from -10 to +10 mm
 RULER_GAP = 110.0     # points between the centre and each scale, so the two scales stay apart
+CROSS_REACH = RULER_GAP + 40.0  # the cross runs past both scales, and stops short of the page's title
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,8 @@ def tick_length(value: int) -> float:
 def calibration_layout(page: tuple[float, float], margin: float) -> Calibration:
     width, height = page
     cx, cy = width / 2, height / 2
-    cross = ((cx, margin, cx, height - margin), (margin, cy, width - margin, cy))
+    reach = min(CROSS_REACH, cy - margin, cx - margin)
+    cross = ((cx, cy - reach, cx, cy + reach), (cx - reach, cy, cx + reach, cy))
     x_ruler_y, y_ruler_x = cy - RULER_GAP, cx + RULER_GAP
     x_ticks, y_ticks = [], []
     for v in range(-SPAN_MM, SPAN_MM + 1):
