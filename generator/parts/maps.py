@@ -3,9 +3,9 @@
 Each board is drawn ONCE as one piece of art (and its alignment marks as a second); the poster places it
 on one page at full size, and each tile page places the same art shifted and clipped to its share.
 
-The assembly page comes first and paints both arts whole (scaled): cairo (1.16) writes a recording's
-shared XObject with only the drawing its first page needed, so a first use clipped to tile A1 would leave
-every later tile without the rest of the marks. tests/test_maps_render.py checks each tile shows its marks.
+The assembly page comes first and shows both arts whole (scaled), then one page per tile. (A clipped first
+use no longer crops the shared art for later pages: PdfDocument records unbounded; tests/test_maps_render.py
+still checks that each tile shows its marks.)
 """
 from __future__ import annotations
 
