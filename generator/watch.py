@@ -33,6 +33,16 @@ def _relevant(out_dir: Path) -> Callable:
 def watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_event=None,
           stream=sys.stderr) -> int:
     """Build now, then again on every change; `build_once` returns a one-line summary or raises."""
+    try:
+        _watch(kit_root, out_dir, build_once, stop_event, stream)
+    except KeyboardInterrupt:  # Ctrl-C in the middle of a build: that build never lands, the last good one stays
+        pass
+    stream.write("stopped watching\n")
+    stream.flush()
+    return 0
+
+
+def _watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_event, stream) -> None:
     import watchfiles
 
     _attempt(build_once, stream)
@@ -50,9 +60,6 @@ def watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_eve
         names = sorted({Path(p).name for _, p in changes})
         stream.write(f"changed: {', '.join(names)}\n")
         _attempt(build_once, stream)
-    stream.write("stopped watching\n")
-    stream.flush()
-    return 0
 
 
 def _attempt(build_once: Callable[[], str], stream) -> None:

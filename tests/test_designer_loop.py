@@ -44,10 +44,10 @@ def test_a_new_unit_type_in_yaml_reaches_the_inventory_without_code(run_cli, kit
 class Watcher:
     """`pnpgen build --watch` in a subprocess, its stderr read line by line with time limits."""
 
-    def __init__(self, kit_dir, out_dir):
+    def __init__(self, kit_dir, out_dir, only="manifest"):
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "generator", "build", "--watch", "--data", str(kit_dir), "--out", str(out_dir),
-             "--only", "manifest", "--quiet"],
+             "--only", only, "--quiet"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -111,3 +111,14 @@ def test_watch_rebuilds_once_per_change_and_survives_a_broken_edit(kit_copy, tmp
     finally:
         code = watcher.stop()
     assert code == 0
+
+
+def test_ctrl_c_during_a_build_stops_cleanly_and_lands_nothing(kit_copy, tmp_path):
+    out = tmp_path / "out"
+    watcher = Watcher(kit_copy, out, only="counters,maps,booklet")  # a first build that takes a while
+    time.sleep(1.0)
+    assert watcher.proc.poll() is None
+    code = watcher.stop()
+    seen = watcher.quiet_for(0.2)
+    assert code == 0 and "stopped watching" in seen and not any("Traceback" in line for line in seen), seen
+    assert not out.exists() or not [p for p in out.iterdir() if p.name.startswith(".staging")]
