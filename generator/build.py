@@ -44,11 +44,6 @@ class BuildContext:
         return self.options.counter_size or self.kit.counter_size
 
     @property
-    def kit_out(self) -> Path:
-        """The final output folder of this kit (files land there when the build succeeds)."""
-        return self.stage.target
-
-    @property
     def cache_dir(self) -> Path:
         """A folder parts may keep render caches in between builds; never part of the output."""
         path = self.options.out / ".cache" / self.kit.id

@@ -76,9 +76,6 @@ def kit_pieces(kit: Kit) -> list[Piece]:
 
 # Units -----------------------------------------------------------------------------------------
 
-UNIT_BACKS = {"group": "group-back", "colony": "colony", "moved": "pipeline-moved", "same": None}
-
-
 def unit_pieces(unit: Unit, colour: Colour, kit: Kit) -> list[Piece]:
     return [
         Piece("unit", f"units.{unit.code}", unit.name, _unit_label(unit, number), colour.id, colour.id,

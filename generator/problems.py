@@ -26,10 +26,13 @@ class Problem:
 def display_path(path: Path | str) -> str:
     """Relative to the working directory when inside it, so messages read like `data/kit/units.yaml`."""
     path = Path(path)
+    if not path.is_absolute():
+        return str(path)
     try:
-        return os.path.relpath(path) if path.is_absolute() and not os.path.relpath(path).startswith("..") else str(path)
+        relative = os.path.relpath(path)
     except ValueError:  # another drive on Windows
         return str(path)
+    return str(path) if relative.startswith("..") else relative
 
 
 @dataclass
@@ -49,9 +52,6 @@ class Problems:
 
     def warnings(self) -> list[Problem]:
         return [p for p in self.items if p.severity == "warning"]
-
-    def extend(self, other: "Problems") -> None:
-        self.items.extend(other.items)
 
 
 class KitError(Exception):

@@ -32,7 +32,6 @@ NUMERIC = frozenset("""save restore move_to line_to curve_to rel_move_to rel_lin
     set_source_rgba set_font_size stroke stroke_preserve fill fill_preserve clip clip_preserve reset_clip paint
     paint_with_alpha push_group pop_group_to_source""".split())
 TEXT = frozenset(("show_text", "text_path"))
-SPECIAL = frozenset(("select_font_face", "set_font_options", "transform", "set_matrix", "set_dash"))
 
 
 class Recorder:
