@@ -1,7 +1,6 @@
 """Counter sheets parsed back out of the PDFs: every counter at its rule count, exact page and counter
 sizes, fonts embedded, deterministic bytes."""
 import re
-import subprocess
 from collections import Counter
 
 import pytest
@@ -119,11 +118,50 @@ def test_calibration_sheet_tells_which_offset_to_enter(sheets):
     assert "+5" in back and "-10" in back
 
 
+def pdf_fonts(pdf) -> list[tuple[str, bool]]:
+    """(base font name, embedded?) for every font a page uses, read with pypdf alone (no pdffonts): the
+    pages' /Resources /Font, recursing into form XObjects, patterns and Type 3 glyph resources."""
+    fonts, seen = {}, {}  # keyed by id(); the values keep those objects alive so no id is reused
+
+    def walk(resources):
+        resources = resources.get_object() if resources is not None else None
+        if not resources or id(resources) in seen:
+            return
+        seen[id(resources)] = resources
+        for font in (resources.get("/Font") or {}).values():
+            font = font.get_object()
+            descriptor = font.get("/FontDescriptor")
+            if font.get("/Subtype") == "/Type0":  # composite font: the descriptor sits on its descendant
+                descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+            descriptor = descriptor.get_object() if descriptor is not None else {}
+            embedded = any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+            name = str(font.get("/BaseFont", descriptor.get("/FontName", "[none]")))
+            fonts[id(font)] = (name.lstrip("/"), embedded, font)
+            walk(font.get("/Resources"))  # Type 3 glyph procedures may use fonts of their own
+        for kind in ("/XObject", "/Pattern"):
+            for child in (resources.get(kind) or {}).values():
+                walk(child.get_object().get("/Resources"))
+
+    for page in PdfReader(pdf).pages:
+        walk(page.get("/Resources"))
+    return [(name, embedded) for name, embedded, _ in fonts.values()]
+
+
 def test_fonts_are_embedded(sheets):
-    listing = subprocess.run(["pdffonts", str(sheets / "counters-red.pdf")], capture_output=True, text=True).stdout
-    rows = [line.split() for line in listing.splitlines()[2:] if line.strip()]
-    assert rows and all("DejaVuSans" in row[0] for row in rows)
-    assert all(row[-5] == "yes" for row in rows)  # the "emb" column
+    for pdf in sorted(sheets.glob("counters-*.pdf")):
+        fonts = pdf_fonts(pdf)
+        assert fonts, pdf.name
+        assert all("DejaVuSans" in name for name, _ in fonts), (pdf.name, fonts)
+        assert all(embedded for _, embedded in fonts), (pdf.name, [name for name, emb in fonts if not emb])
+
+
+def test_the_font_check_sees_a_font_that_is_not_embedded(tmp_path):
+    from reportlab.pdfgen.canvas import Canvas
+    canvas = Canvas(str(tmp_path / "helvetica.pdf"))
+    canvas.setFont("Helvetica", 12)  # one of the standard 14: named in the PDF, never embedded
+    canvas.drawString(72, 720, "not embedded")
+    canvas.save()
+    assert pdf_fonts(tmp_path / "helvetica.pdf") == [("Helvetica", False)]
 
 
 def test_two_builds_give_identical_bytes(sheets, tmp_path):
