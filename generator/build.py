@@ -65,8 +65,8 @@ class BuildResult:
 def build(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     progress = progress or Progress(quiet=True)
     start = time.perf_counter()
-    parts = select_parts(options.only)
-    pieces = kit_pieces(kit)
+    parts = [part for part in select_parts(options.only) if part.applies(kit)]
+    pieces = kit_pieces(kit) + list(kit.component_pieces)
     kit_out = Path(options.out) / kit.id
     with OutputStage(kit_out) as stage:
         ctx = BuildContext(kit, pieces, options, stage, progress)

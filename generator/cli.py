@@ -9,6 +9,7 @@ from generator import __version__
 from generator.build import BuildOptions, build
 from generator.inventory import kit_pieces
 from generator.kit import DEFAULT_KIT, find_kit, load_kit
+from generator.components.listing import component_listing
 from generator.listing import inventory_text
 from generator.newkit import new_kit
 from generator.parts import all_parts
@@ -111,15 +112,25 @@ def _report_problems(problems) -> None:
 
 def _validate(args) -> int:
     kit = _load(args)
-    pieces = kit_pieces(kit)
-    print(f"{kit.title}: the data is valid ({len(pieces)} counters, {len(kit.units)} unit types, "
-          f"{len(kit.technologies)} technologies, {len(kit.marker_kinds)} marker kinds).")
+    if kit.has_game_module:
+        pieces = kit_pieces(kit)
+        print(f"{kit.title}: the data is valid ({len(pieces)} counters, {len(kit.units)} unit types, "
+              f"{len(kit.technologies)} technologies, {len(kit.marker_kinds)} marker kinds).")
+    else:
+        print(f"{kit.title}: the data is valid ({len(kit.component_pieces)} pieces in {len(kit.tables)} tables, "
+              f"{len(kit.boards)} boards, {len(kit.documents)} documents).")
     return EXIT_OK
 
 
 def _list(args) -> int:
     kit = _load(args)
-    sys.stdout.write(inventory_text(kit, kit_pieces(kit)))
+    if kit.has_game_module:
+        sys.stdout.write(inventory_text(kit, kit_pieces(kit)))
+    else:
+        colours = ", ".join(c.name for c in kit.colours) or "none"
+        head = [f"{kit.title}" + (f": {kit.subtitle}" if kit.subtitle else ""),
+                f"Players {kit.players[0]}-{kit.players[1]}; colours {colours}", ""]
+        sys.stdout.write("\n".join(head + component_listing(kit)) + "\n")
     return EXIT_OK
 
 

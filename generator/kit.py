@@ -5,6 +5,10 @@ import dataclasses
 from pathlib import Path
 
 from generator import checks
+from generator.boards.load import load_boards
+from generator.components.load import check_counts, load_data_files, load_tables
+from generator.documents.load import check_documents
+from generator.layout.sheets import check_sheets
 from generator.maps.layout import load_maps
 from generator.model import (
     Colour, CounterSet, Game, Kit, Level, MarkerKind, Mix, MixEntry, Scenario, Technology, Unit,
@@ -51,21 +55,46 @@ def load_kit(root: Path, strict: bool = False) -> tuple[Kit, list[Problem]]:
         raise KitError(problems.items)
     kit_doc = KIT.check(raw_kit, Where(root / KIT_FILE, "", getattr(raw_kit, "line", 1), problems))
     lines = _index_lines("kit", root / KIT_FILE, raw_kit)
-    docs = {}
-    if kit_doc is not INVALID:
-        for key, rel in kit_doc["files"].items():
-            if key not in FILE_SCHEMAS:  # a folder (maps), loaded after the model below
-                continue
-            docs[key] = _load_data_file(root, key, rel, raw_kit, problems, lines)
     if kit_doc is INVALID:
         _stop_on(problems, strict=False)
+    if kit_doc["files"]:
+        kit = _load_game_module(root, kit_doc, raw_kit, problems, lines)
+    else:
+        kit = _build_model(root, kit_doc, EMPTY_DOCS, lines)
+    kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines))
+    _stop_on(problems, strict)
+    return kit, problems.warnings()
+
+
+def _load_game_module(root, kit_doc, raw_kit, problems, lines) -> Kit:
+    """The Space Empires 4X data files (units, technologies, markers, counters, game, maps)."""
+    docs = {}
+    for key, rel in kit_doc["files"].items():
+        if key not in FILE_SCHEMAS:  # a folder (maps), loaded after the model below
+            continue
+        docs[key] = _load_data_file(root, key, rel, raw_kit, problems, lines)
     broken = frozenset(key for key, doc in docs.items() if doc is None)
     kit = _build_model(root, kit_doc, {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()}, lines)
     checks.check_kit(kit, problems, broken)  # still run the checks whose files are sound, to report all at once
     if kit_doc["files"]["maps"] and not broken & {"game", "markers"}:  # boards are checked against both
         kit = dataclasses.replace(kit, maps=load_maps(root, kit_doc["files"]["maps"], kit, problems))
-    _stop_on(problems, strict)
-    return kit, problems.warnings()
+    return kit
+
+
+def _load_generic(root, kit_doc, raw_kit, kit, problems, lines) -> dict:
+    """Component tables, boards, free data and documents: what every kit may hold."""
+    kit_file = root / KIT_FILE
+    line = raw_kit.line_of
+    tables = load_tables(root, kit_doc["components"], kit_file, line("components"), problems)
+    pieces = check_counts(tables, kit_doc, kit_file, lines, kit.colours, kit.neutral, problems)
+    data = load_data_files(root, kit_doc["data"], kit_file, line("data"), problems)
+    boards = load_boards(root, kit_doc["boards"], kit_file, line("boards"), kit.colours, problems)
+    check_sheets(kit_doc["sheets"], {p.group for p in pieces}, {t.group for t in tables.values()},
+                 kit_file, lines, problems)
+    documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems,
+                                default_booklet=not kit.has_game_module)  # that kit's booklet part makes its own
+    return {"tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards,
+            "sheets": kit_doc["sheets"], "documents": documents}
 
 
 def _load_data_file(root, key, rel, raw_kit, problems, lines):

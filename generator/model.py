@@ -172,6 +172,18 @@ class Kit:
     game: Game
     lines: dict = field(default_factory=dict, compare=False, repr=False)
     maps: tuple = field(default=(), compare=False, repr=False)  # MapLayout per board (generator.maps.layout)
+    # The generic layer: component tables, boards, free data, sheet settings, documents, their pieces.
+    tables: dict = field(default_factory=dict, compare=False, repr=False)
+    boards: tuple = field(default=(), compare=False, repr=False)
+    data: dict = field(default_factory=dict, compare=False, repr=False)
+    sheets: dict = field(default_factory=dict, compare=False, repr=False)
+    documents: dict | None = field(default=None, compare=False, repr=False)
+    component_pieces: tuple = field(default=(), compare=False, repr=False)
+
+    @property
+    def has_game_module(self) -> bool:
+        """True for a kit built on the Space Empires 4X data files (units, markers, ...)."""
+        return bool(self.units or self.marker_kinds or self.counters)
 
     def colour(self, colour_id: str) -> Colour:
         return next(c for c in self.colours if c.id == colour_id)

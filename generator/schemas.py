@@ -27,20 +27,49 @@ NEUTRAL = Record({
     "ink": Field(HEX_COLOUR),
 }, "the neutral colour")
 
+SHEET = Record({
+    "paper": optional(Str(), None, "letter, a4, a3 or WIDTHxHEIGHT with a unit (default: the kit's paper)"),
+    "gutter": optional(LENGTH, None, "gap between pieces (default: 0 for square/rect, 2mm for circle/hex)"),
+    "marks": optional(Choice(("lines", "crop", "outline")), None, "how cuts are shown"),
+    "bleed": optional(LENGTH, "0mm", "art printed past each piece's trim"),
+    "duplex": optional(Choice(("long", "short")), None, "the edge the printer flips on (default: --duplex)"),
+    "nest": optional(Bool(), False, "hex tiles share edges"),
+}, "a sheet setting: {paper, gutter, marks, bleed, duplex, nest}")
+
+DOCUMENT = Record({
+    "chapters": Field(Str(), doc="a folder of Markdown chapters, or one .md file, inside the kit"),
+    "title": optional(Str(), None, "the document's title (default: the kit's title)"),
+    "page": optional(Choice(("half", "full")), "half", "half-letter/A5 pages, or full Letter/A4 pages"),
+    "impose": optional(Bool(), None, "also write a 2-up saddle-stitch copy (default: for half pages)"),
+}, "a document: {chapters, title, page, impose}")
+
+KIT_COUNT = Record({
+    "rule": Field(Str(), doc="the rule's name"),
+    "tables": optional(ListOf(Str(), 1), None, "tables whose pieces count"),
+    "group": optional(Str(), None, "or a print group whose pieces count"),
+    "total": Field(Int(0), doc="how many pieces the rule asks for"),
+}, "{rule, tables or group, total}")
+
 KIT = Record({
     "kit": Field(Str(r"[a-z0-9][a-z0-9-]*", "a lower-case id such as space-empires-4x"), doc="folder-safe id"),
     "title": Field(Str()),
     "subtitle": optional(Str(), ""),
-    "players": Field(Record({"min": Field(Int(1)), "max": Field(Int(1))}, "{min, max}")),
-    "colours": Field(MapOf(COLOUR)),
-    "neutral": Field(NEUTRAL),
+    "players": Field(Record({"min": Field(Int(1, 100)), "max": Field(Int(1, 100))}, "{min, max}")),
+    "colours": optional(MapOf(COLOUR), {}, "player colours"),
+    "neutral": optional(NEUTRAL, {"name": "Neutral", "print": "#ffffff", "ink": "#1a1a1a"}),
     "counter_size": optional(LENGTH, "5/8in", "default counter size"),
     "paper": optional(Choice(("letter", "a4")), "letter", "default paper"),
-    "files": Field(Record({
+    "files": optional(Nullable(Record({
         "units": Field(Str()), "technologies": Field(Str()), "markers": Field(Str()),
         "counters": Field(Str()), "game": Field(Str()),
         "maps": optional(Nullable(Str()), None, "folder of hex-map layouts, one YAML file per board"),
-    }, "the kit's data files")),
+    }, "the Space Empires 4X data files")), None, "the data files of the Space Empires 4X game module"),
+    "components": optional(Str(), "components", "folder of component tables"),
+    "boards": optional(Str(), "boards", "folder of boards"),
+    "data": optional(Str(), "data", "folder of free data files that templates and texts quote"),
+    "sheets": optional(MapOf(SHEET), {}, "settings per print group"),
+    "documents": optional(MapOf(DOCUMENT), None, "documents to typeset (default: a booklet from rules/)"),
+    "counts": optional(ListOf(KIT_COUNT), [], "rule counts across tables"),
 }, "the kit description")
 
 UNIT = Record({

@@ -27,6 +27,7 @@ class Part:
     doc: str = ""
     aliases: tuple = ()
     options: tuple = field(default_factory=tuple)
+    applies: Callable = lambda kit: kit.has_game_module  # does this kit hold what the part prints?
 
 
 def all_parts() -> list[Part]:

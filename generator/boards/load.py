@@ -1,0 +1,185 @@
+"""Reading boards/*.yaml: the schema of a board, its places, links and tracks, and their checks
+(ids unique, every link joins two places that exist, everything inside the board)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.components.columns import TEMPLATE, Anything, Text
+from generator.lengths import LENGTH_PATTERN, mm, parse_length
+from generator.problems import Problems
+from generator.schema import INVALID, Bool, Choice, Field, Int, ListOf, MapOf, Number, Record, Str, Where, optional
+from generator.shapes import MAX_SIDE
+
+PAPER_SIZES_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0), "a3": (297.0, 420.0), "a2": (420.0, 594.0),
+                  "tabloid": (279.4, 431.8)}
+LENGTH = Str(LENGTH_PATTERN, "a length such as 420mm or 11in")
+COLOUR = Str(r"#[0-9a-fA-F]{6}", "a colour written #rrggbb")
+
+
+class Extra(Record):
+    """A record that keeps keys it does not know (a place's `kind`, `population`...) for kit templates."""
+
+    def check(self, value, where):
+        if not isinstance(value, dict):
+            return where.error(f"must be {self.description}, not {value!r}")
+        known = {k: v for k, v in value.items() if k in self.fields}
+        out = super().check(_Located(known, value), where)
+        if out is INVALID:
+            return INVALID
+        return {**{k: v for k, v in value.items() if k not in self.fields}, **out}
+
+
+class _Located(dict):
+    def __init__(self, items, source):
+        super().__init__(items)
+        self.line = getattr(source, "line", 0)
+        self.source = source
+
+    def line_of(self, key):
+        return self.source.line_of(key) if hasattr(self.source, "line_of") else self.line
+
+
+PLACE = Extra({
+    "id": Field(Str(r"[A-Za-z0-9_-]+", "an id of letters, digits, _ or -")),
+    "x": Field(Number(), doc="centre, mm from the board's left edge"),
+    "y": Field(Number(), doc="centre, mm from the board's top edge"),
+    "shape": optional(Choice(("circle", "hex", "square", "none")), "circle"),
+    "size": optional(Number(0), 20, "diameter, across-flats or side in mm"),
+    "fill": optional(COLOUR, "#ffffff"),
+    "stroke": optional(COLOUR, "#1a1a1a"),
+    "label": optional(Text(), ""),
+    "text": optional(Text(), ""),
+}, "a place: {id, x, y, shape, size, fill, stroke, label, text, ...}")
+
+LINK = Extra({
+    "from": Field(Str()),
+    "to": Field(Str()),
+    "style": optional(Choice(("single", "double", "dashed")), "single"),
+    "colour": optional(COLOUR, "#1a1a1a"),
+    "width": optional(Number(0), 0.8, "line width in mm"),
+    "label": optional(Text(), ""),
+}, "a link: {from, to, style, colour, width, label}")
+
+TRACK = Extra({
+    "id": Field(Str(r"[A-Za-z0-9_-]+", "an id")),
+    "x": Field(Number()), "y": Field(Number()),
+    "spaces": Field(Int(1, 500)),
+    "first": optional(Int(), 1, "number of the first space"),
+    "values": optional(ListOf(Text()), None, "what each space shows (default: numbers from `first`)"),
+    "cell": optional(Number(1), 12, "space size in mm"),
+    "columns": optional(Int(1, 500), None, "spaces per row (default: all in one row)"),
+    "direction": optional(Choice(("right", "down")), "right", "which way the numbers run first"),
+    "start_box": optional(Bool(), False, "a start box before the first space"),
+    "label": optional(Text(), ""),
+    "fill": optional(COLOUR, "#ffffff"),
+}, "a track")
+
+TEXT = Extra({
+    "x": Field(Number()), "y": Field(Number()), "text": Field(Text()),
+    "size": optional(Number(0), 4, "font size in mm"),
+    "anchor": optional(Choice(("start", "middle", "end")), "start"),
+    "fill": optional(COLOUR, "#1a1a1a"),
+    "bold": optional(Bool(), False),
+}, "a text")
+
+BOARD = Record({
+    "name": Field(Str()),
+    "size": Field(Anything(), doc="a paper name (a3-landscape) or {width, height}"),
+    "template": optional(TEMPLATE, "board", "the template that draws the board"),
+    "background": optional(COLOUR, "#ffffff"),
+    "per_colour": optional(Bool(), False, "one board per kit colour"),
+    "places": optional(ListOf(PLACE), []),
+    "links": optional(ListOf(LINK), []),
+    "tracks": optional(ListOf(TRACK), []),
+    "texts": optional(ListOf(TEXT), []),
+    "fields": optional(Anything(), {}, "anything else the board's template reads"),
+}, "a board")
+
+
+@dataclass(frozen=True)
+class Board:
+    id: str
+    name: str
+    file: Path
+    w: float            # mm
+    h: float            # mm
+    template: str
+    per_colour: bool
+    doc: dict = field(compare=False, repr=False)
+
+    def params(self, colour=None) -> dict:
+        return {**self.doc, "id": self.id, "w": self.w, "h": self.h, "colour": colour}
+
+
+def board_size(size, where: Where) -> tuple[float, float] | None:
+    if isinstance(size, str):
+        name, _, turn = size.partition("-")
+        if name in PAPER_SIZES_MM and turn in ("", "landscape", "portrait"):
+            w, h = PAPER_SIZES_MM[name]
+            return (h, w) if turn == "landscape" else (w, h)
+        where.error(f"unknown board size {size!r}: a paper ({', '.join(PAPER_SIZES_MM)}, with -landscape) "
+                    f"or {{width: 420mm, height: 297mm}}")
+        return None
+    checked = Record({"width": Field(LENGTH), "height": Field(LENGTH)}, "{width, height}").check(size, where)
+    if checked is INVALID:
+        return None
+    w, h = parse_length(checked["width"]), parse_length(checked["height"])
+    if not (0 < w <= 4 * MAX_SIDE and 0 < h <= 4 * MAX_SIDE):
+        where.error("a board must be larger than zero and at most 80 in a side")
+        return None
+    return mm(w), mm(h)
+
+
+def load_board(path: Path, raw, problems: Problems) -> Board | None:
+    where = Where(path, "", getattr(raw, "line", 1), problems)
+    doc = BOARD.check(raw, where)
+    if doc is INVALID:
+        return None
+    size = board_size(doc["size"], where.child("size", raw.line_of("size")))
+    if size is None or not _links_ok(doc, raw, where):
+        return None
+    return Board(path.stem, doc["name"], path, round(size[0], 4), round(size[1], 4), doc["template"],
+                 doc["per_colour"], doc)
+
+
+def _links_ok(doc: dict, raw, where: Where) -> bool:
+    ok, ids = True, set()
+    for i, place in enumerate(doc["places"]):
+        if place["id"] in ids:
+            where.child("places", raw["places"].line_of(i)).item(i, raw["places"].line_of(i)).error(
+                f"place id {place['id']!r} is used twice")
+            ok = False
+        ids.add(place["id"])
+    for i, link in enumerate(doc["links"]):
+        for end in ("from", "to"):
+            if link[end] not in ids:
+                line = raw["links"].line_of(i)
+                where.child("links", line).item(i, line).child(end, line).error(
+                    f"no place with id {link[end]!r} on this board")
+                ok = False
+    return ok
+
+
+def load_boards(root: Path, rel: str, kit_file: Path, line: int, colours: tuple, problems: Problems) -> tuple:
+    from generator.components.load import folder_files, read_yaml
+    from generator.render.templates import template_path
+    boards = []
+    for path in folder_files(root, rel, (".yaml", ".yml"), "boards", kit_file, line, problems):
+        raw = read_yaml(path, problems)
+        if raw is None:
+            continue
+        if not isinstance(raw, dict):
+            problems.error(path, 1, "", "must hold a mapping of fields at the top level (name, size, ...)")
+            continue
+        board = load_board(path, raw, problems)
+        if board is None:
+            continue
+        if template_path(root, board.template) is None:
+            problems.error(path, raw.line_of("template"), "template", f"template {board.template}.svg.j2 not found")
+            continue
+        if board.per_colour and not colours:
+            problems.error(path, raw.line_of("per_colour"), "per_colour", "the kit has no colours")
+            continue
+        boards.append(board)
+    return tuple(boards)

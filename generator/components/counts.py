@@ -1,0 +1,70 @@
+"""Rule counts written in the data, checked against the expanded pieces: a count that is not met is an
+error at the file and line of the rule, naming it, so a designer's table can never drift from the rules."""
+from __future__ import annotations
+
+from collections import Counter
+
+from generator.problems import Problems
+
+
+def check_table_counts(table, pieces: list, colours: tuple, problems: Problems) -> None:
+    counts = table.counts
+    if not counts:
+        return
+    rows = [p for p in pieces if p.ref.split(".", 1)[0] == table.id]
+    values = [_row_values(p) for p in rows]
+
+    def report(path: str, rule: str, wanted, got: int) -> None:
+        if not _is_count(wanted):
+            problems.error(table.file, table.lines.get(path, 0), path, f"must be a whole number >= 0, not {wanted!r}")
+        elif wanted != got:
+            problems.error(table.file, table.lines.get(path, table.lines.get("counts", 0)), path,
+                           f"{rule}: the rule asks for {wanted}, the rows make {got}")
+
+    if counts["total"] is not None:
+        report("counts.total", f"{table.name} in all", counts["total"], len(rows))
+    if counts["per_colour"] is not None:
+        by_colour = Counter(p.colour for p in rows)
+        for colour in colours if table.per_colour else ():
+            report("counts.per_colour", f"{table.name} per colour ({colour.name})", counts["per_colour"],
+                   by_colour[colour.id])
+    for column, wanted in (counts["by"] or {}).items():
+        have = Counter(_key(v.get(column)) for v in values)
+        for value, number in wanted.items():
+            report(f"counts.by.{column}.{value}", f"{table.name} with {column} {value}", number, have[_key(value)])
+    for index, rule in enumerate(counts["where"] or ()):
+        got = sum(all(_key(v.get(k)) == _key(want) for k, want in rule["match"].items()) for v in values)
+        report(f"counts.where[{index}]", rule["rule"], rule["total"], got)
+
+
+def check_kit_counts(rules: list, kit_file, lines: dict, tables: dict, pieces: list, problems: Problems) -> None:
+    """kit.yaml `counts:`: totals over several tables or one print group."""
+    for index, rule in enumerate(rules):
+        path = f"counts[{index}]"
+        line = lines.get(path, 0)
+        unknown = [t for t in rule["tables"] or () if t not in tables]
+        if unknown:
+            problems.error(kit_file, line, f"{path}.tables", f"no table named {', '.join(unknown)} "
+                           f"(tables: {', '.join(sorted(tables))})")
+            continue
+        chosen = [p for p in pieces if (rule["tables"] and p.ref.split(".", 1)[0] in rule["tables"])
+                  or (rule["group"] and (p.group == rule["group"] or p.group.startswith(rule["group"] + "-")))]
+        if len(chosen) != rule["total"]:
+            problems.error(kit_file, line, path, f"{rule['rule']}: the rule asks for {rule['total']}, "
+                           f"the tables make {len(chosen)}")
+
+
+def _row_values(piece) -> dict:
+    params = piece.front.params
+    return params["row"] | {"colour": (params.get("colour") or {}).get("id")}
+
+
+def _key(value) -> str:
+    """Counts compare values as written: 2, 2.0 and '2' are one value."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip().lower() if value is not None else ""
+
+
+def _is_count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

@@ -1,0 +1,44 @@
+"""`pnpgen list` for component tables: the box's component list, table by table, row by row."""
+from __future__ import annotations
+
+from collections import Counter
+
+from generator.lengths import mm
+
+
+def describe_shape(table) -> str:
+    s = table.shape
+    if s.kind == "rect":
+        corner = f", {mm(s.radius):g} mm corners" if s.radius else ""
+        return f"cards {mm(s.w):.1f} x {mm(s.h):.1f} mm{corner}"
+    if s.kind == "hex":
+        across = mm(min(s.w, s.h))
+        return f"{s.orientation} hexes {across:.1f} mm across the flats"
+    if s.kind == "circle":
+        return f"round tokens {mm(s.w):.1f} mm"
+    return f"squares {mm(s.w):.1f} mm"
+
+
+def component_listing(kit) -> list[str]:
+    if not kit.tables:
+        return []
+    pieces = kit.component_pieces
+    out = []
+    for table in kit.tables.values():
+        own = [p for p in pieces if p.ref.split(".", 1)[0] == table.id]
+        each = f" ({len(own) // len(kit.colours)} per colour)" if table.per_colour and kit.colours else ""
+        out.append(f"{table.name}: {len(own)}{each}, {describe_shape(table)}, "
+                   f"{'two-sided' if table.back or any(r.values.get('back') for r in table.rows) else 'one-sided'}")
+        counts = Counter(p.label for p in own)
+        for row in table.rows:
+            if counts[row.label]:
+                out.append(f"  {row.label:<44}{counts[row.label]:>6}")
+                counts[row.label] = 0
+        out.append("")
+    for board in kit.boards:
+        times = f" x {len(kit.colours)} (one per colour)" if board.per_colour else ""
+        out.append(f"Board: {board.name}{times}, {board.w:g} x {board.h:g} mm")
+    groups = Counter(p.group for p in pieces)
+    out.append(f"Total: {len(pieces)} pieces in {len(groups)} print files"
+               f" ({', '.join(f'{g} {n}' for g, n in groups.items())})")
+    return out

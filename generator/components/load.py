@@ -1,0 +1,112 @@
+"""A kit's component tables and free data files, read from their folders and checked as a whole:
+each table against its schema, the templates it names, and the rule counts of the tables and the kit."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from generator.components.counts import check_kit_counts, check_table_counts
+from generator.components.pieces import table_pieces
+from generator.components.tables import Table, load_table
+from generator.problems import Problems, display_path
+from generator.render.templates import template_path
+from generator.yamlio import YamlSyntaxError, load_yaml
+
+MAX_PIECES = 100_000  # a kit larger than this is a typo in a qty column, not a game
+
+
+def inside(root: Path, rel: str) -> Path | None:
+    """`rel` resolved inside the kit folder, or None when it leaves it (../, an absolute path, a link out)."""
+    if not rel or Path(rel).is_absolute() or "\x00" in rel:
+        return None
+    path = (root / rel).resolve()
+    return path if path.is_relative_to(root.resolve()) else None
+
+
+def folder_files(root: Path, rel: str, suffixes: tuple, field: str, kit_file: Path, line: int,
+                 problems: Problems) -> list[Path]:
+    """The files of a kit sub-folder named in kit.yaml, sorted; none when the folder does not exist."""
+    folder = inside(root, rel)
+    if folder is None:
+        problems.error(kit_file, line, field, f"{rel!r} points outside the kit folder")
+        return []
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix in suffixes and p.is_file() and not p.name.startswith("."))
+
+
+def read_yaml(path: Path, problems: Problems):
+    try:
+        return load_yaml(path)
+    except YamlSyntaxError as exc:
+        problems.error(path, exc.line, "", exc.message)
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.error(path, 0, "", f"cannot read: {exc}")
+    return None
+
+
+def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Problems) -> dict[str, Table]:
+    tables = {}
+    for path in folder_files(root, rel, (".yaml", ".yml"), "components", kit_file, line, problems):
+        raw = read_yaml(path, problems)
+        if raw is None:
+            continue
+        if not isinstance(raw, dict):
+            problems.error(path, 1, "", "must hold a mapping of fields at the top level (name, shape, size, ...)")
+            continue
+        table = load_table(path, raw, problems)
+        if table is not None:
+            _check_templates(root, table, raw, problems)
+            tables[table.id] = table
+    return tables
+
+
+def _check_templates(root: Path, table: Table, raw, problems: Problems) -> None:
+    named = [(table.front, "front", raw.line_of("front")), (table.back, "back", raw.line_of("back"))]
+    for row in table.rows:
+        for side in ("front", "back"):
+            if row.values.get(side):
+                named.append((row.values[side], f"rows[{row.index}].{side}", row.line))
+    for name, field, line in named:
+        if name and template_path(root, name) is None:
+            problems.error(table.file if "rows" not in field else row_file(table, field), line, field,
+                           f"template {name}.svg.j2 not found in {display_path(root / 'templates')} "
+                           f"or the built-in templates")
+
+
+def row_file(table: Table, field: str) -> Path:
+    index = int(field.split("[", 1)[1].split("]", 1)[0])
+    return table.rows[index].file
+
+
+def check_counts(tables: dict, kit_doc: dict, kit_file: Path, lines: dict, colours: tuple, neutral,
+                 problems: Problems) -> list:
+    """Expand every table and check its rule counts and the kit's; the pieces, in print order."""
+    pieces = []
+    for table in tables.values():
+        expected = sum(r.values["qty"] for r in table.rows) * (len(colours) if table.per_colour else 1)
+        if len(pieces) + expected > MAX_PIECES:
+            problems.error(table.file, 0, "rows", f"the kit would hold more than {MAX_PIECES} pieces: check qty")
+            return pieces
+        own = table_pieces(table, colours, neutral)
+        check_table_counts(table, own, colours, problems)
+        pieces += own
+    kit_lines = {path: line for (key, path), (_, line) in lines.items() if key == "kit"}
+    check_kit_counts(kit_doc["counts"], kit_file, kit_lines, tables, pieces, problems)
+    return pieces
+
+
+def load_data_files(root: Path, rel: str, kit_file: Path, line: int, problems: Problems) -> dict:
+    """The free facts of data/: YAML files as mappings or lists, CSV files as lists of rows."""
+    data = {}
+    for path in folder_files(root, rel, (".yaml", ".yml", ".csv"), "data", kit_file, line, problems):
+        if path.suffix == ".csv":
+            try:
+                data[path.stem] = list(csv.DictReader(path.read_text(encoding="utf-8-sig").splitlines()))
+            except (OSError, UnicodeDecodeError, csv.Error) as exc:
+                problems.error(path, 0, "", f"cannot read: {exc}")
+        else:
+            value = read_yaml(path, problems)
+            if value is not None:
+                data[path.stem.replace("-", "_")] = value
+    return data

@@ -1,0 +1,56 @@
+"""Expanding component tables into physical pieces: `qty` copies of every row, once per colour where asked.
+
+Each piece carries a front and a back Face (template + JSON parameters). The parameters hold the row,
+the piece's shape and the colour, never the copy number, so identical copies render once.
+"""
+from __future__ import annotations
+
+from generator.components.tables import Table
+from generator.inventory import Face, Piece, face
+from generator.lengths import mm
+
+NEUTRAL = "neutral"
+OWN_COLUMNS = ("qty", "front", "back")
+
+
+def colour_params(colour) -> dict | None:
+    if colour is None:
+        return None
+    return {"id": colour.id, "name": colour.name, "print": colour.print, "ink": colour.ink,
+            "emblem": colour.emblem, "pattern": colour.pattern}
+
+
+def piece_params(table: Table, bleed_mm: float = 0.0) -> dict:
+    shape = table.shape
+    return {"w": round(mm(shape.w), 4), "h": round(mm(shape.h), 4), "shape": shape.kind,
+            "radius": round(mm(shape.radius), 4), "orientation": shape.orientation, "bleed": bleed_mm,
+            "table": table.id}
+
+
+def row_faces(table: Table, row, colour, bleed_mm: float = 0.0) -> tuple[Face, Face | None]:
+    values = {k: v for k, v in row.values.items() if k not in OWN_COLUMNS}
+    base = {"row": values, "piece": piece_params(table, bleed_mm) | {"id": row.label},
+            "colour": colour_params(colour)}
+    front = face(row.values.get("front") or table.front, side="front", **base)
+    back_name = row.values.get("back") or table.back
+    back = face(back_name, side="back", **base) if back_name else None
+    return front, back
+
+
+def table_pieces(table: Table, colours: tuple, neutral, bleed_mm: float = 0.0) -> list[Piece]:
+    """Every piece of one table, in print order: colour by colour, then row by row, copy by copy."""
+    pieces = []
+    for colour in (colours if table.per_colour else (None,)):
+        group = f"{table.group}-{colour.id}" if colour else table.group
+        for row in table.rows:
+            front, back = row_faces(table, row, colour or neutral, bleed_mm)
+            name = f"{table.name}: {row.label}"
+            for _ in range(row.values["qty"]):
+                pieces.append(Piece(kind="component", ref=f"{table.id}.{row.label}", name=name, label=row.label,
+                                    colour=colour.id if colour else NEUTRAL, group=group, rules="",
+                                    front=front, back=back))
+    return pieces
+
+
+def kit_component_pieces(tables: dict, colours: tuple, neutral) -> list[Piece]:
+    return [p for table in tables.values() for p in table_pieces(table, colours, neutral)]

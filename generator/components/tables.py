@@ -1,0 +1,214 @@
+"""Loading one component table: its header (shape, size, templates, group), its columns and its rows.
+
+Rows come inline from the YAML file or from a CSV file beside it; either way each row keeps the file and
+line it came from, so every later problem (a cell, a template, a count, a text that does not fit) is located.
+"""
+from __future__ import annotations
+
+import csv
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.components.columns import BUILTIN_COLUMNS, COLUMN, TEMPLATE, Anything, check_column, from_csv, row_record
+from generator.lengths import LENGTH_PATTERN, parse_length
+from generator.problems import Problems, display_path
+from generator.schema import INVALID, Bool, Choice, Either, Field, ListOf, MapOf, Record, Str, Where, optional
+from generator.shapes import ORIENTATIONS, SHAPES, Shape, parse_size
+from generator.yamlio import LocatedDict, LocatedList
+
+ID = Str(r"[A-Za-z][A-Za-z0-9_-]*", "an id of letters, digits, _ or -")
+MAX_ROWS = 20_000
+
+COUNT_RULE = Record({
+    "rule": Field(Str(), doc="the rule's name, quoted in the error"),
+    "match": Field(MapOf(Anything(), key=Str()), doc="{column: value} the pieces must have"),
+    "total": Field(Anything(), doc="how many pieces match"),
+}, "{rule, match, total}")
+
+COUNTS = Record({
+    "total": optional(Anything(), None, "pieces in the whole table"),
+    "per_colour": optional(Anything(), None, "pieces of each colour (per_colour tables)"),
+    "by": optional(MapOf(MapOf(Anything(), key=Anything()), key=Str()), None, "{column: {value: pieces}}"),
+    "where": optional(ListOf(COUNT_RULE), None, "named rules over the pieces that match"),
+}, "the table's rule counts: {total, per_colour, by, where}")
+
+TABLE = Record({
+    "name": optional(Str(), None, "how lists and the booklet name the table (default: its id)"),
+    "doc": optional(Str(), "", "what the table holds"),
+    "shape": Field(Choice(SHAPES), doc="the outline every piece of the table is cut to"),
+    "size": Field(Str(), doc="side, diameter, across-flats, or WIDTHxHEIGHT / a card preset"),
+    "radius": optional(Str(LENGTH_PATTERN, "a length such as 2mm"), "0mm", "corner radius of a rect"),
+    "orientation": optional(Choice(ORIENTATIONS), "flat", "hex: flat top or pointy top"),
+    "front": Field(TEMPLATE, doc="front template"),
+    "back": optional(TEMPLATE, None, "back template (none: printed one-sided)"),
+    "group": optional(ID, None, "print group: one PDF per group (default: the table id)"),
+    "per_colour": optional(Bool(), False, "make every row once per kit colour"),
+    "columns": optional(MapOf(COLUMN), {}, "the table's own columns"),
+    "rows": Field(Either((Str(r"[^/\\]+\.csv", "a CSV file name beside this file"), ListOf(Anything()))),
+                  doc="a list of rows, or a CSV file beside this one"),
+    "counts": optional(COUNTS, None, "rule counts the rows must meet"),
+}, "a component table")
+
+
+@dataclass(frozen=True)
+class Row:
+    values: dict
+    file: Path
+    line: int
+    index: int
+    label: str          # how lists and the manifest name the row: id, name, the first column, or its number
+
+
+def row_label(values: dict, columns: dict, index: int) -> str:
+    for key in ("id", "name", *list(columns)[:1]):
+        if values.get(key) not in (None, ""):
+            return str(values[key])
+    return str(index + 1)
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    name: str
+    file: Path
+    shape: Shape
+    front: str
+    back: str | None
+    group: str
+    per_colour: bool
+    columns: dict
+    rows: tuple[Row, ...]
+    counts: dict | None
+    lines: dict = field(default_factory=dict, compare=False, repr=False)  # dotted path -> line
+
+
+def load_table(path: Path, raw, problems: Problems) -> Table | None:
+    """The checked table of one file, or None after recording its problems."""
+    table_id = path.stem
+    where = Where(path, "", getattr(raw, "line", 1), problems)
+    if ID.check(table_id, Where(path, "", 1, Problems())) is INVALID:
+        where.error(f"the file name {path.name!r} must be an id (letters, digits, _ or -) followed by .yaml")
+        return None
+    doc = TABLE.check(raw, where)
+    if doc is INVALID:
+        return None
+    shape = _shape(doc, raw, where)
+    columns_ok = all(check_column(n, c, where.child("columns", raw.line_of("columns")).child(n, _line(raw["columns"], n)))
+                     for n, c in doc["columns"].items())
+    rows = _rows(path, raw, doc, problems)
+    if shape is None or not columns_ok or rows is None:
+        return None
+    return Table(id=table_id, name=doc["name"] or table_id, file=path, shape=shape, front=doc["front"],
+                 back=doc["back"], group=doc["group"] or table_id, per_colour=doc["per_colour"],
+                 columns=doc["columns"], rows=tuple(rows), counts=doc["counts"], lines=_count_lines(raw))
+
+
+def _shape(doc: dict, raw, where: Where) -> Shape | None:
+    try:
+        w, h = parse_size(doc["shape"], doc["size"], doc["orientation"])
+    except ValueError as exc:
+        where.child("size", raw.line_of("size")).error(str(exc))
+        return None
+    radius = parse_length(doc["radius"])
+    if radius and doc["shape"] != "rect":
+        where.child("radius", raw.line_of("radius")).error("only a rect has a corner radius")
+        return None
+    if radius * 2 > min(w, h):
+        where.child("radius", raw.line_of("radius")).error("the corner radius is more than half the piece")
+        return None
+    return Shape(doc["shape"], w, h, radius, doc["orientation"])
+
+
+def _rows(path: Path, raw, doc: dict, problems: Problems) -> list[Row] | None:
+    record = row_record(doc["columns"])
+    if isinstance(doc["rows"], str):
+        located = _csv_rows(path.parent / doc["rows"], doc["columns"], Where(path, "rows", raw.line_of("rows"), problems))
+        if located is None:
+            return None
+    else:
+        items = raw["rows"]
+        located = [(path, items.line_of(i), item) for i, item in enumerate(items)]
+    if len(located) > MAX_ROWS:
+        problems.error(path, raw.line_of("rows"), "rows", f"{len(located)} rows: more than {MAX_ROWS} is not a game")
+        return None
+    rows, bad = [], False
+    for index, (file, line, item) in enumerate(located):
+        checked = record.check(item, Where(file, f"rows[{index}]", line, problems))
+        if checked is INVALID:
+            bad = True
+            continue
+        rows.append(Row(checked, file, line, index, row_label(checked, doc["columns"], index)))
+    return None if bad else rows
+
+
+def _csv_rows(path: Path, columns: dict, named: Where) -> list | None:
+    """(file, line, row mapping) of each CSV record; header names are checked against the columns."""
+    if not path.is_file():
+        named.error(f"CSV file not found: {display_path(path)}")
+        return None
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        named.error(f"cannot read {display_path(path)}: {exc}")
+        return None
+    if "\x00" in text:
+        named.error(f"{display_path(path)} holds a NUL byte: not a CSV text file")
+        return None
+    reader = csv.reader(text.splitlines())
+    header = next(reader, None)
+    if not header:
+        Where(path, "", 1, named.problems).error("the CSV file is empty: its first line must name the columns")
+        return None
+    known = list(columns) + list(BUILTIN_COLUMNS)
+    header = [h.strip() for h in header]
+    unknown = [h for h in header if h not in known]
+    for name in unknown:
+        near = difflib.get_close_matches(name, known, n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else f" (known: {', '.join(known)})"
+        Where(path, name, 1, named.problems).error("unknown column" + hint)
+    if unknown:
+        return None
+    out = []
+    for cells in reader:
+        line = reader.line_num
+        if not any(c.strip() for c in cells):
+            continue
+        if len(cells) != len(header):
+            Where(path, f"rows[{len(out)}]", line, named.problems).error(
+                f"{len(cells)} cells where the header names {len(header)} columns")
+            return None
+        row = LocatedDict()
+        row.line, row.key_lines = line, {}
+        for name, cell in zip(header, cells):
+            value = from_csv(cell, columns.get(name) or ({"type": "int"} if name == "qty" else None))
+            if value is not None:
+                row[name] = value
+                row.key_lines[name] = line
+        out.append((path, line, row))
+    return out
+
+
+def _count_lines(raw) -> dict:
+    """Lines of the counts block: 'counts', 'counts.total', 'counts.by.vp.2', 'counts.where[0]'."""
+    lines = {}
+    counts = raw.get("counts") if isinstance(raw, dict) else None
+    if not isinstance(counts, LocatedDict):
+        return lines
+    lines["counts"] = raw.line_of("counts")
+    for key, value in counts.items():
+        lines[f"counts.{key}"] = counts.line_of(key)
+        if isinstance(value, LocatedDict):
+            for col, per in value.items():
+                lines[f"counts.{key}.{col}"] = value.line_of(col)
+                if isinstance(per, LocatedDict):
+                    for v in per:
+                        lines[f"counts.{key}.{col}.{v}"] = per.line_of(v)
+        elif isinstance(value, LocatedList):
+            for i in range(len(value)):
+                lines[f"counts.{key}[{i}]"] = value.line_of(i)
+    return lines
+
+
+def _line(mapping, key) -> int:
+    return mapping.line_of(key) if isinstance(mapping, LocatedDict) else 0

@@ -1,0 +1,1 @@
+"""Documents from Markdown: the rules booklet and reference sheets of a kit."""

@@ -1,0 +1,125 @@
+"""What a generic kit's texts may quote: its tables (rows and piece counts), free data, colours, players.
+
+Texts are input, not code: they are rendered in Jinja's sandbox, strictly (an unknown name is an error at
+the file and line), and `table(...)` leaves a directive line that the story builder turns into a table.
+"""
+from __future__ import annotations
+
+import traceback
+from collections import Counter
+from pathlib import Path
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+from generator.booklet.tables import TableData
+from generator.problems import BuildError, display_path
+from generator.render.templates import format_number
+from generator.text import join_and
+
+
+class Namespace(dict):
+    """A mapping whose keys read as attributes too (`tables.reputation`, `tables['ship-parts']`)."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return Namespace({k: _plain(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def tables_context(kit) -> Namespace:
+    counts = Counter(p.ref.split(".", 1)[0] for p in kit.component_pieces)
+    out = Namespace()
+    for table in kit.tables.values():
+        entry = Namespace(id=table.id, name=table.name, count=counts[table.id], rows=[_plain(r.values) for r in table.rows],
+                          shape=table.shape.kind, per_colour=table.per_colour)
+        out[table.id] = entry
+        out[table.id.replace("-", "_")] = entry
+    return out
+
+
+def text_context(kit) -> dict:
+    return {"kit": Namespace(id=kit.id, title=kit.title, subtitle=kit.subtitle),
+            "tables": tables_context(kit), "data": _plain(kit.data),
+            "colours": [Namespace(id=c.id, name=c.name, print=c.print) for c in kit.colours],
+            "players": Namespace(min=kit.players[0], max=kit.players[1])}
+
+
+class TableRegistry:
+    """table('name', columns=[...], headers=[...]) -> a directive; the TableData is kept for the story."""
+
+    def __init__(self, kit, context: dict):
+        self.kit, self.context, self.made = kit, context, {}
+
+    def __call__(self, name: str, columns=None, headers=None, where=None, widths=None) -> str:
+        rows = self._rows(name)
+        if where:
+            rows = [r for r in rows if all(str(r.get(k)) == str(v) for k, v in where.items())]
+        columns = list(columns or (list(rows[0].keys()) if rows else []))
+        missing = [c for c in columns if rows and c not in rows[0]]
+        if missing:
+            raise KeyError(f"table {name!r} has no column {', '.join(missing)} (columns: {', '.join(rows[0])})")
+        header = tuple(headers or [c.replace("_", " ").capitalize() for c in columns])
+        if len(header) != len(columns):
+            raise ValueError(f"table {name!r}: {len(header)} headers for {len(columns)} columns")
+        body = tuple(tuple(_cell(r.get(c)) for c in columns) for r in rows)
+        key = f"t{len(self.made)}"
+        self.made[key] = TableData(header, body, tuple(widths or [2] + [1] * (len(columns) - 1)))
+        return f"\n[[table:{key}]]\n"
+
+    def _rows(self, name: str) -> list:
+        if name.startswith("data."):
+            value = self.context["data"]
+            for part in name.split(".")[1:]:
+                value = value[part] if isinstance(value, dict) and part in value else None
+            if not isinstance(value, list):
+                raise KeyError(f"{name} is not a list in data/")
+            return [v if isinstance(v, dict) else {"value": v} for v in value]
+        if name not in self.kit.tables:
+            raise KeyError(f"unknown table {name!r} (tables: {', '.join(sorted(self.kit.tables))})")
+        table = self.kit.tables[name]
+        return [{k: v for k, v in r.values.items() if k not in ("front", "back")} | {"qty": r.values["qty"]}
+                for r in table.rows]
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return format_number(value)
+
+
+_ENV = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+_ENV.filters["join_and"] = join_and
+_ENV.filters["num"] = format_number
+
+
+def render_chapter(path: Path, context: dict) -> str:
+    name = display_path(path)
+    try:
+        return _ENV.from_string(path.read_text(encoding="utf-8")).render(**context)
+    except jinja2.TemplateSyntaxError as exc:
+        raise BuildError(f"{name}:{exc.lineno}: template syntax error: {exc.message}") from None
+    except jinja2.exceptions.SecurityError as exc:
+        raise BuildError(f"{name}:{_line(exc)}: not allowed in a kit text: {exc}") from None
+    except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
+        raise BuildError(f"{name}:{_line(exc)}: {exc}") from None
+
+
+def _line(exc: Exception) -> int:
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename == "<template>":
+            return frame.lineno
+    return 0

@@ -1,0 +1,28 @@
+"""Which documents a kit typesets: those named in kit.yaml `documents:`, or a booklet from rules/."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.problems import Problems
+
+DEFAULT_BOOKLET = {"chapters": "rules", "title": None, "page": "half", "impose": True}
+
+
+def check_documents(root: Path, documents: dict | None, kit_file: Path, lines: dict, problems: Problems,
+                    default_booklet: bool = True) -> dict:
+    """{id: settings} with each document's chapters checked to exist inside the kit."""
+    from generator.components.load import inside
+    if documents is None:
+        return {"booklet": DEFAULT_BOOKLET} if default_booklet and (root / "rules").is_dir() else {}
+    out = {}
+    for name, doc in documents.items():
+        line = lines.get(("kit", f"documents.{name}.chapters"), ("", 0))[1]
+        path = inside(root, doc["chapters"])
+        if path is None:
+            problems.error(kit_file, line, f"documents.{name}.chapters", f"{doc['chapters']!r} points outside the kit folder")
+        elif not (path.is_dir() and any(path.glob("*.md"))) and not (path.is_file() and path.suffix == ".md"):
+            problems.error(kit_file, line, f"documents.{name}.chapters",
+                           f"{doc['chapters']!r} is neither a folder of .md chapters nor a .md file")
+        else:
+            out[name] = {**doc, "impose": doc["impose"] if doc["impose"] is not None else doc["page"] == "half"}
+    return out

@@ -1,0 +1,181 @@
+"""Imposing pieces of any shape on sheets, in numbers only (points from a page's top-left corner):
+the grid, mirrored backs for long- or short-edge duplex, cut lines, crop marks or per-piece cut paths.
+
+Squares and rects abut and share cut lines unless a gutter parts them; circles and hexes get a gutter and
+their own outline; hexes may nest (share edges). Bleed widens each cell so art can run past the trim.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from generator.lengths import parse_length
+from generator.paper import PRINTABLE_MARGIN
+from generator.problems import Problems
+from generator.shapes import PAIR, Shape
+
+HEADER = 30.0                       # title line and scale bars above the grid
+CROP_GAP, CROP_LEN = parse_length("1mm"), parse_length("4mm")
+DEFAULT_GUTTER = {"square": 0.0, "rect": 0.0, "circle": parse_length("2mm"), "hex": parse_length("2mm")}
+DEFAULT_MARKS = {"square": "lines", "rect": "lines", "circle": "outline", "hex": "outline"}
+PAPERS = {"letter": (612.0, 792.0), "a4": (parse_length("210mm"), parse_length("297mm")),
+          "a3": (parse_length("297mm"), parse_length("420mm"))}
+
+
+@dataclass(frozen=True)
+class SheetSettings:
+    paper: tuple[float, float]
+    gutter: float
+    marks: str
+    bleed: float
+    duplex: str
+    nest: bool
+    back_offset: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Slot:
+    index: int          # the piece's position in the batch
+    x: float
+    y: float
+    turned: bool = False
+
+
+@dataclass(frozen=True)
+class SheetPage:
+    size: tuple[float, float]
+    side: str                       # front or back
+    slots: tuple[Slot, ...]
+    cuts: tuple[tuple, ...]         # straight cut lines and crop marks: (x1, y1, x2, y2)
+    outlines: tuple[tuple, ...]     # per-piece cut paths: Shape.outline commands
+    header: tuple[float, float, float, float]
+
+
+def paper_points(name: str | None, default: str) -> tuple[float, float]:
+    """letter, a4, a3 or WIDTHxHEIGHT with a unit, in points (portrait as written)."""
+    name = (name or default).strip()
+    if name in PAPERS:
+        return PAPERS[name]
+    match = PAIR.fullmatch(name)
+    if not match:
+        raise ValueError(f"unknown paper {name!r}: use letter, a4, a3 or WIDTHxHEIGHT such as 11x17in")
+    unit = match.group(3)
+    return parse_length(match.group(1) + unit), parse_length(match.group(2) + unit)
+
+
+def settings_for(shape: Shape, sheet: dict | None, paper: str, duplex: str = "long",
+                 back_offset: tuple[float, float] = (0.0, 0.0)) -> SheetSettings:
+    sheet = sheet or {}
+    bleed = parse_length(sheet.get("bleed") or "0mm")
+    gutter = parse_length(sheet["gutter"]) if sheet.get("gutter") else DEFAULT_GUTTER[shape.kind]
+    return SheetSettings(paper=paper_points(sheet.get("paper"), paper), gutter=max(gutter, 2 * bleed),
+                         marks=sheet.get("marks") or ("crop" if bleed else DEFAULT_MARKS[shape.kind]),
+                         bleed=bleed, duplex=sheet.get("duplex") or duplex, nest=bool(sheet.get("nest")),
+                         back_offset=back_offset)
+
+
+def grid(shape: Shape, s: SheetSettings) -> tuple[tuple[float, float], list[tuple[float, float]]]:
+    """The page size (portrait or landscape, whichever holds more) and the top-left of every cell on it."""
+    best = None
+    for page in (s.paper, (s.paper[1], s.paper[0])):
+        cells = _cells(shape, s, page)
+        if best is None or len(cells) > len(best[1]):
+            best = (page, cells)
+    return best
+
+
+def _cells(shape: Shape, s: SheetSettings, page: tuple[float, float]) -> list[tuple[float, float]]:
+    left, top = PRINTABLE_MARGIN, PRINTABLE_MARGIN + HEADER
+    avail_w, avail_h = page[0] - 2 * PRINTABLE_MARGIN, page[1] - top - PRINTABLE_MARGIN
+    w, h, g = shape.w, shape.h, s.gutter
+    if s.nest and shape.kind == "hex":
+        return _nested(shape, g, left, top, avail_w, avail_h)
+    cols, rows = int((avail_w + g) // (w + g)), int((avail_h + g) // (h + g))
+    if cols < 1 or rows < 1:
+        return []
+    x0 = left + (avail_w - (cols * w + (cols - 1) * g)) / 2
+    y0 = top + (avail_h - (rows * h + (rows - 1) * g)) / 2
+    return [(x0 + c * (w + g), y0 + r * (h + g)) for r in range(rows) for c in range(cols)]
+
+
+def _nested(shape: Shape, g: float, left: float, top: float, avail_w: float, avail_h: float) -> list:
+    """Hexes sharing edges: flat-topped in columns (odd ones half a hex lower), pointy in rows."""
+    w, h = shape.w, shape.h
+    flat = shape.orientation == "flat"
+    step_x, step_y = (0.75 * w + g, h + g) if flat else (w + g, 0.75 * h + g)
+    cols = int((avail_w - w) // step_x) + 1 if avail_w >= w else 0
+    rows = int((avail_h - h - (h / 2 if flat else 0)) // step_y) + 1 if avail_h >= h else 0
+    if not flat:
+        cols = int((avail_w - w - w / 2) // step_x) + 1 if avail_w >= 1.5 * w else 0
+    cells = []
+    for r in range(rows):
+        for c in range(cols):
+            dx = (w / 2 if r % 2 else 0) if not flat else 0
+            dy = (h / 2 if c % 2 else 0) if flat else 0
+            cells.append((left + c * step_x + dx, top + r * step_y + dy))
+    return cells
+
+
+def impose(shape: Shape, count: int, s: SheetSettings, two_sided: bool) -> list[SheetPage]:
+    """Front page, back page, front page ... holding `count` pieces of one shape."""
+    page, cells = grid(shape, s)
+    if not cells:
+        raise ValueError(f"a {shape.kind} of {shape.w:.1f} x {shape.h:.1f} pt does not fit the printable area "
+                         f"of a {s.paper[0]:.0f} x {s.paper[1]:.0f} pt sheet")
+    pages = []
+    for start in range(0, count, len(cells)):
+        slots = tuple(Slot(start + i, x, y) for i, (x, y) in enumerate(cells[:count - start]))
+        header = (PRINTABLE_MARGIN, PRINTABLE_MARGIN, page[0] - 2 * PRINTABLE_MARGIN, HEADER)
+        pages.append(SheetPage(page, "front", slots, cuts(shape, slots, s, page), outlines(shape, slots, s),
+                               header))
+        if two_sided:
+            backs = tuple(back_slot(slot, shape, s, page) for slot in slots)
+            pages.append(SheetPage(page, "back", backs, (), (), header))
+    return pages
+
+
+def back_slot(slot: Slot, shape: Shape, s: SheetSettings, page: tuple[float, float]) -> Slot:
+    """Where a piece's back goes so it lands behind its front when the sheet is flipped on `s.duplex`."""
+    dx, dy = s.back_offset
+    if s.duplex == "short":
+        return Slot(slot.index, slot.x + dx, page[1] - slot.y - shape.h + dy, turned=True)
+    return Slot(slot.index, page[0] - slot.x - shape.w + dx, slot.y + dy)
+
+
+def cuts(shape: Shape, slots, s: SheetSettings, page) -> tuple:
+    """Straight cut lines through the grid ('lines') or crop marks outside it ('crop')."""
+    if s.marks == "outline" or not slots:
+        return ()
+    xs = sorted({round(v, 3) for sl in slots for v in (sl.x, sl.x + shape.w)})
+    ys = sorted({round(v, 3) for sl in slots for v in (sl.y, sl.y + shape.h)})
+    x_lo, x_hi, y_lo, y_hi = xs[0], xs[-1], ys[0], ys[-1]
+    if s.marks == "lines":
+        return tuple([(x, y_lo, x, y_hi) for x in xs] + [(x_lo, y, x_hi, y) for y in ys])
+    out = []
+    for x in xs:
+        out += [(x, y_lo - CROP_GAP - CROP_LEN, x, y_lo - CROP_GAP), (x, y_hi + CROP_GAP, x, y_hi + CROP_GAP + CROP_LEN)]
+    for y in ys:
+        out += [(x_lo - CROP_GAP - CROP_LEN, y, x_lo - CROP_GAP, y), (x_hi + CROP_GAP, y, x_hi + CROP_GAP + CROP_LEN, y)]
+    return tuple(out)
+
+
+def outlines(shape: Shape, slots, s: SheetSettings) -> tuple:
+    """Each piece's own cut path: always for circles and hexes; for rects with rounded corners too."""
+    if s.marks == "outline" or shape.kind in ("circle", "hex") or shape.radius:
+        return tuple(cmd for sl in slots for cmd in shape.outline(sl.x, sl.y))
+    return ()
+
+
+def check_sheets(sheets: dict, groups: set, table_groups: set, kit_file, lines: dict, problems: Problems) -> None:
+    """Sheet settings must name a print group that exists and a paper that parses."""
+    known = table_groups | groups
+    for name, sheet in sheets.items():
+        line = lines.get(("kit", f"sheets.{name}"), ("", 0))[1]
+        if name not in known:
+            problems.error(kit_file, line, f"sheets.{name}", f"no print group named {name!r} "
+                           f"(groups: {', '.join(sorted(table_groups)) or 'none'})")
+        if sheet.get("paper"):
+            try:
+                paper_points(sheet["paper"], "letter")
+            except ValueError as exc:
+                problems.error(kit_file, line, f"sheets.{name}.paper", str(exc))

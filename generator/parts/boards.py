@@ -1,0 +1,118 @@
+"""The boards part: every board of boards/*.yaml drawn once from its template, then printed whole as a
+poster and tiled onto home paper (glue strips, trim lines, alignment marks and an assembly page), with the
+same tiling as the hex maps (generator.maps.tiling)."""
+from __future__ import annotations
+
+from generator.lengths import parse_length, pt_from_mm
+from generator.maps.tiling import MARK_ARM, TICK, plan_tiles
+from generator.paper import PRINTABLE_MARGIN
+from generator.parts import Part
+from generator.parts.maps import _place_scaled, _svg_size, _tile_svg
+from generator.problems import display_path
+from generator.render.templates import render_template
+
+FOLDER = "boards"
+
+
+def board_art(ctx, board, colour, arts):
+    from generator.render.piece_faces import board_svg, render_content
+    params = board.params(_colour(colour))
+    context = {"board": params, "colour": params["colour"], "kit": {"id": ctx.kit.id, "title": ctx.kit.title},
+               "data": ctx.kit.data, "fields": board.doc["fields"]}
+    content = render_content(ctx.kit.root, board.template, context, f"{display_path(board.file)}: board {board.id}")
+    return arts.get(board_svg(content, board.w, board.h), f"board {board.id}")
+
+
+def _colour(colour):
+    if colour is None:
+        return None
+    return {"id": colour.id, "name": colour.name, "print": colour.print, "ink": colour.ink,
+            "emblem": colour.emblem, "pattern": colour.pattern}
+
+
+def write_poster(ctx, name: str, title: str, art) -> dict:
+    from generator.render.pdf import PdfDocument
+    rel = f"{FOLDER}/{name}-poster.pdf"
+    doc = PdfDocument(ctx.stage.path(rel), f"{title} (poster)", art.width, art.height)
+    doc.new_page()
+    doc.place(art, 0, 0)
+    doc.close()
+    return {"path": rel, "pages": 1, "paper": "poster", "page_size": [round(art.width, 3), round(art.height, 3)]}
+
+
+def write_tiles(ctx, name: str, title: str, art, arts) -> dict:
+    from generator.render.pdf import PdfDocument
+    plan = plan_tiles(art.width, art.height, ctx.paper)
+    rel = f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"
+    doc = PdfDocument(ctx.stage.path(rel), f"{title} ({plan.paper} tiles)", *plan.page)
+    marks_svg = render_template(ctx.kit.root, "map-marks", _svg_size(art.width, art.height) |
+                                {"marks": plan.marks, "ink": "#c00060", "radius": TICK / 2}, needed_by=title)
+    marks = arts.get(marks_svg, f"{title} marks")
+    _assembly(ctx, doc, title, (art, marks), plan, arts)
+    tiles = []
+    for tile in plan.tiles:
+        doc.new_page()
+        clip = (tile.clip.x, tile.clip.y, tile.clip.w, tile.clip.h)
+        doc.place(art, *tile.at, clip=clip)
+        doc.place(marks, *tile.at, clip=clip)
+        doc.place(arts.get(_tile_svg(ctx.kit, plan, tile, title)), 0, 0)
+        s = tile.source
+        tiles.append({"page": tile.page + 1, "label": tile.label, "region_pt": [round(v, 2) for v in (s.x, s.y, s.w, s.h)],
+                      "neighbours": tile.neighbours})
+    doc.close()
+    return {"path": rel, "pages": doc.pages, "paper": plan.paper, "page_size": list(plan.page),
+            "landscape": plan.landscape, "tiles": tiles}
+
+
+def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
+    doc.new_page()
+    width, height = plan.page
+    art = whole[0]
+    margin = PRINTABLE_MARGIN + MARK_ARM / 2
+    top = margin + 100
+    scale = min((width - 2 * margin) / art.width, (height - top - margin) / art.height)
+    x0 = (width - art.width * scale) / 2
+    for one in whole:
+        _place_scaled(doc, one, x0, top, scale)
+    inch = 72.0
+    context = _svg_size(width, height) | {
+        "title": title, "count": plan.count, "margin": margin, "steps": _steps(plan),
+        "tiles": [{"label": t.label, "x": x0 + t.source.x * scale, "y": top + t.source.y * scale,
+                   "w": t.source.w * scale, "h": t.source.h * scale, "cx": x0 + (t.source.x + t.source.w / 2) * scale,
+                   "cy": top + (t.source.y + t.source.h / 2) * scale} for t in plan.tiles],
+        "ruler": {"x": width - margin - inch, "y": margin + 60, "length": inch, "inches": "1"},
+    }
+    doc.place(arts.get(render_template(ctx.kit.root, "map-assembly", context, needed_by=f"{title} assembly page")), 0, 0)
+
+
+def _steps(plan) -> list[str]:
+    return [
+        f"Print pages 2 to {plan.count + 1} at actual size (100%, no fitting to the page): the bar at the right "
+        f"must measure 1 in.",
+        f"Lay the tiles out as below: rows A to {plan.tiles[-1].label[0]} from the top, columns 1 to {plan.cols} "
+        f"from the left.",
+        "Cut each tile along its dashed edges (left and top); leave its other edges as they are.",
+        "Glue each tile over the GLUE strip of its neighbour: the lines and the pink round marks meet.",
+        "Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks.",
+    ]
+
+
+def build(ctx) -> dict:
+    from generator.render.pdf import ArtCache
+    arts, files, boards = ArtCache(), [], []
+    for board in ctx.kit.boards:
+        for colour in (ctx.kit.colours if board.per_colour else (None,)):
+            name = f"{board.id}-{colour.id}" if colour else board.id
+            title = f"{ctx.kit.title}: {board.name}" + (f" ({colour.name})" if colour else "")
+            art = board_art(ctx, board, colour, arts)
+            files += [write_poster(ctx, name, title, art), write_tiles(ctx, name, title, art, arts)]
+            boards.append({"board": board.id, "colour": colour.id if colour else None, "name": board.name,
+                           "size_mm": [board.w, board.h], "places": len(board.doc["places"]),
+                           "links": len(board.doc["links"]), "tracks": len(board.doc["tracks"])})
+    ctx.log(f"boards: {len(boards)} boards, {len(files)} files")
+    return {"files": files, "boards": boards}
+
+
+PART = Part(name="boards", build=build, order=25, aliases=("board",),
+            doc="boards of places, links and tracks: a poster and Letter/A4 tiles each",
+            applies=lambda kit: bool(kit.boards))

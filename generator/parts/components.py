@@ -1,0 +1,124 @@
+"""The components part: every component table's pieces on imposed sheets, one PDF per print group.
+
+Each distinct face (template + parameters) is rendered once per build and placed wherever it appears;
+pieces of one group that differ in shape or size start a new batch of pages.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from generator.components.pieces import row_faces
+from generator.layout.sheets import impose, settings_for
+from generator.lengths import mm
+from generator.parts import Part
+from generator.problems import BuildError, display_path
+
+SUFFIX = ".pdf"
+
+
+def face_origins(kit) -> dict:
+    """face key -> 'file:line' of the first row that makes it, so a failing face names its row."""
+    origins = {}
+    for table in kit.tables.values():
+        for row in table.rows:
+            for colour in (kit.colours if table.per_colour else (kit.neutral,)):
+                for face in row_faces(table, row, colour):
+                    if face is not None:
+                        origins.setdefault(face.key, f"{display_path(row.file)}:{row.line}: {table.id} row {row.label}")
+    return origins
+
+
+def batches(kit) -> "OrderedDict[str, list]":
+    """group -> [(table, pieces)] in print order; a table's pieces per colour stay together."""
+    groups = OrderedDict()
+    for piece in kit.component_pieces:
+        table = kit.tables[piece.ref.split(".", 1)[0]]
+        runs = groups.setdefault(piece.group, [])
+        if runs and runs[-1][0].id == table.id:
+            runs[-1][1].append(piece)
+        else:
+            runs.append((table, [piece]))
+    return groups
+
+
+class FaceArts:
+    """Each distinct face rendered once per build (at the bleed its sheet asks for)."""
+
+    def __init__(self, kit, origins):
+        from generator.render.pdf import ArtCache
+        self.kit, self.origins, self.cache, self.done = kit, origins, ArtCache(), {}
+
+    def art(self, face, shape, bleed_pt: float):
+        from generator.render.piece_faces import face_context, piece_svg, render_content
+        key = (face.key, round(bleed_pt, 3))
+        if key not in self.done:
+            params = face.params
+            bleed = round(mm(bleed_pt), 4)
+            params = params | {"piece": params["piece"] | {"bleed": bleed}}
+            where = self.origins.get(face.key, face.template)
+            content = render_content(self.kit.root, face.template, face_context(params, self.kit), where)
+            self.done[key] = self.cache.get(piece_svg(content, shape, bleed), where)
+        return self.done[key]
+
+
+def write_group(ctx, group: str, runs: list, arts: FaceArts) -> dict:
+    from generator.render.pdf import PdfDocument
+    from generator.render.piece_sheets import draw_sheet_page
+    duplex = ctx.option("duplex", "long") or "long"
+    offset = _offset(ctx)
+    path = ctx.stage.path(f"{group}{SUFFIX}")
+    doc, placements, pages_total = None, [], 0
+    for table, pieces in runs:
+        settings = settings_for(table.shape, ctx.kit.sheets.get(table.group), ctx.paper, duplex, offset)
+        two_sided = any(p.back is not None for p in pieces)
+        try:
+            pages = impose(table.shape, len(pieces), settings, two_sided)
+        except ValueError as exc:
+            raise BuildError(f"{display_path(table.file)}: size: {exc}") from None
+        fronts = [arts.art(p.front, table.shape, settings.bleed) for p in pieces]
+        backs = [arts.art(p.back, table.shape, settings.bleed) if p.back else None for p in pieces]
+        for page in pages:
+            if doc is None:
+                doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size)
+            doc.new_page(*page.size)
+            pages_total += 1
+            sheet_no = (pages.index(page) // (2 if two_sided else 1)) + 1
+            title = f"{ctx.kit.title} \u00b7 {table.name} \u00b7 {page.side} {sheet_no} of " \
+                    f"{len(pages) // (2 if two_sided else 1)}"
+            draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, table.shape,
+                            settings.bleed, title)
+            placements += [_placement(group, pages_total, page, slot, table, pieces[slot.index], settings.bleed)
+                           for slot in page.slots]
+    doc.close()
+    return {"path": f"{group}{SUFFIX}", "pages": pages_total, "placements": placements}
+
+
+def _placement(group, page_no, page, slot, table, piece, bleed) -> dict:
+    return {"file": f"{group}{SUFFIX}", "page": page_no, "side": page.side, "ref": piece.ref,
+            "colour": piece.colour, "x": round(slot.x, 3), "y": round(slot.y, 3), "w": round(table.shape.w, 3),
+            "h": round(table.shape.h, 3), "shape": table.shape.kind, "turned": slot.turned, "bleed": round(bleed, 3),
+            "face": (piece.front if page.side == "front" else piece.back).template}
+
+
+def _offset(ctx) -> tuple[float, float]:
+    from generator.parts.counters import parse_offset
+    return parse_offset(ctx.option("back_offset", "0,0") or "0,0")
+
+
+def build(ctx) -> dict:
+    kit = ctx.kit
+    arts = FaceArts(kit, face_origins(kit))
+    files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items()]
+    ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "
+            f"{arts.cache.rendered} distinct faces rendered")
+    return {"files": [{k: v for k, v in f.items() if k != "placements"} for f in files],
+            "placements": [p for f in files for p in f["placements"]],
+            "tables": {t.id: {"name": t.name, "shape": t.shape.kind, "w": round(t.shape.w, 3),
+                              "h": round(t.shape.h, 3), "radius": round(t.shape.radius, 3), "group": t.group,
+                              "pieces": sum(1 for p in kit.component_pieces if p.ref.split('.', 1)[0] == t.id)}
+                       for t in kit.tables.values()}}
+
+
+PART = Part(name="components", build=build, order=15, aliases=("pieces",),
+            doc="every component table's pieces, double-sided, one PDF per print group",
+            applies=lambda kit: bool(kit.tables))

@@ -1,0 +1,91 @@
+"""Piece and board faces: a kit template's SVG content wrapped in a root sized in mm and clipped to the
+piece's shape, rendered once per distinct face.
+
+Kit templates are input, not code: they run in Jinja's sandbox (no reaching Python internals), strict
+(an undefined name is an error) and autoescaped (a name like `R&D <1>` cannot break the SVG).
+"""
+from __future__ import annotations
+
+import traceback
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+from generator.problems import BuildError, display_path
+from generator.render.templates import SUFFIX, format_number, template_dirs
+from generator.render.textbox import PT_IN_MM, TextFitError, textbox
+from generator.shapes import Shape
+
+SVG_ROOT = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            'width="{w}mm" height="{h}mm" viewBox="{x} {y} {w} {h}">')
+
+
+def kit_env(kit_root: Path) -> jinja2.Environment:
+    own = Path(kit_root) / "templates"
+    stamp = tuple(sorted(p.name for p in own.glob(f"*{SUFFIX}"))) if own.is_dir() else ()
+    return _kit_env(Path(kit_root), stamp)
+
+
+@lru_cache(maxsize=8)
+def _kit_env(kit_root: Path, stamp: tuple) -> jinja2.Environment:
+    env = SandboxedEnvironment(
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in template_dirs(kit_root)]),
+        undefined=jinja2.StrictUndefined, autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    env.filters["num"] = format_number
+    env.globals.update(textbox=textbox, pt=lambda n: round(n * PT_IN_MM, 4))
+    return env
+
+
+def render_content(kit_root: Path, template: str, context: dict, where: str) -> str:
+    """The template's SVG content; every template problem becomes a BuildError naming `where`."""
+    env = kit_env(kit_root)
+    try:
+        return env.get_template(f"{template}{SUFFIX}").render(**context)
+    except jinja2.TemplateNotFound as exc:
+        raise BuildError(f"{where}: template {exc.name} not found "
+                         f"(looked in {', '.join(display_path(d) for d in template_dirs(kit_root))})") from None
+    except jinja2.TemplateSyntaxError as exc:
+        raise BuildError(f"{display_path(exc.filename or template)}:{exc.lineno}: template syntax error: "
+                         f"{exc.message} (for {where})") from None
+    except TextFitError as exc:
+        raise BuildError(f"{where}: {_template_line(exc, template)}: {exc}") from None
+    except jinja2.exceptions.SecurityError as exc:
+        raise BuildError(f"{where}: {_template_line(exc, template)}: not allowed in a kit template: {exc}") from None
+    except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError) as exc:
+        raise BuildError(f"{where}: {_template_line(exc, template)}: {exc}") from None
+
+
+def _template_line(exc: Exception, template: str) -> str:
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename.endswith(SUFFIX):
+            return f"{display_path(frame.filename)}:{frame.lineno}"
+    return f"{template}{SUFFIX}"
+
+
+def face_context(params: dict, kit, shape: Shape | None = None) -> dict:
+    """What a piece template sees: the row's columns by name, and row, piece, colour, kit, data, colours."""
+    row = params.get("row", {})
+    return {**row, "row": row, "piece": params["piece"] | {"side": params.get("side", "front")},
+            "colour": params.get("colour"), "side": params.get("side", "front"),
+            "kit": {"id": kit.id, "title": kit.title}, "data": kit.data,
+            "colours": [{"id": c.id, "name": c.name, "print": c.print, "ink": c.ink, "emblem": c.emblem,
+                         "pattern": c.pattern} for c in kit.colours]}
+
+
+def piece_svg(content: str, shape: Shape, bleed_mm: float) -> str:
+    """The SVG document of one face: sized to the piece plus bleed, clipped to the shape."""
+    from generator.lengths import mm
+    w, h, b = mm(shape.w), mm(shape.h), bleed_mm
+    root = SVG_ROOT.format(w=_f(w + 2 * b), h=_f(h + 2 * b), x=_f(-b), y=_f(-b))
+    return (f'{root}<defs><clipPath id="pnpgen-shape">{shape.svg_clip(b)}</clipPath></defs>'
+            f'<g clip-path="url(#pnpgen-shape)">{content}</g></svg>')
+
+
+def board_svg(content: str, w_mm: float, h_mm: float) -> str:
+    return SVG_ROOT.format(w=_f(w_mm), h=_f(h_mm), x=0, y=0) + content + "</svg>"
+
+
+def _f(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".")

@@ -1,0 +1,76 @@
+"""Drawing imposed sheets of pieces: faces where layout put them, cut lines, crop marks and cut paths,
+a title line and the scale check. Reads positions, never decides them."""
+from __future__ import annotations
+
+import math
+
+from generator.layout.sheets import SheetPage
+from generator.render.counter_sheets import FAMILY, draw_scale, paint_art
+
+CUT_GREY = (0.45, 0.45, 0.45)
+CUT_WIDTH = 0.5
+
+
+def draw_sheet_page(cr, page: SheetPage, arts: list, shape, bleed: float, title: str) -> None:
+    for slot in page.slots:
+        art = arts[slot.index]
+        if art is not None:
+            paint_art(cr, art, slot.x - bleed, slot.y - bleed, slot.turned)
+    draw_cut_paths(cr, page.cuts, page.outlines)
+    draw_header(cr, page, title)
+
+
+def draw_cut_paths(cr, cuts, outlines) -> None:
+    cr.save()
+    cr.set_line_width(CUT_WIDTH)
+    cr.set_source_rgb(*CUT_GREY)
+    for x1, y1, x2, y2 in cuts:
+        cr.move_to(x1, y1)
+        cr.line_to(x2, y2)
+    cr.stroke()
+    for command in outlines:
+        _outline(cr, command)
+    cr.stroke()
+    cr.restore()
+
+
+def _outline(cr, command) -> None:
+    kind, *numbers = command
+    if kind == "circle":
+        x, y, r = numbers
+        cr.new_sub_path()
+        cr.arc(x, y, r, 0, 2 * math.pi)
+    elif kind == "poly":
+        points = numbers[0]
+        cr.move_to(*points[0])
+        for point in points[1:]:
+            cr.line_to(*point)
+        cr.close_path()
+    elif kind == "round":
+        x, y, w, h, r = numbers
+        cr.new_sub_path()
+        cr.arc(x + w - r, y + r, r, -math.pi / 2, 0)
+        cr.arc(x + w - r, y + h - r, r, 0, math.pi / 2)
+        cr.arc(x + r, y + h - r, r, math.pi / 2, math.pi)
+        cr.arc(x + r, y + r, r, math.pi, 3 * math.pi / 2)
+        cr.close_path()
+    else:
+        cr.rectangle(*numbers)
+
+
+def draw_header(cr, page: SheetPage, title: str) -> None:
+    """The title at the left of the header band; the 1 in / 25 mm scale check at its right (fronts)."""
+    x, y, w, h = page.header
+    cr.save()
+    cr.set_source_rgb(0.1, 0.1, 0.1)
+    cr.select_font_face(FAMILY, 0, 1)
+    cr.set_font_size(8)
+    cr.move_to(x, y + 9)
+    cr.show_text(title)
+    if page.side == "front":
+        cr.select_font_face(FAMILY, 0, 0)
+        cr.set_font_size(6.5)
+        cr.move_to(x, y + 19)
+        cr.show_text("Print at 100 % (actual size, no fit to page); both bars must measure true.")
+        draw_scale(cr, x + w, y + 1)
+    cr.restore()

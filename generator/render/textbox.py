@@ -1,0 +1,105 @@
+"""Wrapped text that must fit its box, for piece templates: `textbox(text, x, y, w, h, size, min_size)`.
+
+SVG cannot wrap text, so lines are broken here with the shipped fonts' own metrics (the same TTF files
+cairo draws with), from `size` down to `min_size` in half points. Text that still does not fit raises
+TextFitError; the caller names the row, template and box.
+"""
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from markupsafe import Markup, escape
+
+from generator.fonts import FONT_DIR
+
+PT_IN_MM = 25.4 / 72
+FILES = {("DejaVu Sans", False): "DejaVuSans.ttf", ("DejaVu Sans", True): "DejaVuSans-Bold.ttf",
+         ("DejaVu Sans Condensed", False): "DejaVuSansCondensed.ttf",
+         ("DejaVu Sans Condensed", True): "DejaVuSansCondensed-Bold.ttf"}
+BOLD_RUN = re.compile(r"\*\*(.+?)\*\*")
+
+
+class TextFitError(ValueError):
+    """A text that does not fit its box even at its smallest allowed size."""
+
+
+@cache
+def _font(family: str, bold: bool):
+    from reportlab.pdfbase.ttfonts import TTFont
+    key = (family, bold) if (family, bold) in FILES else ("DejaVu Sans", bold)
+    return TTFont(f"fit-{key[0]}-{bold}", str(FONT_DIR / FILES[key]))
+
+
+def width_mm(text: str, family: str, bold: bool, size_pt: float) -> float:
+    return _font(family, bold).stringWidth(text, size_pt) * PT_IN_MM
+
+
+def _words(paragraph: str, bold_all: bool) -> list[tuple[str, bool]]:
+    """(word, bold) pairs; **runs** are bold."""
+    out, pos = [], 0
+    for match in BOLD_RUN.finditer(paragraph):
+        out += [(w, bold_all) for w in paragraph[pos:match.start()].split()]
+        out += [(w, True) for w in match.group(1).split()]
+        pos = match.end()
+    return out + [(w, bold_all) for w in paragraph[pos:].split()]
+
+
+def wrap(text: str, width: float, size: float, family: str, bold: bool) -> list[list[tuple[str, bool]]] | None:
+    """Lines of (word, bold) that fit `width` mm at `size` pt, or None if one word alone is too wide."""
+    space = width_mm(" ", family, False, size)
+    lines = []
+    for paragraph in str(text).split("\n"):
+        line, used = [], 0.0
+        for word, heavy in _words(paragraph, bold):
+            w = width_mm(word, family, heavy, size)
+            if w > width + 1e-6:
+                return None
+            if line and used + space + w > width + 1e-6:
+                lines.append(line)
+                line, used = [], 0.0
+            used += (space if line else 0) + w
+            line.append((word, heavy))
+        lines.append(line)
+    return lines
+
+
+def fit(text, w, h, size, min_size, family, bold, line_height) -> tuple[float, list]:
+    """The largest size (half-point steps) at which the wrapped text fits w x h mm."""
+    step = size
+    while step >= min_size - 1e-9:
+        lines = wrap(text, w, step, family, bold)
+        if lines is not None and len(lines) * step * line_height * PT_IN_MM <= h + 1e-6:
+            return step, lines
+        step -= 0.5
+    needed = wrap(text, w, min_size, family, bold)
+    reason = ("a word is wider than the box" if needed is None else
+              f"{len(needed)} lines need {len(needed) * min_size * line_height * PT_IN_MM:.1f} mm")
+    raise TextFitError(f"text does not fit its {w:g} x {h:g} mm box at {min_size:g} pt ({reason}): "
+                       f"{str(text)[:60]!r}")
+
+
+def textbox(text, x, y, w, h, size=8, min_size=6, weight="normal", align="start", valign="top",
+            fill="#000000", family="DejaVu Sans", line_height=1.2) -> Markup:
+    """SVG <text> of the wrapped lines; `align` start|middle|end, `valign` top|middle|bottom."""
+    bold = weight == "bold"
+    size, lines = fit(text, w, h, size, min_size, family, bold, line_height)
+    lead = size * line_height * PT_IN_MM
+    block = len(lines) * lead
+    top = y + {"top": 0, "middle": (h - block) / 2, "bottom": h - block}.get(valign, 0)
+    anchor_x = {"start": x, "middle": x + w / 2, "end": x + w}.get(align, x)
+    spans = []
+    for number, line in enumerate(lines):
+        baseline = top + lead * number + size * PT_IN_MM * 0.9
+        words = "".join(_word_span(word, heavy, bold, i) for i, (word, heavy) in enumerate(line))
+        spans.append(f'<tspan x="{anchor_x:.3f}" y="{baseline:.3f}">{words}</tspan>')
+    weight_attr = ' font-weight="bold"' if bold else ""
+    return Markup(f'<text font-family="{escape(family)}" font-size="{size * PT_IN_MM:.3f}"{weight_attr} '
+                  f'fill="{escape(fill)}" text-anchor="{escape(align)}">{"".join(spans)}</text>')
+
+
+def _word_span(word: str, heavy: bool, bold_all: bool, index: int) -> str:
+    space, text = (" " if index else ""), str(escape(word))
+    if heavy and not bold_all:
+        return f'{space}<tspan font-weight="bold">{text}</tspan>'
+    return space + text
