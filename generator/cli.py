@@ -11,7 +11,7 @@ from generator.inventory import kit_pieces
 from generator.kit import DEFAULT_KIT, find_kit, load_kit
 from generator.components.listing import component_listing
 from generator.listing import inventory_text
-from generator.newkit import new_kit
+from generator.newkit import BLANK_KIT, new_kit
 from generator.parts import all_parts
 from generator.problems import BuildError, KitError
 from generator.progress import Progress
@@ -81,6 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("folder", help="the new kit folder (must not exist, or be empty)")
     new.add_argument("--from", dest="source", default=None, help=f"kit to copy (default: {DEFAULT_KIT})")
     new.add_argument("--no-templates", action="store_true", help="copy the data only; use the built-in templates")
+    new.add_argument("--blank", action="store_true",
+                     help="start a new game instead: a deck of cards, round tokens, hex tiles, a board and rules")
     new.set_defaults(run=_new)
     return parser
 
@@ -174,9 +176,9 @@ def _proof(args) -> int:
 
 
 def _new(args) -> int:
-    source = find_kit(args.source)
+    source = BLANK_KIT if args.blank else find_kit(args.source)
     load_kit(source)  # copy only a kit that is valid
-    target = new_kit(source, Path(args.folder), with_templates=not args.no_templates)
+    target = new_kit(source, Path(args.folder), with_templates=not (args.no_templates or args.blank))
     print(f"New kit in {target}. Edit its YAML and templates, then build it with:\n"
           f"  pnpgen build --data {target}")
     return EXIT_OK

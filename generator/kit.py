@@ -85,12 +85,16 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines) -> dict:
     """Component tables, boards, free data and documents: what every kit may hold."""
     kit_file = root / KIT_FILE
     line = raw_kit.line_of
+    before = len(problems.errors())
     tables = load_tables(root, kit_doc["components"], kit_file, line("components"), problems)
-    pieces = check_counts(tables, kit_doc, kit_file, lines, kit.colours, kit.neutral, problems)
+    broken = len(problems.errors()) > before  # a table that failed: kit-wide counts and groups would only echo it
+    pieces = check_counts(tables, kit_doc | ({"counts": []} if broken else {}), kit_file, lines, kit.colours,
+                          kit.neutral, problems)
     data = load_data_files(root, kit_doc["data"], kit_file, line("data"), problems)
     boards = load_boards(root, kit_doc["boards"], kit_file, line("boards"), kit.colours, problems)
-    check_sheets(kit_doc["sheets"], {p.group for p in pieces}, {t.group for t in tables.values()},
-                 kit_file, lines, problems)
+    if not broken:
+        check_sheets(kit_doc["sheets"], {p.group for p in pieces}, {t.group for t in tables.values()},
+                     kit_file, lines, problems)
     documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems,
                                 default_booklet=not kit.has_game_module)  # that kit's booklet part makes its own
     return {"tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards,

@@ -18,6 +18,9 @@ A unit or marker can also name a new template of its own in the YAML (`template:
 """
 
 
+BLANK_KIT = Path(__file__).resolve().parent / "blank_kit"  # `pnpgen new --blank`: a new game's starting point
+
+
 def kit_id_for(folder: Path) -> str:
     slug = re.sub(r"[^a-z0-9-]+", "-", folder.resolve().name.lower()).strip("-")
     return slug or "my-kit"

@@ -49,6 +49,7 @@ class SheetPage:
     cuts: tuple[tuple, ...]         # straight cut lines and crop marks: (x1, y1, x2, y2)
     outlines: tuple[tuple, ...]     # per-piece cut paths: Shape.outline commands
     header: tuple[float, float, float, float]
+    header_side: str = "top"        # top, or left (turned a quarter) where a top band would cost a row
 
 
 def paper_points(name: str | None, default: str) -> tuple[float, float]:
@@ -74,19 +75,28 @@ def settings_for(shape: Shape, sheet: dict | None, paper: str, duplex: str = "lo
                          back_offset=back_offset)
 
 
-def grid(shape: Shape, s: SheetSettings) -> tuple[tuple[float, float], list[tuple[float, float]]]:
-    """The page size (portrait or landscape, whichever holds more) and the top-left of every cell on it."""
+def grid(shape: Shape, s: SheetSettings) -> tuple[tuple[float, float], list[tuple[float, float]], str]:
+    """The page (portrait or landscape), the top-left of every cell, and the header's side: whichever
+    holds the most pieces (9 poker cards on Letter need the header turned along the left edge)."""
     best = None
-    for page in (s.paper, (s.paper[1], s.paper[0])):
-        cells = _cells(shape, s, page)
-        if best is None or len(cells) > len(best[1]):
-            best = (page, cells)
+    for side in ("top", "left"):
+        for page in (s.paper, (s.paper[1], s.paper[0])):
+            cells = _cells(shape, s, page, side)
+            if best is None or len(cells) > len(best[1]):
+                best = (page, cells, side)
     return best
 
 
-def _cells(shape: Shape, s: SheetSettings, page: tuple[float, float]) -> list[tuple[float, float]]:
-    left, top = PRINTABLE_MARGIN, PRINTABLE_MARGIN + HEADER
-    avail_w, avail_h = page[0] - 2 * PRINTABLE_MARGIN, page[1] - top - PRINTABLE_MARGIN
+def header_box(page: tuple[float, float], side: str) -> tuple[float, float, float, float]:
+    if side == "left":
+        return (PRINTABLE_MARGIN, PRINTABLE_MARGIN, HEADER, page[1] - 2 * PRINTABLE_MARGIN)
+    return (PRINTABLE_MARGIN, PRINTABLE_MARGIN, page[0] - 2 * PRINTABLE_MARGIN, HEADER)
+
+
+def _cells(shape: Shape, s: SheetSettings, page: tuple[float, float], side: str = "top") -> list[tuple[float, float]]:
+    left = PRINTABLE_MARGIN + (HEADER if side == "left" else 0)
+    top = PRINTABLE_MARGIN + (HEADER if side == "top" else 0)
+    avail_w, avail_h = page[0] - left - PRINTABLE_MARGIN + 1e-6, page[1] - top - PRINTABLE_MARGIN + 1e-6
     w, h, g = shape.w, shape.h, s.gutter
     if s.nest and shape.kind == "hex":
         return _nested(shape, g, left, top, avail_w, avail_h)
@@ -118,19 +128,19 @@ def _nested(shape: Shape, g: float, left: float, top: float, avail_w: float, ava
 
 def impose(shape: Shape, count: int, s: SheetSettings, two_sided: bool) -> list[SheetPage]:
     """Front page, back page, front page ... holding `count` pieces of one shape."""
-    page, cells = grid(shape, s)
+    page, cells, side = grid(shape, s)
     if not cells:
         raise ValueError(f"a {shape.kind} of {shape.w:.1f} x {shape.h:.1f} pt does not fit the printable area "
                          f"of a {s.paper[0]:.0f} x {s.paper[1]:.0f} pt sheet")
     pages = []
     for start in range(0, count, len(cells)):
         slots = tuple(Slot(start + i, x, y) for i, (x, y) in enumerate(cells[:count - start]))
-        header = (PRINTABLE_MARGIN, PRINTABLE_MARGIN, page[0] - 2 * PRINTABLE_MARGIN, HEADER)
+        header = header_box(page, side)
         pages.append(SheetPage(page, "front", slots, cuts(shape, slots, s, page), outlines(shape, slots, s),
-                               header))
+                               header, side))
         if two_sided:
             backs = tuple(back_slot(slot, shape, s, page) for slot in slots)
-            pages.append(SheetPage(page, "back", backs, (), (), header))
+            pages.append(SheetPage(page, "back", backs, (), (), header, side))
     return pages
 
 

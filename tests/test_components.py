@@ -1,0 +1,195 @@
+"""The generic component layer on a small kit with no Space Empires file (tests/kits/mini): cards, round
+tokens (rows from CSV), hex tiles, one-sided square chits, a place-and-link board and a booklet.
+
+Everything is read back from the PDFs and the manifest: page sizes, piece sizes in points, counts, text,
+mirrored backs and pixels of each shape's cut path."""
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from generator.cli import main
+from tests.conftest import edit
+
+MINI = Path(__file__).parent / "kits" / "mini"
+MM = 72 / 25.4
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mini-out")
+    assert main(["build", "--data", str(MINI), "--out", str(out), "-q"]) == 0
+    kit_out = out / "mini"
+    return kit_out, json.loads((kit_out / "manifest.json").read_text())
+
+
+def page_texts(path: Path) -> list[str]:
+    pdf = pdfium.PdfDocument(str(path))
+    return ["".join(pdf[i].get_textpage().get_text_range().split()) for i in range(len(pdf))]
+
+
+def placements(manifest, file=None, side=None):
+    rows = manifest["parts"]["components"]["placements"]
+    return [p for p in rows if (file is None or p["file"] == file) and (side is None or p["side"] == side)]
+
+
+def test_every_piece_is_printed_once_on_a_front(built):
+    _, manifest = built
+    fronts = Counter(p["ref"].split(".")[0] for p in placements(manifest, side="front"))
+    assert fronts == {"cards": 12, "tokens": 16, "tiles": 6, "chits": 10}
+
+
+def test_piece_sizes_are_exact_in_points(built):
+    _, manifest = built
+    sizes = {(p["ref"].split(".")[0], round(p["w"], 2), round(p["h"], 2)) for p in placements(manifest)}
+    assert sizes == {("cards", round(63.5 * MM, 2), round(88.9 * MM, 2)), ("tokens", 54.0, 54.0),
+                     ("tiles", round(144 * 2 / 3 ** 0.5, 2), 144.0), ("chits", 36.0, 36.0)}
+
+
+def test_nine_poker_cards_fit_a_letter_page(built):
+    _, manifest = built
+    first = [p for p in placements(manifest, "cards.pdf", "front") if p["page"] == 1]
+    assert len(first) == 9
+
+
+def test_texts_print_on_the_cards_and_counts_read_back(built):
+    kit_out, _ = built
+    fronts = "".join(page_texts(kit_out / "cards.pdf")[0::2])
+    assert fronts.count("Explore") == 4 and fronts.count("Build") == 4 and fronts.count("Trade") == 4
+    tokens = "".join(page_texts(kit_out / "tokens-red.pdf")[0::2])
+    assert Counter(c for c in tokens if c in "125") >= Counter({"1": 4, "2": 3, "5": 1})
+
+
+def test_backs_mirror_their_fronts_for_long_edge_duplex(built):
+    _, manifest = built
+    width = 612.0
+    for file in ("cards.pdf", "tiles.pdf", "tokens-red.pdf"):
+        fronts = {(p["page"], p["ref"], p["x"], p["y"]) for p in placements(manifest, file, "front")}
+        backs = placements(manifest, file, "back")
+        assert backs, file
+        for b in backs:
+            page_w = width if b["w"] < 400 else width
+            mirrored = (b["page"] - 1, b["ref"], None, b["y"])
+            assert any(f[0] == mirrored[0] and f[3] == b["y"] and abs(f[2] - (_page_width(manifest, file) - b["x"] - b["w"])) < 0.01
+                       for f in fronts), (file, b)
+
+
+def _page_width(manifest, file) -> float:
+    # every sheet here is Letter, portrait or landscape: a front at x and its back at W - x - w
+    xs = [p["x"] + p["w"] for p in placements(manifest, file)]
+    return 792.0 if max(xs) > 612 else 612.0
+
+
+def test_one_sided_pieces_get_no_back_pages(built):
+    kit_out, manifest = built
+    assert not placements(manifest, "chits.pdf", "back")
+    assert len(pdfium.PdfDocument(str(kit_out / "chits.pdf"))) == 1
+
+
+def _render(path: Path, page: int, scale: float = 2.0):
+    pdf = pdfium.PdfDocument(str(path))
+    return pdf[page].render(scale=scale).to_pil().convert("RGB"), scale
+
+
+def test_circle_and_hex_art_is_clipped_to_the_shape(built):
+    kit_out, manifest = built
+    for file, inside_colour in (("tokens-red.pdf", (198, 40, 40)), ("tiles.pdf", None)):
+        image, scale = _render(kit_out / file, 0)
+        p = placements(manifest, file, "front")[0]
+        cx, cy = (p["x"] + p["w"] / 2) * scale, (p["y"] + p["h"] / 2) * scale
+        corner = (p["x"] + 2) * scale, (p["y"] + 2) * scale   # inside the bounding box, outside the shape
+        assert image.getpixel((int(corner[0]), int(corner[1]))) == (255, 255, 255), file
+        centre = image.getpixel((int(cx - p["w"] * scale * 0.3), int(cy)))
+        assert centre != (255, 255, 255), file
+
+
+def test_board_is_a_poster_at_its_size_and_tiles(built):
+    kit_out, manifest = built
+    poster = pdfium.PdfDocument(str(kit_out / "boards" / "board-poster.pdf"))
+    w, h = poster[0].get_size()
+    assert (round(w, 1), round(h, 1)) == (792.0, 612.0)
+    assert "Centre" in page_texts(kit_out / "boards" / "board-poster.pdf")[0]
+    tiles = manifest["parts"]["boards"]["files"][1]
+    assert tiles["pages"] == len(tiles["tiles"]) + 1 >= 3
+
+
+def test_booklet_quotes_the_tables(built):
+    kit_out, _ = built
+    text = "".join(page_texts(kit_out / "booklet.pdf"))
+    assert "shufflethe12cards" in text.lower()
+    assert "Copies" in text
+
+
+def test_list_prints_the_inventory(capsys):
+    assert main(["list", "--data", str(MINI)]) == 0
+    out = capsys.readouterr().out
+    assert "Action cards: 12" in out and "Player tokens: 16 (8 per colour)" in out and "Total: 44 pieces" in out
+
+
+def test_blank_kit_builds_as_written(tmp_path, capsys):
+    assert main(["new", "--blank", str(tmp_path / "my-game")]) == 0
+    assert main(["build", "--data", str(tmp_path / "my-game"), "--out", str(tmp_path / "out"), "-q"]) == 0
+    files = {p.name for p in (tmp_path / "out" / "my-game").iterdir()}
+    assert {"cards.pdf", "tiles.pdf", "tokens-red.pdf", "booklet.pdf", "manifest.json"} <= files
+
+
+# Bad input: each problem located at file:line, exit 1, the earlier output untouched --------------------
+
+@pytest.fixture
+def mini_copy(tmp_path) -> Path:
+    target = tmp_path / "mini"
+    shutil.copytree(MINI, target)
+    return target
+
+
+BAD = [
+    ("components/cards.yaml", "{title: Explore, cost: 1", "{title: Explore, cots: 1",
+     "rows[0].cots: unknown field (did you mean 'cost'?)"),
+    ("components/cards.yaml", "cost: 2, qty: 4", "cost: 2, qty: -4", "rows[1].qty: must be a whole number >= 0"),
+    ("components/cards.yaml", "shape: rect", "shape: oval", "shape: must be one of"),
+    ("components/cards.yaml", "front: card-front", "front: card-frnt", "front: template card-frnt.svg.j2 not found"),
+    ("components/cards.yaml", "by: {cost: {0: 4, 1: 4, 2: 4}}", "by: {cost: {0: 4, 1: 5, 2: 4}}",
+     "counts.by.cost.1: Action cards with cost 1: the rule asks for 5, the rows make 4"),
+    ("components/tokens.csv", "2,3", "two,3", "rows[1].value: must be a whole number"),
+    ("components/tokens.csv", "value,qty", "valeu,qty", "valeu: unknown column (did you mean 'value'?)"),
+    ("components/tiles.yaml", "size: 2in", "size: 50in", "larger than any sheet"),
+    ("components/tiles.yaml", "size: 2in", "size: 0mm", "larger than zero"),
+    ("components/chits.yaml", "qty: 6}", "qty: 1000000000}", "rows[0].qty: must be a whole number >= 0 and <= 10000"),
+    ("kit.yaml", "total: 44", "total: 45", "counts[0]: every piece of the game: the rule asks for 45"),
+    ("boards/board.yaml", "{from: centre, to: rim", "{from: centre, to: rimm", "links[2].to: no place with id 'rimm'"),
+    ("kit.yaml", "components", "components", None),
+]
+
+
+@pytest.mark.parametrize("file,old,new,message", [b for b in BAD if b[3]])
+def test_bad_input_is_located_and_leaves_output_intact(mini_copy, tmp_path, capsys, file, old, new, message):
+    out = tmp_path / "out"
+    assert main(["build", "--data", str(mini_copy), "--out", str(out), "-q", "--only", "components"]) == 0
+    before = {p: p.read_bytes() for p in (out / "mini").rglob("*.pdf")}
+    line = edit(mini_copy / file, old, new)
+    capsys.readouterr()
+    assert main(["build", "--data", str(mini_copy), "--out", str(out), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert message in err, err
+    assert Path(file).name in err, err
+    if not file.endswith(".csv") or "unknown column" not in message:
+        assert f":{line}:" in err or "kit.yaml" in file, err
+    assert before == {p: p.read_bytes() for p in (out / "mini").rglob("*.pdf")}
+
+
+def test_text_that_does_not_fit_names_the_row_and_template(mini_copy, capsys):
+    line = edit(mini_copy / "components/cards.yaml", "text: \"Swap one", "text: \"" + "Swap words " * 80 + "one")
+    assert main(["build", "--data", str(mini_copy), "--out", str(mini_copy / "out"), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert f"cards.yaml:{line}: cards row Trade" in err and "card-front.svg.j2" in err and "does not fit" in err
+
+
+def test_kit_templates_are_sandboxed(mini_copy, capsys):
+    (mini_copy / "templates" / "chit.svg.j2").write_text("{{ ''.__class__.__mro__[1].__subclasses__() }}")
+    assert main(["build", "--data", str(mini_copy), "--out", str(mini_copy / "out"), "-q"]) == 1
+    assert "chit.svg.j2" in capsys.readouterr().err
