@@ -1,0 +1,345 @@
+"""The SE4 Board Game kit (issue 13): built once, then read back from its PDFs and checked against its data.
+
+Expectations come from the kit's own YAML (read here with PyYAML, not through the generator), so a card
+that prints something other than its row fails. Text is read with pypdfium2 inside each card's rectangle
+(the manifest says where every card sits); pdfium drops most spaces, so texts are compared squashed.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections import Counter, deque
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+import yaml
+
+from generator.cli import main
+from generator.kit import BUILTIN_DATA
+
+KIT = BUILTIN_DATA / "se4-board-game"
+TABLES = ("hulls", "facilities", "colonies", "techs", "components", "armour")
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def load(rel: str):
+    return yaml.safe_load((KIT / rel).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def kit_yaml():
+    return load("kit.yaml")
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return {name: load(f"components/{name}.yaml") for name in TABLES}
+
+
+@pytest.fixture(scope="module")
+def board():
+    return load("boards/galaxy.yaml")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("se4")
+    assert main(["build", "--data", str(KIT), "--out", str(out), "--quiet"]) == 0
+    root = out / "se4-board-game"
+    return root, json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+
+
+def pdf_text(path: Path) -> str:
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        return "\n".join(page.get_textpage().get_text_range() for page in pdf)
+    finally:
+        pdf.close()
+
+
+@pytest.fixture(scope="module")
+def cards(built):
+    """Every placed card face: (file, side, table, row id, colour, squashed text inside its rectangle)."""
+    root, manifest = built
+    placements = manifest["parts"]["components"]["placements"]
+    found = []
+    by_file: dict[str, list] = {}
+    for p in placements:
+        by_file.setdefault(p["file"], []).append(p)
+    for name, items in by_file.items():
+        pdf = pdfium.PdfDocument(str(root / name))
+        try:
+            for p in items:
+                page = pdf[p["page"] - 1]
+                height = page.get_height()
+                text = page.get_textpage().get_text_bounded(left=p["x"], bottom=height - p["y"] - p["h"],
+                                                           right=p["x"] + p["w"], top=height - p["y"])
+                table, row = p["ref"].split(".", 1)
+                # the sheet's sideways label runs beside the grid and can fall inside an edge card's box
+                text = re.sub(r"SE4BoardGame·.*$", "", squash(text))
+                found.append((name, p["side"], table, row, p["colour"], text))
+        finally:
+            pdf.close()
+    return found
+
+
+def expected_pieces(table: dict, colours: int) -> int:
+    return sum(r.get("qty", 1) for r in table["rows"]) * (colours if table.get("per_colour") else 1)
+
+
+# --- counts and names read back from the PDFs ---------------------------------------------------------
+
+def test_every_table_prints_its_rule_count_of_cards(cards, tables, kit_yaml):
+    colours = len(kit_yaml["colours"])
+    fronts = Counter(t for _, side, t, *_ in cards if side == "front")
+    backs = Counter(t for _, side, t, *_ in cards if side == "back")
+    for name, table in tables.items():
+        want = expected_pieces(table, colours)
+        assert want == table["counts"]["total"], name          # the data meets its own rule
+        assert fronts[name] == want, name
+        assert backs[name] == want, name                        # every card is double-sided
+    assert sum(fronts.values()) == sum(expected_pieces(t, colours) for t in tables.values())
+
+
+def test_each_card_front_starts_with_its_own_name(cards, tables, kit_yaml):
+    """Names read back: every front starts with the name of its row, and each name appears qty times."""
+    colours = len(kit_yaml["colours"])
+    for name, table in tables.items():
+        rows = {r["id"]: r for r in table["rows"]}
+        seen = Counter()
+        for _, side, t, row, colour, text in cards:
+            if t != name or side != "front":
+                continue
+            title = rows[row]["name"] if name != "techs" else "TECH"
+            assert text.startswith(squash(title)), (name, row, text[:40])
+            if name == "techs":
+                assert squash(rows[row]["name"]) in text, (row, text)
+            seen[rows[row]["name"]] += 1
+        for r in table["rows"]:
+            assert seen[r["name"]] == r.get("qty", 1) * (colours if table.get("per_colour") else 1), r["name"]
+
+
+def test_every_named_component_is_in_the_deck(cards, tables):
+    named = {"Ripper Beam", "Torpedo", "Antiproton Beam", "Capital Ship Missile", "TK Projector", "Repulsor Beam",
+             "Planetary Napalm", "Standard Armor", "Organic Armor", "Shield", "Shield Regenerator", "ECM",
+             "Combat Sensor", "Point Defense", "Cargo Bay", "Repair Bay"}
+    printed = {r["name"] for t in ("components", "armour") for r in tables[t]["rows"]}
+    assert named <= printed
+    fronts = {text for _, side, t, _, _, text in cards if side == "front" and t in ("components", "armour")}
+    for n in named:
+        assert any(text.startswith(squash(n)) for text in fronts), n
+    backs = {text for _, side, t, _, _, text in cards if side == "back" and t in ("components", "armour")}
+    assert backs == {"COMPONENTFacedownonaship:damaged"}          # one common back
+
+
+def test_research_chart_has_six_results_on_a_d6(tables):
+    chart = load("data/research.yaml")
+    assert [r["roll"] for r in chart] == [1, 2, 3, 4, 5, 6]
+    by_roll = {r["roll"]: r["name"] for r in tables["techs"]["rows"]}
+    assert {r["roll"]: r["result"] for r in chart} == by_roll
+
+
+def test_facility_prices_are_printed(cards, tables):
+    rows = {r["id"]: r for r in tables["facilities"]["rows"]}
+    for _, side, t, row, _, text in cards:
+        if t == "facilities" and side == "front":
+            assert f"PRICE{rows[row]['price']}" in text, (row, text[:60])
+
+
+def test_component_numbers_and_kit_marks_are_printed(cards, tables):
+    rows = {r["id"]: r for r in tables["components"]["rows"]}
+    for _, side, t, row, _, text in cards:
+        if t != "components" or side != "front":
+            continue
+        r = rows[row]
+        if r.get("rof"):
+            assert f"ROF{r['rof']}" in text, row
+        if r.get("source") == "kit":
+            assert "Kit'sown:" + squash(r["kit_numbers"]) in text, row
+
+
+# --- every hull's numbers on its card equal the data -------------------------------------------------
+
+def _signed(v: int) -> str:
+    return "0" if v == 0 else f"{v:+d}"
+
+
+def test_every_hull_card_prints_its_numbers(cards, tables, kit_yaml):
+    rows = {r["id"]: r for r in tables["hulls"]["rows"]}
+    checked = Counter()
+    for _, side, t, row, colour, text in cards:
+        if t != "hulls":
+            continue
+        r = rows[row]
+        assert text.startswith(squash(r["name"])), text[:30]
+        if side == "front":
+            speed, attack, defence = r["speed"], r["attack"], r["defence"]
+        else:
+            speed, attack, defence = r.get("crippled_speed", 0), r.get("crippled_attack", -1), r.get("crippled_defence", -1)
+            assert "CRIPPLED" in text
+        m = re.search(r"SPEED(-?\d+)ATTACK([+-]?\d+)DEFENCE([+-]?\d+)COST(\d+)UPKEEP(\d+)", text)
+        assert m, (row, side, text[:80])
+        assert m.groups() == (str(speed), _signed(attack), _signed(defence), str(r["cost"]), str(r["maintenance"])), (row, side)
+        if side == "front":
+            slots = {k: r[k] for k in ("general", "weapon", "armour_shield", "cargo")}
+            assert re.search(rf"SLOTS{sum(slots.values())}", text), (row, text)
+            labels = {"general": "General", "weapon": "Weapon", "armour_shield": "Arm/Shld", "cargo": "Cargo"}
+            for kind, label in labels.items():
+                assert text.count(label) == slots[kind], (row, kind)
+        checked[(row, side)] += 1
+    for row, r in rows.items():
+        assert checked[(row, "front")] == checked[(row, "back")] == r["qty"] * len(kit_yaml["colours"])
+
+
+def test_hull_chart_matches_the_rules(tables):
+    """The seven hulls of the rules: slots, speed, modifiers, cost and upkeep."""
+    chart = {r["name"]: (r["general"], r["weapon"], r["armour_shield"], r["cargo"], r["speed"], r["attack"],
+                         r["defence"], r["cost"], r["maintenance"]) for r in tables["hulls"]["rows"]}
+    assert chart == {
+        "Transport": (1, 0, 0, 1, 1, -1, 0, 5, 0), "Escort": (2, 0, 0, 0, 2, 1, 2, 3, 1),
+        "Destroyer": (0, 2, 1, 0, 2, 1, 2, 6, 1), "Cruiser": (2, 1, 1, 0, 1, 1, 1, 8, 1),
+        "Battleship": (2, 2, 1, 0, 1, 0, 1, 10, 2), "Dreadnaught": (3, 2, 1, 0, 1, 0, 0, 13, 2),
+        "Star Base": (8, 0, 0, 0, 0, 2, -1, 10, 1)}
+
+
+# --- the map -----------------------------------------------------------------------------------------
+
+def _neighbours(board) -> dict:
+    ids = [p["id"] for p in board["places"]]
+    adj = {i: set() for i in ids}
+    for link in board["links"]:
+        adj[link["from"]].add(link["to"])
+        adj[link["to"]].add(link["from"])
+    return adj
+
+
+def test_links_join_sectors_that_exist(board):
+    ids = [p["id"] for p in board["places"]]
+    assert len(ids) == len(set(ids))
+    pairs = set()
+    for link in board["links"]:
+        assert link["from"] in ids and link["to"] in ids, link
+        assert link["from"] != link["to"]
+        pair = frozenset((link["from"], link["to"]))
+        assert pair not in pairs, link
+        pairs.add(pair)
+
+
+def test_unstable_lines_are_red_and_dashed(board):
+    unstable = [l for l in board["links"] if l.get("label") == "unstable"]
+    assert unstable
+    for link in board["links"]:
+        is_unstable = link.get("label") == "unstable"
+        assert (link["style"] == "dashed") == is_unstable, link
+        assert (link.get("colour", "").lower() == "#d32f2f") == is_unstable, link
+
+
+def test_every_home_world_reaches_every_other(board, kit_yaml):
+    adj = _neighbours(board)
+    kinds = {p["id"]: p["kind"] for p in board["places"]}
+    homes = [i for i, k in kinds.items() if k == "home"]
+    assert all(p["label"] == "H" for p in board["places"] if p["kind"] == "home")
+    assert len(homes) == kit_yaml["players"]["max"]
+    for start in homes:
+        seen, todo = {start}, deque([start])
+        while todo:
+            for nxt in adj[todo.popleft()] - seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        assert set(homes) <= seen, start
+    in_play = board["fields"]["home_worlds"]
+    assert sorted(in_play) == list(range(kit_yaml["players"]["min"], kit_yaml["players"]["max"] + 1))
+    for players, ids in in_play.items():
+        assert len(ids) == players and set(ids) <= set(homes)
+    for kind in ("ringworld", "star", "asteroids", "nebula", "planet"):
+        assert kind in kinds.values(), kind
+    assert list(kinds.values()).count("ringworld") == 1
+
+
+def test_map_poster_and_tiles_show_the_sectors(built, board):
+    root, manifest = built
+    poster = squash(pdf_text(root / "boards" / "galaxy-poster.pdf"))
+    for place in board["places"]:
+        assert squash(str(place["text"])) in poster, place["id"]
+    assert "RINGWORLD" in poster and poster.count("H") >= 4
+    tiles = manifest["parts"]["boards"]["files"]
+    assert any(f["path"].startswith("boards/galaxy-tiles-") and f["pages"] > 1 for f in tiles)
+
+
+# --- texts ---------------------------------------------------------------------------------------------
+
+def test_booklet_lists_the_kits_own_numbers(built, tables):
+    root, _ = built
+    text = squash(pdf_text(root / "booklet.pdf"))
+    for r in tables["components"]["rows"]:
+        assert squash(r["name"]) in text, r["name"]
+        if r.get("source") == "kit":
+            assert squash(f"{r['name']}: {r['kit_numbers']}") in text, r["name"]
+    for r in tables["techs"]["rows"]:
+        assert squash(r["name"]) in text
+    game = load("data/game.yaml")
+    assert squash(f"pay {game['research']['cost']} coins for each") in text
+
+
+def test_reference_has_phases_combat_damage_slots_and_research(built):
+    root, _ = built
+    text = squash(pdf_text(root / "reference.pdf"))
+    for item in load("data/phases.yaml"):
+        assert squash(item["phase"]) in text
+    for item in load("data/damage.yaml") + load("data/combat.yaml"):
+        assert squash(item.get("action", item.get("step", "")))[:30] in text
+    for item in load("data/research.yaml"):
+        assert squash(item["result"]) in text
+    assert "1,3,5" in text and "1,4" in text
+
+
+# --- bad input is located ----------------------------------------------------------------------------
+
+@pytest.fixture
+def broken(tmp_path):
+    target = tmp_path / "se4-board-game"
+    shutil.copytree(KIT, target)
+    return target
+
+
+def _line_of(path: Path, needle: str) -> int:
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if needle in line:
+            return number
+    raise AssertionError(needle)
+
+
+def test_a_hull_cost_off_the_chart_is_located(broken, capsys):
+    hulls = broken / "components" / "hulls.yaml"
+    hulls.write_text(hulls.read_text(encoding="utf-8").replace("attack: 1, defence: 2, cost: 3,", "attack: 1, defence: 2, cost: 4,", 1),
+                     encoding="utf-8")
+    assert main(["validate", "--data", str(broken)]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"components/hulls\.yaml:\d+: counts\.where", err), err
+    assert "Escort" in err
+
+
+def test_a_warp_line_to_nowhere_is_located(broken, capsys):
+    galaxy = broken / "boards" / "galaxy.yaml"
+    galaxy.write_text(galaxy.read_text(encoding="utf-8").replace("{from: H1, to: B1,", "{from: H1, to: Z9,"), encoding="utf-8")
+    line = _line_of(galaxy, "to: Z9")
+    assert main(["validate", "--data", str(broken)]) == 1
+    err = capsys.readouterr().err
+    assert f"boards/galaxy.yaml:{line}:" in err and "Z9" in err, err
+
+
+def test_a_card_text_too_long_for_its_box_is_located(broken, capsys, tmp_path):
+    deck = broken / "components" / "components.yaml"
+    long = "Needs a round to charge: it never fires in round 1. " * 12
+    deck.write_text(deck.read_text(encoding="utf-8").replace('effect: "Needs a round to charge: it never fires in round 1."',
+                                                             f'effect: "{long.strip()}"'), encoding="utf-8")
+    line = _line_of(deck, "id: ripper-beam")
+    assert main(["build", "--data", str(broken), "--out", str(tmp_path / "out"), "--only", "components", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert re.search(rf"components/components\.yaml:{line}\b", err), err
+    assert not (tmp_path / "out" / "se4-board-game" / "cards.pdf").exists()
