@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: kit test bench clean check-system
+.PHONY: kit test bench golden clean check-system
 
 kit: $(STAMP)
 	$(BIN)/pnpgen build
@@ -15,6 +15,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py
+
+golden: $(STAMP)
+	$(BIN)/python scripts/golden.py
 
 check-system:
 	@$(PYTHON) scripts/check_system.py
