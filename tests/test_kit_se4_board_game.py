@@ -20,7 +20,7 @@ from generator.cli import main
 from generator.kit import BUILTIN_DATA
 
 KIT = BUILTIN_DATA / "se4-board-game"
-TABLES = ("hulls", "facilities", "colonies", "techs", "components", "armour")
+TABLES = ("hulls", "facilities", "colonies", "techs", "components", "armour", "reference")
 
 
 def squash(text: str) -> str:
@@ -115,13 +115,13 @@ def test_each_card_front_starts_with_its_own_name(cards, tables, kit_yaml):
         for _, side, t, row, colour, text in cards:
             if t != name or side != "front":
                 continue
-            title = rows[row]["name"] if name != "techs" else "TECH"
+            title = {"techs": "TECH", "reference": rows[row].get("title")}.get(name, rows[row].get("name"))
             assert text.startswith(squash(title)), (name, row, text[:40])
             if name == "techs":
                 assert squash(rows[row]["name"]) in text, (row, text)
-            seen[rows[row]["name"]] += 1
+            seen[row] += 1
         for r in table["rows"]:
-            assert seen[r["name"]] == r.get("qty", 1) * (colours if table.get("per_colour") else 1), r["name"]
+            assert seen[r["id"]] == r.get("qty", 1) * (colours if table.get("per_colour") else 1), r["id"]
 
 
 def test_every_named_component_is_in_the_deck(cards, tables):
@@ -286,16 +286,24 @@ def test_booklet_lists_the_kits_own_numbers(built, tables):
     assert squash(f"pay {game['research']['cost']} coins for each") in text
 
 
-def test_reference_has_phases_combat_damage_slots_and_research(built):
+@pytest.mark.parametrize("name", ["reference.pdf", "reference-card.pdf"])
+def test_reference_has_phases_combat_damage_slots_and_research(built, name):
+    """The full-page reference document and the players' large reference cards."""
     root, _ = built
-    text = squash(pdf_text(root / "reference.pdf"))
+    text = squash(pdf_text(root / name))
     for item in load("data/phases.yaml"):
-        assert squash(item["phase"]) in text
+        assert squash(item["phase"]) in text, item
     for item in load("data/damage.yaml") + load("data/combat.yaml"):
-        assert squash(item.get("action", item.get("step", "")))[:30] in text
+        assert squash(item.get("action", item.get("step", "")))[:30] in text, item
     for item in load("data/research.yaml"):
-        assert squash(item["result"]) in text
-    assert "1,3,5" in text and "1,4" in text
+        assert squash(item["result"]) in text, item
+    for item in load("data/slots.yaml")["fill"]:
+        assert squash(item["content"]) in text, item
+    game = load("data/game.yaml")
+    assert squash(f"{game['research']['cost']} coins an attempt") in text
+    assert f"{game['combat']['pd_target']}+" in text and f"{game['combat']['pd_support']}+" in text
+    if name == "reference.pdf":
+        assert "1,3,5" in text and "1,4" in text
 
 
 # --- bad input is located ----------------------------------------------------------------------------
