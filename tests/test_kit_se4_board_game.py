@@ -351,3 +351,25 @@ def test_a_card_text_too_long_for_its_box_is_located(broken, capsys, tmp_path):
     err = capsys.readouterr().err
     assert re.search(rf"components/components\.yaml:{line}\b", err), err
     assert not (tmp_path / "out" / "se4-board-game" / "cards.pdf").exists()
+
+
+# --- own words ---------------------------------------------------------------------------------------
+
+SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
+
+
+def test_no_run_of_eight_words_is_taken_from_the_rules_sources():
+    """Every text of the kit (cards, booklet, reference, comments) is in the kit's own words."""
+    seeds = sorted(SEEDS.glob("*.txt")) if SEEDS.is_dir() else []
+    if not seeds:
+        pytest.skip(f"{SEEDS} is missing (the rules summaries beside the checkout)")
+
+    def runs(text: str) -> set:
+        words = re.findall(r"[a-z0-9]+", text.lower())
+        return {tuple(words[i:i + 8]) for i in range(len(words) - 7)}
+
+    theirs = set().union(*(runs(f.read_text(encoding="utf-8")) for f in seeds))
+    for path in sorted(p for p in KIT.rglob("*") if p.suffix in (".md", ".yaml", ".j2")):
+        text = re.sub(r"\{\{.*?\}\}|\{%.*?%\}", " ", path.read_text(encoding="utf-8"))
+        shared = runs(text) & theirs
+        assert not shared, (path.name, [" ".join(r) for r in sorted(shared)][:3])
