@@ -9,10 +9,13 @@ from typing import Callable
 from generator.inventory import Piece, kit_pieces
 from generator.manifest import MANIFEST, build_manifest, read_previous
 from generator.model import Kit
-from generator.output import OutputStage
+from generator.lengths import parse_length
+from generator.output import BuildLock, OutputStage
+from generator.pdf_update import mark_print_scaling
 from generator.part_cache import PartCache, inputs_fingerprint, part_key
 from generator.parts import select_parts
 from generator.run_parts import run_parts
+from generator.problems import BuildError
 from generator.progress import Progress
 
 
@@ -23,6 +26,7 @@ class BuildOptions:
     counter_size: str | None = None   # None: the kit's default
     only: str | None = None
     extra: dict = field(default_factory=dict)  # options that parts add to the CLI
+    strict: bool = False              # warnings found while building (a low-resolution image) fail the build
 
 
 @dataclass
@@ -60,12 +64,13 @@ class BuildResult:
     files: list[Path]
     seconds: float
     parts: list[str]
+    warnings: list[str] = field(default_factory=list)
 
 
 def build(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     progress = progress or Progress(quiet=True)
     start = time.perf_counter()
-    parts = [part for part in select_parts(options.only) if part.applies(kit)]
+    parts = [part for part in select_parts(options.only) if part.applies(kit) and part.wanted(options.extra)]
     pieces = kit_pieces(kit) + list(kit.component_pieces)
     kit_out = Path(options.out) / kit.id
     with OutputStage(kit_out) as stage:
@@ -76,8 +81,12 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> 
         cache = PartCache(Path(options.out) / ".cache" / kit.id / "parts")
         keys = {part.name: part_key(fingerprint, part.name, shown_options) for part in parts}
         results = run_parts(ctx, parts, cache, keys, progress)
+        mark_print_scaling(stage.dir / rel for rel in stage.written)  # every PDF asks viewers not to scale
+        warnings = [w for name in sorted(results) for w in results[name].get("warnings", ())]
+        if warnings and options.strict:  # before anything lands: the previous output stays whole
+            raise BuildError("\n".join(warnings) + "\n--strict: these warnings are errors; nothing was changed")
         manifest = build_manifest(kit, pieces, shown_options, results, read_previous(kit_out))
         stage.write_json(MANIFEST, manifest)
         written = [kit_out / rel for rel in stage.written]
-    return BuildResult(kit_out, written, time.perf_counter() - start, [p.name for p in parts])
+    return BuildResult(kit_out, written, time.perf_counter() - start, [p.name for p in parts], warnings)
 

@@ -204,6 +204,61 @@ def _check_templates(kit: Kit, report: _Reporter) -> None:
             report.error(file_key, path, f"template {name}{SUFFIX} not found in {folders}")
 
 
+MAX_PIECES = 20_000  # counters in one kit: the standard kit has about 1,000; more would be days of printing
+
+
+def _check_size(kit: Kit, report: _Reporter) -> None:
+    """A kit too large to print stops here, at the biggest contributor, before anything is expanded or drawn."""
+    per_colour = max(len(kit.colours), 1)
+    sources = [(len(u.group_numbers) * per_colour, "units", f"units.{code}.counters") for code, u in kit.units.items()]
+    sources += [(c.copies * (per_colour if c.per == "colour" else 1) * _sides_count(kit, c), "counters",
+                 f"counters.{cid}.copies") for cid, c in kit.counters.items()]
+    sources += [(kit.home_system.count * per_colour, "markers", "home_system.total"),
+                (kit.deep_space.count, "markers", "deep_space.total")]
+    total = sum(n for n, _, _ in sources)
+    if total > MAX_PIECES:
+        biggest = max(sources)
+        report.error(biggest[1], biggest[2], f"the kit would print {total} counters, more than {MAX_PIECES}: "
+                                             f"{biggest[0]} of them come from here")
+
+
+def _sides_count(kit: Kit, cset) -> int:
+    """How many pieces one copy of a counter set makes (one per step or value, else one)."""
+    sides = cset.sides
+    if sides.get("steps") == "homeworld":
+        return max(len(kit.game.homeworld_steps()), 1)
+    if sides.get("steps") == "colony":
+        return max(len(kit.game.economy["colony_growth"]), 1)
+    return max(len(sides.get("values") or [0]), 1)
+
+
+def _check_aids(kit: Kit, report: _Reporter) -> None:
+    """The aid texts (aids/cards.yaml, aids/sheets.yaml) rendered and read against their schema."""
+    from generator.aids.schema import SCHEMAS, check_aid_file
+
+    for rel in SCHEMAS:
+        check_aid_file(kit, rel, report.problems)
+
+
+def _check_rules(kit: Kit, report: _Reporter) -> None:
+    """Every rules chapter rendered as the booklet would: an undefined name, an unknown table or figure, or a
+    Jinja error is located at validation, not halfway through a build."""
+    from generator.booklet.chapters import RULES_DIR, helpers
+    from generator.booklet.markdown import parse
+    from generator.booklet.tables import kit_tables
+    from generator.text import TextError, render_file
+
+    folder = kit.root / RULES_DIR
+    if not folder.is_dir():
+        return  # the booklet part says so if it is asked for
+    extra = helpers(kit, kit_tables(kit, []).keys(), kit.counter_size)
+    for path in sorted(folder.glob("*.md")):
+        try:
+            parse(render_file(kit, path, extra))
+        except TextError as exc:
+            report.problems.error(path, exc.line, "", exc.message)
+
+
 CHECKS = (  # each check with the files it reads
     (_check_players, frozenset()),
     (_check_units, frozenset({"units", "technologies"})),
@@ -212,4 +267,7 @@ CHECKS = (  # each check with the files it reads
     (_check_counters, frozenset({"counters", "game"})),
     (_check_game, frozenset({"game", "units", "technologies", "markers"})),
     (_check_templates, frozenset({"units", "markers", "counters"})),
+    (_check_size, frozenset({"units", "markers", "counters", "game"})),
+    (_check_aids, frozenset({"units", "technologies", "markers", "counters", "game"})),
+    (_check_rules, frozenset({"units", "technologies", "markers", "counters", "game"})),
 )

@@ -143,13 +143,15 @@ BUILD_ARGS = {"kit", "data", "strict", "out", "paper", "counter_size", "only", "
 def _build(args) -> int:
     extra = {k: v for k, v in vars(args).items() if k not in BUILD_ARGS}
     options = BuildOptions(out=Path(args.out), paper=args.paper, counter_size=args.counter_size,
-                           only=args.only, extra=extra)
+                           only=args.only, extra=extra, strict=args.strict)
     progress = Progress(quiet=args.quiet, verbose=args.verbose)
     if args.watch:
         from generator.watch import watch
         return watch(find_kit(args.kit, args.data), options.out, lambda: _build_once(args, options, progress))
     kit = _load(args)
     result = build(kit, options, progress)
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if not args.quiet:
         print(f"Built {kit.title} ({', '.join(result.parts) or 'manifest only'}) into {result.kit_out} "
               f"in {result.seconds:.2f} s:")

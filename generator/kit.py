@@ -6,7 +6,7 @@ from pathlib import Path
 
 from generator import checks
 from generator.boards.load import load_boards
-from generator.components.load import check_counts, load_data_files, load_tables
+from generator.components.load import check_counts, check_template_images, load_data_files, load_tables
 from generator.documents.load import check_documents
 from generator.layout.sheets import check_sheets
 from generator.maps.layout import load_maps
@@ -91,6 +91,8 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines) -> dict:
     pieces = check_counts(tables, kit_doc | ({"counts": []} if broken else {}), kit_file, lines, kit.colours,
                           kit.neutral, problems)
     data = load_data_files(root, kit_doc["data"], kit_file, line("data"), problems)
+    if tables or not kit.has_game_module:
+        check_template_images(root, problems)
     boards = load_boards(root, kit_doc["boards"], kit_file, line("boards"), kit.colours, problems)
     if not broken:
         check_sheets(kit_doc["sheets"], {p.group for p in pieces}, {t.group for t in tables.values()},

@@ -16,14 +16,19 @@ def parse_length(text: str) -> float:
     number = raw[:-2].strip()
     try:
         value = Fraction(number)
-    except ValueError:
+    except (ValueError, ZeroDivisionError):
         raise ValueError(f"not a length: {text!r}") from None
     return float(value * POINTS_PER[unit])
 
 
-def mm(points: float) -> float:
-    return points * 25.4 / 72
+def describe_range(min_pt: float, max_pt: float | None, positive: bool = True) -> str:
+    """'more than 0 and at most 3 in (76.2 mm)': the bounds of a length, for messages."""
+    low = f"more than {_words(min_pt)}" if positive else f"at least {_words(min_pt)}"
+    return low + (f" and at most {_words(max_pt)}" if max_pt is not None else "")
 
 
-def pt_from_mm(millimetres: float) -> float:
-    return millimetres * 72 / 25.4
+def _words(points: float) -> str:
+    if not points:
+        return "0"
+    return f"{points / 72:g} in ({points * 25.4 / 72:.4g} mm)"
+

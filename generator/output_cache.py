@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
+import os
 import shutil
 from pathlib import Path
 
@@ -48,8 +49,11 @@ class OutputCache:
     def store(self, key: str, sources: list[Path]) -> None:
         entry = self.folder / key
         entry.mkdir(parents=True, exist_ok=True)
-        for number, source in enumerate(sources):
-            shutil.copyfile(source, self._entry(key, number))
+        for number, source in enumerate(sources):  # each copy lands whole: an interrupted build leaves no stub
+            target = self._entry(key, number)
+            temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            shutil.copyfile(source, temporary)
+            os.replace(temporary, target)
         self.used.add(key)
 
     def prune(self) -> None:

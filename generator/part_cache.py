@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -75,4 +76,6 @@ class PartCache:
             target = entry_dir / "files" / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(stage.dir / rel, target)
-        (entry_dir / ENTRY).write_text(json.dumps({"files": written, "entry": entry}), encoding="utf-8")
+        temporary = entry_dir / f".{ENTRY}.tmp"  # the entry lands last and whole: without it there is no hit
+        temporary.write_text(json.dumps({"files": written, "entry": entry}), encoding="utf-8")
+        os.replace(temporary, entry_dir / ENTRY)

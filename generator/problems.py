@@ -61,6 +61,9 @@ class KitError(Exception):
         self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.field))
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):  # raised in a build worker, it must cross back to the parent whole
+        return (KitError, (self.problems,))
+
 
 class BuildError(Exception):
     """A build step failed for a reason outside the data (a template, a font, a write)."""

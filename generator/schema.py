@@ -105,6 +105,34 @@ class Str(Spec):
 
 
 @dataclass
+class Length(Spec):
+    """A length written with its unit (5/8in, 16mm, 45pt), within bounds given in points; the text is kept."""
+
+    min_pt: float = 0.0          # exclusive when `positive`, else inclusive
+    max_pt: float | None = None
+    positive: bool = True
+    hint: str = "a length such as 5/8in, 16mm or 45pt"
+
+    @property
+    def description(self):
+        return self.hint
+
+    def check(self, value, where):
+        from generator.lengths import LENGTH_PATTERN, describe_range, parse_length
+
+        if not isinstance(value, str) or not re.fullmatch(LENGTH_PATTERN, value):
+            return where.error(f"must be {self.description}, not {value!r}")
+        try:
+            points = parse_length(value)
+        except (ValueError, ZeroDivisionError):
+            return where.error(f"must be {self.description}, not {value!r}")
+        too_small = points <= self.min_pt if self.positive else points < self.min_pt
+        if too_small or (self.max_pt is not None and points > self.max_pt):
+            return where.error(f"must be {describe_range(self.min_pt, self.max_pt, self.positive)}, not {value!r}")
+        return value
+
+
+@dataclass
 class Choice(Spec):
     choices: tuple
 

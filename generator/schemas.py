@@ -3,8 +3,14 @@ from __future__ import annotations
 
 from generator.lengths import LENGTH_PATTERN
 from generator.schema import (
-    Bool, Choice, Either, Field, Int, ListOf, MapOf, Nullable, Number, Record, Str, optional,
+    Bool, Choice, Either, Field, Int, Length, ListOf, MapOf, Nullable, Number, Record, Str, optional,
 )
+
+# Bounds that no real kit comes near, so an absurd number (a billion counters, a 50 in counter) stops at
+# validation with its line instead of filling the memory or the disk later.
+MAX_COUNT = 1000          # copies of one piece, markers in a mix, a rule's total
+MAX_STAT = 1000           # attack, hull, cost, CP and other printed numbers
+MM = 72 / 25.4
 
 RULES = Choice(("basic", "advanced"))
 HEX_COLOUR = Str(r"#[0-9a-fA-F]{6}", "a colour written #rrggbb")
@@ -29,9 +35,9 @@ NEUTRAL = Record({
 
 SHEET = Record({
     "paper": optional(Str(), None, "letter, a4, a3 or WIDTHxHEIGHT with a unit (default: the kit's paper)"),
-    "gutter": optional(LENGTH, None, "gap between pieces (default: 0 for square/rect, 2mm for circle/hex)"),
+    "gutter": optional(Length(0, 72, positive=False), None, "gap between pieces (default: 0 for square/rect, 2mm for circle/hex)"),
     "marks": optional(Choice(("lines", "crop", "outline")), None, "how cuts are shown"),
-    "bleed": optional(LENGTH, "0mm", "art printed past each piece's trim"),
+    "bleed": optional(Length(0, 10 * MM, positive=False), "0mm", "art printed past each piece's trim"),
     "duplex": optional(Choice(("long", "short")), None, "the edge the printer flips on (default: --duplex)"),
     "nest": optional(Bool(), False, "hex tiles share edges"),
 }, "a sheet setting: {paper, gutter, marks, bleed, duplex, nest}")
@@ -47,7 +53,7 @@ KIT_COUNT = Record({
     "rule": Field(Str(), doc="the rule's name"),
     "tables": optional(ListOf(Str(), 1), None, "tables whose pieces count"),
     "group": optional(Str(), None, "or a print group whose pieces count"),
-    "total": Field(Int(0), doc="how many pieces the rule asks for"),
+    "total": Field(Int(0, 100 * MAX_COUNT), doc="how many pieces the rule asks for"),
 }, "{rule, tables or group, total}")
 
 KIT = Record({
@@ -57,7 +63,7 @@ KIT = Record({
     "players": Field(Record({"min": Field(Int(1, 100)), "max": Field(Int(1, 100))}, "{min, max}")),
     "colours": optional(MapOf(COLOUR), {}, "player colours"),
     "neutral": optional(NEUTRAL, {"name": "Neutral", "print": "#ffffff", "ink": "#1a1a1a"}),
-    "counter_size": optional(LENGTH, "5/8in", "default counter size"),
+    "counter_size": optional(Length(5 * MM, 3 * 72, positive=False), "5/8in", "default counter size"),
     "paper": optional(Choice(("letter", "a4")), "letter", "default paper"),
     "files": optional(Nullable(Record({
         "units": Field(Str()), "technologies": Field(Str()), "markers": Field(Str()),
@@ -75,16 +81,16 @@ KIT = Record({
 UNIT = Record({
     "name": Field(Str()),
     "class": Field(Nullable(Choice(("A", "B", "C", "D", "E"))), doc="firing class, null if it never fires"),
-    "attack": Field(Nullable(Int(0)), doc="attack strength, null for non-combat units"),
-    "defence": Field(Nullable(Int(0)), doc="defence strength, null for non-combat units"),
-    "hull": Field(Int(0), doc="hits it can take; also its upkeep and its technology ceiling"),
-    "cost": Field(Int(0), doc="price in CP"),
-    "ship_size": Field(Nullable(Int(1)), doc="Ship Size level needed to build it"),
-    "requires": optional(MapOf(Int(1)), {}, "other technologies needed, {technology: level}"),
+    "attack": Field(Nullable(Int(0, MAX_STAT)), doc="attack strength, null for non-combat units"),
+    "defence": Field(Nullable(Int(0, MAX_STAT)), doc="defence strength, null for non-combat units"),
+    "hull": Field(Int(0, MAX_STAT), doc="hits it can take; also its upkeep and its technology ceiling"),
+    "cost": Field(Int(0, MAX_STAT), doc="price in CP"),
+    "ship_size": Field(Nullable(Int(1, MAX_STAT)), doc="Ship Size level needed to build it"),
+    "requires": optional(MapOf(Int(1, MAX_STAT)), {}, "other technologies needed, {technology: level}"),
     "pays_maintenance": Field(Bool(), doc="pays its hull size in upkeep each Economic Phase"),
     "movement": Field(Choice(("tech", "current", "one", "carried", "none"))),
     "groups": Field(Bool(), doc="group counters, numbered 1..N"),
-    "counters": Field(Either((Int(0), ListOf(Int(1), 1))), doc="counter limit per colour, or the group numbers"),
+    "counters": Field(Either((Int(0, MAX_COUNT), ListOf(Int(1, MAX_COUNT), 1))), doc="counter limit per colour, or the group numbers"),
     "back": Field(Choice(("group", "colony", "moved", "same")), doc="what the other side shows"),
     "rules": Field(RULES),
     "note": optional(Nullable(Str())),
@@ -95,11 +101,11 @@ UNIT = Record({
 UNITS = Record({"units": Field(MapOf(UNIT))}, "the units file")
 
 LEVEL = Record({
-    "level": Field(Int(0)),
-    "cost": Field(Nullable(Int(1)), doc="CP to buy this level; null for the starting level"),
-    "moves": optional(Nullable(ListOf(Int(0), 1)), doc="Movement: hexes in each turn of a round"),
+    "level": Field(Int(0, MAX_STAT)),
+    "cost": Field(Nullable(Int(1, MAX_STAT)), doc="CP to buy this level; null for the starting level"),
+    "moves": optional(Nullable(ListOf(Int(0, MAX_STAT), 1)), doc="Movement: hexes in each turn of a round"),
     "hull_capacity": optional(Nullable(Number(0)), doc="Shipyard: hull size one yard builds"),
-    "fighter": optional(Nullable(Record({"attack": Field(Int(0)), "defence": Field(Int(0))}, "{attack, defence}"))),
+    "fighter": optional(Nullable(Record({"attack": Field(Int(0, MAX_STAT)), "defence": Field(Int(0, MAX_STAT))}, "{attack, defence}"))),
 }, "a technology level")
 
 TECHNOLOGIES = Record({"technologies": Field(MapOf(Record({
@@ -111,12 +117,12 @@ TECHNOLOGIES = Record({"technologies": Field(MapOf(Record({
 
 MIX_ENTRY = Record({
     "kind": Field(Str()),
-    "value": optional(Nullable(Int(1)), doc="CP value or number, for kinds that print one"),
-    "count": Field(Int(1)),
+    "value": optional(Nullable(Int(1, MAX_STAT)), doc="CP value or number, for kinds that print one"),
+    "count": Field(Int(1, MAX_STAT)),
 }, "a mix entry {kind, value, count}")
 
 MIX = Record({
-    "total": Field(Int(1), doc="the rule count the mix must add up to"),
+    "total": Field(Int(1, MAX_STAT), doc="the rule count the mix must add up to"),
     "mix": Field(ListOf(MIX_ENTRY, 1)),
     "face_up": optional(ListOf(MIX_ENTRY), []),
 }, "a marker mix")
@@ -131,8 +137,8 @@ MARKERS = Record({
         "rules": Field(RULES),
         "effect": Field(Str()),
         "stats": optional(Nullable(Record({
-            "class": Field(Choice(("A", "B", "C", "D", "E"))), "attack": Field(Int(0)),
-            "defence": Field(Int(0)), "hull": Field(Int(1)), "shots": Field(Int(1)),
+            "class": Field(Choice(("A", "B", "C", "D", "E"))), "attack": Field(Int(0, MAX_STAT)),
+            "defence": Field(Int(0, MAX_STAT)), "hull": Field(Int(1, MAX_STAT)), "shots": Field(Int(1, MAX_STAT)),
         }, "combat stats"))),
         "template": optional(Nullable(TEMPLATE)),
     }, "a marker kind"))),
@@ -141,8 +147,8 @@ MARKERS = Record({
 }, "the markers file")
 
 SIDES = Either((
-    Record({"steps": Field(Choice(("homeworld", "colony"))), "from": optional(Int(0), 0)}, "{steps, from}"),
-    Record({"values": Field(ListOf(Int(0), 1))}, "{values: [...]}"),
+    Record({"steps": Field(Choice(("homeworld", "colony"))), "from": optional(Int(0, MAX_STAT), 0)}, "{steps, from}"),
+    Record({"values": Field(ListOf(Int(0, MAX_STAT), 1))}, "{values: [...]}"),
     Record({"front": Field(Either((Str(), Choice(("",))))), "back": Field(Either((Str(), Choice(("",)))))},
            "{front, back}"),
 ))
@@ -150,34 +156,34 @@ SIDES = Either((
 COUNTERS = Record({"counters": Field(MapOf(Record({
     "name": Field(Str()),
     "per": Field(Choice(("colour", "neutral"))),
-    "copies": Field(Int(0)),
+    "copies": Field(Int(0, MAX_COUNT)),
     "sides": Field(SIDES),
     "rules": Field(RULES),
     "template": optional(Nullable(TEMPLATE)),
 }, "a counter set")))}, "the counters file")
 
-ROLL = ListOf(Int(1), 2)
+ROLL = ListOf(Int(1, MAX_STAT), 2)
 
 GAME = Record({
     "setup": Field(Record({
-        "starting_forces": Field(ListOf(Record({"unit": Field(Str()), "count": Field(Int(1))}, "{unit, count}"), 1)),
+        "starting_forces": Field(ListOf(Record({"unit": Field(Str()), "count": Field(Int(1, MAX_STAT))}, "{unit, count}"), 1)),
     }, "the set-up")),
     "scenarios": Field(ListOf(Record({
         "id": Field(Str(r"[a-z0-9][a-z0-9-]*", "a lower-case id")), "name": Field(Str()),
-        "players": Field(Int(1)), "deep_space_markers": Field(Int(0)),
+        "players": Field(Int(1, MAX_STAT)), "deep_space_markers": Field(Int(0, MAX_STAT)),
     }, "a scenario"), 1)),
     "sequence": Field(Record({
-        "turns_per_round": Field(Int(1)), "steps_per_turn": Field(ListOf(Str(), 1)),
+        "turns_per_round": Field(Int(1, 20)), "steps_per_turn": Field(ListOf(Str(), 1)),
     }, "the sequence of play")),
     "economy": Field(Record({
-        "homeworld": Field(Record({"cp": Field(Int(1)), "loses_per_hit": Field(Int(1))}, "{cp, loses_per_hit}")),
-        "colony_growth": Field(ListOf(Int(1), 1)),
-        "carry_over_cap": Field(Int(0)),
-        "group_size": Field(Record({"min": Field(Int(1)), "max": Field(Int(1))}, "{min, max}")),
+        "homeworld": Field(Record({"cp": Field(Int(1, MAX_STAT)), "loses_per_hit": Field(Int(1, MAX_STAT))}, "{cp, loses_per_hit}")),
+        "colony_growth": Field(ListOf(Int(1, MAX_STAT), 1)),
+        "carry_over_cap": Field(Int(0, MAX_STAT)),
+        "group_size": Field(Record({"min": Field(Int(1, 100)), "max": Field(Int(1, 100))}, "{min, max}")),
     }, "the economy")),
     "combat": Field(Record({
-        "die": Field(Int(2)), "always_hits": Field(Int(1)), "fleet_size_ratio": Field(Int(2)),
-        "fleet_size_bonus": Field(Int(1)), "classes": Field(ListOf(Str(), 1)), "terrain_class": Field(Str()),
+        "die": Field(Int(2, 100)), "always_hits": Field(Int(1, MAX_STAT)), "fleet_size_ratio": Field(Int(2, MAX_STAT)),
+        "fleet_size_bonus": Field(Int(1, MAX_STAT)), "classes": Field(ListOf(Str(), 1)), "terrain_class": Field(Str()),
     }, "the combat numbers")),
     "tables": Field(Record({
         "space_wreck": Field(ListOf(Record({"roll": Field(ROLL), "technology": Field(Str())}, "{roll, technology}"), 1)),

@@ -1,7 +1,8 @@
 """Prose with numbers from the data: rules chapters and aid texts are Jinja over Markdown or plain text.
 
 Writers type `{{ units.CA.cost }}` instead of a number, so the text can never disagree with the counters.
-Undefined names are errors with the file and line, never blanks.
+Undefined names are errors with the file and line, never blanks. Texts come from kit folders a designer may
+have downloaded, so Jinja runs sandboxed: `{{ kit.__class__ }}` and the like stop with a located error.
 """
 from __future__ import annotations
 
@@ -11,9 +12,18 @@ from types import SimpleNamespace
 from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
+from jinja2.sandbox import SandboxedEnvironment
 
 from generator.model import Kit
 from generator.problems import BuildError, display_path
+
+
+class TextError(BuildError):
+    """A text that cannot be rendered: the file, the line (0 if unknown) and what is wrong."""
+
+    def __init__(self, file: str, line: int, message: str):
+        self.file, self.line, self.message = file, line, message
+        super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
 
 
 def kit_context(kit: Kit) -> dict:
@@ -45,8 +55,25 @@ def join_and(items, word: str = "and") -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
+class KitSandbox(SandboxedEnvironment):
+    """Jinja's sandbox (no Python internals), plus a bound on `*` and `**`: `{{ 'x' * 10**9 }}` in a kit file
+    must stop with a message, not fill the memory."""
+
+    intercepted_binops = frozenset(("*", "**"))
+    LIMIT = 100_000
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**" and isinstance(right, (int, float)) and abs(right) > 64:
+            raise jinja2.exceptions.SecurityError(f"{left!r} ** {right!r} is too large")
+        if operator == "*":
+            for seq, times in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > self.LIMIT:
+                    raise jinja2.exceptions.SecurityError(f"repeating a text or list {times} times is too large")
+        return super().call_binop(context, operator, left, right)
+
+
 def _env(finalize=None) -> jinja2.Environment:
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
+    env = KitSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
                              finalize=finalize)
     env.filters["join_and"] = join_and
     return env
@@ -65,12 +92,17 @@ def render_text(kit: Kit, source: str, origin: Path | str, extra: dict | None = 
     """Render one text; `origin` names its file for errors; `markup` escapes quoted data for reportlab."""
     context = kit_context(kit) | (extra or {})
     name = display_path(origin)
+    if "\0" in source:
+        raise TextError(name, source[: source.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
     try:
         return (_MARKUP_ENV if markup else _ENV).from_string(source).render(**context)
     except jinja2.TemplateSyntaxError as exc:
-        raise BuildError(f"{name}:{exc.lineno}: template syntax error: {exc.message}") from None
-    except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError) as exc:
-        raise BuildError(f"{name}:{_line(exc)}: {exc}") from None
+        raise TextError(name, exc.lineno, f"template syntax error: {exc.message}") from None
+    except jinja2.exceptions.SecurityError as exc:
+        raise TextError(name, _line(exc), f"not allowed in a kit text: {exc}") from None
+    except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, ArithmeticError,
+            IndexError, RecursionError, OverflowError) as exc:
+        raise TextError(name, _line(exc), str(exc) or type(exc).__name__) from None
 
 
 def _line(exc: Exception) -> int:
@@ -81,4 +113,16 @@ def _line(exc: Exception) -> int:
 
 
 def render_file(kit: Kit, path: Path, extra: dict | None = None, markup: bool = False) -> str:
-    return render_text(kit, Path(path).read_text(encoding="utf-8"), path, extra, markup)
+    return render_text(kit, read_text(path), path, extra, markup)
+
+
+def read_text(path: Path) -> str:
+    """A kit text file as UTF-8; a file that is not text is a located error, not a traceback."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        data = Path(path).read_bytes()
+        raise TextError(display_path(path), data[: exc.start].count(b"\n") + 1,
+                        f"not UTF-8 text (byte {data[exc.start]:#04x})") from None
+    except OSError as exc:
+        raise TextError(display_path(path), 0, f"cannot read: {exc.strerror or exc}") from None

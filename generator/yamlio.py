@@ -52,6 +52,14 @@ class _LocatingLoader(_SAFE_BASE):
             result[key] = self.construct_object(value_node, deep=True)
         return result
 
+    def get_single_data(self):
+        """Refuse a document whose aliases expand it past MAX_NODES (the "billion laughs" of YAML)."""
+        node = self.get_single_node()
+        if node is None:
+            return None
+        _check_expansion(node)
+        return self.construct_document(node)
+
     def construct_sequence(self, node, deep=False):
         result = LocatedList(self.construct_object(child, deep=True) for child in node.value)
         result.line = node.start_mark.line + 1
@@ -61,6 +69,38 @@ class _LocatingLoader(_SAFE_BASE):
 
 _LocatingLoader.add_constructor("tag:yaml.org,2002:map", _LocatingLoader.construct_mapping)
 _LocatingLoader.add_constructor("tag:yaml.org,2002:seq", _LocatingLoader.construct_sequence)
+
+
+MAX_NODES = 1_000_000  # far beyond any kit file; a document of aliases to aliases expands past it
+
+
+class TooLarge(Exception):
+    def __init__(self, line: int):
+        self.line = line
+
+
+def _check_expansion(root) -> None:
+    """Count the nodes of the document as if every alias were copied out; stop past MAX_NODES."""
+    sizes: dict[int, int] = {}
+
+    def size(node, depth=0) -> int:
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        if depth > 500:
+            raise TooLarge(node.start_mark.line + 1)
+        sizes[id(node)] = 1  # a node that contains itself counts once (the constructor refuses it later)
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(child, depth + 1) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            total += sum(size(k, depth + 1) + size(v, depth + 1) for k, v in node.value)
+        if total > MAX_NODES:
+            raise TooLarge(node.start_mark.line + 1)
+        sizes[id(node)] = total
+        return total
+
+    size(root)
 
 
 class YamlSyntaxError(Exception):
@@ -73,18 +113,39 @@ class YamlSyntaxError(Exception):
 
 def load_yaml(path: Path):
     """Parse one file safely; raise YamlSyntaxError with the line on any syntax problem."""
-    return parse_yaml(path.read_text(encoding="utf-8"), path)
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise YamlSyntaxError(path, data[: exc.start].count(b"\n") + 1,
+                              f"not UTF-8 text (byte {data[exc.start]:#04x}): save the file as UTF-8") from None
+    return parse_yaml(text, path)
+
+
+def _char(character) -> str:
+    code = character if isinstance(character, int) else ord(character) if character else 0
+    return f"U+{code:04X}"
 
 
 def parse_yaml(text: str, path: Path):
     """Parse YAML text that came from `path` (say, after Jinja rendered it), with located errors."""
+    if "\0" in text:  # libyaml would stop at it without a line
+        raise YamlSyntaxError(path, text[: text.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
     try:
         return yaml.load(text, Loader=_LocatingLoader)  # noqa: S506 - the loader derives from SafeLoader
     except DuplicateKey as exc:
         raise YamlSyntaxError(path, exc.line, str(exc)) from None
+    except TooLarge as exc:
+        raise YamlSyntaxError(path, exc.line, f"too large: its aliases expand to more than {MAX_NODES} values "
+                                              f"(or nest too deeply)") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
         raise YamlSyntaxError(path, line, f"not valid YAML: {exc.problem or exc.context}") from None
+    except yaml.reader.ReaderError as exc:  # a control character: PyYAML knows its offset, not its line
+        line = text[: exc.position].count("\n") + 1 if isinstance(exc.position, int) else 0
+        raise YamlSyntaxError(path, line, f"not valid YAML: character {_char(exc.character)} is not allowed") from None
     except yaml.YAMLError as exc:
         raise YamlSyntaxError(path, 0, f"not valid YAML: {exc}") from None
+    except RecursionError:
+        raise YamlSyntaxError(path, 1, "not valid YAML: nested too deeply") from None

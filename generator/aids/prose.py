@@ -14,9 +14,8 @@ from generator.aids.charts import chart
 from generator.aids.styles import styles
 from generator.kit import BUILTIN_DATA, DEFAULT_KIT
 from generator.model import Kit
-from generator.problems import BuildError, display_path
-from generator.text import render_text
-from generator.yamlio import LocatedDict, YamlSyntaxError, parse_yaml
+from generator.problems import BuildError, KitError, Problems, display_path
+from generator.yamlio import LocatedDict
 
 AIDS_FILE = Path("aids") / "cards.yaml"
 BLOCK_KINDS = ("heading", "text", "bullets", "chart")
@@ -49,36 +48,26 @@ def text_context(kit: Kit) -> dict:
 
 
 def load_aid_yaml(kit: Kit, rel: Path) -> tuple[LocatedDict, str]:
-    """An aid file rendered with the kit's numbers, then parsed; returns it and its display name."""
-    path = aids_path(kit, rel)
-    rendered = render_text(kit, path.read_text(encoding="utf-8"), path, text_context(kit), markup=True)
-    try:
-        doc = parse_yaml(rendered, path)
-    except YamlSyntaxError as exc:
-        raise BuildError(str(exc)) from None
-    name = display_path(path)
-    if not isinstance(doc, LocatedDict):
-        raise BuildError(f"{name}:1: expected a mapping")
-    return doc, name
+    """An aid file rendered with the kit's numbers, read and checked against its schema (generator/aids/schema.py);
+    returns it and its display name, or raises KitError with every located problem."""
+    from generator.aids.schema import check_aid_file
+
+    problems = Problems()
+    doc = check_aid_file(kit, rel, problems)
+    if doc is None or problems.errors():
+        raise KitError(problems.items)
+    return doc, display_path(aids_path(kit, rel))
 
 
 def load_card_texts(kit: Kit) -> list[CardText]:
     doc, name = load_aid_yaml(kit, AIDS_FILE)
-    if not isinstance(doc.get("cards"), LocatedDict):
-        raise BuildError(f"{name}:1: expected a mapping with a `cards:` section")
     return [_card_text(card_id, doc["cards"], name) for card_id in doc["cards"]]
 
 
 def _card_text(card_id: str, cards: LocatedDict, name: str) -> CardText:
     raw = cards[card_id]
-    where = f"{name}:{cards.line_of(card_id)} cards.{card_id}"
-    if not isinstance(raw, LocatedDict) or not all(k in raw for k in ("title", "front", "back")):
-        raise BuildError(f"{where}: a card needs title, front and back")
-    per = raw.get("per", "colour")
-    if per not in ("colour", "table"):
-        raise BuildError(f"{name}:{raw.line_of('per')} cards.{card_id}.per: use colour or table, not {per!r}")
     faces = {side: list(raw[side]) for side in ("front", "back")}
-    return CardText(card_id, str(raw["title"]), per == "colour", faces,
+    return CardText(card_id, str(raw["title"]), raw.get("per", "colour") == "colour", faces,
                     {side: f"{name}:{raw.line_of(side)} cards.{card_id}.{side}" for side in faces})
 
 

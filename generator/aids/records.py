@@ -18,7 +18,6 @@ from generator.aids.prose import load_aid_yaml
 from generator.aids.styles import CONDENSED_BOLD, SHADE, grid_table, para
 from generator.model import Colour, Kit, Technology, Unit
 from generator.paper import paper_size
-from generator.problems import BuildError
 
 SHEETS_FILE = Path("aids") / "sheets.yaml"
 PAGE_MARGIN = 36.0          # half an inch: clear of every home printer's dead zone
@@ -46,11 +45,8 @@ def page_frames(paper: str) -> tuple[tuple[float, float], Frame, Frame]:
 
 
 def sheet_texts(kit: Kit) -> tuple[dict, str]:
-    doc, name = load_aid_yaml(kit, SHEETS_FILE)
-    for key in ("production", "ship_tech"):
-        if key not in doc:
-            raise BuildError(f"{name}:1: missing section `{key}`")
-    return doc, name
+    """The sheet labels, checked against their schema (generator/aids/schema.py)."""
+    return load_aid_yaml(kit, SHEETS_FILE)
 
 
 # --- production sheet -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from pathlib import Path
 from generator.components.counts import check_kit_counts, check_table_counts
 from generator.components.pieces import table_pieces
 from generator.components.tables import Table, load_table
+from generator.images import check_image, template_references
 from generator.problems import Problems, display_path
 from generator.render.templates import template_path
 from generator.yamlio import YamlSyntaxError, load_yaml
@@ -57,8 +58,35 @@ def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Probl
         table = load_table(path, raw, problems)
         if table is not None:
             _check_templates(root, table, raw, problems)
+            _check_images(root, table, problems)
             tables[table.id] = table
     return tables
+
+
+def _check_images(root: Path, table: Table, problems: Problems) -> None:
+    """Every cell of an image column names a readable image inside the kit."""
+    columns = [name for name, column in table.columns.items() if column["type"] == "image"]
+    for row in table.rows:
+        for name in columns:
+            value = row.values.get(name)
+            if value is not None and (reason := check_image(root, value)):
+                problems.error(row.file, row.line, f"rows[{row.index}].{name}", reason)
+
+
+def check_template_images(root: Path, problems: Problems) -> None:
+    """Literal hrefs in the kit's own templates must name images inside the kit (no URLs, no ../)."""
+    folder = root / "templates"
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.glob("*.svg.j2")):
+        try:
+            references = template_references(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.error(path, 0, "", f"cannot read: {exc}")
+            continue
+        for line, ref in references:
+            if reason := check_image(root, ref):
+                problems.error(path, line, "href", reason)
 
 
 def _check_templates(root: Path, table: Table, raw, problems: Problems) -> None:

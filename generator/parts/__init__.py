@@ -28,6 +28,7 @@ class Part:
     aliases: tuple = ()
     options: tuple = field(default_factory=tuple)
     applies: Callable = lambda kit: kit.has_game_module  # does this kit hold what the part prints?
+    wanted: Callable = lambda extra: True  # (BuildOptions.extra) -> was it asked for? (e.g. --for tts)
 
 
 def all_parts() -> list[Part]:

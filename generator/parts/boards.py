@@ -99,7 +99,7 @@ def _steps(plan) -> list[str]:
 
 def build(ctx) -> dict:
     from generator.render.pdf import ArtCache
-    arts, files, boards = ArtCache(), [], []
+    arts, files, boards = ArtCache(ctx.kit.root), [], []
     for board in ctx.kit.boards:
         for colour in (ctx.kit.colours if board.per_colour else (None,)):
             name = f"{board.id}-{colour.id}" if colour else board.id

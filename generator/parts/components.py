@@ -5,15 +5,24 @@ pieces of one group that differ in shape or size start a new batch of pages.
 """
 from __future__ import annotations
 
+import hashlib
+import re
 from collections import OrderedDict
+from importlib import metadata
+from pathlib import Path
 
 from generator.components.pieces import row_faces
 from generator.layout.sheets import impose, settings_for
 from generator.lengths import mm
 from generator.parts import Part
 from generator.problems import BuildError, display_path
+from generator.render.images import PLACED
 
 SUFFIX = ".pdf"
+SUFFIX_SVG = ".svg.j2"
+MIN_DPI = 300
+HREF = re.compile(r'href="([^"#][^"]*)"')
+RENDERER = f"cairosvg {metadata.version('cairosvg')} cairocffi {metadata.version('cairocffi')}"
 
 
 def face_origins(kit) -> dict:
@@ -42,11 +51,15 @@ def batches(kit) -> "OrderedDict[str, list]":
 
 
 class FaceArts:
-    """Each distinct face rendered once per build (at the bleed its sheet asks for)."""
+    """Each distinct face rendered once per build (at the bleed its sheet asks for), and kept on disk as its
+    recorded cairo calls: the next build replays it without cairosvg unless its SVG or an image it shows
+    changed (the key hashes both)."""
 
-    def __init__(self, kit, origins):
-        from generator.render.pdf import ArtCache
-        self.kit, self.origins, self.cache, self.done = kit, origins, ArtCache(), {}
+    def __init__(self, kit, origins, store_folder: Path):
+        from generator.render.face_store import FaceStore
+        self.kit, self.origins, self.done = kit, origins, {}
+        self.store, self.used, self.rendered = FaceStore(store_folder), set(), 0
+        self.warnings: list[str] = []
 
     def art(self, face, shape, bleed_pt: float):
         from generator.render.piece_faces import face_context, piece_svg, render_content
@@ -57,8 +70,49 @@ class FaceArts:
             params = params | {"piece": params["piece"] | {"bleed": bleed}}
             where = self.origins.get(face.key, face.template)
             content = render_content(self.kit.root, face.template, face_context(params, self.kit), where)
-            self.done[key] = self.cache.get(piece_svg(content, shape, bleed), where)
+            self.done[key] = self._draw(piece_svg(content, shape, bleed), where, face.template)
         return self.done[key]
+
+    def _draw(self, svg: str, where: str, template: str):
+        from generator.render.face_store import record_svg, replay
+        key = svg_key(svg, self.kit.root)
+        self.used.add(key)
+        record = self.store.get(key)
+        if record is not None:
+            placed = [tuple(p) for p in record.get("placed", [])]
+            art = replay(record)
+        else:
+            mark = len(PLACED)
+            art, record = record_svg(svg, where, self.kit.root)
+            placed = PLACED[mark:]
+            self.rendered += 1
+            if record is not None:
+                self.store.put(key, record | {"placed": [list(p) for p in placed]})
+        self._preflight(placed, where, template)
+        return art
+
+    def _preflight(self, placed, where: str, template: str) -> None:
+        """A raster printed below MIN_DPI looks soft: say which piece and which file."""
+        for path, across, down in placed:
+            dpi = min(across, down)
+            if dpi < MIN_DPI:
+                try:
+                    rel = Path(path).resolve().relative_to(self.kit.root.resolve())
+                except ValueError:
+                    rel = path
+                self.warnings.append(f"{where}: {template}{SUFFIX_SVG}: image {rel} prints at {dpi:.0f} dpi "
+                                     f"(below {MIN_DPI}); use a larger image or print it smaller")
+
+
+def svg_key(svg: str, root: Path) -> str:
+    """The face's store key: its SVG text, the bytes of every image it references, the renderer versions."""
+    digest = hashlib.sha1(svg.encode("utf-8"))
+    for ref in sorted(set(HREF.findall(svg))):
+        path = (root / ref).resolve()
+        if path.is_file() and path.is_relative_to(root.resolve()):
+            digest.update(hashlib.sha1(path.read_bytes()).digest())
+    digest.update(RENDERER.encode())
+    return digest.hexdigest()
 
 
 def write_group(ctx, group: str, runs: list, arts: FaceArts) -> dict:
@@ -107,12 +161,15 @@ def _offset(ctx) -> tuple[float, float]:
 
 def build(ctx) -> dict:
     kit = ctx.kit
-    arts = FaceArts(kit, face_origins(kit))
+    arts = FaceArts(kit, face_origins(kit), ctx.cache_dir / "piece-faces")
     files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items()]
+    warnings = sorted(set(arts.warnings))
+    arts.store.prune(arts.used)
     ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "
-            f"{arts.cache.rendered} distinct faces rendered")
+            f"{len(arts.used)} distinct faces, {arts.rendered} rendered, the rest replayed")
     return {"files": [{k: v for k, v in f.items() if k != "placements"} for f in files],
-            "placements": [p for f in files for p in f["placements"]],
+            "placements": [p for f in files for p in f["placements"]], "warnings": warnings,
+            "faces": {"distinct": len(arts.used), "rendered": arts.rendered},
             "tables": {t.id: {"name": t.name, "shape": t.shape.kind, "w": round(t.shape.w, 3),
                               "h": round(t.shape.h, 3), "radius": round(t.shape.radius, 3), "group": t.group,
                               "pieces": sum(1 for p in kit.component_pieces if p.ref.split('.', 1)[0] == t.id)}

@@ -75,9 +75,12 @@ def encode_op(name: str, args: tuple) -> list:
     raise NotRecordable(name)
 
 
-def record_svg(svg: str, source: str = "") -> tuple[Art, dict | None]:
-    """Render one SVG like render.pdf.render_svg, and return its replayable record (None if not storable)."""
+def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Art, dict | None]:
+    """Render one SVG like render.pdf.render_svg, and return its replayable record (None if not storable).
+    Images resolve inside the kit folder `base` only (none at all without one)."""
     cairocffi, cairosvg = _cairo()
+    from generator.render.images import install, kit_fetcher
+    install()
 
     class RecordedSvg(cairosvg.surface.PDFSurface):
         @property
@@ -93,7 +96,9 @@ def record_svg(svg: str, source: str = "") -> tuple[Art, dict | None]:
             return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, extents), width, height
 
     try:
-        tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"), unsafe=False)
+        url = Path(base).resolve().as_uri() + "/" if base else None
+        tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"), unsafe=False, url=url,
+                                    url_fetcher=kit_fetcher(base))
         surface = RecordedSvg(tree, None, 72)
     except Exception as exc:  # cairosvg raises many types on bad SVG
         raise BuildError(f"cannot draw SVG{' for ' + source if source else ''}: {exc}") from None
@@ -145,6 +150,12 @@ def special_op(context, name: str, args: list, keep: list) -> None:
             getattr(options, "set_" + setter)(value)
         context.set_font_options(options)
         keep.append(options)
+    elif name == "paint_image":
+        from generator.render.images import ImageRefused, replay_image
+        try:
+            replay_image(context, *args)
+        except ImageRefused as exc:
+            raise BuildError(str(exc)) from None
     else:
         raise BuildError(f"a stored face holds an unknown drawing call {name!r}; delete the build cache")
 

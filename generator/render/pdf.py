@@ -36,9 +36,13 @@ class Art:
     height: float
 
 
-def render_svg(svg: str, source: str = "") -> Art:
-    """Draw one SVG (sized in mm or pt, with a viewBox) onto a recording surface, at its physical size."""
+def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
+    """Draw one SVG (sized in mm or pt, with a viewBox) onto a recording surface, at its physical size.
+    References (images) resolve against the kit folder `base` and may not leave it; with no base, none is
+    read at all."""
     cairocffi, cairosvg = _cairo()
+    from generator.render.images import install, kit_fetcher
+    install()
 
     class RecordingSvg(cairosvg.surface.PDFSurface):
         def _create_surface(self, width, height):
@@ -48,7 +52,9 @@ def render_svg(svg: str, source: str = "") -> Art:
             return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None), width, height
 
     try:
-        tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"), unsafe=False)
+        url = Path(base).resolve().as_uri() + "/" if base else None
+        tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"), unsafe=False, url=url,
+                                    url_fetcher=kit_fetcher(base))
         surface = RecordingSvg(tree, None, 72)  # 72 dpi: one SVG pixel is one point; mm stay mm
     except Exception as exc:  # cairosvg raises many types on bad SVG
         raise BuildError(f"cannot draw SVG{' for ' + source if source else ''}: {exc}") from None
@@ -58,15 +64,16 @@ def render_svg(svg: str, source: str = "") -> Art:
 class ArtCache:
     """Each distinct SVG text is rendered once per build; identical text returns the same Art."""
 
-    def __init__(self):
+    def __init__(self, base: Path | None = None):
         self._arts: dict[str, Art] = {}
         self.rendered = 0
+        self.base = base  # the kit folder that images may come from
 
     def get(self, svg: str, source: str = "") -> Art:
         key = hashlib.sha1(svg.encode("utf-8")).hexdigest()
         art = self._arts.get(key)
         if art is None:
-            art = self._arts[key] = render_svg(svg, source)
+            art = self._arts[key] = render_svg(svg, source, self.base)
             self.rendered += 1
         return art
 

@@ -1,7 +1,8 @@
 """Jinja SVG templates: kit folder first, then the built-in templates/; strict and autoescaped.
 
 A template error (missing template, undefined variable, syntax) becomes a BuildError naming the template
-file and line, and the piece that needed it.
+file and line, and the piece that needed it. Kit folders are input from anyone, so the templates run in
+Jinja's sandbox (no Python internals: `{{ piece.__class__ }}` is a located error).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import jinja2
 
 from generator.problems import BuildError, display_path
+from generator.text import KitSandbox
 
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 SUFFIX = ".svg.j2"
@@ -33,7 +35,7 @@ def template_env(kit_root: Path) -> jinja2.Environment:
 
 @lru_cache(maxsize=8)
 def _template_env(kit_root: Path, overrides: tuple) -> jinja2.Environment:
-    env = jinja2.Environment(
+    env = KitSandbox(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in template_dirs(kit_root)]),
         undefined=jinja2.StrictUndefined,
         autoescape=True,  # every template here writes SVG/XML: a name like "R&D <1>" must not break it
@@ -76,7 +78,12 @@ def render_template(kit_root: Path, name: str, context: dict, needed_by: str = "
     except jinja2.TemplateSyntaxError as exc:
         where = display_path(exc.filename) if exc.filename else f"{name}{SUFFIX}"
         raise BuildError(f"{where}:{exc.lineno}: template syntax error: {exc.message}{who}") from None
-    except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError) as exc:
+    except jinja2.exceptions.SecurityError as exc:
+        raise BuildError(f"{_template_location(exc, name)}: not allowed in a template: {exc}{who}") from None
+    except UnicodeDecodeError as exc:
+        raise BuildError(f"template {name}{SUFFIX} is not UTF-8 text ({exc.reason}){who}") from None
+    except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError, ArithmeticError, IndexError,
+            RecursionError) as exc:
         raise BuildError(f"{_template_location(exc, name)}: {exc}{who}") from None
 
 

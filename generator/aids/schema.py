@@ -1,0 +1,122 @@
+"""The schema of the aid texts (`aids/cards.yaml`, `aids/sheets.yaml`), checked by `validate` and by the build.
+
+Both files are Jinja over YAML: they are rendered with the kit's numbers first, then read and checked like
+every other kit file, so an unknown key, a missing field, an unknown chart or broken paragraph markup is a
+located problem (`aids/cards.yaml:LINE: cards.player_aid.frnt: unknown field (did you mean 'front'?)`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.problems import Problems
+from generator.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Record, Spec, Where, optional
+
+CARDS_FILE = Path("aids") / "cards.yaml"
+SHEETS_FILE = Path("aids") / "sheets.yaml"
+BLOCK_KINDS = ("heading", "text", "bullets", "chart")
+
+
+class Markup(Spec):
+    """A paragraph of text (numbers from Jinja are welcome) in reportlab's markup: <b>, <i>, &amp; entities."""
+
+    description = "a paragraph of text"
+
+    def check(self, value, where):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)) or not str(value).strip():
+            return where.error(f"must be {self.description}, not {value!r}")
+        problem = markup_problem(" ".join(str(value).split()))
+        if problem:
+            return where.error(f"the text's markup does not parse: {problem}")
+        return value
+
+
+def markup_problem(text: str) -> str | None:
+    """Why reportlab cannot read this paragraph (an unclosed <b>, a stray '<' or '&'), or None."""
+    from reportlab.platypus import Paragraph
+
+    from generator.aids.styles import styles
+
+    try:
+        Paragraph(text, styles()["body"])
+    except ValueError as exc:
+        message = " ".join(str(exc).split())
+        return message.rpartition("caused exception ")[2][:200] or message[:200]
+    return None
+
+
+class Block(Spec):
+    """One block of a card face: exactly one of heading, text, bullets or chart."""
+
+    description = "a block {heading|text|bullets|chart: ...}"
+
+    def __init__(self):
+        from generator.aids.charts import CHARTS
+
+        self.record = Record({
+            "heading": optional(Markup()),
+            "text": optional(Markup()),
+            "bullets": optional(ListOf(Markup(), 1)),
+            "chart": optional(Choice(tuple(CHARTS))),
+        }, self.description)
+
+    def check(self, value, where):
+        checked = self.record.check(value, where)
+        if checked is INVALID:
+            return INVALID
+        given = [kind for kind in BLOCK_KINDS if kind in value]
+        if len(given) != 1:
+            return where.error(f"a block holds exactly one of {', '.join(BLOCK_KINDS)}, not "
+                               f"{', '.join(given) or 'none'}")
+        return {given[0]: checked[given[0]]}
+
+
+def cards_schema() -> Record:
+    face = ListOf(Block(), 1)
+    return Record({"cards": Field(MapOf(Record({
+        "title": Field(Markup(), doc="printed in the card's header band"),
+        "per": optional(Choice(("colour", "table")), "colour", "one card per player colour, or a single card"),
+        "front": Field(face, doc="the blocks printed on the front, top to bottom"),
+        "back": Field(face, doc="the blocks printed on the back"),
+    }, "a card {title, per, front, back}")), doc="the card kinds, in print order")}, "the aid cards file")
+
+
+def sheets_schema() -> Record:
+    row = Record({
+        "label": Field(Markup(), doc="the row's label"),
+        "total": optional(Bool(), False, "printed bold and shaded"),
+        "minus": optional(Bool(), False, "an amount taken away"),
+    }, "a row {label, total, minus}")
+    return Record({
+        "production": Field(Record({
+            "title": Field(Markup()), "intro": Field(Markup()), "rows": Field(ListOf(row, 1)),
+            "tech_heading": Field(Markup()), "tech_intro": Field(Markup()),
+        }, "the production sheet {title, intro, rows, tech_heading, tech_intro}")),
+        "ship_tech": Field(Record({"title": Field(Markup()), "intro": Field(Markup())},
+                                  "the ship technology sheet {title, intro}")),
+    }, "the record sheets file")
+
+
+SCHEMAS = {CARDS_FILE: cards_schema, SHEETS_FILE: sheets_schema}
+
+
+def check_aid_file(kit, rel: Path, problems: Problems):
+    """Render and read one aid file, record every problem located; the checked mapping, or None."""
+    from generator.aids.prose import aids_path, text_context
+    from generator.text import TextError, read_text, render_text
+    from generator.yamlio import YamlSyntaxError, parse_yaml
+
+    path = aids_path(kit, rel)
+    try:
+        rendered = render_text(kit, read_text(path), path, text_context(kit), markup=True)
+        raw = parse_yaml(rendered, path)
+    except TextError as exc:
+        problems.error(path, exc.line, "", exc.message)
+        return None
+    except YamlSyntaxError as exc:
+        problems.error(path, exc.line, "", exc.message)
+        return None
+    if not isinstance(raw, dict):
+        problems.error(path, 1, "", "must hold a mapping of fields at the top level")
+        return None
+    doc = SCHEMAS[rel]().check(raw, Where(path, "", getattr(raw, "line", 1), problems))
+    return None if doc is INVALID else raw

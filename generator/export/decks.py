@@ -1,0 +1,127 @@
+"""What print shops and digital tables are sent: a kit's component pieces as decks (one table, and one colour
+of a per-colour table), each distinct face rendered once, and faces rasterised to RGB images."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from generator.lengths import parse_length
+
+TARGETS = ("home", "print-shop", "tts")
+BLEED = parse_length("1/8in")          # print shops ask 1/8 in past the trim on every side (9 pt)
+
+
+def parse_targets(text: str) -> str:
+    """`--for` value: one target or several joined by commas (`print-shop,tts`), checked and normalised."""
+    import argparse
+    names = [t.strip() for t in str(text).split(",") if t.strip()]
+    unknown = [t for t in names if t not in TARGETS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown target {', '.join(unknown) or repr(text)} "
+                                         f"(choose from {', '.join(TARGETS)}; several with commas)")
+    return ",".join(t for t in TARGETS if t in names)
+
+
+def wants(target: str):
+    """Part.wanted for a part built only when `--for` names `target`."""
+    return lambda extra: target in str(extra.get("for") or "").split(",")
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str           # table id, or table id + '-' + colour id for per-colour tables
+    table: object       # generator.components.tables.Table
+    colour: str         # colour id or 'neutral'
+    pieces: tuple       # in print order, every copy
+
+
+def decks(kit) -> list[Deck]:
+    """Every table's pieces, split per colour where the table is per colour, in the kit's print order."""
+    runs: dict[tuple, list] = {}
+    for piece in kit.component_pieces:
+        table_id = piece.ref.split(".", 1)[0]
+        runs.setdefault((table_id, piece.colour), []).append(piece)
+    out = []
+    for (table_id, colour), pieces in runs.items():
+        table = kit.tables[table_id]
+        name = f"{table_id}-{colour}" if table.per_colour else table_id
+        out.append(Deck(name, table, colour, tuple(pieces)))
+    return out
+
+
+class ExportArts:
+    """Each distinct face rendered once (at the bleed asked for); faces whose SVG is the same text share one
+    Art, so a common back is one image. Same steps as the components part's faces, without its disk store."""
+
+    def __init__(self, kit):
+        from generator.parts.components import face_origins
+        from generator.render.pdf import ArtCache
+        try:
+            self.cache = ArtCache(kit.root)   # images in the kit folder resolve against it
+        except TypeError:
+            self.cache = ArtCache()
+        self.kit, self.origins, self.done = kit, face_origins(kit), {}
+
+    def art(self, face, shape, bleed_pt: float):
+        from generator.lengths import mm
+        from generator.render.piece_faces import face_context, piece_svg, render_content
+        key = (face.key, round(bleed_pt, 3))
+        if key not in self.done:
+            bleed = round(mm(bleed_pt), 4)
+            params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}
+            where = self.origins.get(face.key, face.template)
+            content = render_content(self.kit.root, face.template, face_context(params, self.kit), where)
+            self.done[key] = self.cache.get(piece_svg(content, shape, bleed), where)
+        return self.done[key]
+
+
+def safe_name(text: str) -> str:
+    """A file-name-safe form of a row label."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", str(text)).strip("-.") or "x"
+
+
+def distinct_faces(deck: Deck, side: str, arts, bleed: float) -> tuple[list, list[int]]:
+    """([(art, first piece)] in order of first use, [index into that list for every piece]) for one side;
+    faces that render to the same art (the same SVG) share one entry."""
+    faces, index, where = [], [], {}
+    for piece in deck.pieces:
+        face = piece.front if side == "front" else piece.back
+        if face is None:
+            index.append(-1)
+            continue
+        art = arts.art(face, deck.table.shape, bleed)
+        if id(art) not in where:
+            where[id(art)] = len(faces)
+            faces.append((art, piece))
+        index.append(where[id(art)])
+    return faces, index
+
+
+def rasterise(art, width_px: int, height_px: int, background=(255, 255, 255)):
+    """A PIL RGB image of `art` scaled to width_px x height_px, on an opaque background."""
+    from PIL import Image
+
+    from generator.fonts import use_shipped_fonts_for_cairo
+    use_shipped_fonts_for_cairo()
+    import cairocffi
+    surface = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, width_px, height_px)
+    cr = cairocffi.Context(surface)
+    cr.set_source_rgb(*(c / 255 for c in background))
+    cr.paint()
+    cr.scale(width_px / art.width, height_px / art.height)
+    cr.set_source_surface(art.recording, 0, 0)
+    cr.rectangle(0, 0, art.width, art.height)
+    cr.fill()
+    surface.flush()
+    image = Image.frombuffer("RGBA", (width_px, height_px), bytes(surface.get_data()), "raw", "BGRA",
+                             surface.get_stride(), 1)
+    return image.convert("RGB")
+
+
+def pixels(points: float, dpi: float) -> int:
+    return max(1, round(points * dpi / 72.0))
+
+
+def save_png(image, path, dpi: float) -> None:
+    """PNG with its resolution stored (so it prints at size); Pillow writes the same bytes every time."""
+    image.save(path, format="PNG", dpi=(dpi, dpi), optimize=False)

@@ -1,0 +1,71 @@
+"""A designer's own images: references checked at load time, so a missing or hostile one is a located
+error before any work. A reference is a path inside the kit folder (art/ship.png); URLs of any scheme,
+absolute paths, ../ and links that lead out of the kit are refused."""
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+from urllib.parse import urlparse
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
+MAX_PIXELS = 50_000_000    # a larger raster is a decompression bomb or a mistake, not a counter's art
+HREF = re.compile(r"""(?:xlink:)?href\s*=\s*["']([^"'{}]*)["']""")
+
+
+def check_image(root: Path, ref: str) -> str | None:
+    """Why `ref` cannot be used as an image of the kit at `root`, or None when it can."""
+    if not isinstance(ref, str) or not ref.strip():
+        return "an image reference must be a path inside the kit folder, such as art/ship.png"
+    if "\x00" in ref:
+        return "an image reference holds a NUL byte"
+    parsed = urlparse(ref)
+    if parsed.scheme or ref.startswith("//"):
+        return f"{ref!r}: only paths inside the kit folder are allowed, not URLs ({parsed.scheme or 'network'}:)"
+    if Path(ref).is_absolute():
+        return f"{ref!r}: an absolute path; use a path inside the kit folder, such as art/ship.png"
+    path = (root / ref).resolve()
+    if not path.is_relative_to(root.resolve()):
+        return f"{ref!r} leads outside the kit folder"
+    if not path.is_file():
+        return f"{ref!r}: no such file{_did_you_mean(root, ref)}"
+    if path.suffix.lower() not in IMAGE_SUFFIXES:
+        return f"{ref!r}: not an image file (use PNG, JPEG or SVG)"
+    return _readable(path, ref)
+
+
+def _readable(path: Path, ref: str) -> str | None:
+    if path.suffix.lower() == ".svg":
+        head = path.read_bytes()[:4096].lstrip()
+        if b"<svg" not in head and not head.startswith(b"<?xml"):
+            return f"{ref!r} is not an SVG file"
+        if b"<!ENTITY" in path.read_bytes():
+            return f"{ref!r} declares XML entities, which are refused"
+        return None
+    from PIL import Image
+    try:
+        with Image.open(path) as image:
+            width, height = image.size
+            if width * height > MAX_PIXELS:
+                return f"{ref!r} is {width} x {height} pixels: over the limit of {MAX_PIXELS:,} pixels"
+            image.verify()
+    except Exception as exc:  # Pillow raises many kinds on a broken or foreign file
+        return f"{ref!r} is not a readable image ({type(exc).__name__}: {exc})"
+    return None
+
+
+def _did_you_mean(root: Path, ref: str) -> str:
+    images = [str(p.relative_to(root)) for p in root.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES
+              and ".cache" not in p.parts]
+    near = difflib.get_close_matches(ref, images, n=1, cutoff=0.5)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+def template_references(path: Path) -> list[tuple[int, str]]:
+    """(line, href) of every literal href in a template file (not those built by Jinja expressions)."""
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        for match in HREF.finditer(line):
+            if match.group(1) and not match.group(1).startswith("#"):
+                out.append((number, match.group(1)))
+    return out

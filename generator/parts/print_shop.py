@@ -1,0 +1,23 @@
+"""The print-shop part (`pnpgen build --for print-shop`): one PDF per deck, one piece a page with 1/8 in bleed,
+TrimBox and BleedBox, back/front page order, and 300 dpi PNGs of every face (generator.export.print_shop).
+
+It registers `--for`, which the tts part reads too: `--for print-shop,tts` builds both beside the home files.
+"""
+from __future__ import annotations
+
+from generator.export.decks import TARGETS, parse_targets, wants
+from generator.parts import Option, Part
+
+
+def build(ctx) -> dict:
+    from generator.export.print_shop import build as build_print_shop
+    return build_print_shop(ctx)
+
+
+PART = Part(name="print-shop", build=build, order=80, aliases=("print_shop",),
+            doc="print-shop files: one PDF per deck with bleed and page boxes, and PNGs of every face",
+            options=(Option(("--for",), {"dest": "for", "type": parse_targets, "default": None,
+                                         "metavar": "TARGET[,TARGET]",
+                                         "help": "also build for: " + ", ".join(TARGETS[1:]) +
+                                                 " (files in OUT/<kit>/print-shop or /tts; home is the default)"}),),
+            applies=lambda kit: bool(kit.tables), wanted=wants("print-shop"))

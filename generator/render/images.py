@@ -1,0 +1,141 @@
+"""Images inside faces: fetched only from the kit folder, and each raster file embedded once per PDF.
+
+cairosvg would decode every use of an image anew (a JPEG re-encoded as pixels) and read any file:// or
+http:// reference. Here a fetcher serves only files inside the kit, and rasters are drawn from one cairo
+surface per distinct file, tagged with a unique id (so cairo writes one image object per PDF however many
+faces show it) and, for JPEG, with its original bytes (embedded as they are: no resampling, no
+recompression). SVG images are left to cairosvg and stay vector. Each placement's resolution is noted
+for the preflight.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+PLACED: list[tuple[str, float, float]] = []   # (kit-relative path, dpi across, dpi down) of every placement
+_SURFACES: dict[str, object] = {}
+
+
+class ImageRefused(ValueError):
+    """A reference outside the kit folder, or to something that is not a usable image."""
+
+
+def kit_fetcher(root: Path | None):
+    """A cairosvg url_fetcher that serves files inside `root` only (nothing at all when root is None)."""
+    base = root.resolve() if root else None
+
+    def fetch(url: str, resource_type=None) -> bytes:
+        parsed = urlparse(url)
+        if base is None or parsed.scheme != "file":
+            raise ImageRefused(f"external reference refused: {url} (use a path inside the kit folder)")
+        path = Path(unquote(parsed.path)).resolve()
+        if not path.is_relative_to(base):
+            raise ImageRefused(f"reference outside the kit folder refused: {unquote(parsed.path)}")
+        if not path.is_file():
+            raise ImageRefused(f"no such file in the kit: {path.relative_to(base)}")
+        return path.read_bytes()
+
+    return fetch
+
+
+def _surface(data: bytes):
+    """One cairo image surface per distinct file, decoded once per process."""
+    key = hashlib.sha1(data).hexdigest()
+    if key not in _SURFACES:
+        import cairocffi
+        from PIL import Image, ImageOps
+        from generator.images import MAX_PIXELS
+        image = Image.open(io.BytesIO(data))
+        if image.size[0] * image.size[1] > MAX_PIXELS:
+            raise ImageRefused(f"an image of {image.size[0]} x {image.size[1]} pixels is over the limit")
+        jpeg = image.format == "JPEG"
+        image = ImageOps.exif_transpose(image).convert("RGBA")
+        png = io.BytesIO()
+        image.save(png, "PNG")
+        png.seek(0)
+        surface = cairocffi.ImageSurface.create_from_png(png)
+        surface.set_mime_data("application/x-cairo.uuid", key.encode())  # CAIRO_MIME_TYPE_UNIQUE_ID
+        if jpeg:
+            surface.set_mime_data("image/jpeg", data)  # CAIRO_MIME_TYPE_JPEG
+        _SURFACES[key] = surface
+    return _SURFACES[key]
+
+
+def draw_image(surface, node, original) -> None:
+    """cairosvg's `image` tag handler, for rasters; SVG art goes to `original`."""
+    import cairocffi
+    from cairosvg.helpers import preserve_ratio, size
+    from cairosvg.url import parse_url
+    base_url = node.get("{http://www.w3.org/XML/1998/namespace}base")
+    if not base_url and node.url:
+        base_url = node.url.rsplit("/", 1)[0] + "/"
+    url = parse_url(node.get_href(), base_url)
+    data = node.fetch_url(url, "image/*")
+    if not data.startswith((b"\x89PNG", b"\xff\xd8")) and (b"<svg" in data[:4096] or data.startswith(b"<?xml")):
+        return original(surface, node)
+    image = _surface(data)
+    x, y = size(surface, node.get("x"), "x"), size(surface, node.get("y"), "y")
+    width, height = size(surface, node.get("width"), "x"), size(surface, node.get("height"), "y")
+    node.image_width, node.image_height = image.get_width(), image.get_height()
+    width, height = width or node.image_width, height or node.image_height
+    scale_x, scale_y, translate_x, translate_y = preserve_ratio(surface, node, width, height)
+    ctx = surface.context
+    ctx.save()
+    ctx.rectangle(x, y, width, height)
+    ctx.clip()
+    ctx.translate(x, y)
+    ctx.scale(scale_x, scale_y)
+    ctx.translate(translate_x, translate_y)
+    _note_resolution(ctx, url, image)
+    opacity = float(node.get("opacity", 1))
+    target = ctx
+    if hasattr(ctx, "ops"):  # a face_store.Recorder: note the image by file and content, paint on the real context
+        if ctx.recordable:
+            ctx.ops.append(["paint_image", unquote(url.path), hashlib.sha1(data).hexdigest(), opacity])
+        target = ctx._context
+    paint(target, image, opacity)
+    ctx.restore()
+
+
+def paint(context, image, opacity: float) -> None:
+    import cairocffi
+    pattern = cairocffi.SurfacePattern(image)
+    pattern.set_filter(cairocffi.FILTER_GOOD)
+    context.set_source(pattern)
+    context.paint_with_alpha(opacity)
+
+
+def replay_image(context, path: str, key: str, opacity: float) -> None:
+    """A recorded face's image, painted again from its file (which must still hold the same bytes)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ImageRefused(f"a stored face's image {path} cannot be read: {exc}") from None
+    if hashlib.sha1(data).hexdigest() != key:
+        raise ImageRefused(f"the image {path} changed while building; build again")
+    paint(context, _surface(data), opacity)
+
+
+def _note_resolution(ctx, url, image) -> None:
+    """Pixels per inch as printed: the image's pixel size against its size in points on the page."""
+    across = abs(complex(*ctx.user_to_device_distance(image.get_width(), 0)))
+    down = abs(complex(*ctx.user_to_device_distance(0, image.get_height())))
+    PLACED.append((unquote(url.path), image.get_width() * 72 / across if across else 0,
+                   image.get_height() * 72 / down if down else 0))
+
+
+def install() -> None:
+    """Route cairosvg's <image> through draw_image (once per process)."""
+    import cairosvg.surface
+    current = cairosvg.surface.TAGS["image"]
+    if getattr(current, "pnpgen", False):
+        return
+    original = current
+
+    def handler(surface, node):
+        return draw_image(surface, node, original)
+
+    handler.pnpgen = True
+    cairosvg.surface.TAGS["image"] = handler
