@@ -1,0 +1,334 @@
+"""The 4X Space Euro kit (data/4x-space-euro, issue 12), built once and read back from its PDFs and manifest.
+
+The expected numbers below are the rules' own (the prototype's card list, anomaly mix, board links), typed
+here on purpose: the kit's data must agree with them, and the printed files with the data."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+import yaml
+
+from generator.cli import main
+from generator.kit import BUILTIN_DATA
+from tests.conftest import edit
+
+KIT = BUILTIN_DATA / "4x-space-euro"
+MM = 72 / 25.4
+COLOURS = ("red", "blue", "yellow", "white")
+
+# The prototype's player deck, card by card: (top half, bottom half); tactics are the purple halves.
+DECK = [("Move", "Manoeuvres"), ("Move", "Engage"), ("Move", "Sell"), ("Move", "Colonize"), ("Move", "Outpost"),
+        ("Engage", "Hidden Weapons"), ("Engage", "Outpost"), ("Engage", "Research"), ("Outpost", "Colonize"),
+        ("Build", "Outpost"), ("Build", "Colonize"), ("Build", "Decoy Fleet"), ("Research", "Decoy Fleet"),
+        ("Research", "Hidden Weapons"), ("Produce", "Sell"), ("Produce", "Sell"), ("Produce", "Build"),
+        ("Produce", "Sympathisers"), ("Sell", "Sympathisers"), ("Colonize", "Manoeuvres")]
+HALVES = {"Move": 5, "Engage": 4, "Sell": 4, "Produce": 4, "Outpost": 4, "Colonize": 4, "Build": 4, "Research": 3,
+          "Manoeuvres": 2, "Hidden Weapons": 2, "Decoy Fleet": 2, "Sympathisers": 2}
+ANOMALIES = {"Wormhole": 2, "Aliens": 2, "Smugglercave": 3, "Emptyspace": 2, "Blackmarket": 1}
+PLANETS = {  # quadrant: {planet: (population, goods)}
+    "Q1": {"P1": (1, "orange"), "P2": (1, "orange"), "P3": (1, "none"), "P4": (2, "teal")},
+    "Q2": {"P1": (2, "pink"), "P2": (3, "pink"), "P3": (2, "none"), "P4": (3, "none")},
+    "Q3": {"P1": (1, "teal"), "P2": (2, "none"), "P3": (3, "teal"), "P4": (2, "none"), "P5": (1, "pink")},
+    "Q4": {"P1": (1, "pink"), "P2": (2, "orange"), "P3": (3, "none"), "P4": (2, "pink")},
+}
+DOUBLE = {("Q1P1", "C"), ("Q1P2", "C"), ("Q2P3", "C"), ("Q3P3", "C"), ("Q4P2", "C"), ("Q1P3", "Q4P1"),
+          ("Q1P2", "Q2P3"), ("Q2P2", "Q3P1"), ("Q2P1", "Q3P2"), ("Q3P3", "Q4P2"), ("Q3P5", "Q4P4")}
+SINGLE = {(q + a, q + b if b != "C" else "C") for q, pairs in {
+    "Q1": ["P1-P2", "P1-P3", "P1-P4", "P4-P3", "P3-A3", "P4-A4", "A4-A1", "A1-A3", "P2-A5"],
+    "Q2": ["P1-P2", "P2-P3", "P2-P4", "P3-P4", "P1-A1", "A1-A2", "P4-A2"],
+    "Q3": ["P1-P2", "P1-P3", "P2-P4", "P3-P4", "P3-P5", "P2-A1", "P4-A1"],
+    "Q4": ["P1-P2", "P1-P3", "P2-P4", "P3-P4", "P1-A1", "P3-A1", "P2-A2", "A2-C"]}.items()
+    for a, b in (pair.split("-") for pair in pairs)}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("euro-out")
+    assert main(["build", "--data", str(KIT), "--out", str(out), "-q"]) == 0
+    kit_out = out / "4x-space-euro"
+    return kit_out, json.loads((kit_out / "manifest.json").read_text())
+
+
+def placements(manifest, file=None, side=None):
+    rows = manifest["parts"]["components"]["placements"]
+    return [p for p in rows if (file is None or p["file"] == file) and (side is None or p["side"] == side)]
+
+
+def page_texts(path: Path) -> list[str]:
+    pdf = pdfium.PdfDocument(str(path))
+    return ["".join(pdf[i].get_textpage().get_text_range().split()) for i in range(len(pdf))]
+
+
+def text_in(page, x_pt, y_pt, w_pt, h_pt) -> str:
+    """The text inside a rectangle given from the page's top-left corner, in points."""
+    height = page.get_size()[1]
+    box = page.get_textpage().get_text_bounded(left=x_pt, bottom=height - y_pt - h_pt, right=x_pt + w_pt,
+                                              top=height - y_pt)
+    return "".join(box.split())      # pdfium may split a word where glyphs sit apart: compare without spaces
+
+
+# Cards ----------------------------------------------------------------------------------------------------
+
+def banners(kit_out: Path, manifest, file: str) -> dict[str, tuple[str, str]]:
+    """Each card's two banner names, read from the PDF inside the banner rectangles of its halves."""
+    pdf = pdfium.PdfDocument(str(kit_out / file))
+    half = (88 - 2 * 2.6 - 4.4 - 1.2) / 2        # the card template's margins, centre band and half height
+    out = {}
+    for p in placements(manifest, file, "front"):
+        page = pdf[p["page"] - 1]
+        names = [text_in(page, p["x"] + 12 * MM, p["y"] + (top + 0.8) * MM, p["w"] - 14 * MM, 8.4 * MM)
+                 for top in (2.6, 88 - 2.6 - half)]
+        out[p["ref"]] = tuple(names)
+    return out
+
+
+@pytest.mark.parametrize("colour", COLOURS)
+def test_every_deck_has_the_twenty_cards_of_the_rules(built, colour):
+    kit_out, manifest = built
+    read = banners(kit_out, manifest, f"cards-{colour}.pdf")
+    assert len(read) == 20
+    squeeze = {name.replace(" ", ""): name for name in HALVES}
+    assert [tuple(squeeze.get(n, n) for n in read[f"deck.c{k:02d}"]) for k in range(1, 21)] == DECK
+    halves = Counter(squeeze[name] for pair in read.values() for name in pair)
+    assert halves == HALVES
+
+
+def test_tactics_carry_a_lightning_mark_and_their_own_colour(built):
+    _, manifest = built
+    actions = yaml.safe_load((KIT / "data" / "actions.yaml").read_text())
+    colours = {a["name"]: a["banner"].lower() for a in actions.values()}
+    tactics = {a["name"] for a in actions.values() if a["kind"] == "tactic"}
+    assert tactics == {"Manoeuvres", "Hidden Weapons", "Decoy Fleet", "Sympathisers"}
+    assert {colours[t] for t in tactics} == {"#800080"}
+    assert colours["Move"] == "#3fa538" and colours["Engage"] == "#d8301e"
+    assert colours["Sell"] == colours["Produce"] and colours["Outpost"] == colours["Colonize"]
+    assert colours["Build"] == colours["Research"]
+    assert len({colours[n] for n in ("Move", "Engage", "Sell", "Outpost", "Build", "Manoeuvres")}) == 6
+    assert "bolt(" in (KIT / "templates" / "_euro.svg.j2").read_text().split("macro half(")[1]
+
+
+def test_cards_are_63_by_88_mm_with_2_mm_corners(built):
+    _, manifest = built
+    tables = manifest["parts"]["components"]["tables"]
+    for table in ("deck", "bureaucracy"):
+        t = tables[table]
+        assert (round(t["w"], 2), round(t["h"], 2), round(t["radius"], 2)) == (178.58, 249.45, 5.67)
+    sizes = {(round(p["w"], 2), round(p["h"], 2)) for p in placements(manifest)
+             if p["ref"].split(".")[0] in ("deck", "bureaucracy")}
+    assert sizes == {(178.58, 249.45)}
+    assert len([p for p in placements(manifest, "cards-red.pdf", "front") if p["page"] == 1]) == 9
+
+
+def test_the_card_corners_are_drawn_round(built):
+    """On a back (the player colour everywhere), the corner point 0.25 mm in is outside a 2 mm radius and
+    stays paper-white; 1.2 mm in along the diagonal, or 0.25 mm in beside the corner, is the card."""
+    kit_out, manifest = built
+    back = placements(manifest, "cards-red.pdf", "back")[0]
+    scale = 300 / 72
+    image = pdfium.PdfDocument(str(kit_out / "cards-red.pdf"))[back["page"] - 1].render(scale=scale).to_pil()
+    image = image.convert("RGB")
+
+    def pixel(dx_mm, dy_mm):
+        return image.getpixel((int((back["x"] + dx_mm * MM) * scale), int((back["y"] + dy_mm * MM) * scale)))
+
+    assert pixel(0.25, 0.25) == (255, 255, 255)
+    for dx, dy in ((1.2, 1.2), (0.25, 5), (5, 0.25)):
+        r, g, b = pixel(dx, dy)
+        assert r > 150 and g < 140 and b < 120, (dx, dy, (r, g, b))
+
+
+def test_backs_sit_behind_their_fronts_for_long_edge_duplex(built):
+    _, manifest = built
+    for file in ("cards-red.pdf", "cards.pdf", "anomalies.pdf", "pieces-blue.pdf", "aids-white.pdf"):
+        fronts = placements(manifest, file, "front")
+        backs = placements(manifest, file, "back")
+        assert len(backs) == len(fronts) > 0, file
+        width = 841.89 if max(p["x"] + p["w"] for p in backs) > 595.3 else 595.276
+        for b in backs:   # the mirror image across the page's vertical middle, on the next page
+            assert any(f["page"] == b["page"] - 1 and f["ref"] == b["ref"] and abs(f["y"] - b["y"]) < 0.01
+                       and abs(f["x"] - (width - b["x"] - b["w"])) < 0.02 for f in fronts), (file, b)
+    faces = Counter(p["face"] for p in placements(manifest, "cards-red.pdf", "back"))
+    assert faces == {"deck-back": 20}
+    assert Counter(p["face"] for p in placements(manifest, "cards.pdf", "back")) == {"bureaucracy-back": 30}
+
+
+def test_backs_show_the_owner_by_colour_and_by_name(built):
+    kit_out, _ = built
+    for colour in COLOURS:
+        backs = "".join(page_texts(kit_out / f"cards-{colour}.pdf")[1::2])
+        assert backs.count(colour.upper()) == 20, colour
+
+
+def test_thirty_bureaucracy_cards(built):
+    kit_out, manifest = built
+    assert Counter(p["ref"] for p in placements(manifest, "cards.pdf", "front")) == {"bureaucracy.bureaucracy": 30}
+    fronts = "".join(page_texts(kit_out / "cards.pdf")[0::2])
+    assert fronts.count("BureaucracyForms") == 30      # the title, then the card's text
+
+
+# Tiles, boards and pieces ---------------------------------------------------------------------------------
+
+def test_ten_anomaly_hexes_in_the_rules_mix(built):
+    kit_out, manifest = built
+    fronts = placements(manifest, "anomalies.pdf", "front")
+    assert len(fronts) == 10
+    assert {(round(p["w"] / MM, 1), round(p["h"] / MM, 1)) for p in fronts} == {(30.0, 26.0)}   # 30 mm wide, flat
+    text = "".join(page_texts(kit_out / "anomalies.pdf")[0::2])
+    assert {name: text.count(name) for name in ANOMALIES} == ANOMALIES
+    assert {p["face"] for p in placements(manifest, "anomalies.pdf", "back")} == {"anomaly-back"}
+
+
+def test_market_boards_and_technology(built):
+    kit_out, manifest = built
+    markets = placements(manifest, "markets.pdf", "front")
+    assert len(markets) == 4 and {(round(p["w"] / MM), round(p["h"] / MM)) for p in markets} == {(60, 140)}
+    assert "".join(page_texts(kit_out / "markets.pdf")).count("START") == 12
+    boards = [p for c in COLOURS for p in placements(manifest, f"techboards-{c}.pdf", "front")]
+    assert len(boards) == 4 and {(round(p["w"] / MM), round(p["h"] / MM)) for p in boards} == {(160, 30)}
+    tiles = Counter((round(p["w"] / MM), round(p["h"] / MM)) for p in placements(manifest, "techtiles.pdf", "front"))
+    assert tiles == {(20, 20): 48, (40, 20): 30}
+    rows = Counter(p["ref"] for p in placements(manifest, "techtiles.pdf", "front"))
+    plus = sum(n for ref, n in rows.items() if ref.startswith("techsingle.plus-"))
+    changers = sum(n for ref, n in rows.items() if ref.startswith("techsingle.") and not ref.startswith("techsingle.plus-"))
+    doubles = sum(n for ref, n in rows.items() if ref.startswith("techdouble.double-"))
+    assert (plus, changers, doubles, sum(rows.values()) - plus - changers - doubles) == (24, 24, 18, 12)
+
+
+@pytest.mark.parametrize("colour", COLOURS)
+def test_player_pieces(built, colour):
+    _, manifest = built
+    kinds = Counter(p["ref"].split(".")[1] for p in placements(manifest, f"pieces-{colour}.pdf", "front"))
+    assert kinds == {"outpost": 8, "trade": 4, "warship": 4, "scout": 2, "settler": 8}
+
+
+def test_goods_and_credit_in_the_counts_the_kit_states(built):
+    kit_out, manifest = built
+    supply = Counter(p["ref"] for p in placements(manifest, "supply.pdf", "front"))
+    goods = yaml.safe_load((KIT / "components" / "goods.yaml").read_text())
+    credits = yaml.safe_load((KIT / "components" / "credits.yaml").read_text())
+    for table in (goods, credits):
+        for row in table["rows"]:
+            ref = f"{'goods' if table is goods else 'credits'}.{row['id']}"
+            assert supply[ref] == row["qty"], ref
+    booklet = "".join(page_texts(kit_out / "booklet.pdf"))
+    total = sum(r["qty"] for r in goods["rows"])
+    assert f"{total}goods" in booklet and f"{sum(r['qty'] for r in credits['rows'])}creditcoins" in booklet
+
+
+def test_the_board_is_a3_landscape_and_its_links_join_places(built):
+    kit_out, manifest = built
+    w, h = pdfium.PdfDocument(str(kit_out / "boards" / "main-poster.pdf"))[0].get_size()
+    assert (round(w / MM), round(h / MM)) == (420, 297)
+    info = manifest["parts"]["boards"]["boards"][0]
+    assert info["size_mm"] == [420.0, 297.0] and info["places"] == 27 and info["links"] == 42
+    tiles = manifest["parts"]["boards"]["files"][1]
+    assert tiles["pages"] == len(tiles["tiles"]) + 1 >= 3
+    board = yaml.safe_load((KIT / "boards" / "main.yaml").read_text())
+    places = {p["id"]: p for p in board["places"]}
+    for link in board["links"]:
+        assert link["from"] in places and link["to"] in places, link
+    links = {(l["from"], l["to"]): l["style"] for l in board["links"]}
+    assert {k for k, v in links.items() if v == "double"} == DOUBLE
+    assert {k for k, v in links.items() if v == "single"} == SINGLE
+
+
+def test_the_board_holds_the_planets_of_the_rules(built):
+    board = yaml.safe_load((KIT / "boards" / "main.yaml").read_text())
+    game = yaml.safe_load((KIT / "data" / "game.yaml").read_text())
+    kinds = Counter(p["kind"] for p in board["places"])
+    assert kinds == {"centre": 1, "planet": 17, "anomaly": 9}
+    centre = next(p for p in board["places"] if p["kind"] == "centre")
+    assert centre["population"] == game["centre_population"] == 7 and centre["size"] == 80
+    planets = {p["id"]: (p["population"], p["goods"]) for p in board["places"] if p["kind"] == "planet"}
+    assert planets == {q + n: v for q, ps in PLANETS.items() for n, v in ps.items()}
+    sizes = {p["planet_size"]: p["size"] for p in board["places"] if p["kind"] == "planet"}
+    assert sizes == {"small": 30, "medium": 40, "large": 60}
+    rim = Counter(p["quadrant"] for p in board["places"] if p["kind"] == "anomaly")
+    assert rim == {"Q1": 4, "Q2": 2, "Q3": 1, "Q4": 2}
+    track = board["tracks"][0]
+    assert (track["spaces"], track["start_box"]) == (game["shuffle_spaces"], True) == (24, True)
+    for p in board["places"]:
+        r = p["size"] / 2
+        assert r <= p["x"] <= 420 - r and r <= p["y"] <= 297 - r, p["id"]
+
+
+# Texts ----------------------------------------------------------------------------------------------------
+
+def test_booklet_and_aid_quote_the_data(built):
+    kit_out, _ = built
+    booklet = "".join(page_texts(kit_out / "booklet.pdf"))
+    for words in ("80playercards", "4decksof20", "30Bureaucracycards", "10anomalyhexes", "78technologytiles",
+                  "8outposts", "4tradeships", "4warships", "2scouts", "8settlers", "**Move**(action):5halves"):
+        assert words.replace("**", "") in booklet, words
+    assert "{{" not in booklet and "{ship_cost}" not in booklet
+    aid = "".join(page_texts(kit_out / "aids-red.pdf"))
+    for name in HALVES:
+        assert name.replace(" ", "") in aid, name
+    assert "drawbackupto5cards" in aid and "2pointspersettler" in aid
+
+
+def test_list_names_every_table(capsys):
+    assert main(["list", "--data", str(KIT)]) == 0
+    out = capsys.readouterr().out
+    for line in ("Player deck: 80", "Bureaucracy cards: 30", "Outer-rim anomalies: 10", "Player pieces: 104"):
+        assert line in out, (line, out)
+
+
+def test_our_own_words(built):
+    """No run of 8 words of the kit's texts (data, rules, templates) is shared with the rules summaries."""
+    from tests.test_own_words import SEEDS, runs, words
+    if not SEEDS.is_dir():
+        pytest.skip(f"{SEEDS} is missing")
+    seed_runs = set().union(*(runs(words(f.read_text(encoding="utf-8"))) for f in sorted(SEEDS.glob("*.txt"))))
+    for path in sorted(p for p in KIT.rglob("*") if p.suffix in (".md", ".yaml", ".j2")):
+        text = re.sub(r"\{\{.*?\}\}|\{%.*?%\}", " ", path.read_text(encoding="utf-8"))
+        shared = runs(words(text)) & seed_runs
+        assert not shared, (path.name, [" ".join(r) for r in sorted(shared)][:3])
+
+
+# Bad input: located, exit 1 -------------------------------------------------------------------------------
+
+@pytest.fixture
+def euro_copy(tmp_path) -> Path:
+    target = tmp_path / "4x-space-euro"
+    shutil.copytree(KIT, target)
+    return target
+
+
+BAD = [
+    ("components/deck.yaml", "bottom: manoeuvres}", "bottom: manoevres}", "must be one of"),
+    ("components/deck.yaml", "top: produce,  bottom: sympathisers}", "top: produce,  bottom: sell}",
+     "counts.by.bottom"),
+    ("components/anomalies.yaml", "kind: empty,        qty: 2}", "kind: empty,        qty: 3}", "the rule asks for 10"),
+    ("boards/main.yaml", "{from: Q4A2, to: C,", "{from: Q4A2, to: CC,", "no place with id 'CC'"),
+    ("kit.yaml", "group: cards, total: 110", "group: cards, total: 111", "the rule asks for 111"),
+]
+
+
+@pytest.mark.parametrize("file,old,new,message", BAD)
+def test_bad_input_is_located(euro_copy, capsys, file, old, new, message):
+    line = edit(euro_copy / file, old, new)
+    capsys.readouterr()
+    assert main(["validate", "--data", str(euro_copy)]) == 1
+    err = capsys.readouterr().err + capsys.readouterr().out
+    assert message in err, err
+    assert f"{Path(file).name}:" in err, err
+    assert f":{line}:" in err or file == "kit.yaml" or "counts" in message or "rule asks" in message, err
+
+
+def test_a_card_text_too_long_stops_the_build_naming_the_card(euro_copy, tmp_path, capsys):
+    out = tmp_path / "out"
+    edit(euro_copy / "data" / "actions.yaml", 'text: "Place one of your settlers',
+         'text: "' + "Settlers walk a long way to the planet. " * 12 + 'Place one of your settlers')
+    line = edit(euro_copy / "components" / "deck.yaml", "{id: c04,", "{id: c04,")
+    capsys.readouterr()
+    assert main(["build", "--data", str(euro_copy), "--out", str(out), "-q", "--only", "components"]) == 1
+    err = capsys.readouterr().err
+    assert "does not fit" in err and f"deck.yaml:{line}" in err and "c04" in err, err
+    assert not (out / "4x-space-euro" / "cards-red.pdf").exists()
