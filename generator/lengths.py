@@ -32,3 +32,11 @@ def _words(points: float) -> str:
         return "0"
     return f"{points / 72:g} in ({points * 25.4 / 72:.4g} mm)"
 
+
+
+def mm(points: float) -> float:
+    return points * 25.4 / 72
+
+
+def pt_from_mm(millimetres: float) -> float:
+    return millimetres * 72 / 25.4
