@@ -84,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("--blank", action="store_true",
                      help="start a new game instead: a deck of cards, round tokens, hex tiles, a board and rules")
     new.set_defaults(run=_new)
+
+    from generator.export.reprint import add_command as add_diff_command
+    add_diff_command(commands, _kit_arguments)
     return parser
 
 

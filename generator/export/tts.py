@@ -103,9 +103,6 @@ class Export:
                     self.url(f"{deck.name}-back.png")
             custom[str(key)] = {"FaceURL": face_url, "BackURL": back_url, "NumWidth": cols, "NumHeight": rows,
                                 "BackIsHidden": True, "UniqueBack": unique_back, "Type": 0}
-            for piece, cell in zip(deck.pieces, cell_of):
-                if start <= cell < start + per_sheet:
-                    pass
             for n, (piece, cell) in enumerate(zip(deck.pieces, cell_of)):
                 if start <= cell < start + per_sheet:
                     card_id = key * 100 + (cell - start)
@@ -158,7 +155,6 @@ class Export:
     # boards ------------------------------------------------------------------------------------------------
     def boards(self, z: float) -> list[dict]:
         from generator.parts.boards import board_art
-        from generator.render.pdf import ArtCache
         cache = _art_cache(self.kit)
         objects, x = [], 0.0
         for board in self.kit.boards:
@@ -173,7 +169,6 @@ class Export:
                                 "Transform": _transform(x, z, art.width / 72 / 10), "CustomImage": {
                                     "ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}})
                 x += art.width / 72 + 2
-        del ArtCache
         return objects
 
 
@@ -205,5 +200,4 @@ def build(ctx) -> dict:
     rel = f"{FOLDER}/{ctx.kit.id}.json"
     ctx.stage.write_text(rel, json.dumps(saved_object(ctx.kit, objects), indent=2, ensure_ascii=False) + "\n")
     ctx.log(f"tts: {len(objects)} objects, {len(export.images)} images")
-    return {"saved_object": rel, "objects": len(objects), "images": export.images,
-            "folder": str(export.final)}
+    return {"saved_object": rel, "objects": len(objects), "images": export.images}

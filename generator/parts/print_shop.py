@@ -5,6 +5,8 @@ It registers `--for`, which the tts part reads too: `--for print-shop,tts` build
 """
 from __future__ import annotations
 
+import argparse
+
 from generator.export.decks import TARGETS, parse_targets, wants
 from generator.parts import Option, Part
 
@@ -16,7 +18,7 @@ def build(ctx) -> dict:
 
 PART = Part(name="print-shop", build=build, order=80, aliases=("print_shop",),
             doc="print-shop files: one PDF per deck with bleed and page boxes, and PNGs of every face",
-            options=(Option(("--for",), {"dest": "for", "type": parse_targets, "default": None,
+            options=(Option(("--for",), {"dest": "for", "type": parse_targets, "default": argparse.SUPPRESS,
                                          "metavar": "TARGET[,TARGET]",
                                          "help": "also build for: " + ", ".join(TARGETS[1:]) +
                                                  " (files in OUT/<kit>/print-shop or /tts; home is the default)"}),),

@@ -1,0 +1,174 @@
+"""Incremental reprint: `pnpgen diff OLD_MANIFEST [KIT] [--write]`.
+
+A manifest lists every piece with its front and back (template + parameters) and its count. Comparing an old
+manifest with the kit as it is now names the pieces whose faces changed, the new ones, the ones gone and the
+ones whose count changed; with `--write`, the print groups (sheets) that hold a changed or new piece are
+built again, whole, into output/<kit>/reprint/, so a designer reprints the errata, not the kit.
+Only component tables are reprinted by group; the Space Empires 4X kit's counters are listed but not written.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.manifest import piece_entries
+
+FOLDER = "reprint"
+REPORT = "reprint.json"
+
+
+@dataclass
+class PieceDiff:
+    changed: list = field(default_factory=list)   # (key, what) with what: front, back, front+back
+    added: list = field(default_factory=list)     # key
+    removed: list = field(default_factory=list)   # key
+    count: list = field(default_factory=list)     # (key, old count, new count)
+
+    def reprint_keys(self) -> set:
+        """The pieces to print again: changed faces, new pieces, and pieces of which there are more now."""
+        return {k for k, _ in self.changed} | set(self.added) | {k for k, old, new in self.count if new > old}
+
+    def empty(self) -> bool:
+        return not (self.changed or self.added or self.removed or self.count)
+
+
+def _key(entry: dict) -> tuple:
+    return (entry["ref"], entry["colour"])
+
+
+def _faces(entries: list[dict]) -> dict:
+    """key -> (sorted front faces, sorted back faces, total count) of the manifest's piece entries."""
+    out: dict = {}
+    for e in entries:
+        fronts, backs, count = out.get(_key(e), ([], [], 0))
+        fronts.append(json.dumps(e["front"], sort_keys=True))
+        backs.append(json.dumps(e["back"], sort_keys=True))
+        out[_key(e)] = (fronts, backs, count + e["count"])
+    return {k: (sorted(f), sorted(b), c) for k, (f, b, c) in out.items()}
+
+
+def _normalise(entries: list[dict]) -> list[dict]:
+    """Face parameters as the manifest stores them (parsed JSON), whichever form they came in."""
+    out = []
+    for e in entries:
+        e = dict(e)
+        for side in ("front", "back"):
+            face = e.get(side)
+            if face and isinstance(face.get("params"), str):
+                e[side] = {"template": face["template"], "params": json.loads(face["params"])}
+        out.append(e)
+    return out
+
+
+def diff_entries(old: list[dict], new: list[dict]) -> PieceDiff:
+    before, after = _faces(_normalise(old)), _faces(_normalise(new))
+    result = PieceDiff()
+    for key, (fronts, backs, count) in after.items():
+        if key not in before:
+            result.added.append(key)
+            continue
+        old_fronts, old_backs, old_count = before[key]
+        what = [side for side, a, b in (("front", fronts, old_fronts), ("back", backs, old_backs)) if a != b]
+        if what:
+            result.changed.append((key, "+".join(what)))
+        elif count != old_count:
+            result.count.append((key, old_count, count))
+    result.removed = [key for key in before if key not in after]
+    return result
+
+
+def current_entries(kit) -> tuple[list, list[dict]]:
+    from generator.inventory import kit_pieces
+    pieces = kit_pieces(kit) + list(kit.component_pieces)
+    return pieces, json.loads(json.dumps(piece_entries(pieces)))
+
+
+def read_manifest(path: Path) -> dict:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise ValueError(f"{path}: not a pnpgen manifest (not JSON: {exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("pieces"), list):
+        raise ValueError(f"{path}: not a pnpgen manifest (no 'pieces' list)")
+    return data
+
+
+def report_lines(diff: PieceDiff, counts: dict) -> list[str]:
+    def name(key):
+        ref, colour = key
+        return f"{ref} ({colour})" if colour != "neutral" else ref
+    lines = [f"changed  {name(k)}: {what} ({counts.get(k, 0)} piece(s))" for k, what in diff.changed]
+    lines += [f"added    {name(k)} ({counts.get(k, 0)} piece(s))" for k in diff.added]
+    lines += [f"count    {name(k)}: {old} -> {new}" for k, old, new in diff.count]
+    lines += [f"removed  {name(k)}" for k in diff.removed]
+    return lines
+
+
+def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = None) -> tuple[list[str], list[str]]:
+    """Build the print groups holding `keys` into OUT/<kit>/reprint/; (files written, refs not reprintable)."""
+    from generator.build import BuildContext, BuildOptions
+    from generator.export.decks import ExportArts
+    from generator.output import OutputStage
+    from generator.parts.components import batches, write_group
+    from generator.pdf_update import mark_print_scaling
+    wanted = [p for p in pieces if (p.ref, p.colour) in keys]
+    groups = {p.group for p in wanted if p.kind == "component"}
+    skipped = sorted({p.ref for p in wanted if p.kind != "component"})
+    target = Path(out) / kit.id / FOLDER
+    written = []
+    with OutputStage(target) as stage:
+        ctx = BuildContext(kit, pieces, BuildOptions(out=Path(out), paper=paper), stage, lambda _: None)
+        arts = ExportArts(kit)
+        files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items() if group in groups]
+        mark_print_scaling(stage.dir / rel for rel in stage.written)
+        stage.write_json(REPORT, {"kit": kit.id, "groups": sorted(groups),
+                                  "pieces": sorted(f"{r}:{c}" for r, c in keys),
+                                  "files": [{"path": f["path"], "pages": f["pages"]} for f in files]})
+        written = list(stage.written)
+    for old in target.glob("*.pdf"):       # a reprint folder holds this reprint only
+        if old.name not in written:
+            old.unlink()
+    return [str(target / rel) for rel in written], skipped
+
+
+def add_command(commands, kit_arguments) -> None:
+    cmd = commands.add_parser("diff", help="list the pieces changed since an earlier build; --write reprints them")
+    cmd.add_argument("old_manifest", metavar="OLD_MANIFEST", help="the manifest.json of the earlier build (a copy)")
+    kit_arguments(cmd)
+    cmd.add_argument("--write", action="store_true",
+                     help="build the sheets (print groups) that hold a changed piece into OUT/<kit>/reprint/")
+    cmd.add_argument("--out", default="output", help="output folder (default: output)")
+    cmd.add_argument("--paper", choices=("letter", "a4"), help="paper size (default: the kit's)")
+    cmd.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from generator.cli import _load
+    old = read_manifest(Path(args.old_manifest))
+    kit = _load(args)
+    if old.get("kit") not in (None, kit.id):
+        raise ValueError(f"{args.old_manifest} is the manifest of kit {old.get('kit')!r}, not {kit.id!r}")
+    pieces, entries = current_entries(kit)
+    diff = diff_entries(old["pieces"], entries)
+    counts: dict = {}
+    for p in pieces:
+        counts[(p.ref, p.colour)] = counts.get((p.ref, p.colour), 0) + 1
+    if diff.empty():
+        print(f"{kit.title}: nothing changed since {args.old_manifest}.")
+        return 0
+    keys = diff.reprint_keys()
+    print(f"{kit.title}: {len(diff.changed) + len(diff.added) + len(diff.count) + len(diff.removed)} "
+          f"change(s) since {args.old_manifest}; {sum(counts.get(k, 0) for k in keys)} piece(s) to reprint:")
+    for line in report_lines(diff, counts):
+        print(f"  {line}")
+    if args.write:
+        files, skipped = write_reprint(kit, pieces, keys, Path(args.out), args.paper)
+        print(f"Reprint: {len(files)} file(s):")
+        for f in files:
+            print(f"  {f}")
+        if skipped:
+            print(f"Not written (not component tables; rebuild them with pnpgen build): {', '.join(skipped)}")
+    return 0

@@ -1,0 +1,16 @@
+"""The Tabletop Simulator part (`pnpgen build --for tts`): deck sheets and backs, tile and token images, board
+images and a saved object that loads them (generator.export.tts). `--for` is registered by the print-shop part."""
+from __future__ import annotations
+
+from generator.export.decks import wants
+from generator.parts import Part
+
+
+def build(ctx) -> dict:
+    from generator.export.tts import build as build_tts
+    return build_tts(ctx)
+
+
+PART = Part(name="tts", build=build, order=81, aliases=("tabletop-simulator",),
+            doc="Tabletop Simulator: deck sheets, tile, token and board images, and a saved object",
+            applies=lambda kit: bool(kit.tables), wanted=wants("tts"))
