@@ -273,6 +273,19 @@ def test_booklet_and_aid_quote_the_data(built):
     assert "drawbackupto5cards" in aid and "2pointspersettler" in aid
 
 
+# names and print facts, not rule values: the game's title and id, paper and board sizes, the year
+TYPED_OK = [r"\*\*\+1\*\*", r"4X Space Euro", r"4x-space-euro", r"\bA3\b", r"tiles-a4", r"\b2019\b", r"100 %", r"63 x 88 mm"]
+
+
+def test_no_rule_number_is_typed_by_hand_in_the_booklet():
+    from tests.test_booklet_lint import hand_typed_digits
+    for path in sorted((KIT / "rules").glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        for allowed in TYPED_OK:
+            text = re.sub(allowed, "", text)
+        assert not hand_typed_digits(text), (path.name, hand_typed_digits(text))
+
+
 def test_list_names_every_table(capsys):
     assert main(["list", "--data", str(KIT)]) == 0
     out = capsys.readouterr().out
