@@ -100,7 +100,7 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines) -> dict:
     documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems,
                                 default_booklet=not kit.has_game_module)  # that kit's booklet part makes its own
     return {"tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards,
-            "sheets": kit_doc["sheets"], "documents": documents}
+            "sheets": kit_doc["sheets"], "documents": documents, "preflight": kit_doc["preflight"]}
 
 
 def _load_data_file(root, key, rel, raw_kit, problems, lines):

@@ -179,6 +179,7 @@ class Kit:
     sheets: dict = field(default_factory=dict, compare=False, repr=False)
     documents: dict | None = field(default=None, compare=False, repr=False)
     component_pieces: tuple = field(default=(), compare=False, repr=False)
+    preflight: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def has_game_module(self) -> bool:

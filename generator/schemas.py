@@ -76,6 +76,10 @@ KIT = Record({
     "sheets": optional(MapOf(SHEET), {}, "settings per print group"),
     "documents": optional(MapOf(DOCUMENT), None, "documents to typeset (default: a booklet from rules/)"),
     "counts": optional(ListOf(KIT_COUNT), [], "rule counts across tables"),
+    "preflight": optional(Record({
+        "min_text": optional(LENGTH, "6pt", "the smallest text a piece may print"),
+        "cut_margin": optional(LENGTH, "1mm", "how far text must keep from a piece's cut line"),
+    }, "{min_text, cut_margin}"), {"min_text": "6pt", "cut_margin": "1mm"}, "what every build checks on every piece"),
 }, "the kit description")
 
 UNIT = Record({

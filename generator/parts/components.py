@@ -16,6 +16,7 @@ from generator.layout.sheets import impose, settings_for
 from generator.lengths import mm
 from generator.parts import Part
 from generator.problems import BuildError, display_path
+from generator.preflight import check_face, preflight_rules
 from generator.render.images import PLACED
 
 SUFFIX = ".pdf"
@@ -60,6 +61,8 @@ class FaceArts:
         self.kit, self.origins, self.done = kit, origins, {}
         self.store, self.used, self.rendered = FaceStore(store_folder), set(), 0
         self.warnings: list[str] = []
+        self.findings: list[str] = []
+        self.rules = preflight_rules(kit)
 
     def art(self, face, shape, bleed_pt: float):
         from generator.render.piece_faces import face_context, piece_svg, render_content
@@ -71,6 +74,8 @@ class FaceArts:
             where = self.origins.get(face.key, face.template)
             content = render_content(self.kit.root, face.template, face_context(params, self.kit), where)
             self.done[key] = self._draw(piece_svg(content, shape, bleed), where, face.template)
+            for finding in check_face(self.done[key].texts, shape, bleed_pt, self.rules):
+                self.findings.append(f"{where}: {face.template}{SUFFIX_SVG} ({face.params.get('side')}): {finding}")
         return self.done[key]
 
     def _draw(self, svg: str, where: str, template: str):
@@ -163,6 +168,8 @@ def build(ctx) -> dict:
     kit = ctx.kit
     arts = FaceArts(kit, face_origins(kit), ctx.cache_dir / "piece-faces")
     files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items()]
+    if arts.findings:
+        raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
     warnings = sorted(set(arts.warnings))
     arts.store.prune(arts.used)
     ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "

@@ -208,6 +208,19 @@ def produce(ctx, jobs: list) -> dict:
     return {"drawn": [j.path for j in missing], "faces_rendered": rendered}
 
 
+def preflight(ctx, faces: FaceRefs, spec: SheetSpec) -> list[str]:
+    """Every counter face's glyphs, as measured when it was drawn, against the kit's preflight rules."""
+    from generator.preflight import check_face, preflight_rules
+    from generator.shapes import Shape
+    store, rules = FaceStore(ctx.cache_dir / "counter-faces"), preflight_rules(ctx.kit)
+    shape, findings = Shape("square", spec.size, spec.size), []
+    for ref in faces.refs.values():
+        record = store.get(ref.key)
+        for finding in check_face((record or {}).get("texts", ()), shape, 0.0, rules):
+            findings.append(f"preflight: {ref.source}: {ref.template}{SUFFIX}: {finding}")
+    return sorted(set(findings))
+
+
 # Manifest --------------------------------------------------------------------------------------------------
 
 def placements(sheet: SheetFile, pieces: list[Piece]) -> list[dict]:
@@ -239,6 +252,7 @@ def build_counters(ctx) -> dict:
     sheets = [group_sheet(ctx, spec, faces, group) for group in groups]
     calibration = calibration_file(ctx, spec)
     done = produce(ctx, sheets + [calibration])
+    findings = preflight(ctx, faces, spec)
     pages = sum(len(s.pages) for s in sheets)
     ctx.log(f"counters: {len(sheets)} sheet files, {pages} pages, {len(faces.refs)} distinct faces; "
             f"drew {len(done['drawn'])} file(s) ({done['faces_rendered']} faces rendered), the rest from cache")
@@ -250,6 +264,7 @@ def build_counters(ctx) -> dict:
         "placements": [row for s, g in zip(sheets, groups) for row in placements(s, g[2])],
         "cuts": [{"file": s.path, "page": n, "segments": [list(map(lambda v: round(v, 3), c)) for c in p.layout.cuts]}
                  for s in sheets for n, p in enumerate(s.pages, start=1)],
+        "warnings": findings,
     }
 
 

@@ -41,6 +41,14 @@ class Recorder:
         self._context = context
         self.ops: list = []
         self.recordable = True
+        self.texts: list = []
+
+    def show_text(self, text):
+        """Drawn as every other call, and measured: each glyph's size and ink box in device points."""
+        self.texts.append(glyph_box(self._context, text))
+        if self.recordable:
+            self.ops.append(["show_text", text])
+        return self._context.show_text(text)
 
     def __getattr__(self, name):
         target = getattr(self._context, name)
@@ -58,6 +66,18 @@ class Recorder:
             return target(*args)
         setattr(self, name, call)  # later calls skip __getattr__
         return call
+
+
+def glyph_box(context, text: str) -> list:
+    """[size in points, x0, y0, x1, y1, text]: the glyph's ink box where the device will show it."""
+    x, y = context.get_current_point()
+    x_bearing, y_bearing, width, height = context.text_extents(text)[:4]
+    corners = [context.user_to_device(x + x_bearing + dx, y + y_bearing + dy)
+               for dx in (0, width) for dy in (0, height)]
+    font = context.get_font_matrix()
+    size = abs(complex(*context.user_to_device_distance(font.as_tuple()[2], font.as_tuple()[3])))
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    return [round(size, 3), round(min(xs), 3), round(min(ys), 3), round(max(xs), 3), round(max(ys), 3), text]
 
 
 def encode_op(name: str, args: tuple) -> list:
@@ -102,9 +122,10 @@ def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Ar
         surface = RecordedSvg(tree, None, 72)
     except Exception as exc:  # cairosvg raises many types on bad SVG
         raise BuildError(f"cannot draw SVG{' for ' + source if source else ''}: {exc}") from None
-    art = Art(surface.cairo, surface.width, surface.height)
     recorder = surface.context
-    record = {"width": art.width, "height": art.height, "ops": compact(recorder.ops)} if recorder.recordable else None
+    art = Art(surface.cairo, surface.width, surface.height, tuple(tuple(t) for t in recorder.texts))
+    record = {"width": art.width, "height": art.height, "ops": compact(recorder.ops), "texts": recorder.texts} \
+        if recorder.recordable else None
     return art, record
 
 
@@ -127,7 +148,7 @@ def replay(record: dict) -> Art:
             function(pointer, *args)
     if lib.cairo_status(pointer):
         raise BuildError(f"replaying a stored face failed: cairo status {lib.cairo_status(pointer)}")
-    return Art(surface, width, height)
+    return Art(surface, width, height, tuple(tuple(t) for t in record.get("texts", ())))
 
 
 @lru_cache(maxsize=1)

@@ -34,6 +34,7 @@ class Art:
     recording: object
     width: float
     height: float
+    texts: tuple = ()   # (size pt, x0, y0, x1, y1, glyph) of every glyph drawn, in art points (for the preflight)
 
 
 def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:

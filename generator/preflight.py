@@ -1,0 +1,96 @@
+"""Preflight: what would print badly, found before it prints. Every glyph a face draws was measured as it
+was drawn (generator.render.face_store.glyph_box); here each is held against the piece's cut path and a
+minimum size. Findings name the text so a designer can find it in the template."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from generator.lengths import parse_length
+from generator.shapes import Shape, hex_corners
+
+MIN_TEXT = parse_length("6pt")       # smaller text is hard to read at arm's length
+CUT_MARGIN = parse_length("1mm")     # text closer to a cut than this is cut into by an ordinary hand
+
+
+@dataclass(frozen=True)
+class Rules:
+    min_text: float = MIN_TEXT
+    cut_margin: float = CUT_MARGIN
+
+
+def preflight_rules(kit) -> Rules:
+    """The kit's own limits (kit.yaml `preflight:`), or the defaults."""
+    own = getattr(kit, "preflight", None) or {}
+    return Rules(parse_length(own.get("min_text") or "6pt"), parse_length(own.get("cut_margin") or "1mm"))
+
+
+def check_face(texts, shape: Shape, bleed: float, rules: Rules) -> list[str]:
+    """Findings for one face: runs of text below the minimum size, or too near (or over) the cut path."""
+    small, near = [], []
+    for run in runs(texts, bleed):
+        smallest = min(size for size, _, _ in run)
+        if smallest < rules.min_text - 1e-6:
+            small.append((_text(run), sorted({round(size, 1) for size, _, _ in run if size < rules.min_text})))
+        gap = min(clearance(box, shape) for _, _, box in run)
+        if gap < rules.cut_margin - 0.03:  # 0.01 mm: what the rounding of a layout leaves
+            near.append((_text(run), gap))
+    findings = [f"text {text!r} is {_list(sizes)} pt, below the {rules.min_text:g} pt minimum" for text, sizes in small]
+    findings += [f"text {text!r} comes within {max(gap, 0) * 25.4 / 72:.2f} mm of the cut line "
+                 f"(keep {rules.cut_margin * 25.4 / 72:g} mm clear)" for text, gap in near]
+    return findings
+
+
+def runs(texts, bleed: float) -> list[list]:
+    """Glyphs grouped into runs of text: the same line, each glyph close after the one before."""
+    out, last = [], None
+    for size, x0, y0, x1, y1, glyph in texts:
+        box = (x0 - bleed, y0 - bleed, x1 - bleed, y1 - bleed)
+        joined = last is not None and abs(last[0] - size) < 0.01 and abs(box[3] - last[1][3]) < size * 0.6 \
+            and -size * 0.35 <= box[0] - last[1][2] <= size * 0.9
+        if joined:
+            out[-1].append((size, glyph if box[0] - last[1][2] < size * 0.15 else " " + glyph, box))
+        else:
+            out.append([(size, glyph, box)])
+        last = (size, box)
+    return out
+
+
+def _text(run) -> str:
+    text = "".join(glyph for _, glyph, _ in run)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def clearance(box, shape: Shape) -> float:
+    """How far (points) the box stays inside the shape's cut path; negative when it crosses it."""
+    x0, y0, x1, y1 = box
+    corners = ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
+    if shape.kind == "circle":
+        r = shape.w / 2
+        return min(r - math.hypot(x - r, y - r) for x, y in corners)
+    if shape.kind == "hex":
+        polygon = hex_corners(shape.w / 2, shape.h / 2, shape.w, shape.h, shape.orientation)
+        return min(_inside_distance(point, polygon) for point in corners)
+    straight = min(x0, y0, shape.w - x1, shape.h - y1)
+    if shape.kind == "rect" and shape.radius:
+        r = shape.radius
+        for cx, cy in ((r, r), (shape.w - r, r), (r, shape.h - r), (shape.w - r, shape.h - r)):
+            for x, y in corners:
+                if (x < r or x > shape.w - r) and (y < r or y > shape.h - r) and abs(x - cx) <= r and abs(y - cy) <= r:
+                    straight = min(straight, r - math.hypot(x - cx, y - cy))
+    return straight
+
+
+def _inside_distance(point, polygon) -> float:
+    """Signed distance from a point to the edges of a convex clockwise polygon (positive inside)."""
+    px, py = point
+    out = math.inf
+    for (ax, ay), (bx, by) in zip(polygon, polygon[1:] + polygon[:1]):
+        ex, ey = bx - ax, by - ay
+        length = math.hypot(ex, ey) or 1
+        out = min(out, ((px - ax) * ey - (py - ay) * ex) / -length)
+    return out
+
+
+def _list(values) -> str:
+    return ", ".join(f"{v:g}" for v in values)

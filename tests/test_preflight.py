@@ -1,0 +1,88 @@
+"""Preflight: glyphs measured as they are drawn, held against a minimum size and the piece's cut path.
+A piece that breaks a rule stops the build, located; the kit may set its own limits."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.preflight import Rules, check_face, clearance
+from generator.shapes import Shape
+from tests.conftest import edit
+
+MINI = Path(__file__).parent / "kits" / "mini"
+MM = 72 / 25.4
+
+
+def test_clearance_follows_each_shape():
+    square = Shape("square", 36, 36)
+    assert clearance((2, 2, 10, 10), square) == pytest.approx(2)
+    circle = Shape("circle", 36, 36)
+    assert clearance((2, 2, 10, 10), circle) < 0            # the corner of that box is outside the circle
+    assert clearance((15, 15, 21, 21), circle) > 10
+    hexagon = Shape("hex", 100, 86.6)
+    assert clearance((1, 40, 5, 46), hexagon) < 0            # near the left point of a flat hex
+    assert clearance((45, 40, 55, 46), hexagon) > 30
+    card = Shape("rect", 180, 250, radius=12)
+    assert clearance((1, 1, 4, 4), card) < 0                 # inside the box, outside the rounded corner
+
+
+def test_small_text_and_text_near_the_cut_are_found():
+    square = Shape("square", 36, 36)
+    texts = [(5.0, 10, 10, 13, 14, "G"), (5.0, 13.3, 11, 16, 14, "o"), (8.0, 1, 20, 5, 26, "X")]
+    findings = check_face(texts, square, 0, Rules())
+    assert any("'Go' is 5 pt, below the 6 pt minimum" in f for f in findings)
+    assert any("'X' comes within 0.35 mm of the cut line" in f for f in findings)
+    assert check_face(texts, square, 0, Rules(min_text=4, cut_margin=0.5)) == []
+
+
+@pytest.fixture
+def mini_copy(tmp_path) -> Path:
+    target = tmp_path / "mini"
+    shutil.copytree(MINI, target)
+    return target
+
+
+def _build(kit: Path) -> int:
+    return main(["build", "--data", str(kit), "--out", str(kit.parent / "out"), "-q", "--only", "components"])
+
+
+def test_a_piece_with_tiny_text_stops_the_build_located(mini_copy, capsys):
+    assert _build(mini_copy) == 0
+    out = mini_copy.parent / "out" / "mini"
+    before = {p: p.read_bytes() for p in out.glob("*.pdf")}
+    template = mini_copy / "templates" / "chit.svg.j2"
+    template.write_text(template.read_text().replace("pt(12)", "pt(4)"))
+    capsys.readouterr()
+    assert _build(mini_copy) == 1
+    err = capsys.readouterr().err
+    assert "chits.yaml:10: chits row 1: chit.svg.j2 (front): text '1' is 4 pt, below the 6 pt minimum" in err
+    assert before == {p: p.read_bytes() for p in out.glob("*.pdf")}
+
+
+def test_text_on_the_cut_line_stops_the_build(mini_copy, capsys):
+    template = mini_copy / "templates" / "tile-front.svg.j2"
+    template.write_text(template.read_text() + '{{ p.text("EDGE", 0.2, piece.h / 2, pt(8)) }}\n')
+    assert _build(mini_copy) == 1
+    assert "text 'EDGE' comes within" in capsys.readouterr().err
+
+
+def test_the_kit_sets_its_own_limits(mini_copy, capsys):
+    template = mini_copy / "templates" / "chit.svg.j2"
+    template.write_text(template.read_text().replace("pt(12)", "pt(5)"))
+    assert _build(mini_copy) == 1
+    edit(mini_copy / "kit.yaml", "paper: letter", "paper: letter\npreflight: {min_text: 5pt}")
+    assert _build(mini_copy) == 0
+
+
+def test_the_default_kit_s_counter_faces_are_measured(tmp_path):
+    """Counter faces are checked too: the measured glyphs of every stored face reach the preflight."""
+    from generator.kit import BUILTIN_DATA, DEFAULT_KIT
+    assert main(["build", "--data", str(BUILTIN_DATA / DEFAULT_KIT), "--out", str(tmp_path), "-q", "--only", "counters"]) == 0
+    faces = list((tmp_path / ".cache" / DEFAULT_KIT / "counter-faces").glob("*.json"))
+    import json
+    records = [json.loads(f.read_text()) for f in faces]
+    assert records and all("texts" in r for r in records)
+    assert any(t[5] == "D" and t[0] > 5 for r in records for t in r["texts"])
