@@ -46,8 +46,9 @@ DISCOVERY = {"Money": 3, "Science": 3, "Materials": 3, "Ancient Technology": 3, 
              "Axion Computer": 1, "Hypergrid Source": 1, "Shard Hull": 1, "Ion Turret": 1, "Conformal Drive": 1,
              "Flux Shield": 1}
 PIECES = {"sectors": 44, "technologies": 96, "ship-parts": 154, "discovery": 21, "reputation": 32,
-          "colony-ships": 22, "ancients": 21, "gcds": 1, "structures": 22, "ambassadors": 18, "starbases": 24,
-          "ships": 84, "influence": 96, "population": 198, "storage": 18, "crowded": 2, "summary-cards": 6}
+          "colony-ships": 22, "ancients": 21, "gcds": 1, "structures": 22, "crowded": 2, "summary-cards": 6,
+          # per colour: 3 ambassadors + 8/4/2 ships + 4 starbases; 16 discs + 3 storage markers; 33 population
+          "player-tiles": 6 * (3 + 8 + 4 + 2 + 4), "player-discs": 6 * (16 + 3), "population": 6 * 33}
 
 
 # --------------------------------------------------------------------------------------------- build once
@@ -171,17 +172,16 @@ def test_discovery_reputation_and_one_sided_tiles_read_back(built):
 
 def test_player_pieces_per_colour_read_back(built):
     for colour in COLOURS:
-        tokens = Counter(first_name(["INTERCEPTOR", "CRUISER", "DREADNOUGHT"], built.piece_text(p))
-                         for p in built.fronts("ships") if p["colour"] == colour)
-        assert tokens == {"INTERCEPTOR": 8, "CRUISER": 4, "DREADNOUGHT": 2}, colour
-        starbases = [built.squashed(p) for p in built.fronts("starbases") if p["colour"] == colour]
-        assert len(starbases) == 4 and all(t.endswith("STARBASE") for t in starbases)
-        ambassadors = [built.squashed(p) for p in built.fronts("ambassadors") if p["colour"] == colour]
-        assert ambassadors == ["1VPAMBASSADOR"] * 3
-        assert {p["file"] for p in built.fronts("ships") if p["colour"] == colour} == {f"player-tokens-{colour}.pdf"}
-        per_colour = Counter(p["ref"].split(".")[0] for p in built.placements
-                             if p["side"] == "front" and p["colour"] == colour)
-        assert per_colour["influence"] == 16 and per_colour["population"] == 33 and per_colour["storage"] == 3
+        mine = [p for p in built.placements if p["side"] == "front" and p["colour"] == colour]
+        assert {p["file"] for p in mine} == {f"player-pieces-{colour}.pdf"}
+        kinds = Counter(first_name(["INTERCEPTOR", "CRUISER", "DREADNOUGHT", "STARBASE", "AMBASSADOR"],
+                                   built.piece_text(p)) for p in mine if p["ref"].startswith("player-tiles."))
+        assert kinds == {"INTERCEPTOR": 8, "CRUISER": 4, "DREADNOUGHT": 2, "STARBASE": 4, "AMBASSADOR": 3}, colour
+        discs = Counter(p["face"] for p in mine if p["ref"].startswith("player-discs."))
+        assert discs == {"influence-disc": 16, "storage-marker": 3}
+        markers = sorted(built.squashed(p) for p in mine if p["face"] == "storage-marker")
+        assert markers == ["$", "M", "S"]
+        assert sum(p["ref"].startswith("population.") for p in mine) == 33
     cards = [built.squashed(p) for p in built.fronts("summary-cards")]
     assert len(cards) == 6 and all("YOURTURN" in t and "Explore" in t and "Move" in t for t in cards)
 
@@ -363,7 +363,7 @@ def test_broken_sector_row_is_located(kit_copy, capsys):
 
 def test_wrong_tile_count_is_located(kit_copy, capsys):
     path = kit_copy / "components" / "reputation.yaml"
-    line = replace_line(path, "  - {vp: 2, qty: 9}", "  - {vp: 2, qty: 8}")
+    line = replace_line(path, "  - {id: 2-vp,", "  - {id: 2-vp, vp: 2, qty: 8}")
     assert main(["build", str(kit_copy), "--out", str(kit_copy.parent / "out")]) == 1
     err = capsys.readouterr().err
     assert "reputation.yaml:" in err and "counts" in err and "9" in err and "8" in err, err
