@@ -81,10 +81,10 @@ class Export:
         unique_back = len(backs) > 1
         per_sheet = MAX_COLS * MAX_ROWS
         custom, ids, cards = {}, [], []
+        cw, ch = cell_pixels(shape, *sheet_grid(min(len(cells), per_sheet)))   # one card size for the deck
         for sheet_no, start in enumerate(range(0, len(cells), per_sheet), 1):
             chunk = cells[start:start + per_sheet]
             cols, rows = sheet_grid(len(chunk))
-            cw, ch = cell_pixels(shape, cols, rows)
             face_sheet = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
             back_sheet = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255)) if unique_back else None
             for i, (f, b) in enumerate(chunk):

@@ -1,0 +1,105 @@
+"""Incremental reprint (`pnpgen diff OLD_MANIFEST`) on a copy of tests/kits/mini: a changed row makes the diff
+name exactly its pieces, and `--write` builds only the sheets (print groups) that hold them."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+
+from generator.export.reprint import diff_entries
+from tests.conftest import edit
+
+MINI = Path(__file__).parent / "kits" / "mini"
+
+
+@pytest.fixture
+def kit(tmp_path, run_cli):
+    """A copy of the mini kit and the manifest of its build (manifest only: pieces need no drawing)."""
+    folder = tmp_path / "kit"
+    shutil.copytree(MINI, folder)
+    out = tmp_path / "out"
+    assert run_cli("build", "--data", folder, "--out", out, "--only", "manifest", "-q").code == 0
+    old = tmp_path / "old-manifest.json"
+    shutil.copyfile(out / "mini" / "manifest.json", old)
+    return folder, out, old
+
+
+def changes(result) -> list[str]:
+    return [line.strip() for line in result.out.splitlines()[1:] if line.startswith("  ") and
+            line.split()[0] in ("changed", "added", "removed", "count")]
+
+
+def test_nothing_changed(kit, run_cli):
+    folder, out, old = kit
+    result = run_cli("diff", old, "--data", folder, "--out", out)
+    assert result.code == 0 and "nothing changed" in result.out
+
+
+def test_a_changed_row_names_exactly_its_pieces(kit, run_cli):
+    folder, out, old = kit
+    edit(folder / "components" / "cards.yaml", "Swap one of your tokens", "Swap a token")
+    result = run_cli("diff", old, "--data", folder, "--out", out)
+    assert result.code == 0, result.err
+    assert changes(result) == ["changed  cards.Trade: front+back (4 piece(s))"]
+    assert "4 piece(s) to reprint" in result.out
+    assert not (out / "mini" / "reprint").exists()          # without --write nothing is written
+
+
+def test_write_builds_only_the_sheets_that_hold_them(kit, run_cli):
+    folder, out, old = kit
+    edit(folder / "components" / "cards.yaml", "Swap one of your tokens", "Swap a token")
+    result = run_cli("diff", old, "--data", folder, "--out", out, "--write")
+    assert result.code == 0, result.err
+    reprint = out / "mini" / "reprint"
+    assert sorted(p.name for p in reprint.iterdir()) == ["cards.pdf", "reprint.json"]
+    report = json.loads((reprint / "reprint.json").read_text())
+    assert report["groups"] == ["cards"] and report["pieces"] == ["cards.Trade:neutral"]
+    pdf = pdfium.PdfDocument(str(reprint / "cards.pdf"))
+    text = "".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    assert "Swapatoken" in "".join(text.split())
+    prefs = PdfReader(str(reprint / "cards.pdf")).trailer["/Root"]["/ViewerPreferences"]
+    assert prefs["/PrintScaling"] == "/None"
+
+
+def test_a_per_colour_row_reprints_both_colours_and_only_their_sheets(kit, run_cli):
+    folder, out, old = kit
+    edit(folder / "components" / "tokens.csv", "5,1", "4,1")
+    result = run_cli("diff", old, "--data", folder, "--out", out, "--write")
+    assert result.code == 0, result.err
+    assert sorted(changes(result)) == ["added    tokens.4 (blue) (1 piece(s))", "added    tokens.4 (red) (1 piece(s))",
+                                       "removed  tokens.5 (blue)", "removed  tokens.5 (red)"]
+    reprint = out / "mini" / "reprint"
+    assert sorted(p.name for p in reprint.glob("*.pdf")) == ["tokens-blue.pdf", "tokens-red.pdf"]
+
+
+def test_a_changed_count_is_listed(kit, run_cli):
+    folder, out, old = kit
+    edit(folder / "components" / "chits.yaml", "hits: 2, qty: 4", "hits: 2, qty: 5")
+    edit(folder / "kit.yaml", "total: 44", "total: 45")
+    edit(folder / "components" / "chits.yaml", "total: 10", "total: 11")
+    result = run_cli("diff", old, "--data", folder, "--out", out)
+    assert result.code == 0, result.err
+    assert changes(result) == ["count    chits.2: 4 -> 5"]
+
+
+def test_diff_entries_compare_faces_per_piece():
+    def entry(ref, colour, text, count=1, back=None):
+        return {"ref": ref, "colour": colour, "count": count,
+                "front": {"template": "f", "params": {"row": {"text": text}}}, "back": back}
+    old = [entry("a.1", "red", "x"), entry("a.1", "blue", "x"), entry("b.1", "neutral", "y", 2)]
+    new = [entry("a.1", "red", "x"), entry("a.1", "blue", "z"), entry("b.1", "neutral", "y", 3)]
+    diff = diff_entries(old, new)
+    assert diff.changed == [(("a.1", "blue"), "front")]
+    assert diff.count == [(("b.1", "neutral"), 2, 3)]
+    assert diff.reprint_keys() == {("a.1", "blue"), ("b.1", "neutral")}
+
+
+def test_not_a_manifest_is_a_usage_error(tmp_path, run_cli):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    result = run_cli("diff", bad, "--data", MINI, "--out", tmp_path)
+    assert result.code == 2 and "not a pnpgen manifest" in result.err
