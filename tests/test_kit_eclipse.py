@@ -363,9 +363,10 @@ def test_broken_sector_row_is_located(kit_copy, capsys):
 
 def test_wrong_tile_count_is_located(kit_copy, capsys):
     path = kit_copy / "components" / "reputation.yaml"
-    line = replace_line(path, "  - {id: 2-vp,", "  - {id: 2-vp, vp: 2, qty: 8}")
-    assert main(["build", str(kit_copy), "--out", str(kit_copy.parent / "out")]) == 1
+    replace_line(path, "  - {id: 2-vp,", "  - {id: 2-vp, vp: 2, qty: 8}")
+    rule = next(i for i, l in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if l.startswith("  by:"))
+    out = kit_copy.parent / "out"
+    assert main(["build", str(kit_copy), "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert "reputation.yaml:" in err and "counts" in err and "9" in err and "8" in err, err
-    assert not (kit_copy.parent / "out" / "eclipse" / "reputation.pdf").exists()
-    assert line > 0
+    assert f"reputation.yaml:{rule}: counts.by.vp.2:" in err and "9" in err and "8" in err, err
+    assert not (out / "eclipse" / "reputation.pdf").exists()
