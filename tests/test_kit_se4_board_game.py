@@ -163,6 +163,22 @@ def test_component_numbers_and_kit_marks_are_printed(cards, tables):
             assert "Kit'sown:" + squash(r["kit_numbers"]) in text, row
 
 
+def test_kit_numbers_are_marked_in_the_data(tables):
+    """A row whose numbers are partly the kit's own says so (source: kit) and names them; seed rows name none."""
+    for r in tables["components"]["rows"]:
+        assert r["source"] in ("seed", "kit"), r["name"]
+        assert bool(r.get("kit_numbers")) == (r["source"] == "kit"), r["name"]
+    assert {r["name"] for r in tables["techs"]["rows"] if r["source"] == "seed"} == {"Durable Hull"}
+
+
+def test_colours_have_an_emblem_and_a_pattern_each(kit_yaml):
+    colours = kit_yaml["colours"]
+    assert len(colours) == 4 and kit_yaml["players"] == {"min": 2, "max": 4}
+    assert len({c["emblem"] for c in colours.values()}) == len(colours)
+    assert len({c["pattern"] for c in colours.values()}) == len(colours)
+    assert kit_yaml["sheets"]["cards"]["marks"] == "crop"
+
+
 # --- every hull's numbers on its card equal the data -------------------------------------------------
 
 def _signed(v: int) -> str:
