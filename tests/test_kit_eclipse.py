@@ -336,6 +336,15 @@ def test_booklet_states_the_scoring_and_the_counts(built):
         assert chapter in text
 
 
+def test_list_reads_like_a_box_inventory(capsys):
+    assert main(["list", str(KIT)]) == 0
+    out = capsys.readouterr().out
+    for line in ("Sector hexes: 44", "Technology tiles: 96", "Ship part tiles: 154", "Discovery tiles: 21",
+                 "Reputation tiles: 32", "Colony ship tiles: 22", "Ancient ships: 21", "Orbital and monolith tiles: 22",
+                 "Crowded-hex tiles: 2", "Summary cards: 6", "Player board x 6", "Supply board"):
+        assert line in out, line
+
+
 # ------------------------------------------------------------------------------------------- bad input
 
 @pytest.fixture
