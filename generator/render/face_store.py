@@ -99,8 +99,7 @@ def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Ar
     """Render one SVG like render.pdf.render_svg, and return its replayable record (None if not storable).
     Images resolve inside the kit folder `base` only (none at all without one)."""
     cairocffi, cairosvg = _cairo()
-    from generator.render.images import install, kit_fetcher
-    install()
+    from generator.render.images import kit_fetcher
 
     class RecordedSvg(cairosvg.surface.PDFSurface):
         @property

@@ -24,6 +24,9 @@ def _cairo():
     import cairocffi
     import cairosvg.parser
     import cairosvg.surface
+    from generator.render import fast_text, images
+    images.install()      # images only from the kit folder, each file once per PDF
+    fast_text.install()   # simple text in one call per string
     return cairocffi, cairosvg
 
 
@@ -42,8 +45,7 @@ def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
     References (images) resolve against the kit folder `base` and may not leave it; with no base, none is
     read at all."""
     cairocffi, cairosvg = _cairo()
-    from generator.render.images import install, kit_fetcher
-    install()
+    from generator.render.images import kit_fetcher
 
     class RecordingSvg(cairosvg.surface.PDFSurface):
         def _create_surface(self, width, height):
