@@ -47,7 +47,8 @@ DOCUMENT = Record({
     "title": optional(Str(), None, "the document's title (default: the kit's title)"),
     "page": optional(Choice(("half", "full")), "half", "half-letter/A5 pages, or full Letter/A4 pages"),
     "impose": optional(Bool(), None, "also write a 2-up saddle-stitch copy (default: for half pages)"),
-}, "a document: {chapters, title, page, impose}")
+    "cover": optional(Bool(), None, "a cover and contents first (default: for half pages)"),
+}, "a document: {chapters, title, page, impose, cover}")
 
 KIT_COUNT = Record({
     "rule": Field(Str(), doc="the rule's name"),

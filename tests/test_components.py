@@ -193,3 +193,23 @@ def test_kit_templates_are_sandboxed(mini_copy, capsys):
     (mini_copy / "templates" / "chit.svg.j2").write_text("{{ ''.__class__.__mro__[1].__subclasses__() }}")
     assert main(["build", "--data", str(mini_copy), "--out", str(mini_copy / "out"), "-q"]) == 1
     assert "chit.svg.j2" in capsys.readouterr().err
+
+
+def test_textbox_centres_lines_with_bold_runs_as_a_whole():
+    """SVG would centre each bold run of a line on its own: every line is placed from its measured width."""
+    from generator.render.textbox import textbox, width_mm
+    svg = str(textbox("Pay **2** coins now", 0, 0, 60, 20, size=10, min_size=10, align="middle"))
+    assert "text-anchor" not in svg
+    x = float(svg.split('<tspan x="')[1].split('"')[0])
+    used = (width_mm("Pay", "DejaVu Sans", False, 10) + width_mm("2", "DejaVu Sans", True, 10)
+            + width_mm("coins", "DejaVu Sans", False, 10) + width_mm("now", "DejaVu Sans", False, 10)
+            + 3 * width_mm(" ", "DejaVu Sans", False, 10))
+    assert x == pytest.approx((60 - used) / 2, abs=0.01)
+
+
+def test_left_header_moves_right_on_long_edge_backs(built):
+    """9 cards on Letter turn the header along the left edge; the mirrored backs leave room on the right."""
+    _, manifest = built
+    backs = [p for p in placements(manifest, "cards.pdf", "back") if p["page"] == 2]
+    assert min(p["x"] for p in backs) < 30            # mirrored backs start near the left margin
+    assert max(p["x"] + p["w"] for p in backs) < 612 - 18 - 30 + 0.01  # the right band is free for the header

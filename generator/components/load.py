@@ -60,7 +60,7 @@ def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Probl
             _check_templates(root, table, raw, problems)
             _check_images(root, table, problems)
             tables[table.id] = table
-    return tables
+    return dict(sorted(tables.items(), key=lambda item: (item[1].order, item[0])))
 
 
 def _check_images(root: Path, table: Table, problems: Problems) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from generator.components.columns import BUILTIN_COLUMNS, COLUMN, TEMPLATE, Anything, check_column, from_csv, row_record
 from generator.lengths import LENGTH_PATTERN, parse_length
 from generator.problems import Problems, display_path
-from generator.schema import INVALID, Bool, Choice, Either, Field, ListOf, MapOf, Record, Str, Where, optional
+from generator.schema import INVALID, Bool, Choice, Either, Field, Int, ListOf, MapOf, Record, Str, Where, optional
 from generator.shapes import ORIENTATIONS, SHAPES, Shape, parse_size
 from generator.yamlio import LocatedDict, LocatedList
 
@@ -44,6 +44,7 @@ TABLE = Record({
     "back": optional(TEMPLATE, None, "back template (none: printed one-sided)"),
     "group": optional(ID, None, "print group: one PDF per group (default: the table id)"),
     "per_colour": optional(Bool(), False, "make every row once per kit colour"),
+    "order": optional(Int(-1000, 1000), 0, "where the table comes in its print group (lower first; then file name)"),
     "columns": optional(MapOf(COLUMN), {}, "the table's own columns"),
     "rows": Field(Either((Str(r"[^/\\]+\.csv", "a CSV file name beside this file"), ListOf(Anything()))),
                   doc="a list of rows, or a CSV file beside this one"),
@@ -80,6 +81,7 @@ class Table:
     columns: dict
     rows: tuple[Row, ...]
     counts: dict | None
+    order: int = 0
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # dotted path -> line
 
 
@@ -101,7 +103,8 @@ def load_table(path: Path, raw, problems: Problems) -> Table | None:
         return None
     return Table(id=table_id, name=doc["name"] or table_id, file=path, shape=shape, front=doc["front"],
                  back=doc["back"], group=doc["group"] or table_id, per_colour=doc["per_colour"],
-                 columns=doc["columns"], rows=tuple(rows), counts=doc["counts"], lines=_count_lines(raw))
+                 columns=doc["columns"], rows=tuple(rows), counts=doc["counts"], order=doc["order"],
+                 lines=_count_lines(raw))
 
 
 def _shape(doc: dict, raw, where: Where) -> Shape | None:

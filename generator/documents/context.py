@@ -50,7 +50,9 @@ def tables_context(kit) -> Namespace:
 def text_context(kit) -> dict:
     return {"kit": Namespace(id=kit.id, title=kit.title, subtitle=kit.subtitle),
             "tables": tables_context(kit), "data": _plain(kit.data),
-            "colours": [Namespace(id=c.id, name=c.name, print=c.print) for c in kit.colours],
+            "colours": [Namespace(id=c.id, name=c.name, print=c.print, ink=c.ink, emblem=c.emblem, pattern=c.pattern)
+                        for c in kit.colours],
+            "boards": Namespace({b.id.replace("-", "_"): _plain(b.params()) for b in kit.boards}),
             "players": Namespace(min=kit.players[0], max=kit.players[1])}
 
 

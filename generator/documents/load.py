@@ -5,7 +5,7 @@ from pathlib import Path
 
 from generator.problems import Problems
 
-DEFAULT_BOOKLET = {"chapters": "rules", "title": None, "page": "half", "impose": True}
+DEFAULT_BOOKLET = {"chapters": "rules", "title": None, "page": "half", "impose": True, "cover": True}
 
 
 def check_documents(root: Path, documents: dict | None, kit_file: Path, lines: dict, problems: Problems,
@@ -24,5 +24,7 @@ def check_documents(root: Path, documents: dict | None, kit_file: Path, lines: d
             problems.error(kit_file, line, f"documents.{name}.chapters",
                            f"{doc['chapters']!r} is neither a folder of .md chapters nor a .md file")
         else:
-            out[name] = {**doc, "impose": doc["impose"] if doc["impose"] is not None else doc["page"] == "half"}
+            half = doc["page"] == "half"
+            out[name] = {**doc, "impose": half if doc["impose"] is None else doc["impose"],
+                         "cover": half if doc["cover"] is None else doc["cover"]}
     return out

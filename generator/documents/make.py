@@ -14,6 +14,17 @@ from generator.documents.context import TableRegistry, render_chapter, text_cont
 from generator.paper import half_page_size, paper_size
 
 
+def lay_out_plain(kit, pagesize, chapters: list) -> bytes:
+    """A document without cover and contents (a reference sheet): body pages from the first."""
+    from reportlab.platypus import NextPageTemplate
+    from generator.booklet.document import BookletDoc
+    buffer = io.BytesIO()
+    doc = BookletDoc(buffer, kit, pagesize)
+    doc.pageTemplates.sort(key=lambda t: t.id != "body")  # the first page is a body page
+    doc.multiBuild([NextPageTemplate("body")] + [f for chapter in chapters for f in chapter])
+    return buffer.getvalue()
+
+
 def chapter_files(kit, chapters: str) -> list:
     path = (kit.root / chapters)
     return sorted(path.glob("*.md")) if path.is_dir() else [path]
@@ -31,7 +42,7 @@ def build_document(ctx, name: str, settings: dict) -> list[dict]:
         blocks = parse(render_chapter(path, context))
         tables = {key: (lambda data=data: data) for key, data in registry.made.items()}
         story.append(flowables(blocks, f"{name}{number}", width, tables, {}, {}, {}, {}))
-    pdf = lay_out(kit, pagesize, story)
+    pdf = lay_out(kit, pagesize, story) if settings["cover"] else lay_out_plain(kit, pagesize, story)
     rel = f"{name}.pdf"
     ctx.stage.write_bytes(rel, pdf)
     pages = len(PdfReader(io.BytesIO(pdf)).pages)

@@ -90,6 +90,8 @@ def grid(shape: Shape, s: SheetSettings) -> tuple[tuple[float, float], list[tupl
 def header_box(page: tuple[float, float], side: str) -> tuple[float, float, float, float]:
     if side == "left":
         return (PRINTABLE_MARGIN, PRINTABLE_MARGIN, HEADER, page[1] - 2 * PRINTABLE_MARGIN)
+    if side == "right":  # a back page of a left-header sheet: its mirrored pieces leave the room on the right
+        return (page[0] - PRINTABLE_MARGIN - HEADER, PRINTABLE_MARGIN, HEADER, page[1] - 2 * PRINTABLE_MARGIN)
     return (PRINTABLE_MARGIN, PRINTABLE_MARGIN, page[0] - 2 * PRINTABLE_MARGIN, HEADER)
 
 
@@ -140,7 +142,8 @@ def impose(shape: Shape, count: int, s: SheetSettings, two_sided: bool) -> list[
                                header, side))
         if two_sided:
             backs = tuple(back_slot(slot, shape, s, page) for slot in slots)
-            pages.append(SheetPage(page, "back", backs, (), (), header, side))
+            back_side = "right" if side == "left" and s.duplex == "long" else side
+            pages.append(SheetPage(page, "back", backs, (), (), header_box(page, back_side), back_side))
     return pages
 
 

@@ -62,7 +62,7 @@ def draw_header(cr, page: SheetPage, title: str) -> None:
     """The title at the left of the header band; the 1 in / 25 mm scale check at its right (fronts)."""
     x, y, w, h = page.header
     cr.save()
-    if page.header_side == "left":  # turned a quarter: reads bottom to top along the left edge
+    if page.header_side in ("left", "right"):  # turned a quarter: reads bottom to top along the edge
         cr.translate(x, y + h)
         cr.rotate(-math.pi / 2)
         x, y, w, h = 0.0, 0.0, h, w

@@ -81,21 +81,24 @@ def fit(text, w, h, size, min_size, family, bold, line_height) -> tuple[float, l
 
 def textbox(text, x, y, w, h, size=8, min_size=6, weight="normal", align="start", valign="top",
             fill="#000000", family="DejaVu Sans", line_height=1.2) -> Markup:
-    """SVG <text> of the wrapped lines; `align` start|middle|end, `valign` top|middle|bottom."""
+    """SVG <text> of the wrapped lines; `align` start|middle|end, `valign` top|middle|bottom. Each line is
+    placed from its measured width (SVG would centre every bold run of a line on its own)."""
     bold = weight == "bold"
     size, lines = fit(text, w, h, size, min_size, family, bold, line_height)
     lead = size * line_height * PT_IN_MM
     block = len(lines) * lead
     top = y + {"top": 0, "middle": (h - block) / 2, "bottom": h - block}.get(valign, 0)
-    anchor_x = {"start": x, "middle": x + w / 2, "end": x + w}.get(align, x)
+    space = width_mm(" ", family, False, size)
     spans = []
     for number, line in enumerate(lines):
         baseline = top + lead * number + size * PT_IN_MM * 0.9
+        used = sum(width_mm(word, family, heavy, size) for word, heavy in line) + space * max(len(line) - 1, 0)
+        start = {"start": x, "middle": x + (w - used) / 2, "end": x + w - used}.get(align, x)
         words = "".join(_word_span(word, heavy, bold, i) for i, (word, heavy) in enumerate(line))
-        spans.append(f'<tspan x="{anchor_x:.3f}" y="{baseline:.3f}">{words}</tspan>')
+        spans.append(f'<tspan x="{start:.3f}" y="{baseline:.3f}">{words}</tspan>')
     weight_attr = ' font-weight="bold"' if bold else ""
     return Markup(f'<text font-family="{escape(family)}" font-size="{size * PT_IN_MM:.3f}"{weight_attr} '
-                  f'fill="{escape(fill)}" text-anchor="{escape(align)}">{"".join(spans)}</text>')
+                  f'fill="{escape(fill)}">{"".join(spans)}</text>')
 
 
 def _word_span(word: str, heavy: bool, bold_all: bool, index: int) -> str:
