@@ -379,3 +379,12 @@ def test_wrong_tile_count_is_located(kit_copy, capsys):
     err = capsys.readouterr().err
     assert f"reputation.yaml:{rule}: counts.by.vp.2:" in err and "9" in err and "8" in err, err
     assert not (out / "eclipse" / "reputation.pdf").exists()
+
+
+def test_broken_species_side_stops_the_build_naming_it(kit_copy, capsys):
+    """The species sides live in data/ (not checked by columns): their face checks the row itself."""
+    replace_line(kit_copy / "data" / "species_sides.csv", "Beta Hydri,",
+                 "Beta Hydri,224,3,11011,false,true,0,1,1,1,1,0,0,0,0,start,Hydran")
+    assert main(["build", str(kit_copy), "--out", str(kit_copy.parent / "out")]) == 1
+    err = capsys.readouterr().err
+    assert "species_sides.csv, sector 224: wormholes must be six 0/1 characters" in err, err
