@@ -370,6 +370,14 @@ def test_broken_sector_row_is_located(kit_copy, capsys):
     assert f"sectors.csv:{line}:" in err and "vp" in err, err
 
 
+def test_bad_wormhole_mask_is_located(kit_copy, capsys):
+    line = replace_line(kit_copy / "components" / "sectors.csv", "Vega,",
+                        "Vega,204,2,11010,true,true,0,1,0,0,0,1,1,0,1,II,,,")
+    assert main(["build", str(kit_copy), "--out", str(kit_copy.parent / "out")]) == 1
+    err = capsys.readouterr().err
+    assert f"sectors.csv:{line}:" in err and "wormholes must be six 0/1 characters" in err, err
+
+
 def test_wrong_tile_count_is_located(kit_copy, capsys):
     path = kit_copy / "components" / "reputation.yaml"
     replace_line(path, "  - {id: 2-vp,", "  - {id: 2-vp, vp: 2, qty: 8}")
