@@ -67,12 +67,53 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
 
 
+MM = 72 / 25.4
+COUNTER_SIZE_PT = (5 * MM, 3 * 72)   # what a counter may measure: 5 mm to 3 in, as kit.yaml's counter_size
+MAX_GUTTER_MM = 25.4
+MAX_BACK_OFFSET_MM = 20.0
+
+
+def check_counter_size(text: str) -> float:
+    """--counter-size parsed (points) and bounded: 0, 1/0in or 50in is a clear message, not a crash or a disk full."""
+    low, high = COUNTER_SIZE_PT
+    points = parse_length(text)
+    if not low <= points <= high:
+        raise ValueError(f"--counter-size must be between 5mm and 3in, not {text!r}")
+    return points
+
+
+def check_options(kit: Kit, options: BuildOptions) -> None:
+    """Options out of range stop with a clear message (ValueError: exit 2) before any work is done."""
+    if options.counter_size is not None:  # the kit's own counter_size passed the same bounds in its schema
+        check_counter_size(options.counter_size)
+    extra = options.extra
+    gutter = extra.get("gutter")
+    if gutter is not None and not 0 <= float(gutter) <= MAX_GUTTER_MM:
+        raise ValueError(f"--gutter must be between 0 and {MAX_GUTTER_MM:g} mm, not {gutter:g}")
+    offset = extra.get("back_offset")
+    if offset:
+        try:
+            x, y = (float(v) for v in str(offset).split(","))
+        except ValueError:
+            raise ValueError(f"--back-offset wants two numbers in mm like 1.5,-0.5, not {offset!r}") from None
+        if not (abs(x) <= MAX_BACK_OFFSET_MM and abs(y) <= MAX_BACK_OFFSET_MM):
+            raise ValueError(f"--back-offset must be within \u00b1{MAX_BACK_OFFSET_MM:g} mm each way, not {offset!r}")
+
+
 def build(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> BuildResult:
+    """Check the options, lock the output folder (one build at a time), build every part into a stage, land it."""
+    check_options(kit, options)
     progress = progress or Progress(quiet=True)
     start = time.perf_counter()
     parts = [part for part in select_parts(options.only) if part.applies(kit) and part.wanted(options.extra)]
-    pieces = kit_pieces(kit) + list(kit.component_pieces)
     kit_out = Path(options.out) / kit.id
+    with BuildLock(kit_out):
+        return _build_locked(kit, options, progress, parts, kit_out, start)
+
+
+def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: list, kit_out: Path,
+                  start: float) -> BuildResult:
+    pieces = kit_pieces(kit) + list(kit.component_pieces)
     with OutputStage(kit_out) as stage:
         ctx = BuildContext(kit, pieces, options, stage, progress)
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from generator import __version__
@@ -17,6 +20,22 @@ from generator.problems import BuildError, KitError
 from generator.progress import Progress
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
+EXIT_SIGINT, EXIT_SIGTERM = 130, 143  # the shell's 128 + signal number
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is so the build unwinds (stage removed) like it does on Ctrl-C."""
+
+
+_MAIN_PID = os.getpid()
+
+
+def _raise_terminated(signum, frame):
+    if os.getpid() != _MAIN_PID:  # a forked worker (its pool stops it with SIGTERM): die quietly, as by default
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
+    raise Terminated()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,6 +44,26 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_USAGE
+    global _MAIN_PID
+    _MAIN_PID = os.getpid()
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _raise_terminated) if in_main_thread else None
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print("interrupted: nothing half-written was left; the output folder holds the last complete build",
+              file=sys.stderr)
+        return EXIT_SIGINT
+    except Terminated:
+        print("terminated: nothing half-written was left; the output folder holds the last complete build",
+              file=sys.stderr)
+        return EXIT_SIGTERM
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def _run(args) -> int:
     try:
         return args.run(args)
     except KitError as exc:

@@ -25,7 +25,7 @@ from generator.inventory import DEEP_SPACE, NEUTRAL, Piece, kit_pieces
 from generator.layout.proof import SAFE_INSET_MM, png_canvas, proof_rows, safe_inset
 from generator.lengths import mm, parse_length
 from generator.model import Kit
-from generator.output import OutputStage
+from generator.output import BuildLock, OutputStage
 from generator.paper import PRINTABLE_MARGIN, paper_size
 from generator.render.counter_sheets import FaceRef, draw_scale, face_svg, paint_art, save_png
 from generator.render.pdf import Art, PdfDocument, render_svg
@@ -217,6 +217,9 @@ def make_proofs(kit: Kit, only: str | None, out: Path, colour: str | None = None
                 counter_size: str | None = None) -> ProofResult:
     """Choose the pieces, draw each face once, write PNGs and the PDF through one output stage."""
     start = time.perf_counter()
+    if counter_size is not None:
+        from generator.build import check_counter_size
+        check_counter_size(counter_size)
     counter_size = counter_size or kit.counter_size
     size, dpi, colour = parse_length(counter_size), check_dpi(dpi), pick_colour(kit, colour)
     pieces = kit_pieces(kit)
@@ -224,7 +227,7 @@ def make_proofs(kit: Kit, only: str | None, out: Path, colour: str | None = None
     chosen = {file_stem(ref, variant): choose(pieces, ref, variant, colour) for ref, variant in wanted}
     proofs = [Proof(stem, piece, face_art(kit, piece, "front", size), face_art(kit, piece, "back", size))
               for stem, piece in chosen.items()]
-    with OutputStage(Path(out) / kit.id) as stage:
+    with BuildLock(Path(out) / kit.id), OutputStage(Path(out) / kit.id) as stage:
         for proof in proofs:
             write_png(stage.path(f"{PROOFS}/{proof.stem}-front.png"), proof.front, size, dpi)
             write_png(stage.path(f"{PROOFS}/{proof.stem}-back.png"), proof.back, size, dpi)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -43,13 +44,34 @@ def _build_all(ctx, parts: list):
             yield (part, *_build_one(ctx, part))
         return
     _CONTEXT.update(ctx=ctx, parts={p.name: p for p in parts})
+    pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork"), initializer=_worker_signals)
     try:
-        with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [(part, pool.submit(_build_in_worker, part.name)) for part in parts]
-            for part, future in futures:
-                yield (part, *future.result())  # a part's BuildError is raised again here
+        futures = [(part, pool.submit(_build_in_worker, part.name)) for part in parts]
+        for part, future in futures:
+            yield (part, *future.result())  # a part's BuildError is raised again here
+    except BaseException:  # a failed part, Ctrl-C or SIGTERM: stop the other workers now, do not wait for them
+        _stop(pool)
+        raise
+    else:
+        pool.shutdown(wait=True)
     finally:
         _CONTEXT.clear()
+
+
+def _worker_signals() -> None:
+    """Workers leave Ctrl-C to the parent (which stops them) and die quietly on SIGTERM, without tracebacks."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+    for worker in workers:
+        worker.join(timeout=5)
 
 
 def _build_in_worker(name: str):

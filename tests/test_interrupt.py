@@ -1,0 +1,121 @@
+"""Interrupted and concurrent builds, in real processes: the output folder always holds one whole build."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.output import signals_held
+
+from tests.conftest import DEFAULT_KIT_DIR
+
+PROJECT = Path(__file__).resolve().parent.parent
+KIT = "space-empires-4x"
+ONLY = "cards,sheets"  # two parts: built by forked workers; quick to build; each build is paused (SIGSTOP) mid-way, so its speed does not matter
+
+
+def snapshot(out: Path) -> dict:
+    return {p.relative_to(out): p.read_bytes() for p in (out / KIT).rglob("*") if p.is_file()}
+
+
+def start_build(out: Path, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "generator", "build", "--data", str(DEFAULT_KIT_DIR), "--out",
+                             str(out), "--only", ONLY, "--quiet", *extra],
+                            cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_staging(out: Path, proc: subprocess.Popen, timeout: float = 30.0) -> None:
+    """Until the build has started writing (its staging folder exists), so a signal lands mid-build."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            pytest.fail(f"the build ended before it could be interrupted: {proc.communicate()}")
+        if any(p.name.startswith(".staging-") for p in out.iterdir()):
+            return
+        time.sleep(0.02)
+    pytest.fail("the build never started writing")
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("good")
+    assert main(["build", "--out", str(out), "--only", ONLY, "--quiet"]) == 0
+    return out, snapshot(out)
+
+
+def fresh_copy(good, tmp_path) -> Path:
+    out = tmp_path / "out"
+    shutil.copytree(good[0], out)
+    return out
+
+
+def pause_mid_build(out: Path, proc: subprocess.Popen) -> None:
+    """Stop the build (SIGSTOP) as soon as it writes: whatever happens next happens mid-build, every time."""
+    wait_for_staging(out, proc)
+    proc.send_signal(signal.SIGSTOP)
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_mid_build_leaves_the_previous_output_whole(good, tmp_path, signum, code):
+    out = fresh_copy(good, tmp_path)
+    proc = start_build(out, "--paper", "a4")  # a4 changes every file: any that landed would show
+    pause_mid_build(out, proc)
+    proc.send_signal(signum)
+    proc.send_signal(signal.SIGCONT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err and "nothing half-written" in err, err
+    assert snapshot(out) == good[1]
+    assert not [p for p in out.iterdir() if p.name.startswith(".staging-")]
+
+
+def test_two_builds_into_one_folder_end_with_one_whole_build(good, tmp_path, capsys):
+    out = fresh_copy(good, tmp_path)
+    first = start_build(out, "--paper", "a4")
+    pause_mid_build(out, first)
+    second = main(["build", "--out", str(out), "--only", ONLY, "--quiet"])
+    err = capsys.readouterr().err
+    first.send_signal(signal.SIGCONT)
+    assert second == 1 and "another build is writing" in err and "before writing anything" in err, err
+    _, first_err = first.communicate(timeout=120)
+    assert first.returncode == 0, first_err
+    manifest = json.loads((out / KIT / "manifest.json").read_text())
+    assert manifest["options"]["paper"] == "a4"
+    files = [out / KIT / f["path"] for part in manifest["parts"].values() for f in part.get("files", [])]
+    assert files and all(f.is_file() for f in files)
+    assert all(f.read_bytes() != good[1].get(f.relative_to(out / KIT)) for f in files if f.suffix == ".pdf")
+    # The lock goes with the build: a third build now runs.
+    assert main(["build", "--out", str(out), "--only", "manifest", "--quiet"]) == 0
+
+
+def test_a_build_killed_outright_leaves_no_lock_and_its_staging_is_cleared(good, tmp_path):
+    out = fresh_copy(good, tmp_path)
+    proc = start_build(out, "--paper", "a4")
+    pause_mid_build(out, proc)
+    proc.kill()
+    proc.communicate(timeout=30)
+    assert snapshot(out) == good[1]
+    assert main(["build", "--out", str(out), "--only", "manifest", "--quiet"]) == 0  # flock died with the process
+    assert not [p for p in out.iterdir() if p.name.startswith(".staging-")]
+
+
+def test_signals_wait_while_files_land():
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda *a: caught.append("late"))
+    try:
+        with signals_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            caught.append("landed")
+        time.sleep(0.05)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert caught == ["landed", "late"]
