@@ -120,7 +120,7 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
                          **{k: v for k, v in sorted(options.extra.items())}}
         fingerprint = inputs_fingerprint(kit.root, kit_out)
         cache = PartCache(Path(options.out) / ".cache" / kit.id / "parts")
-        keys = {part.name: part_key(fingerprint, part.name, shown_options) for part in parts}
+        keys = {part.name: part_key(fingerprint, part.name, shown_options | part.key_extra(ctx)) for part in parts}
         results = run_parts(ctx, parts, cache, keys, progress)
         mark_print_scaling(stage.dir / rel for rel in stage.written)  # every PDF asks viewers not to scale
         warnings = [w for name in sorted(results) for w in results[name].get("warnings", ())]

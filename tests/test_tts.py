@@ -157,3 +157,15 @@ def test_a_deck_of_more_than_seventy_faces_uses_two_sheets(tmp_path):
     assert sorted(deck["CustomDeck"]) == ["1", "2"]
     assert [deck["CustomDeck"][k]["NumWidth"] * deck["CustomDeck"][k]["NumHeight"] for k in ("1", "2")] == [70, 10]
     assert [c["CardID"] for c, _, _ in cells] == [100 + n for n in range(70)] + [200 + n for n in range(5)]
+
+
+def test_urls_follow_the_output_folder_when_it_moves(tmp_path):
+    first, moved = tmp_path / "first", tmp_path / "moved"
+    args = ["build", "--data", str(MINI), "--for", "tts", "--only", "tts", "-q"]
+    assert main(args + ["--out", str(first)]) == 0
+    shutil.move(str(first), str(moved))            # the cache moves with it
+    assert main(args + ["--out", str(moved)]) == 0
+    saved = json.loads((moved / "mini" / "tts" / "mini.json").read_text())
+    [deck] = objects(saved, "DeckCustom")
+    face = local(deck["CustomDeck"]["1"]["FaceURL"])
+    assert face.is_relative_to(moved.resolve()) and face.is_file()

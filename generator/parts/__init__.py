@@ -29,6 +29,7 @@ class Part:
     options: tuple = field(default_factory=tuple)
     applies: Callable = lambda kit: kit.has_game_module  # does this kit hold what the part prints?
     wanted: Callable = lambda extra: True  # (BuildOptions.extra) -> was it asked for? (e.g. --for tts)
+    key_extra: Callable = lambda ctx: {}   # (BuildContext) -> what else its output depends on (cache key)
 
 
 def all_parts() -> list[Part]:

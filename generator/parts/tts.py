@@ -2,6 +2,8 @@
 images and a saved object that loads them (generator.export.tts). `--for` is registered by the print-shop part."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from generator.export.decks import wants
 from generator.parts import Part
 
@@ -11,6 +13,11 @@ def build(ctx) -> dict:
     return build_tts(ctx)
 
 
+def _where(ctx) -> dict:
+    """The saved object names its images by absolute file URLs: a build elsewhere must not reuse it."""
+    return {"tts_folder": str((Path(ctx.options.out) / ctx.kit.id).resolve())}
+
+
 PART = Part(name="tts", build=build, order=81, aliases=("tabletop-simulator",),
             doc="Tabletop Simulator: deck sheets, tile, token and board images, and a saved object",
-            applies=lambda kit: bool(kit.tables), wanted=wants("tts"))
+            applies=lambda kit: bool(kit.tables), wanted=wants("tts"), key_extra=_where)
