@@ -28,6 +28,7 @@ from generator.model import Kit
 from generator.output import BuildLock, OutputStage
 from generator.paper import PRINTABLE_MARGIN, paper_size
 from generator.render.counter_sheets import FaceRef, draw_scale, face_svg, paint_art, save_png
+from generator.pdf_update import add_print_scaling_none
 from generator.render.pdf import Art, PdfDocument, render_svg
 
 PROOFS = "proofs"
@@ -232,5 +233,6 @@ def make_proofs(kit: Kit, only: str | None, out: Path, colour: str | None = None
             write_png(stage.path(f"{PROOFS}/{proof.stem}-front.png"), proof.front, size, dpi)
             write_png(stage.path(f"{PROOFS}/{proof.stem}-back.png"), proof.back, size, dpi)
         write_pdf(stage.path(f"{PROOFS}/proof.pdf"), kit, proofs, counter_size, size, kit.paper)
+        add_print_scaling_none(stage.path(f"{PROOFS}/proof.pdf"))  # print at 100 %, as every PDF of a build
         files = [stage.target / rel for rel in stage.written]
     return ProofResult(files, time.perf_counter() - start, proofs)

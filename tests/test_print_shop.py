@@ -166,3 +166,8 @@ def test_unknown_target_is_a_usage_error(tmp_path, capsys):
         main(["build", "--data", str(MINI), "--out", str(tmp_path), "--for", "printshop"])
     assert exc.value.code == 2
     assert "unknown target printshop" in capsys.readouterr().err
+
+
+def test_print_scaling_none_in_the_proof_pdf(tmp_path):
+    assert main(["proof", DEFAULT_KIT, "--only", "units.DD", "--out", str(tmp_path)]) == 0
+    assert prints_at_actual_size(tmp_path / DEFAULT_KIT / "proofs" / "proof.pdf")
