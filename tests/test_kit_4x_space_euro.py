@@ -264,7 +264,8 @@ def test_booklet_and_aid_quote_the_data(built):
     kit_out, _ = built
     booklet = "".join(page_texts(kit_out / "booklet.pdf"))
     for words in ("80playercards", "4decksof20", "30Bureaucracycards", "10anomalyhexes", "78technologytiles",
-                  "8outposts", "4tradeships", "4warships", "2scouts", "8settlers", "**Move**(action):5halves"):
+                  "8outposts", "4tradeships", "4warships", "2scouts", "8settlers", "**Move**(action):5halves",
+                  "17planets", "9outer-rimspaces", "42links", "shuffletrackof24spaces"):
         assert words.replace("**", "") in booklet, words
     assert "{{" not in booklet and "{ship_cost}" not in booklet
     aid = "".join(page_texts(kit_out / "aids-red.pdf"))
