@@ -137,13 +137,25 @@ def _kit_arguments(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("kit", nargs="?", default=None, help=f"kit name under data/ or a kit folder (default: {DEFAULT_KIT})")
     cmd.add_argument("--data", metavar="DIR", help="your own kit folder (overrides KIT)")
     cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    cmd.add_argument("--piece-size", action="append", default=None, metavar="TABLE=SIZE",
+                     help="print a component table at another size, e.g. sectors=80mm or cards=bridge (repeatable)")
 
 
 def _load(args):
     root = find_kit(args.kit, args.data)
-    kit, warnings = load_kit(root, strict=args.strict)
+    kit, warnings = load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)))
     _report_problems(warnings)
     return kit
+
+
+def _piece_sizes(values) -> dict:
+    sizes = {}
+    for value in values or ():
+        table, sep, size = value.partition("=")
+        if not sep or not table.strip() or not size.strip():
+            raise ValueError(f"--piece-size wants TABLE=SIZE such as sectors=80mm, not {value!r}")
+        sizes[table.strip()] = size.strip()
+    return sizes
 
 
 def _report_problems(problems) -> None:

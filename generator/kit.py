@@ -6,7 +6,9 @@ from pathlib import Path
 
 from generator import checks
 from generator.boards.load import load_boards
-from generator.components.load import check_counts, check_template_images, load_data_files, load_tables
+from generator.components.load import (
+    check_counts, check_template_images, load_data_files, load_tables, resize_tables,
+)
 from generator.documents.load import check_documents
 from generator.layout.sheets import check_sheets
 from generator.maps.layout import load_maps
@@ -46,7 +48,7 @@ def find_kit(kit: str | None = None, data_dir: str | Path | None = None) -> Path
     return BUILTIN_DATA / name
 
 
-def load_kit(root: Path, strict: bool = False) -> tuple[Kit, list[Problem]]:
+def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tuple[Kit, list[Problem]]:
     """The validated kit and its warnings; raises KitError with every located problem otherwise."""
     problems = Problems()
     root = Path(root)
@@ -61,7 +63,7 @@ def load_kit(root: Path, strict: bool = False) -> tuple[Kit, list[Problem]]:
         kit = _load_game_module(root, kit_doc, raw_kit, problems, lines)
     else:
         kit = _build_model(root, kit_doc, EMPTY_DOCS, lines)
-    kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines))
+    kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes or {}))
     _stop_on(problems, strict)
     return kit, problems.warnings()
 
@@ -81,12 +83,13 @@ def _load_game_module(root, kit_doc, raw_kit, problems, lines) -> Kit:
     return kit
 
 
-def _load_generic(root, kit_doc, raw_kit, kit, problems, lines) -> dict:
+def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict) -> dict:
     """Component tables, boards, free data and documents: what every kit may hold."""
     kit_file = root / KIT_FILE
     line = raw_kit.line_of
     before = len(problems.errors())
-    tables = load_tables(root, kit_doc["components"], kit_file, line("components"), problems)
+    tables = resize_tables(load_tables(root, kit_doc["components"], kit_file, line("components"), problems),
+                           sizes, problems)
     broken = len(problems.errors()) > before  # a table that failed: kit-wide counts and groups would only echo it
     pieces = check_counts(tables, kit_doc | ({"counts": []} if broken else {}), kit_file, lines, kit.colours,
                           kit.neutral, problems)

@@ -1,11 +1,14 @@
-"""Benchmark: the counter sheets alone, then the full default kit (counters, maps, cards, sheets, booklet),
-each built cold, again with nothing changed, and after one unit is edited in a throw-away kit copy.
+"""Benchmark: every kit built cold, again with nothing changed, and after one edit, in fresh processes as a
+designer runs them (seconds include start-up, imports and YAML); then two generated kits: about 1,000
+distinct double-sided counters, timed against a reportlab script drawing the same geometry, and 500 faces
+showing 50 distinct images. Prints median and best wall seconds, CPU seconds, pages and peak memory.
 
-Each build runs in a fresh process, as a designer runs it: seconds include start-up, imports and YAML.
-Prints seconds, pages, faces drawn and peak memory (the largest of the build process and its workers).
+    python scripts/bench.py                      # everything, 5 runs each
+    python scripts/bench.py --runs 3 --only space-empires-4x,counters-1000
 """
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import resource
@@ -30,63 +33,212 @@ peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusag
 print(f"PEAK_KIB {peak}", file=sys.stderr)
 sys.exit(code)
 """
+KITS = ("space-empires-4x", "eclipse", "4x-space-euro", "se4-board-game")
 
 
-RUNS = 5
-
-
-def run_build(kit: Path, out: Path, only: str | None) -> dict:
-    start, cpu_before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    selection = ["--only", only] if only else []
-    done = subprocess.run([sys.executable, "-c", RUNNER, "build", "--data", str(kit), "--out", str(out),
-                           *selection, "--verbose"], cwd=ROOT, capture_output=True, text=True)
-    seconds, cpu_after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
+def run(command: list[str]) -> dict:
+    start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    seconds, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
-        raise SystemExit(f"build failed:\n{done.stderr}")
-    manifest = json.loads((out / DEFAULT_KIT / "manifest.json").read_text())
+        raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr}")
+    peak = re.search(r"PEAK_KIB (\d+)", done.stderr)
+    return {"seconds": seconds, "cpu": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
+            "peak_mib": int(peak.group(1)) / 1024 if peak else after.ru_maxrss / 1024}
+
+
+def run_build(kit: Path, out: Path, only: str | None = None) -> dict:
+    selection = ["--only", only] if only else []
+    result = run([sys.executable, "-c", RUNNER, "build", "--data", str(kit), "--out", str(out), *selection])
+    kit_id = re.search(r"(?m)^kit:\s*(\S+)", (kit / "kit.yaml").read_text()).group(1)
+    manifest = json.loads((out / kit_id / "manifest.json").read_text())
     files = [f for part in manifest["parts"].values() for f in part.get("files", [])]
-    drawn = re.search(r"drew (\d+) file\(s\) \((\d+) faces rendered\)", done.stderr)  # absent: part reused
-    return {"seconds": seconds, "cpu": cpu, "pages": sum(f["pages"] for f in files), "files": len(files),
-            "files_drawn": int(drawn.group(1)) if drawn else 0, "faces_rendered": int(drawn.group(2)) if drawn else 0,
-            "peak_mib": int(re.search(r"PEAK_KIB (\d+)", done.stderr).group(1)) / 1024}
+    faces = manifest["parts"].get("components", {}).get("faces", {})
+    return result | {"pages": sum(f.get("pages", 0) for f in files), "files": len(files),
+                     "faces": faces.get("distinct", 0)}
 
 
-def report(name: str, results: list[dict]) -> None:
+def report(name: str, results: list[dict]) -> float:
     """Median and best wall seconds of the runs (other work on the machine only ever adds time)."""
     walls = sorted(r["seconds"] for r in results)
     last = results[-1]
-    print(f"{name:<28} median {statistics.median(walls):5.2f} s, best {walls[0]:5.2f} s, "
-          f"cpu {statistics.median(r['cpu'] for r in results):5.2f} s | {last['pages']} pages in {last['files']} "
-          f"files | counters drew {last['files_drawn']} file(s), {last['faces_rendered']} faces | "
-          f"peak {max(r['peak_mib'] for r in results):5.1f} MiB")
+    extra = f" | {last['pages']} pages in {last['files']} files" if "pages" in last else ""
+    extra += f", {last['faces']} distinct faces" if last.get("faces") else ""
+    print(f"  {name:<26} median {statistics.median(walls):5.2f} s, best {walls[0]:5.2f} s, "
+          f"cpu {statistics.median(r['cpu'] for r in results):5.2f} s, peak "
+          f"{max(r['peak_mib'] for r in results):5.1f} MiB{extra}")
+    return statistics.median(walls)
 
 
-def toggle_destroyer_attack(kit: Path, run: int) -> None:
+def edit_space_empires(kit: Path, run_number: int) -> None:
     """Each edit run changes the data again (DD attack 4 -> 5 -> 4 ...), so every run is a real edit."""
     units = kit / "units.yaml"
-    old, new = ("attack: 4", "attack: 5") if run % 2 == 0 else ("attack: 5", "attack: 4")
+    old, new = ("attack: 4", "attack: 5") if run_number % 2 == 0 else ("attack: 5", "attack: 4")
     units.write_text(units.read_text().replace(f"class: D\n    {old}", f"class: D\n    {new}", 1))
 
 
-def bench(title: str, only: str | None) -> None:
-    print(title)
+NAME = re.compile(r"(\bname:\s*\"?)([A-Za-z])")
+
+
+def edit_first_name(kit: Path, run_number: int) -> None:
+    """A generic kit's edit: the first `name:` of its first component table that has one changes case."""
+    for path in sorted((kit / "components").glob("*.yaml")):
+        text = path.read_text()
+        for match in NAME.finditer(text):
+            if match.start() and text[:match.start()].count("rows:"):
+                letter = match.group(2)
+                path.write_text(text[:match.start(2)] + letter.swapcase() + text[match.end(2):])
+                return
+    raise SystemExit(f"{kit}: no row name to edit")
+
+
+def bench_kit(name: str, runs: int) -> None:
+    print(f"{name} (whole kit)")
     with tempfile.TemporaryDirectory(prefix="pnpgen-bench-") as tmp:
-        kit = Path(tmp) / "kit"
-        shutil.copytree(BUILTIN_DATA / DEFAULT_KIT, kit)
-        report("  cold (empty cache)", [run_build(kit, Path(tmp) / f"cold{n}", only) for n in range(RUNS)])
+        kit = Path(tmp) / name
+        shutil.copytree(BUILTIN_DATA / name, kit)
+        report("cold (empty cache)", [run_build(kit, Path(tmp) / f"cold{n}") for n in range(runs)])
         out = Path(tmp) / "cold0"
-        report("  warm (nothing changed)", [run_build(kit, out, only) for _ in range(RUNS)])
+        report("nothing changed", [run_build(kit, out) for _ in range(runs)])
+        edit = edit_space_empires if name == DEFAULT_KIT else edit_first_name
         edits = []
-        for run in range(RUNS):
-            toggle_destroyer_attack(kit, run)
-            edits.append(run_build(kit, out, only))
-        report("  one unit edited (DD attack)", edits)
+        for number in range(runs):
+            edit(kit, number)
+            edits.append(run_build(kit, out))
+        report("one piece edited", edits)
+
+
+# Generated kits -----------------------------------------------------------------------------------------
+
+SHIP = "M9.5 6.35 L4.2 3.8 L5.1 6.35 L4.2 8.9 Z M3.6 5.6 H2.2 V7.1 H3.6 Z"
+COUNTER_FRONT = """<rect x="0.3" y="0.3" width="12.1" height="12.1" rx="1" fill="#c62828"/>
+<path d="{ship}" fill="#ffffff"/>
+<text x="1" y="2.6" font-family="DejaVu Sans" font-size="2" font-weight="bold" fill="#ffffff">{{{{ code }}}}</text>
+<text x="1" y="11.6" font-family="DejaVu Sans" font-size="1.9" fill="#ffffff">{{{{ attack }}}}-{{{{ defence }}}}</text>
+<text x="11.6" y="11.6" font-family="DejaVu Sans" font-size="1.9" text-anchor="end" fill="#ffffff">{{{{ hull }}}}x</text>
+""".format(ship=SHIP)
+COUNTER_BACK = """<rect width="12.7" height="12.7" fill="#1e5bb8"/>
+<circle cx="6.35" cy="6.35" r="{{ 1.5 + (n % 7) * 0.3 }}" fill="#ffffff"/>
+"""
+
+
+def generated_counters(folder: Path, count: int = 1000) -> Path:
+    """A kit of `count` distinct double-sided 1/2 in counters (the PERFORMANCE.md workload)."""
+    (folder / "components").mkdir(parents=True)
+    (folder / "templates").mkdir()
+    (folder / "kit.yaml").write_text("kit: counters-1000\ntitle: Bench counters\nplayers: {min: 1, max: 2}\n"
+                                     "preflight: {min_text: 5pt, cut_margin: 0.5mm}\n")
+    (folder / "components" / "counters.yaml").write_text(
+        "name: Counters\nshape: square\nsize: 1/2in\nfront: bench-front\nback: bench-back\n"
+        "columns:\n  n: {type: int}\n  code: {type: text}\n  attack: {type: int}\n  defence: {type: int}\n"
+        "  hull: {type: int}\nrows: counters.csv\n")
+    rows = ["n,code,attack,defence,hull"] + [f"{n},U{n:03d},{n % 10},{n % 4},{1 + n % 3}" for n in range(count)]
+    (folder / "components" / "counters.csv").write_text("\n".join(rows) + "\n")
+    (folder / "templates" / "bench-front.svg.j2").write_text(COUNTER_FRONT)
+    (folder / "templates" / "bench-back.svg.j2").write_text(COUNTER_BACK)
+    return folder
+
+
+REPORTLAB_DIRECT = """
+import sys
+from reportlab.pdfgen import canvas
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+sys.path.insert(0, {root!r})
+from generator.fonts import FONT_DIR
+pdfmetrics.registerFont(TTFont("B", str(FONT_DIR / "DejaVuSans-Bold.ttf")))
+pdfmetrics.registerFont(TTFont("R", str(FONT_DIR / "DejaVuSans.ttf")))
+mm = 72 / 25.4
+size, cols, rows = 36, 15, 19
+c = canvas.Canvas({out!r}, pagesize=letter, invariant=1)
+def ship(x, y):
+    p = c.beginPath(); p.moveTo(x + 9.5*mm, y + 6.35*mm); p.lineTo(x + 4.2*mm, y + 3.8*mm)
+    p.lineTo(x + 5.1*mm, y + 6.35*mm); p.lineTo(x + 4.2*mm, y + 8.9*mm); p.close()
+    c.drawPath(p, fill=1, stroke=0); c.rect(x + 2.2*mm, y + 5.6*mm, 1.4*mm, 1.5*mm, fill=1, stroke=0)
+n = 0
+while n < {count}:
+    batch = range(n, min(n + cols * rows, {count}))
+    for side in ("front", "back"):
+        for i in batch:
+            k = i - n; x = 18 + (k % cols) * size; y = 792 - 48 - (k // cols + 1) * size
+            if side == "back":
+                x = 612 - x - size
+                c.setFillColorRGB(0.12, 0.36, 0.72); c.rect(x, y, size, size, fill=1, stroke=0)
+                c.setFillColorRGB(1, 1, 1); c.circle(x + size / 2, y + size / 2, (1.5 + (i % 7) * 0.3) * mm, fill=1, stroke=0)
+                continue
+            c.setFillColorRGB(0.78, 0.16, 0.16); c.roundRect(x + 0.85, y + 0.85, 34.3, 34.3, 2.8, fill=1, stroke=0)
+            c.setFillColorRGB(1, 1, 1); ship(x, y)
+            c.setFont("B", 5.7); c.drawString(x + 2.8, y + size - 7.4, "U%03d" % i)
+            c.setFont("R", 5.4); c.drawString(x + 2.8, y + 3.1, "%d-%d" % (i % 10, i % 4))
+            c.drawRightString(x + size - 2.8, y + 3.1, "%dx" % (1 + i % 3))
+        c.setStrokeColorRGB(0.45, 0.45, 0.45); c.setLineWidth(0.5)
+        c.showPage()
+    n += cols * rows
+c.save()
+"""
+
+
+def bench_counters(runs: int, count: int = 1000) -> None:
+    print(f"counters-{count} (generated kit: {count} distinct double-sided 1/2 in counters, cold)")
+    with tempfile.TemporaryDirectory(prefix="pnpgen-bench-") as tmp:
+        kit = generated_counters(Path(tmp) / "kit", count)
+        ours = report("pnpgen cold", [run_build(kit, Path(tmp) / f"out{n}") for n in range(runs)])
+        script = Path(tmp) / "direct.py"
+        script.write_text(REPORTLAB_DIRECT.format(root=str(ROOT), out=str(Path(tmp) / "direct.pdf"), count=count))
+        direct = report("reportlab, drawn directly", [run([sys.executable, str(script)]) for _ in range(runs)])
+        print(f"  ratio pnpgen / reportlab-direct: {ours / direct:4.2f}; per distinct face "
+              f"{ours / (2 * count) * 1000:4.2f} ms (2 faces a counter)")
+
+
+IMAGE_FRONT = """{% import "_pieces.svg.j2" as p %}{{ p.ground(piece, "#f5f0e1") }}
+<image href="{{ art }}" x="3" y="3" width="{{ piece.w - 6 }}" height="{{ piece.w - 6 }}"/>
+{{ p.text(title, piece.w / 2, piece.h - 6, pt(9), "#1a1a1a", "middle", True) }}"""
+
+
+def images_kit(folder: Path, faces: int = 500, images: int = 50) -> Path:
+    from PIL import Image, ImageDraw
+    (folder / "components").mkdir(parents=True)
+    (folder / "templates").mkdir()
+    (folder / "art").mkdir()
+    for n in range(images):
+        picture = Image.new("RGB", (640, 640), (40 + n * 4, 90, 200 - n * 3))
+        ImageDraw.Draw(picture).ellipse((120, 120, 520, 520), fill=(250, 240 - n * 2, 60 + n * 3))
+        picture.save(folder / "art" / f"ship{n:02d}.png")
+    (folder / "kit.yaml").write_text("kit: images-500\ntitle: Bench images\nplayers: {min: 1, max: 2}\n")
+    (folder / "components" / "cards.yaml").write_text(
+        "name: Cards\nshape: rect\nsize: 50x60mm\nradius: 2mm\nfront: image-front\n"
+        "columns:\n  title: {type: text}\n  art: {type: image}\nrows: cards.csv\n")
+    rows = ["title,art"] + [f"Ship {n},art/ship{n % images:02d}.png" for n in range(faces)]
+    (folder / "components" / "cards.csv").write_text("\n".join(rows) + "\n")
+    (folder / "templates" / "image-front.svg.j2").write_text(IMAGE_FRONT)
+    return folder
+
+
+def bench_images(runs: int) -> None:
+    print("images-500 (generated kit: 500 card faces showing 50 distinct 640 px images)")
+    with tempfile.TemporaryDirectory(prefix="pnpgen-bench-") as tmp:
+        kit = images_kit(Path(tmp) / "kit")
+        report("cold (empty cache)", [run_build(kit, Path(tmp) / f"out{n}") for n in range(runs)])
+        out = Path(tmp) / "out0"
+        report("nothing changed", [run_build(kit, out) for _ in range(runs)])
+
+
+CASES = {**{kit: (lambda runs, kit=kit: bench_kit(kit, runs)) for kit in KITS},
+         "counters-1000": bench_counters, "images-500": bench_images}
 
 
 def main() -> None:
-    bench("counter sheets (--only counters)", "counters")
-    bench("full kit (counters, maps, cards, sheets, booklet)", None)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs of each build (default 5)")
+    parser.add_argument("--only", help=f"comma-separated cases: {', '.join(CASES)}")
+    args = parser.parse_args()
+    chosen = [c.strip() for c in args.only.split(",")] if args.only else list(CASES)
+    unknown = [c for c in chosen if c not in CASES]
+    if unknown:
+        parser.error(f"unknown case(s): {', '.join(unknown)}")
+    for case in chosen:
+        CASES[case](args.runs)
 
 
 if __name__ == "__main__":

@@ -213,3 +213,31 @@ def test_left_header_moves_right_on_long_edge_backs(built):
     backs = [p for p in placements(manifest, "cards.pdf", "back") if p["page"] == 2]
     assert min(p["x"] for p in backs) < 30            # mirrored backs start near the left margin
     assert max(p["x"] + p["w"] for p in backs) < 612 - 18 - 30 + 0.01  # the right band is free for the header
+
+
+def test_piece_size_option_reprints_a_table_at_another_size(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["build", "--data", str(MINI), "--out", str(out), "-q", "--only", "components",
+                 "--piece-size", "tiles=40mm"]) == 0
+    manifest = json.loads((out / "mini" / "manifest.json").read_text())
+    assert round(manifest["parts"]["components"]["tables"]["tiles"]["h"], 2) == round(40 * MM, 2)
+    assert main(["validate", "--data", str(MINI), "--piece-size", "tilez=40mm"]) == 1
+    assert "no component table named 'tilez'" in capsys.readouterr().err
+
+
+def test_text_columns_may_require_a_pattern(mini_copy, capsys):
+    edit(mini_copy / "components/cards.yaml", "  title: {type: text,", "  title: {type: text, pattern: '[A-Z][a-z]+',")
+    assert main(["validate", "--data", str(mini_copy)]) == 0
+    line = edit(mini_copy / "components/cards.yaml", "{title: Trade,", "{title: trade,")
+    assert main(["validate", "--data", str(mini_copy)]) == 1
+    assert f"cards.yaml:{line}: rows[2].title: must be a text matching [A-Z][a-z]+, not 'trade'" in capsys.readouterr().err
+
+
+def test_data_keys_win_over_dict_methods_in_templates(mini_copy):
+    (mini_copy / "data").mkdir()
+    (mini_copy / "data" / "trade.yaml").write_text("get: 3\nitems: 2\n")
+    template = mini_copy / "templates" / "chit.svg.j2"
+    template.write_text(template.read_text() + '<text x="2" y="6" font-size="2.5">{{ data.trade.get }}+{{ data.trade.items }}</text>\n')
+    out = mini_copy.parent / "out"
+    assert main(["build", "--data", str(mini_copy), "--out", str(out), "-q", "--only", "components"]) == 0
+    assert "3+2" in "".join(page_texts(out / "mini" / "chits.pdf"))

@@ -4,12 +4,15 @@ from __future__ import annotations
 import io
 
 from reportlab.lib import colors
-from reportlab.platypus import BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate, Paragraph, Spacer
+from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageTemplate, PageBreak, PageTemplate,
+                                Paragraph, Spacer)
+from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.booklet.story import Heading, contents
 from generator.booklet.styles import BODY, HEADER_FILL, ITALIC, RULE, styles
 from generator.model import Kit
 
+QUIET = (Spacer, CondPageBreak, PageBreak, ActionFlowable)  # print nothing: do not end a page's "top"
 MARGIN = {"left": 34.0, "right": 34.0, "top": 46.0, "bottom": 40.0}
 
 
@@ -27,24 +30,33 @@ class BookletDoc(BaseDocTemplate):
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([PageTemplate("cover", [frame]),
                                PageTemplate("body", [frame], onPage=self._page_start, onPageEnd=self._decorate)])
-        self.chapter, self.page_chapter = "", None
+        self.chapter, self.page_chapter, self.page_has_text = "", None, False
 
     def afterFlowable(self, flowable):
-        if not isinstance(flowable, Heading) or flowable.toc_level > 1:
+        if not isinstance(flowable, Heading):
+            if not isinstance(flowable, QUIET):
+                self.page_has_text = True
+            return
+        if flowable.toc_level > 1:
+            self.page_has_text = True
             return
         self.canv.bookmarkPage(flowable.key)
         self.canv.addOutlineEntry(flowable.plain, flowable.key, flowable.toc_level, closed=True)
         if flowable.toc_level == 0:  # the contents list chapters; the PDF outline also has sections
             self.notify("TOCEntry", (0, flowable.plain, self.page, flowable.key))
-            self.page_chapter = self.page_chapter or flowable.plain
+            if not self.page_has_text:  # the chapter opens the page: the header names it
+                self.page_chapter = self.page_chapter or flowable.plain
             self.chapter = flowable.plain
+        self.page_has_text = True
 
     def beforeDocument(self):
         """multiBuild lays the story out more than once: every pass starts with the contents."""
         self.chapter, self.page_chapter = "Contents", None
 
     def _page_start(self, canvas, doc):
-        self.page_top_chapter, self.page_chapter = self.chapter, None
+        """The header names the chapter current at the top of the page: the one running on from the page
+        before, unless a chapter heading comes before any other text on this page."""
+        self.page_top_chapter, self.page_chapter, self.page_has_text = self.chapter, None, False
 
     def _decorate(self, canvas, doc):
         """Running header (kit title, the chapter this page belongs to) and the page number."""

@@ -175,15 +175,24 @@ def flowables(blocks: list[Block], prefix: str, width: float, tables: dict, figu
     return keep_headings_with_pictures(story)
 
 
+LEAD_IN = 2  # paragraphs between a heading and its figure or short table that travel with both
+
+
 def keep_headings_with_pictures(story: list) -> list:
-    """A heading directly above a figure or a short table moves to the next page with it. (Long tables
-    may break, so their heading only needs the room CondPageBreak already asks for.)"""
+    """A heading above a figure or a short table moves to the next page with it, together with the short
+    lead-in paragraphs between them (as the Space Wreck table's one sentence). (Long tables may break, so
+    their heading only needs the room CondPageBreak already asks for.)"""
     result = []
     for flow in story:
-        if isinstance(flow, (FigureBox, WholeTable)) and result and isinstance(result[-1], Heading):
-            result[-1] = KeepTogether([result[-1], flow])
-        else:
-            result.append(flow)
+        if isinstance(flow, (FigureBox, WholeTable)):
+            lead = 0
+            while lead < LEAD_IN and len(result) > lead and type(result[-1 - lead]) is Paragraph:
+                lead += 1
+            start = len(result) - lead - 1
+            if start >= 0 and isinstance(result[start], Heading):
+                result[start:] = [KeepTogether([*result[start:], flow])]
+                continue
+        result.append(flow)
     return result
 
 

@@ -4,6 +4,8 @@ CSV cells arrive as text; `from_csv` turns them into the column's type first, so
 """
 from __future__ import annotations
 
+import re
+
 from generator.lengths import LENGTH_PATTERN
 from generator.schema import (
     INVALID, Bool, Choice, Field, Int, ListOf, Number, Record, Spec, Str, Where, optional,
@@ -54,6 +56,7 @@ COLUMN = Record({
     "values": optional(ListOf(Anything(), 1), None, "allowed values, for type: choice"),
     "min": optional(Number(), None, "smallest number allowed"),
     "max": optional(Number(), None, "largest number allowed"),
+    "pattern": optional(Str(), None, "a regular expression a text cell must match in full, such as [01]{6}"),
     "doc": optional(Str(), "", "one line saying what the column is for"),
 }, "a column: {type, required, default, values, min, max, doc}")
 
@@ -78,7 +81,26 @@ def column_spec(column: dict) -> Spec:
         return ListOf(Anything())
     if kind == "image":
         return ImagePath()
+    if column["pattern"]:
+        return Matching(column["pattern"])
     return Text()
+
+
+class Matching(Spec):
+    """A text that must match a pattern in full (a six-edge mask, a code)."""
+
+    def __init__(self, pattern: str):
+        self.pattern = pattern
+
+    @property
+    def description(self):
+        return f"a text matching {self.pattern}"
+
+    def check(self, value, where):
+        value = Text().check(value, where)
+        if value is not INVALID and not re.fullmatch(self.pattern, value):
+            return where.error(f"must be {self.description}, not {value!r}")
+        return value
 
 
 class Bounded(Spec):
@@ -106,6 +128,12 @@ def check_column(name: str, column: dict, where: Where) -> bool:
         ok = False
     if column["default"] is not None and column_spec(column).check(column["default"], where.child("default", where.line)) is INVALID:
         ok = False
+    if column["pattern"]:
+        try:
+            re.compile(column["pattern"])
+        except re.error as exc:
+            where.child("pattern", where.line).error(f"not a regular expression: {exc}")
+            ok = False
     if name in BUILTIN_COLUMNS:
         where.error(f"{name!r} is a column every table has; do not declare it")
         ok = False

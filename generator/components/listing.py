@@ -32,7 +32,9 @@ def component_listing(kit) -> list[str]:
         counts = Counter(p.label for p in own)
         for row in table.rows:
             if counts[row.label]:
-                out.append(f"  {row.label:<44}{counts[row.label]:>6}")
+                name = row.values.get("name")
+                shown = f"{row.label} {name}" if name not in (None, "", row.label) else row.label
+                out.append(f"  {shown[:44]:<44}{counts[row.label]:>6}")
                 counts[row.label] = 0
         out.append("")
     for board in kit.boards:

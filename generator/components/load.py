@@ -63,6 +63,27 @@ def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Probl
     return dict(sorted(tables.items(), key=lambda item: (item[1].order, item[0])))
 
 
+def resize_tables(tables: dict, sizes: dict, problems: Problems) -> dict:
+    """`--piece-size TABLE=SIZE`: the same table printed at another size (its shape and orientation kept)."""
+    import dataclasses
+    from generator.shapes import Shape, parse_size
+    out = dict(tables)
+    for table_id, size in sizes.items():
+        if table_id not in tables:
+            problems.error("--piece-size", 0, table_id, f"no component table named {table_id!r} "
+                           f"(tables: {', '.join(sorted(tables)) or 'none'})")
+            continue
+        table = tables[table_id]
+        try:
+            w, h = parse_size(table.shape.kind, size, table.shape.orientation)
+        except ValueError as exc:
+            problems.error("--piece-size", 0, table_id, str(exc))
+            continue
+        shape = Shape(table.shape.kind, w, h, table.shape.radius, table.shape.orientation)
+        out[table_id] = dataclasses.replace(table, shape=shape)
+    return out
+
+
 def _check_images(root: Path, table: Table, problems: Problems) -> None:
     """Every cell of an image column names a readable image inside the kit."""
     columns = [name for name, column in table.columns.items() if column["type"] == "image"]

@@ -10,10 +10,10 @@ from collections import Counter
 from pathlib import Path
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 
 from generator.booklet.tables import TableData
 from generator.problems import BuildError, display_path
+from generator.render.piece_faces import KitSandbox
 from generator.render.templates import format_number
 from generator.text import join_and
 
@@ -103,7 +103,7 @@ def _cell(value) -> str:
     return format_number(value)
 
 
-_ENV = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+_ENV = KitSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
 _ENV.filters["join_and"] = join_and
 _ENV.filters["num"] = format_number
 

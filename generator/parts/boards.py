@@ -17,8 +17,9 @@ FOLDER = "boards"
 def board_art(ctx, board, colour, arts):
     from generator.render.piece_faces import board_svg, render_content
     params = board.params(_colour(colour))
+    from generator.documents.context import tables_context
     context = {"board": params, "colour": params["colour"], "kit": {"id": ctx.kit.id, "title": ctx.kit.title},
-               "data": ctx.kit.data, "fields": board.doc["fields"]}
+               "data": ctx.kit.data, "fields": board.doc["fields"], "tables": tables_context(ctx.kit)}
     content = render_content(ctx.kit.root, board.template, context, f"{display_path(board.file)}: board {board.id}")
     return arts.get(board_svg(content, board.w, board.h), f"board {board.id}")
 
@@ -76,7 +77,7 @@ def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
         _place_scaled(doc, one, x0, top, scale)
     inch = 72.0
     context = _svg_size(width, height) | {
-        "title": title, "count": plan.count, "margin": margin, "steps": _steps(plan),
+        "title": title, "count": plan.count, "margin": margin, "steps": _steps(plan), "numbered": False,
         "tiles": [{"label": t.label, "x": x0 + t.source.x * scale, "y": top + t.source.y * scale,
                    "w": t.source.w * scale, "h": t.source.h * scale, "cx": x0 + (t.source.x + t.source.w / 2) * scale,
                    "cy": top + (t.source.y + t.source.h / 2) * scale} for t in plan.tiles],

@@ -144,8 +144,11 @@ def calibration_file(ctx, spec: SheetSpec) -> CalibrationFile:
              "Then turn the sheet over and read the back.")
     back = (f"{ctx.kit.title} \u00b7 duplex calibration \u00b7 back",
             "Hold the sheet up to a light. The cross printed on the front shows through.",
-            "Read the number on each scale where the front's line crosses it (in mm, the marks are 1 mm apart).",
-            "Rebuild with: pnpgen build --back-offset X,Y   (both 0: your printer is aligned; no offset needed).")
+            "Read the number on each scale where the front's line crosses it (in mm, the marks are 1 mm apart), "
+            "and write both down here:   X = ______ mm     Y = ______ mm.",
+            "Both 0: your printer puts backs on their fronts; print the counter sheets as they are.",
+            "Any other numbers: give them to whoever made these files, and ask for counter sheets made with that "
+            "back offset (X,Y); backs printed from them land on their fronts on this printer.")
     layout = calibration_layout(spec.page, spec.margin)
     return CalibrationFile(CALIBRATION, f"{ctx.kit.title}: duplex calibration", layout, front, back,
                            ("previews/counters-calibration-p1.png", "previews/counters-calibration-p2.png"),

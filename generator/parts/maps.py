@@ -140,20 +140,52 @@ def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: Tile
     doc.new_page()
     width, height = plan.page
     margin = PRINTABLE_MARGIN + MARK_ARM / 2
-    top = margin + 100
+    ruler = {"x": width - margin - board.layout.hex_size, "y": margin + 60, "length": board.layout.hex_size,
+             "inches": f"{board.layout.hex_size / 72:g}"}
+    steps = _wrapped_steps(_steps(board, plan), width, margin, ruler)
+    top = max(margin + 100, margin + STEP_TOP + len(steps) * STEP_LEADING + 14)
     scale = min((width - 2 * margin) / board.width, (height - top - margin) / board.height)
     x0 = (width - board.width * scale) / 2
     for art in whole:
         _place_scaled(doc, art, x0, top, scale)
     context = _svg_size(width, height) | {
         "title": _title(ctx.kit, board), "count": plan.count, "margin": margin,
-        "steps": _steps(board, plan), "tiles": [_outline(t, x0, top, scale, plan) for t in plan.tiles],
-        "ruler": {"x": width - margin - board.layout.hex_size, "y": margin + 60, "length": board.layout.hex_size,
-                  "inches": f"{board.layout.hex_size / 72:g}"},
+        "steps": steps, "numbered": True, "ruler": ruler,
+        "tiles": [_outline(t, x0, top, scale, plan) for t in plan.tiles],
     }
     svg = render_template(ctx.kit.root, "map-assembly", context, needed_by=f"map {board.layout.id} assembly page")
     doc.place(arts.get(svg), 0, 0)
     return {"page": 1, "kind": "assembly", "scale": round(scale, 4)}
+
+
+STEP_TOP, STEP_LEADING, STEP_SIZE, CAPTION_SIZE = 32, 11, 8.5, 7.5  # as map-assembly.svg.j2 prints them
+
+
+def _wrapped_steps(steps: list[str], width: float, margin: float, ruler: dict) -> list[str]:
+    """The numbered steps as printed lines: a line that would run under the scale bar or its caption (right
+    of the steps) is wrapped, the rest of the step going on an indented line of its own. Lines are strings
+    the template prints one per row; a continuation starts with spaces instead of a number."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from generator.fonts import register_reportlab_fonts
+    register_reportlab_fonts()
+    caption = f"printed at actual size, this bar is {ruler['inches']} in:"
+    left_of_caption = ruler["x"] + ruler["length"] - stringWidth(caption, "DejaVuSans", CAPTION_SIZE) - 12
+    band = (ruler["y"] - 8, ruler["y"] + 28)          # the bar and its two caption lines
+    lines: list[str] = []
+    for number, step in enumerate(steps, 1):
+        words, line, prefix = step.split(), "", f"{number}. "
+        for word in words:
+            y = margin + STEP_TOP + len(lines) * STEP_LEADING
+            limit = (left_of_caption if band[0] <= y <= band[1] else width - margin) - margin
+            trial = f"{line} {word}" if line else word
+            if line and stringWidth(prefix + trial, "DejaVuSans", STEP_SIZE) > limit:
+                lines.append(prefix + line)
+                line, prefix = word, "    "
+            else:
+                line = trial
+        lines.append(prefix + line)
+    return lines
 
 
 def _steps(board: Board, plan: TilePlan) -> list[str]:

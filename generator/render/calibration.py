@@ -22,12 +22,38 @@ class CalibrationFile:
     margin: float
 
 
-def write_lines(cr, lines, x: float, y: float) -> None:
-    for number, line in enumerate(lines):
+EDGE = 18.0   # points: no word closer to the paper's edge than 1/4 in (what most printers cannot reach)
+
+
+def wrapped(cr, text: str, width: float) -> list[str]:
+    """The words of `text` in lines no wider than `width` at the current font."""
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and cr.text_extents(trial)[4] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + ([line] if line else [])
+
+
+def write_lines(cr, lines, x: float, y: float, right: float) -> None:
+    """The title (bold) and the instructions, each wrapped so that no line runs past `right`."""
+    row = 0
+    for number, text in enumerate(lines):
         cr.select_font_face(FAMILY, 0, 1 if number == 0 else 0)
         cr.set_font_size(11 if number == 0 else 9)
-        cr.move_to(x, y + number * 13)
-        cr.show_text(line)
+        for line in wrapped(cr, text, right - x):
+            cr.move_to(x, y + row * 13)
+            cr.show_text(line)
+            row += 1
+
+
+def text_box(job: "CalibrationFile") -> tuple[float, float, float]:
+    """Left x, first baseline and right limit of the instructions: inside the margin and 1/4 in from the edge."""
+    left = max(job.margin, EDGE) + 10
+    return left, max(job.margin, EDGE) + 20, job.layout.page[0] - left
 
 
 def centred(cr, text: str, x: float, y: float, size: float) -> None:
@@ -45,7 +71,8 @@ def draw_front(cr, job: CalibrationFile) -> None:
         cr.move_to(x1, y1)
         cr.line_to(x2, y2)
     cr.stroke()
-    write_lines(cr, job.front_lines, job.margin + 10, job.margin + 20)
+    left, top, right = text_box(job)
+    write_lines(cr, job.front_lines, left, top, right)
 
 
 def draw_back(cr, job: CalibrationFile) -> None:
@@ -65,7 +92,8 @@ def draw_back(cr, job: CalibrationFile) -> None:
     cr.select_font_face(FAMILY, 0, 1)
     centred(cr, "X (mm)", *lay.x_title_at, 9)
     centred(cr, "Y (mm)", *lay.y_title_at, 9)
-    write_lines(cr, job.back_lines, job.margin + 10, job.margin + 20)
+    left, top, right = text_box(job)
+    write_lines(cr, job.back_lines, left, top, right)
 
 
 def write_calibration(job: CalibrationFile) -> int:

@@ -17,8 +17,10 @@ from generator.render.face_store import FaceStore, record_svg, replay
 from generator.render.pdf import Art, PdfDocument
 from generator.render.templates import render_template
 
-CUT_GREY = (0.45, 0.45, 0.45)
-CUT_WIDTH = 0.3          # points: thin enough to vanish under a blade, visible enough to follow
+CUT_GREY = (0.1, 0.1, 0.1)   # a near-black core ...
+CUT_WIDTH = 0.3              # points: thin enough to vanish under a blade, visible enough to follow
+CUT_HALO = (1.0, 1.0, 1.0)   # ... on a white halo, so the line reads on every ground: the mid-grey of old
+CUT_HALO_WIDTH = 0.9         # vanished into the green and yellow patterns
 PREVIEW_DPI = 60
 
 
@@ -69,13 +71,15 @@ def paint_art(cr, art: Art, x: float, y: float, turned: bool = False) -> None:
 
 
 def draw_cuts(cr, cuts) -> None:
+    """Each cut line twice: a white halo, then a dark core on it (light and dark grounds alike)."""
     cr.save()
-    cr.set_source_rgb(*CUT_GREY)
-    cr.set_line_width(CUT_WIDTH)
-    for x1, y1, x2, y2 in cuts:
-        cr.move_to(x1, y1)
-        cr.line_to(x2, y2)
-    cr.stroke()
+    for colour, width in ((CUT_HALO, CUT_HALO_WIDTH), (CUT_GREY, CUT_WIDTH)):
+        cr.set_source_rgb(*colour)
+        cr.set_line_width(width)
+        for x1, y1, x2, y2 in cuts:
+            cr.move_to(x1, y1)
+            cr.line_to(x2, y2)
+        cr.stroke()
     cr.restore()
 
 

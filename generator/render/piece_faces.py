@@ -28,14 +28,34 @@ def kit_env(kit_root: Path) -> jinja2.Environment:
     return _kit_env(Path(kit_root), stamp)
 
 
+class KitSandbox(SandboxedEnvironment):
+    """The sandbox, where `data.trade.get` reads the key `get` of a mapping, not the dict method: kit data
+    is looked up as data first."""
+
+    def getattr(self, obj, attribute):
+        if isinstance(obj, dict) and attribute in obj:
+            return obj[attribute]
+        return super().getattr(obj, attribute)
+
+
 @lru_cache(maxsize=8)
 def _kit_env(kit_root: Path, stamp: tuple) -> jinja2.Environment:
-    env = SandboxedEnvironment(
+    env = KitSandbox(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in template_dirs(kit_root)]),
-        undefined=jinja2.StrictUndefined, autoescape=True, trim_blocks=True, lstrip_blocks=True)
+        undefined=jinja2.StrictUndefined, autoescape=True, trim_blocks=True, lstrip_blocks=True,
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(_bytecode_folder())))
     env.filters["num"] = format_number
     env.globals.update(textbox=textbox, pt=lambda n: round(n * PT_IN_MM, 4))
     return env
+
+
+def _bytecode_folder() -> Path:
+    """Compiled templates kept between builds (Jinja checks each against its source's modification time)."""
+    import os
+    import tempfile
+    folder = Path(tempfile.gettempdir()) / f"pnpgen-jinja-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def render_content(kit_root: Path, template: str, context: dict, where: str) -> str:
