@@ -19,6 +19,7 @@ import json
 import math
 from pathlib import Path
 
+from generator.lengths import parse_length
 from generator.export.decks import ExportArts, decks, distinct_faces, pixels, rasterise, safe_name, save_png
 
 FOLDER = "tts"
@@ -27,6 +28,7 @@ MAX_COLS, MAX_ROWS = 10, 7  # faces on one deck sheet
 MIN_GRID = 2               # the smallest grid Tabletop Simulator's deck import takes (2 x 2)
 DPI = 300                  # tiles, tokens and boards: at most this, less where 4096 px demands it
 CARD_SCALE_IN = 2.5        # a card at scale 1 is about a poker card, 2.5 in across
+CARD_MAX = parse_length("130mm")   # the longest side of a rect that is still a card
 TILE_TYPE = {"square": 0, "hex": 1, "circle": 2}   # Custom_Tile Type: 0 box, 1 hex, 2 circle, 3 rounded
 
 
@@ -40,6 +42,11 @@ def cell_pixels(shape, cols: int, rows: int) -> tuple[int, int]:
     """One card's size on the sheet: 300 dpi, or less so that the whole grid stays within 4096 px."""
     dpi = min(DPI, MAX_SIDE * 72 / (cols * shape.w), MAX_SIDE * 72 / (rows * shape.h))
     return int(shape.w * dpi / 72), int(shape.h * dpi / 72)
+
+
+def is_card(shape) -> bool:
+    """Rects up to tarot size are cards (a deck); larger rects (boards, strips) are tiles like the rest."""
+    return shape.kind == "rect" and max(shape.w, shape.h) <= CARD_MAX
 
 
 def _guid(*parts) -> str:
@@ -102,22 +109,23 @@ class Export:
                 back_url = self.save(back, f"{deck.name}-back.png", "deck back") if sheet_no == 1 else \
                     self.url(f"{deck.name}-back.png")
             custom[str(key)] = {"FaceURL": face_url, "BackURL": back_url, "NumWidth": cols, "NumHeight": rows,
-                                "BackIsHidden": True, "UniqueBack": unique_back, "Type": 0}
+                                "BackIsHidden": True, "UniqueBack": unique_back, "Type": 0 if shape.radius else 1}
             for n, (piece, cell) in enumerate(zip(deck.pieces, cell_of)):
                 if start <= cell < start + per_sheet:
                     card_id = key * 100 + (cell - start)
                     ids.append((n, card_id, key, piece))
         ids.sort(key=lambda t: t[0])
-        scale = round(shape.w / 72 / CARD_SCALE_IN, 4)
+        sideways = shape.w > shape.h
+        scale = round(min(shape.w, shape.h) / 72 / CARD_SCALE_IN, 4)
         for n, card_id, key, piece in ids:
             cards.append({"GUID": _guid(deck.name, n), "Name": "Card", "Nickname": piece.name,
                           "Description": "", "CardID": card_id, "CustomDeck": {str(key): custom[str(key)]},
-                          "Transform": _transform(x, z, scale, face_down=True)})
+                          "SidewaysCard": sideways, "Transform": _transform(x, z, scale, face_down=True)})
         if len(cards) == 1:
             return cards[0]
         return {"GUID": _guid(deck.name), "Name": "DeckCustom", "Nickname": f"{deck.table.name}" +
                 (f" ({deck.colour})" if deck.table.per_colour else ""), "Description": "",
-                "Transform": _transform(x, z, scale, face_down=True), "CustomDeck": custom,
+                "SidewaysCard": sideways, "Transform": _transform(x, z, scale, face_down=True), "CustomDeck": custom,
                 "DeckIDs": [c["CardID"] for c in cards], "ContainedObjects": cards}
 
     # tiles and tokens ----------------------------------------------------------------------------------------
@@ -143,7 +151,7 @@ class Export:
             if token:
                 image["CustomToken"] = {"Thickness": 0.1, "MergeDistancePixels": 15.0, "Stackable": True}
             else:
-                kind = 3 if shape.kind == "square" and shape.radius else TILE_TYPE.get(shape.kind, 0)
+                kind = 3 if shape.kind in ("square", "rect") and shape.radius else TILE_TYPE.get(shape.kind, 0)
                 image["CustomTile"] = {"Type": kind, "Thickness": 0.1, "Stackable": True, "Stretch": True}
             contained.append({"GUID": _guid(deck.name, n), "Name": "Custom_Token" if token else "Custom_Tile",
                               "Nickname": piece.name, "Description": "", "Transform": _transform(x, z, scale),
@@ -190,7 +198,7 @@ def build(ctx) -> dict:
     export = Export(ctx)
     objects, x_cards, x_tiles = [], 0.0, 0.0
     for deck in decks(ctx.kit):
-        if deck.table.shape.kind == "rect":
+        if is_card(deck.table.shape):
             objects.append(export.deck(deck, x_cards, 0.0))
             x_cards += deck.table.shape.w / 72 + 1.5
         else:
