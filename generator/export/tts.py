@@ -188,7 +188,17 @@ def _art_cache(kit):
         return ArtCache()
 
 
+def with_defaults(obj: dict) -> dict:
+    """The fields every saved object states (white tint, unlocked; cards go to hands), for it and its contents."""
+    out = {"GUID": obj["GUID"], "Name": obj["Name"], "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0},
+           "Locked": False, "Hands": obj["Name"] in ("Card", "DeckCustom"), **obj}
+    if "ContainedObjects" in out:
+        out["ContainedObjects"] = [with_defaults(o) for o in out["ContainedObjects"]]
+    return out
+
+
 def saved_object(kit, objects: list[dict]) -> dict:
+    objects = [with_defaults(o) for o in objects]
     return {"SaveName": kit.title, "GameMode": kit.title, "Date": "", "VersionNumber": "", "Gravity": 0.5,
             "PlayArea": 0.5, "Table": "", "Sky": "", "Note": f"{kit.title}: made by pnpgen", "Rules": "",
             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {}}
