@@ -171,3 +171,21 @@ def test_unknown_target_is_a_usage_error(tmp_path, capsys):
 def test_print_scaling_none_in_the_proof_pdf(tmp_path):
     assert main(["proof", DEFAULT_KIT, "--only", "units.DD", "--out", str(tmp_path)]) == 0
     assert prints_at_actual_size(tmp_path / DEFAULT_KIT / "proofs" / "proof.pdf")
+
+
+def test_bleed_can_be_set(tmp_path):
+    assert main(["build", "--data", str(MINI), "--out", str(tmp_path), "--for", "print-shop", "--bleed", "3mm",
+                 "--only", "print-shop", "-q"]) == 0
+    bleed = 3 * MM
+    page = PdfReader(str(tmp_path / "mini" / "print-shop" / "cards.pdf")).pages[0]
+    w, h = 63.5 * MM, 88.9 * MM
+    assert [float(v) for v in page.trimbox] == pytest.approx([bleed, bleed, bleed + w, bleed + h], abs=0.01)
+    assert [float(v) for v in page.bleedbox] == pytest.approx([0, 0, w + 2 * bleed, h + 2 * bleed], abs=0.01)
+    with Image.open(tmp_path / "mini" / "print-shop" / "png" / "cards-back.png") as back:
+        assert back.size == (round(69.5 / 25.4 * 300), round(94.9 / 25.4 * 300))
+
+
+def test_bleed_out_of_range_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["build", "--data", str(MINI), "--out", str(tmp_path), "--for", "print-shop", "--bleed", "1in"])
+    assert exc.value.code == 2 and "--bleed must be between 0 and 1/4in" in capsys.readouterr().err

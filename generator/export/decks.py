@@ -22,6 +22,21 @@ def parse_targets(text: str) -> str:
     return ",".join(t for t in TARGETS if t in names)
 
 
+MAX_BLEED = parse_length("1/4in")
+
+
+def parse_bleed(text: str) -> str:
+    """`--bleed` value: a length from 0 to 1/4 in (print shops ask 1/8 in; some 3 mm)."""
+    import argparse
+    try:
+        points = parse_length(str(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if not 0 <= points <= MAX_BLEED:
+        raise argparse.ArgumentTypeError(f"--bleed must be between 0 and 1/4in, not {text!r}")
+    return str(text).strip()
+
+
 def wants(target: str):
     """Part.wanted for a part built only when `--for` names `target`."""
     return lambda extra: target in str(extra.get("for") or "").split(",")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from generator.export.decks import (BLEED, ExportArts, decks, distinct_faces, pixels, rasterise, safe_name,
                                     save_png)
+from generator.lengths import parse_length
 from generator.pdf_update import set_page_boxes
 
 FOLDER = "print-shop"
@@ -73,9 +74,10 @@ def write_images(ctx, deck, arts: ExportArts, bleed: float = BLEED, dpi: float =
 def build(ctx) -> dict:
     kit = ctx.kit
     arts = ExportArts(kit)
+    bleed = parse_length(ctx.option("bleed") or "1/8in")
     files, images = [], []
     for deck in decks(kit):
-        files.append(write_deck(ctx, deck, arts))
-        images += write_images(ctx, deck, arts)
+        files.append(write_deck(ctx, deck, arts, bleed))
+        images += write_images(ctx, deck, arts, bleed)
     ctx.log(f"print-shop: {len(files)} decks, {sum(f['pages'] for f in files)} pages, {len(images)} images")
-    return {"bleed_pt": round(BLEED, 3), "dpi": DPI, "files": files, "images": images}
+    return {"bleed_pt": round(bleed, 3), "dpi": DPI, "files": files, "images": images}

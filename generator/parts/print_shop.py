@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from generator.export.decks import TARGETS, parse_targets, wants
+from generator.export.decks import TARGETS, parse_bleed, parse_targets, wants
 from generator.parts import Option, Part
 
 
@@ -21,5 +21,8 @@ PART = Part(name="print-shop", build=build, order=80, aliases=("print_shop",),
             options=(Option(("--for",), {"dest": "for", "type": parse_targets, "default": argparse.SUPPRESS,
                                          "metavar": "TARGET[,TARGET]",
                                          "help": "also build for: " + ", ".join(TARGETS[1:]) +
-                                                 " (files in OUT/<kit>/print-shop or /tts; home is the default)"}),),
+                                                 " (files in OUT/<kit>/print-shop or /tts; home is the default)"}),
+                     Option(("--bleed",), {"dest": "bleed", "type": parse_bleed, "default": argparse.SUPPRESS,
+                                           "metavar": "LENGTH",
+                                           "help": "print-shop bleed past the trim on every side (default 1/8in)"})),
             applies=lambda kit: bool(kit.tables), wanted=wants("print-shop"))
