@@ -103,3 +103,24 @@ def test_not_a_manifest_is_a_usage_error(tmp_path, run_cli):
     bad.write_text("[1, 2]")
     result = run_cli("diff", bad, "--data", MINI, "--out", tmp_path)
     assert result.code == 2 and "not a pnpgen manifest" in result.err
+
+
+def test_a_changed_unit_of_the_default_kit_names_exactly_its_counters(tmp_path, run_cli, kit_copy):
+    out = tmp_path / "out"
+    assert run_cli("build", "--data", kit_copy, "--out", out, "--only", "manifest", "-q").code == 0
+    old = tmp_path / "old.json"
+    shutil.copyfile(out / "space-empires-4x" / "manifest.json", old)
+    text = (kit_copy / "units.yaml").read_text()
+    start = text.index("\n  DD:")
+    at = text.index("attack:", start)
+    end = text.index("\n", at)
+    (kit_copy / "units.yaml").write_text(text[:at] + "attack: 7" + text[end:])
+    result = run_cli("diff", old, "--data", kit_copy, "--out", out, "--write")
+    assert result.code == 0, result.err
+    lines = changes(result)
+    assert sorted(line.split(":")[0] for line in lines) == sorted(
+        f"changed  units.DD ({c})" for c in ("red", "blue", "green", "yellow"))
+    assert all(line.split(": ")[1].startswith("front") for line in lines)
+    reprint = out / "space-empires-4x" / "reprint"
+    assert sorted(p.name for p in reprint.glob("*.pdf")) == [f"counters-{c}.pdf" for c in
+                                                             ("blue", "green", "red", "yellow")]

@@ -4,7 +4,8 @@ A manifest lists every piece with its front and back (template + parameters) and
 manifest with the kit as it is now names the pieces whose faces changed, the new ones, the ones gone and the
 ones whose count changed; with `--write`, the print groups (sheets) that hold a changed or new piece are
 built again, whole, into output/<kit>/reprint/, so a designer reprints the errata, not the kit.
-Only component tables are reprinted by group; the Space Empires 4X kit's counters are listed but not written.
+Component tables are reprinted by print group; the Space Empires 4X kit's counters by counter sheet file
+(`counters-<colour>.pdf`, `counters-deep-space.pdf`, `counters-neutral.pdf`).
 """
 from __future__ import annotations
 
@@ -116,13 +117,18 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
     from generator.pdf_update import mark_print_scaling
     wanted = [p for p in pieces if (p.ref, p.colour) in keys]
     groups = {p.group for p in wanted if p.kind == "component"}
-    skipped = sorted({p.ref for p in wanted if p.kind != "component"})
+    counter_groups = {p.group for p in wanted if p.kind != "component"}
+    skipped = []
     target = Path(out) / kit.id / FOLDER
     written = []
     with OutputStage(target) as stage:
         ctx = BuildContext(kit, pieces, BuildOptions(out=Path(out), paper=paper), stage, lambda _: None)
         arts = ExportArts(kit)
         files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items() if group in groups]
+        if counter_groups:
+            counter_files, skipped = _counter_sheets(ctx, counter_groups, wanted)
+            files += counter_files
+            groups |= {g for g in counter_groups if g not in skipped}
         mark_print_scaling(stage.dir / rel for rel in stage.written)
         stage.write_json(REPORT, {"kit": kit.id, "groups": sorted(groups),
                                   "pieces": sorted(f"{r}:{c}" for r, c in keys),
@@ -132,6 +138,35 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
         if old.name not in written:
             old.unlink()
     return [str(target / rel) for rel in written], skipped
+
+
+def _counter_sheets(ctx, counter_groups: set, wanted: list) -> tuple[list[dict], list[str]]:
+    """Counter sheets (the Space Empires 4X kit) of the groups that hold a changed counter: the counters part
+    builds into a scratch folder (its caches make the unchanged sheets cheap) and only those files are kept."""
+    import shutil
+
+    from pypdf import PdfReader
+
+    from generator.build import BuildContext
+    from generator.output import OutputStage
+    from generator.parts import all_parts
+    part = next((p for p in all_parts() if p.name == "counters"), None)
+    if part is None or not part.applies(ctx.kit):
+        return [], sorted({p.ref for p in wanted if p.kind != "component"})
+    scratch = OutputStage(Path(ctx.options.out) / ctx.kit.id / ".reprint-scratch")
+    try:
+        part.build(BuildContext(ctx.kit, ctx.pieces, ctx.options, scratch, ctx.log))
+        files = []
+        for group in sorted(counter_groups):
+            rel = f"counters-{group}.pdf"
+            if (scratch.dir / rel).is_file():
+                shutil.copyfile(scratch.dir / rel, ctx.stage.path(rel))
+                files.append({"path": rel, "pages": len(PdfReader(str(scratch.dir / rel)).pages)})
+        found = {f["path"] for f in files}
+        missing = sorted({p.ref for p in wanted if p.kind != "component" and f"counters-{p.group}.pdf" not in found})
+        return files, missing
+    finally:
+        scratch.abort()
 
 
 def add_command(commands, kit_arguments) -> None:
@@ -170,5 +205,5 @@ def run(args) -> int:
         for f in files:
             print(f"  {f}")
         if skipped:
-            print(f"Not written (not component tables; rebuild them with pnpgen build): {', '.join(skipped)}")
+            print(f"Not written (no sheet of their own; rebuild them with pnpgen build): {', '.join(skipped)}")
     return 0
