@@ -124,3 +124,16 @@ def test_a_changed_unit_of_the_default_kit_names_exactly_its_counters(tmp_path, 
     reprint = out / "space-empires-4x" / "reprint"
     assert sorted(p.name for p in reprint.glob("*.pdf")) == [f"counters-{c}.pdf" for c in
                                                              ("blue", "green", "red", "yellow")]
+
+
+def test_reprint_uses_the_options_of_the_printed_build(tmp_path, run_cli):
+    folder = tmp_path / "kit"
+    shutil.copytree(MINI, folder)
+    out = tmp_path / "out"
+    assert run_cli("build", "--data", folder, "--out", out, "--only", "manifest", "--paper", "a4", "-q").code == 0
+    old = tmp_path / "old.json"
+    shutil.copyfile(out / "mini" / "manifest.json", old)
+    edit(folder / "components" / "cards.yaml", "Swap one of your tokens", "Swap a token")
+    assert run_cli("diff", old, "--data", folder, "--out", out, "--write").code == 0
+    width, height = (float(v) for v in PdfReader(str(out / "mini" / "reprint" / "cards.pdf")).pages[0].mediabox[2:])
+    assert sorted((round(width), round(height))) == [595, 842]     # A4, as printed

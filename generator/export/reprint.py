@@ -108,9 +108,11 @@ def report_lines(diff: PieceDiff, counts: dict) -> list[str]:
     return lines
 
 
-def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = None) -> tuple[list[str], list[str]]:
-    """Build the print groups holding `keys` into OUT/<kit>/reprint/; (files written, refs not reprintable)."""
-    from generator.build import BuildContext, BuildOptions
+def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = None,
+                  printed: dict | None = None) -> tuple[list[str], list[str]]:
+    """Build the print groups holding `keys` into OUT/<kit>/reprint/; (files written, refs not reprintable).
+    `printed`: the options of the build that was printed (its manifest's), so the sheets match it."""
+    from generator.build import BuildContext
     from generator.export.decks import ExportArts
     from generator.output import OutputStage
     from generator.parts.components import batches, write_group
@@ -122,7 +124,7 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
     target = Path(out) / kit.id / FOLDER
     written = []
     with OutputStage(target) as stage:
-        ctx = BuildContext(kit, pieces, BuildOptions(out=Path(out), paper=paper), stage, lambda _: None)
+        ctx = BuildContext(kit, pieces, reprint_options(out, paper, printed or {}), stage, lambda _: None)
         arts = ExportArts(kit)
         files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items() if group in groups]
         if counter_groups:
@@ -138,6 +140,18 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
         if old.name not in written:
             old.unlink()
     return [str(target / rel) for rel in written], skipped
+
+
+BUILD_ONLY = ("for", "bleed")   # options of other outputs, not of the sheets
+
+
+def reprint_options(out: Path, paper: str | None, printed: dict):
+    """Build options for the reprint: those the printed build used (paper, counter size, duplex, back offset,
+    gutter...), with --paper winning."""
+    from generator.build import BuildOptions
+    extra = {k: v for k, v in printed.items() if k not in ("paper", "counter_size", *BUILD_ONLY)}
+    return BuildOptions(out=Path(out), paper=paper or printed.get("paper"), counter_size=printed.get("counter_size"),
+                        extra=extra)
 
 
 def _counter_sheets(ctx, counter_groups: set, wanted: list) -> tuple[list[dict], list[str]]:
@@ -200,7 +214,7 @@ def run(args) -> int:
     for line in report_lines(diff, counts):
         print(f"  {line}")
     if args.write:
-        files, skipped = write_reprint(kit, pieces, keys, Path(args.out), args.paper)
+        files, skipped = write_reprint(kit, pieces, keys, Path(args.out), args.paper, old.get("options"))
         print(f"Reprint: {len(files)} file(s):")
         for f in files:
             print(f"  {f}")
