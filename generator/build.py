@@ -105,7 +105,9 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> 
     check_options(kit, options)
     progress = progress or Progress(quiet=True)
     start = time.perf_counter()
-    parts = [part for part in select_parts(options.only) if part.applies(kit) and part.wanted(options.extra)]
+    # a part built only on request (--for tts) is also built when --only names it
+    parts = [part for part in select_parts(options.only)
+             if part.applies(kit) and (part.wanted(options.extra) or options.only)]
     kit_out = Path(options.out) / kit.id
     with BuildLock(kit_out):
         return _build_locked(kit, options, progress, parts, kit_out, start)

@@ -169,3 +169,9 @@ def test_urls_follow_the_output_folder_when_it_moves(tmp_path):
     [deck] = objects(saved, "DeckCustom")
     face = local(deck["CustomDeck"]["1"]["FaceURL"])
     assert face.is_relative_to(moved.resolve()) and face.is_file()
+
+
+def test_only_naming_the_part_builds_it_without_for(tmp_path):
+    assert main(["build", "--data", str(MINI), "--out", str(tmp_path), "--only", "tts", "-q"]) == 0
+    assert (tmp_path / "mini" / "tts" / "mini.json").is_file()
+    assert not (tmp_path / "mini" / "cards.pdf").exists()
