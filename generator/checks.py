@@ -204,6 +204,30 @@ def _check_templates(kit: Kit, report: _Reporter) -> None:
             report.error(file_key, path, f"template {name}{SUFFIX} not found in {folders}")
 
 
+def _check_template_files(kit: Kit, report: _Reporter) -> None:
+    """The kit's own templates/*.svg.j2 are read and parsed at validation: a syntax error, a NUL byte or a file
+    that is not UTF-8 is located now (what a template does when it runs is checked when it is drawn)."""
+    import jinja2
+
+    from generator.render.templates import SUFFIX, template_env
+    from generator.text import TextError, read_text
+
+    folder = kit.root / "templates"
+    if not folder.is_dir():
+        return
+    env = template_env(kit.root)
+    for path in sorted(folder.glob(f"*{SUFFIX}")):
+        try:
+            source = read_text(path)
+            if "\0" in source:
+                raise TextError(str(path), source[: source.index("\0")].count("\n") + 1, "a NUL byte: not text")
+            env.parse(source, path.name, str(path))
+        except TextError as exc:
+            report.problems.error(path, exc.line, "", exc.message)
+        except jinja2.TemplateSyntaxError as exc:
+            report.problems.error(path, exc.lineno, "", f"template syntax error: {exc.message}")
+
+
 MAX_PIECES = 20_000  # counters in one kit: the standard kit has about 1,000; more would be days of printing
 
 
@@ -268,6 +292,7 @@ CHECKS = (  # each check with the files it reads
     (_check_game, frozenset({"game", "units", "technologies", "markers"})),
     (_check_templates, frozenset({"units", "markers", "counters"})),
     (_check_size, frozenset({"units", "markers", "counters", "game"})),
+    (_check_template_files, frozenset()),
     (_check_aids, frozenset({"units", "technologies", "markers", "counters", "game"})),
     (_check_rules, frozenset({"units", "technologies", "markers", "counters", "game"})),
 )

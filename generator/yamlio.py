@@ -26,6 +26,12 @@ class LocatedList(list):
         return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
 
 
+class BadKey(Exception):
+    def __init__(self, line: int):
+        self.line = line
+        super().__init__("a key must be a name or a number, not a mapping or a list")
+
+
 class DuplicateKey(Exception):
     def __init__(self, key, line: int):
         self.key, self.line = key, line
@@ -46,6 +52,10 @@ class _LocatingLoader(_SAFE_BASE):
         result.key_lines = {}
         for key_node, value_node in node.value:
             key = self.construct_object(key_node, deep=True)
+            try:  # `{a: 1}: x`, `[a]: x` or `!!set {a}: x`: valid YAML, never a kit's key
+                hash(key)
+            except TypeError:
+                raise BadKey(key_node.start_mark.line + 1) from None
             if key in result.key_lines:
                 raise DuplicateKey(key, key_node.start_mark.line + 1)
             result.key_lines[key] = key_node.start_mark.line + 1
@@ -133,7 +143,7 @@ def parse_yaml(text: str, path: Path):
         raise YamlSyntaxError(path, text[: text.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
     try:
         return yaml.load(text, Loader=_LocatingLoader)  # noqa: S506 - the loader derives from SafeLoader
-    except DuplicateKey as exc:
+    except (DuplicateKey, BadKey) as exc:
         raise YamlSyntaxError(path, exc.line, str(exc)) from None
     except TooLarge as exc:
         raise YamlSyntaxError(path, exc.line, f"too large: its aliases expand to more than {MAX_NODES} values "

@@ -9,10 +9,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.lengths import LENGTH_PATTERN, parse_length
+from generator.lengths import parse_length
 from generator.maps.geometry import ORIENTATIONS, HexGrid, hex_label
 from generator.problems import Problems, display_path
-from generator.schema import INVALID, Choice, Field, Int, ListOf, MapOf, Record, Str, Where, optional
+from generator.schema import INVALID, Choice, Field, Int, Length, ListOf, MapOf, Record, Str, Where, optional
 from generator.yamlio import YamlSyntaxError, load_yaml
 
 OFF_MAP, DEEP_SPACE = "off-map", "deep-space"
@@ -22,9 +22,9 @@ LEGEND_ENTRY = Str(r"off-map|deep-space|(home|homeworld) [A-Za-z][A-Za-z0-9_-]*"
 MAP = Record({
     "scenario": Field(Str(r"[a-z0-9][a-z0-9-]*", "a scenario id from game.yaml"), doc="the scenario this board is for"),
     "orientation": optional(Choice(ORIENTATIONS), "flat", "flat: flat-topped hexes in columns; pointy: in rows"),
-    "hex_size": optional(Str(LENGTH_PATTERN, "a length such as 1.25in or 32mm"), "1.25in",
+    "hex_size": optional(Length(0, 6 * 72, hint="a length such as 1.25in or 32mm"), "1.25in",
                          "across the flats; big enough for a stack of counters"),
-    "rounds": Field(Int(1), doc="boxes on the round track printed in the margin"),
+    "rounds": Field(Int(1, 100), doc="boxes on the round track printed in the margin"),
     "legend": Field(MapOf(LEGEND_ENTRY, key=Str(r"\S", "a single character")), doc="what each letter means"),
     "rows": Field(ListOf(Str(), 1), doc="one text per row of hexes, one letter per hex; spaces are ignored"),
 }, "a map layout")
