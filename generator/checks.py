@@ -24,10 +24,26 @@ class _Reporter:
 
 def check_kit(kit: Kit, problems: Problems, broken: frozenset = frozenset()) -> None:
     """Run every check whose files all passed their schema (`broken` names the files that did not)."""
+    kit = with_free_data(kit)
     report = _Reporter(kit, problems)
     for check, needs in CHECKS:
         if not needs & broken:
             check(kit, report)
+
+
+def with_free_data(kit: Kit) -> Kit:
+    """The kit with its free data (the `data/` folder) read, as the texts see it in a build: the game module's
+    checks run before the generic loader reads that folder, and the rules and aid texts quote it
+    (kit.data.rules). Problems in the folder itself are reported by the generic loader, not here."""
+    import dataclasses
+
+    from generator.components.load import load_data_files
+
+    folder = kit.root / "data"
+    if kit.data or not folder.is_dir():
+        return kit
+    data = load_data_files(kit.root, "data", kit.root / "kit.yaml", 0, Problems())
+    return dataclasses.replace(kit, data=data) if data else kit
 
 
 def _check_players(kit: Kit, report: _Reporter) -> None:

@@ -16,14 +16,14 @@ def test_list_prints_the_full_inventory(run_cli):
     assert deep.strip().splitlines()[-1].split()[-1] == "102"
     home = out.split("Home-system markers, per colour")[1].split("Deep-space")[0]
     assert "= all" in home and home.strip().splitlines()[-1].split()[-2:] == ["26", "104"]
-    assert "Total: 752 counters" in out
+    assert "Total: 796 counters" in out
 
 
 def test_build_writes_a_manifest_listing_every_piece(run_cli, tmp_path):
     result = run_cli("build", "--out", tmp_path, "--only", "manifest", "--quiet")
     assert result.code == 0, result.err
     manifest = json.loads((tmp_path / "space-empires-4x" / "manifest.json").read_text())
-    assert manifest["totals"]["pieces"] == sum(p["count"] for p in manifest["pieces"]) == 752
+    assert manifest["totals"]["pieces"] == sum(p["count"] for p in manifest["pieces"]) == 796
     assert manifest["totals"]["by_group"]["deep-space"] == 102
     danger = [p for p in manifest["pieces"] if p["ref"] == "markers.danger"]
     assert len(danger) == 1 and danger[0]["count"] == 26 and danger[0]["front"]["template"] == "marker-danger"

@@ -44,7 +44,7 @@ def page_size(manifest, path):
 def test_every_back_sits_at_the_mirrored_position_of_its_front(letter):
     _, manifest = letter
     pairs = list(front_back_pairs(manifest))
-    assert len(pairs) == 752
+    assert len(pairs) == 796
     for front, back in pairs:
         width, _ = page_size(manifest, front["file"])
         assert (front["face"], back["face"]) == ("front", "back") and front["piece"] == back["piece"]

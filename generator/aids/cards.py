@@ -1,6 +1,7 @@
 """Aid cards: fit each card kind's two faces (layout), then draw every colour's copy onto duplex sheets."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from generator.aids.fit import Fitted, fit
 from generator.aids.imposition import CardSheet, band_frame, content_frame
 from generator.aids.prose import CardText, block_flowables, load_card_texts
 from generator.model import Colour, Kit
+from generator.problems import BuildError
 
 SIDES = ("front", "back")
 
@@ -27,10 +29,35 @@ def plan_cards(kit: Kit, sheet: CardSheet) -> list[PlannedCard]:
     frame = content_frame(sheet.slots[0])
     planned = []
     for text in load_card_texts(kit):
+        for side in SIDES:
+            check_markup(text.faces[side], text.where[side])
         faces = {side: _fit_face(kit, text, side, frame) for side in SIDES}
         colours = kit.colours if text.per_colour else (kit.neutral,)
         planned += [PlannedCard(text, colour, faces) for colour in colours]
     return planned
+
+
+ESCAPED = re.compile(r"&amp;(#[0-9]+|#x[0-9a-fA-F]+|[A-Za-z]+);")
+
+
+def check_markup(blocks, where: str) -> None:
+    """A character reference that the text's Jinja escaped (`{{ x | join(" &#8594; ") }}` is quoted data, so
+    its & is escaped) would print as "&#8594;": stop the build at the card face instead. Write the character
+    itself (→) in a Jinja expression."""
+    def strings(value):
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            for item in value.values():
+                yield from strings(item)
+        elif isinstance(value, list):
+            for item in value:
+                yield from strings(item)
+    for text in strings(blocks):
+        found = ESCAPED.search(text)
+        if found:
+            raise BuildError(f"{where}: {found.group(0).replace('&amp;', '&')!r} would print as text: it comes "
+                             f"from inside {{{{ ... }}}}, where markup is escaped; write the character itself")
 
 
 def _fit_face(kit: Kit, text: CardText, side: str, frame) -> Fitted:
