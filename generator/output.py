@@ -109,7 +109,8 @@ class OutputStage:
         self.path(rel).write_text(text, encoding="utf-8")
 
     def write_json(self, rel: str, data) -> None:
-        self.write_text(rel, json.dumps(data, indent=1, sort_keys=False, ensure_ascii=False) + "\n")
+        # one line: the C encoder writes a thousand-piece manifest in a fifth of the time an indented one takes
+        self.write_text(rel, json.dumps(data, sort_keys=False, ensure_ascii=False) + "\n")
 
     def commit(self) -> list[Path]:
         """Move every staged file over its target with os.replace (atomic on one file system), with Ctrl-C and

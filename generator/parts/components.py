@@ -6,8 +6,12 @@ pieces of one group that differ in shape or size start a new batch of pages.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import os
 import re
 from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from importlib import metadata
 from pathlib import Path
 
@@ -22,6 +26,9 @@ from generator.render.images import PLACED
 SUFFIX = ".pdf"
 SUFFIX_SVG = ".svg.j2"
 MIN_DPI = 300
+WORKERS = 2
+PARALLEL_FROM = 48   # fewer new faces than this are drawn in this process: forking costs more than it saves
+CHUNK = 64           # faces a worker renders per task
 HREF = re.compile(r'href="([^"#][^"]*)"')
 RENDERER = f"cairosvg {metadata.version('cairosvg')} cairocffi {metadata.version('cairocffi')}"
 
@@ -56,44 +63,80 @@ class FaceArts:
     recorded cairo calls: the next build replays it without cairosvg unless its SVG or an image it shows
     changed (the key hashes both)."""
 
-    def __init__(self, kit, origins, store_folder: Path):
-        from generator.render.face_store import FaceStore
-        self.kit, self.origins, self.done = kit, origins, {}
-        self.store, self.used, self.rendered = FaceStore(store_folder), set(), 0
+    def __init__(self, kit, origins, store_file: Path):
+        from generator.render.face_store import PackedFaceStore
+        from generator.render.piece_faces import kit_env
+        self.kit, self.origins, self.done, self.by_svg, self.svgs = kit, origins, {}, {}, {}
+        self.store, self.used, self.rendered, self.recorded = PackedFaceStore(store_file), set(), 0, set()
+        self.env = kit_env(kit.root)
         self.warnings: list[str] = []
         self.findings: list[str] = []
         self.rules = preflight_rules(kit)
 
-    def art(self, face, shape, bleed_pt: float):
+    def svg(self, face, shape, bleed_pt: float) -> str:
+        """The face's SVG document: its template rendered with its row, wrapped and clipped to the shape."""
         from generator.render.piece_faces import face_context, piece_svg, render_content
         key = (face.key, round(bleed_pt, 3))
-        if key not in self.done:
-            params = face.params
+        if key not in self.svgs:
             bleed = round(mm(bleed_pt), 4)
-            params = params | {"piece": params["piece"] | {"bleed": bleed}}
+            params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}
             where = self.origins.get(face.key, face.template)
-            content = render_content(self.kit.root, face.template, face_context(params, self.kit), where)
-            self.done[key] = self._draw(piece_svg(content, shape, bleed), where, face.template)
+            content = render_content(self.kit.root, face.template, face_context(params, self.kit), where, self.env)
+            self.svgs[key] = piece_svg(content, shape, bleed)
+        return self.svgs[key]
+
+    def prepare(self, wanted: list) -> None:
+        """Render and record, in two processes, every face of `wanted` [(face, shape, bleed)] that the store
+        does not hold yet; art() then only replays. Small jobs are left to art(), in this process."""
+        todo = list({(f.key, round(b, 3)): (f, s, b) for f, s, b in wanted if (f.key, round(b, 3)) not in self.svgs}.values())
+        if len(todo) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
+            return
+        from generator.render.pdf import _cairo
+        _cairo()  # cairo, cairosvg and our drawers loaded once, before forking
+        _PREPARE.update(arts=self, todo=todo)
+        chunks = [range(start, min(start + CHUNK, len(todo))) for start in range(0, len(todo), CHUNK)]
+        try:
+            with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork")) as pool:
+                results = [item for part in pool.map(_prepare_chunk, chunks) for item in part]
+        except BrokenProcessPool:  # a worker died: draw everything here instead, as on a one-core machine
+            return
+        finally:
+            _PREPARE.clear()
+        for (face, _, bleed), (svg, key, record) in zip(todo, results):
+            self.svgs[(face.key, round(bleed, 3))] = svg
+            if record is not None and self.store.get(key) is None:
+                self.store.put(key, record)
+                self.recorded.add(key)
+
+    def art(self, face, shape, bleed_pt: float):
+        key = (face.key, round(bleed_pt, 3))
+        if key not in self.done:
+            where = self.origins.get(face.key, face.template)
+            self.done[key] = self._draw(self.svg(face, shape, bleed_pt), where, face.template)
             for finding in check_face(self.done[key].texts, shape, bleed_pt, self.rules):
                 self.findings.append(f"{where}: {face.template}{SUFFIX_SVG} ({face.params.get('side')}): {finding}")
         return self.done[key]
 
     def _draw(self, svg: str, where: str, template: str):
-        from generator.render.face_store import record_svg, replay
+        from generator.render.face_store import replay
         key = svg_key(svg, self.kit.root)
+        if key in self.by_svg:  # another row, the same drawing (a back that shows none of its row)
+            return self.by_svg[key]
         self.used.add(key)
         record = self.store.get(key)
         if record is not None:
             placed = [tuple(p) for p in record.get("placed", [])]
             art = replay(record)
+            if key in self.recorded:  # recorded by a worker this build: it counts as rendered
+                self.rendered += 1
         else:
-            mark = len(PLACED)
-            art, record = record_svg(svg, where, self.kit.root)
-            placed = PLACED[mark:]
+            art, record, placed = draw_face(svg, where, self.kit.root)
             self.rendered += 1
             if record is not None:
                 self.store.put(key, record | {"placed": [list(p) for p in placed]})
+            placed = [tuple(p) for p in placed]
         self._preflight(placed, where, template)
+        self.by_svg[key] = art
         return art
 
     def _preflight(self, placed, where: str, template: str) -> None:
@@ -109,6 +152,42 @@ class FaceArts:
                                      f"(below {MIN_DPI}); use a larger image or print it smaller")
 
 
+_PREPARE: dict = {}  # set just before the workers fork: {"arts": FaceArts, "todo": [(face, shape, bleed)]}
+
+
+def _prepare_chunk(indexes: range) -> list:
+    return [_prepare_one(index) for index in indexes]
+
+
+def _prepare_one(index: int):
+    """In a worker: (svg, store key, record or None) of one face; None leaves it to cairosvg in the parent."""
+    from generator.render.svg_ops import Unsupported, record
+    arts = _PREPARE["arts"]
+    face, shape, bleed = _PREPARE["todo"][index]
+    svg = arts.svg(face, shape, bleed)
+    key = svg_key(svg, arts.kit.root)
+    if arts.store.get(key) is not None:
+        return svg, key, None
+    try:
+        made = record(svg, arts.kit.root)
+    except Unsupported:
+        return svg, key, None
+    return svg, key, made
+
+
+def draw_face(svg: str, where: str, root: Path):
+    """(art, record or None, images placed): the fast subset drawer when the SVG stays inside it, else cairosvg."""
+    from generator.render.face_store import record_svg, replay
+    from generator.render.svg_ops import Unsupported, record
+    try:
+        made = record(svg, root)
+    except Unsupported:
+        mark = len(PLACED)
+        art, stored = record_svg(svg, where, root)
+        return art, stored, PLACED[mark:]
+    return replay(made), made, made["placed"]
+
+
 def svg_key(svg: str, root: Path) -> str:
     """The face's store key: its SVG text, the bytes of every image it references, the renderer versions."""
     digest = hashlib.sha1(svg.encode("utf-8"))
@@ -118,6 +197,18 @@ def svg_key(svg: str, root: Path) -> str:
             digest.update(hashlib.sha1(path.read_bytes()).digest())
     digest.update(RENDERER.encode())
     return digest.hexdigest()
+
+
+def wanted_faces(ctx, kit) -> list:
+    """(face, shape, bleed) of every face the sheets will print, in print order."""
+    duplex = ctx.option("duplex", "long") or "long"
+    wanted = []
+    for group, runs in batches(kit).items():
+        for table, pieces in runs:
+            bleed = settings_for(table.shape, kit.sheets.get(table.group), ctx.paper, duplex).bleed
+            for piece in pieces:
+                wanted += [(f, table.shape, bleed) for f in (piece.front, piece.back) if f is not None]
+    return wanted
 
 
 def write_group(ctx, group: str, runs: list, arts: FaceArts) -> dict:
@@ -166,12 +257,13 @@ def _offset(ctx) -> tuple[float, float]:
 
 def build(ctx) -> dict:
     kit = ctx.kit
-    arts = FaceArts(kit, face_origins(kit), ctx.cache_dir / "piece-faces")
+    arts = FaceArts(kit, face_origins(kit), ctx.cache_dir / "piece-faces.bin")
+    arts.prepare(wanted_faces(ctx, kit))
     files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items()]
     if arts.findings:
         raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
     warnings = sorted(set(arts.warnings))
-    arts.store.prune(arts.used)
+    arts.store.save(arts.used)
     ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "
             f"{len(arts.used)} distinct faces, {arts.rendered} rendered, the rest replayed")
     return {"files": [{k: v for k, v in f.items() if k != "placements"} for f in files],

@@ -9,6 +9,7 @@ any SVG. A designer's edit therefore re-renders only the faces whose parameters 
 from __future__ import annotations
 
 import json
+import marshal
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -209,3 +210,41 @@ class FaceStore:
             for path in self.folder.glob("*.json"):
                 if path.stem not in keep:
                     path.unlink(missing_ok=True)
+
+
+class PackedFaceStore:
+    """Face records of one part in a single file, read once and written once per build: a kit of a
+    thousand faces costs one read and one write instead of thousands of small files. The file is marshal
+    (C speed for lists of numbers); it is a local cache, and an unreadable one is simply rebuilt."""
+
+    VERSION = 1
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.records: dict = {}
+        self.dirty = False
+        try:
+            version, records = marshal.loads(self.path.read_bytes())
+            if version == self.VERSION and isinstance(records, dict):
+                self.records = records
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+
+    def get(self, key: str) -> dict | None:
+        return self.records.get(key)
+
+    def put(self, key: str, record: dict) -> None:
+        self.records[key] = record
+        self.dirty = True
+
+    def save(self, keep: set[str]) -> None:
+        """Keep only the faces this build used, and write the file if anything changed."""
+        if set(self.records) - keep:
+            self.records = {k: v for k, v in self.records.items() if k in keep}
+            self.dirty = True
+        if not self.dirty:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        temporary.write_bytes(marshal.dumps((self.VERSION, self.records)))
+        temporary.replace(self.path)

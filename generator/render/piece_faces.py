@@ -58,9 +58,10 @@ def _bytecode_folder() -> Path:
     return folder
 
 
-def render_content(kit_root: Path, template: str, context: dict, where: str) -> str:
-    """The template's SVG content; every template problem becomes a BuildError naming `where`."""
-    env = kit_env(kit_root)
+def render_content(kit_root: Path, template: str, context: dict, where: str, env=None) -> str:
+    """The template's SVG content; every template problem becomes a BuildError naming `where`. Pass the
+    kit's `env` when rendering many faces (looking it up checks the kit's template folder each time)."""
+    env = env or kit_env(kit_root)
     try:
         return env.get_template(f"{template}{SUFFIX}").render(**context)
     except jinja2.TemplateNotFound as exc:

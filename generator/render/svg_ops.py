@@ -1,0 +1,624 @@
+"""The SVG our templates write, turned straight into replayable cairo calls, without cairosvg.
+
+cairosvg interprets any SVG, in Python, at about 2 ms a face; the templates use a small part of SVG (shapes,
+paths, plain text, groups with transforms and opacity, one clip path, images). This module reads that part
+with the C XML parser and writes the cairo calls a face store record holds (generator.render.face_store),
+so a face costs a fraction of a millisecond and is drawn by the same replay. Anything outside the part
+(patterns, gradients, nested <svg>, units inside the drawing, stroked text, SVG images...) raises
+Unsupported, and the caller draws that face with cairosvg instead.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import unquote
+
+SVG = "{http://www.w3.org/2000/svg}"
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+INHERITED = ("fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-dasharray",
+             "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit", "font-family",
+             "font-size", "font-weight", "font-style", "text-anchor", XML_SPACE)
+OWN = {"x", "y", "width", "height", "rx", "ry", "cx", "cy", "r", "x1", "y1", "x2", "y2", "points", "d",
+       "transform", "opacity", "clip-path", "id", "href", XLINK_HREF, "preserveAspectRatio", "viewBox",
+       "text-rendering", "shape-rendering", "version", "dx", "dy"}
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+PATH_TOKEN = re.compile(r"[MmZzLlHhVvCcSsQqTtAa]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
+COLOURS = {"black": (0, 0, 0), "white": (255, 255, 255), "red": (255, 0, 0), "green": (0, 128, 0),
+           "blue": (0, 0, 255), "yellow": (255, 255, 0), "gray": (128, 128, 128), "grey": (128, 128, 128),
+           "orange": (255, 165, 0), "purple": (128, 0, 128), "silver": (192, 192, 192), "gold": (255, 215, 0),
+           "navy": (0, 0, 128), "teal": (0, 128, 128), "maroon": (128, 0, 0), "lime": (0, 255, 0),
+           "brown": (165, 42, 42), "pink": (255, 192, 203), "darkgray": (169, 169, 169),
+           "lightgray": (211, 211, 211), "darkgrey": (169, 169, 169), "lightgrey": (211, 211, 211)}
+SHAPES = ("rect", "circle", "ellipse", "line", "polyline", "polygon", "path")
+
+
+_EXTENTS: dict = {}
+_SCRATCH: list = []
+
+
+def _scratch_context():
+    """One context per process for measuring text (a new one looks every font up again)."""
+    if not _SCRATCH:
+        import cairocffi
+        context = cairocffi.Context(cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None))
+        options = cairocffi.FontOptions()
+        options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)
+        options.set_hint_style(cairocffi.HINT_STYLE_NONE)
+        context.set_font_options(options)
+        _SCRATCH.append(context)
+    return _SCRATCH[0]
+
+
+class Unsupported(Exception):
+    """The SVG uses something outside the subset: draw it with cairosvg."""
+
+
+def record(svg: str, base: Path | None) -> dict:
+    """{width, height, ops, texts, placed}: the face as replayable cairo calls, its glyphs and its images."""
+    try:
+        root = ET.fromstring(svg)
+    except ET.ParseError as exc:
+        raise Unsupported(f"XML: {exc}") from None
+    if _tag(root) != "svg":
+        raise Unsupported("root is not <svg>")
+    return Drawing(root, base).run()
+
+
+def _tag(element) -> str:
+    tag = element.tag
+    if not isinstance(tag, str):
+        return ""
+    return tag[len(SVG):] if tag.startswith(SVG) else tag
+
+
+def _num(value, default=0.0) -> float:
+    if value is None or value == "":
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise Unsupported(f"not a plain number: {value!r}") from None
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(n) for n in NUMBER.findall(text or "")]
+
+
+def _length_pt(text: str) -> float:
+    match = re.fullmatch(r"\s*([-+]?[\d.]+)\s*(mm|pt|in|cm|px)?\s*", text or "")
+    if not match:
+        raise Unsupported(f"root size {text!r}")
+    return float(match.group(1)) * {"mm": 72 / 25.4, "cm": 720 / 25.4, "in": 72, "pt": 1, "px": 1, None: 1}[match.group(2)]
+
+
+def colour(value: str | None):
+    """(r, g, b) in 0-1, or None for none; Unsupported for anything else (gradients, patterns, names we lack)."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value in ("none", "transparent", ""):
+        return None
+    if value.startswith("#"):
+        digits = value[1:]
+        if len(digits) == 3:
+            digits = "".join(c * 2 for c in digits)
+        if len(digits) != 6:
+            raise Unsupported(f"colour {value}")
+        return tuple(int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    if value.startswith("rgb(") and value.endswith(")"):
+        parts = [p.strip() for p in value[4:-1].split(",")]
+        if len(parts) == 3 and not any(p.endswith("%") for p in parts):
+            return tuple(float(p) / 255 for p in parts)
+    if value.lower() in COLOURS:
+        return tuple(c / 255 for c in COLOURS[value.lower()])
+    raise Unsupported(f"colour {value}")
+
+
+def multiply(m, n):
+    """The matrix that applies n, then m (what cairo's CTM becomes when a transform n is applied under m)."""
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (a2 * a + b2 * c, a2 * b + b2 * d, c2 * a + d2 * c, c2 * b + d2 * d,
+            e2 * a + f2 * c + e, e2 * b + f2 * d + f)
+
+
+def apply(m, x, y):
+    a, b, c, d, e, f = m
+    return a * x + c * y + e, b * x + d * y + f
+
+
+class Drawing:
+    """One SVG document walked once: ops out, with the current matrix tracked for measurements."""
+
+    def __init__(self, root, base: Path | None):
+        self.root, self.base = root, base
+        self.ops: list = []
+        self.texts: list = []
+        self.placed: list = []
+        self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        self.stack: list = []
+        self.clips: dict = {}
+        self.cursor = [0.0, 0.0]
+
+    # Setup ----------------------------------------------------------------------------------------------
+
+    def run(self) -> dict:
+        root = self.root
+        width, height = _length_pt(root.get("width")), _length_pt(root.get("height"))
+        box = _numbers(root.get("viewBox") or "")
+        for element in root.iter():
+            if _tag(element) == "clipPath" and element.get("id"):
+                self.clips[element.get("id")] = element
+        if box and len(box) == 4:
+            self._transform_op("scale", width / box[2], height / box[3])
+            self._transform_op("translate", -box[0], -box[1])
+        self.op("set_miter_limit", 4.0)
+        for child in root:
+            self.element(child, {})
+        return {"width": width, "height": height, "ops": self.ops, "texts": self.texts, "placed": self.placed}
+
+    def op(self, *args) -> None:
+        self.ops.append(list(args))
+
+    def save(self) -> None:
+        self.op("save")
+        self.stack.append(self.matrix)
+
+    def restore(self) -> None:
+        self.op("restore")
+        self.matrix = self.stack.pop()
+
+    def _transform_op(self, kind: str, *values) -> None:
+        if kind == "translate":
+            x, y = values
+            self.op("translate", x, y)
+            self.matrix = multiply(self.matrix, (1, 0, 0, 1, x, y))
+        elif kind == "scale":
+            sx, sy = values
+            self.op("scale", sx, sy)
+            self.matrix = multiply(self.matrix, (sx, 0, 0, sy, 0, 0))
+        elif kind == "rotate":
+            angle, = values
+            self.op("rotate", angle)
+            cos, sin = math.cos(angle), math.sin(angle)
+            self.matrix = multiply(self.matrix, (cos, sin, -sin, cos, 0, 0))
+        else:
+            self.op("transform", *values)
+            self.matrix = multiply(self.matrix, tuple(values))
+
+    def transform(self, text: str | None) -> None:
+        if not text:
+            return
+        for name, args in TRANSFORM.findall(text):
+            v = _numbers(args)
+            if name == "translate":
+                self._transform_op("translate", v[0], v[1] if len(v) > 1 else 0.0)
+            elif name == "scale":
+                self._transform_op("scale", v[0], v[1] if len(v) > 1 else v[0])
+            elif name == "rotate":
+                if len(v) == 3:
+                    self._transform_op("translate", v[1], v[2])
+                self._transform_op("rotate", math.radians(v[0]))
+                if len(v) == 3:
+                    self._transform_op("translate", -v[1], -v[2])
+            elif name == "matrix" and len(v) == 6:
+                self._transform_op("matrix", *v)
+            else:
+                raise Unsupported(f"transform {name}")
+
+    # Elements --------------------------------------------------------------------------------------------
+
+    def element(self, element, inherited: dict) -> None:
+        tag = _tag(element)
+        if tag in ("defs", "clipPath", "title", "desc", "metadata", ""):
+            return
+        unknown = [k for k in element.attrib if k not in OWN and k not in INHERITED and not k.startswith("{http://www.w3.org/2000/xmlns")]
+        if unknown:
+            raise Unsupported(f"attribute {unknown[0]} on <{tag}>")
+        if element.get("display") == "none":
+            return
+        style = {**inherited, **{k: element.get(k) for k in INHERITED if element.get(k) is not None}}
+        if tag == "g":
+            self.group(element, style)
+        elif tag in SHAPES:
+            self.shape(element, tag, style)
+        elif tag == "text":
+            self.text(element, style)
+        elif tag == "image":
+            self.image(element, style)
+        else:
+            raise Unsupported(f"<{tag}>")
+
+    def group(self, element, style: dict) -> None:
+        opacity = _num(element.get("opacity"), 1.0)
+        self.save()
+        self.transform(element.get("transform"))
+        self.clip(element.get("clip-path"))
+        if opacity < 1:
+            self.op("push_group")
+        for child in element:
+            self.element(child, style)
+        if opacity < 1:
+            self.op("pop_group_to_source")
+            self.op("paint_with_alpha", opacity)
+        self.restore()
+
+    def clip(self, reference: str | None) -> None:
+        if not reference:
+            return
+        match = re.fullmatch(r"url\(#([^)]+)\)", reference.strip())
+        if not match or match.group(1) not in self.clips:
+            raise Unsupported(f"clip-path {reference}")
+        for child in self.clips[match.group(1)]:
+            tag = _tag(child)
+            if tag not in SHAPES or child.get("transform"):
+                raise Unsupported(f"clip shape <{tag}>")
+            self.path_of(child, tag)
+        self.op("clip")
+
+    def shape(self, element, tag: str, style: dict) -> None:
+        if tag == "rect" and (_num(element.get("width")) <= 0 or _num(element.get("height")) <= 0):
+            return
+        opacity = _num(element.get("opacity"), 1.0)
+        self.save()
+        self.transform(element.get("transform"))
+        self.clip(element.get("clip-path"))
+        self.path_of(element, tag)
+        self.paint(style, opacity, closed=tag not in ("line", "polyline"))
+        self.restore()
+
+    def paint(self, style: dict, opacity: float, closed: bool = True) -> None:
+        fill = colour(style.get("fill", "black"))
+        stroke = colour(style.get("stroke"))
+        width = _num(style.get("stroke-width"), 1.0)
+        if fill is not None:
+            alpha = _num(style.get("fill-opacity"), 1.0) * opacity
+            self.op("save")
+            if style.get("fill-rule") == "evenodd":
+                self.op("set_fill_rule", 1)  # CAIRO_FILL_RULE_EVEN_ODD
+            self.op("set_source_rgba", *fill, alpha)
+            self.op("fill_preserve")
+            self.op("restore")
+        if stroke is not None and width > 0:
+            alpha = _num(style.get("stroke-opacity"), 1.0) * opacity
+            self.op("save")
+            self.op("set_line_width", width)
+            self.op("set_source_rgba", *stroke, alpha)
+            cap = {"round": 1, "square": 2}.get(style.get("stroke-linecap"))
+            if cap:
+                self.op("set_line_cap", cap)
+            join = {"round": 1, "bevel": 2}.get(style.get("stroke-linejoin"))
+            if join:
+                self.op("set_line_join", join)
+            if style.get("stroke-miterlimit"):
+                self.op("set_miter_limit", _num(style["stroke-miterlimit"]))
+            dashes = _numbers(style.get("stroke-dasharray") or "")
+            if dashes and sum(dashes):
+                self.op("set_dash", dashes, _num(style.get("stroke-dashoffset"), 0.0))
+            self.op("stroke_preserve")
+            self.op("restore")
+        self.op("new_path")
+
+    # Geometry --------------------------------------------------------------------------------------------
+
+    def path_of(self, element, tag: str) -> None:
+        get = element.get
+        if tag == "rect":
+            x, y, w, h = _num(get("x")), _num(get("y")), _num(get("width")), _num(get("height"))
+            rx, ry = get("rx"), get("ry")
+            rx = _num(rx if rx is not None else ry)
+            ry = _num(ry if ry is not None else get("rx"))
+            rx, ry = min(rx, w / 2), min(ry, h / 2)
+            if rx <= 0 or ry <= 0:
+                self.op("rectangle", x, y, w, h)
+            else:
+                self.rounded(x, y, w, h, rx, ry)
+        elif tag == "circle":
+            r = _num(get("r"))
+            if r > 0:
+                self.op("new_sub_path")
+                self.op("arc", _num(get("cx")), _num(get("cy")), r, 0.0, 2 * math.pi)
+                self.op("close_path")
+        elif tag == "ellipse":
+            rx, ry = _num(get("rx")), _num(get("ry"))
+            if rx > 0 and ry > 0:
+                self.ellipse(_num(get("cx")), _num(get("cy")), rx, ry)
+        elif tag == "line":
+            self.op("move_to", _num(get("x1")), _num(get("y1")))
+            self.op("line_to", _num(get("x2")), _num(get("y2")))
+        elif tag in ("polyline", "polygon"):
+            points = _numbers(get("points") or "")
+            if len(points) >= 2:
+                self.op("move_to", points[0], points[1])
+                for i in range(2, len(points) - 1, 2):
+                    self.op("line_to", points[i], points[i + 1])
+                if tag == "polygon":
+                    self.op("close_path")
+        else:
+            self.path_data(get("d") or "")
+
+    def rounded(self, x, y, w, h, rx, ry) -> None:
+        """A rounded rectangle, as cairosvg draws it: four quarter ellipses joined by lines."""
+        self.op("move_to", x + rx, y)
+        self.op("line_to", x + w - rx, y)
+        self._quarter(x + w - rx, y + ry, rx, ry, -math.pi / 2, 0)
+        self.op("line_to", x + w, y + h - ry)
+        self._quarter(x + w - rx, y + h - ry, rx, ry, 0, math.pi / 2)
+        self.op("line_to", x + rx, y + h)
+        self._quarter(x + rx, y + h - ry, rx, ry, math.pi / 2, math.pi)
+        self.op("line_to", x, y + ry)
+        self._quarter(x + rx, y + ry, rx, ry, math.pi, 3 * math.pi / 2)
+        self.op("close_path")
+
+    def _quarter(self, cx, cy, rx, ry, start, end) -> None:
+        self.op("save")
+        self.op("translate", cx, cy)
+        self.op("scale", rx, ry)
+        self.op("arc", 0.0, 0.0, 1.0, start, end)
+        self.op("restore")
+
+    def ellipse(self, cx, cy, rx, ry) -> None:
+        self.op("new_sub_path")
+        self._quarter(cx, cy, rx, ry, 0.0, 2 * math.pi)
+        self.op("close_path")
+
+    def path_data(self, d: str) -> None:
+        tokens = PATH_TOKEN.findall(d)
+        if not tokens:
+            return
+        x = y = start_x = start_y = 0.0
+        last_control, command, i = None, None, 0
+        while i < len(tokens):
+            token = tokens[i]
+            if token.isalpha():
+                command, i = token, i + 1
+                if command in "Zz":
+                    self.op("close_path")
+                    x, y, last_control = start_x, start_y, None
+                    continue
+            elif command is None:
+                raise Unsupported("path data starts with a number")
+            count = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7}[command.upper()]
+            if i + count > len(tokens) or any(t.isalpha() for t in tokens[i:i + count]):
+                raise Unsupported(f"path data near {command}")
+            v = [float(t) for t in tokens[i:i + count]]
+            i += count
+            relative, upper = command.islower(), command.upper()
+            dx, dy = (x, y) if relative else (0.0, 0.0)
+            if upper == "M":
+                x, y = v[0] + dx, v[1] + dy
+                start_x, start_y = x, y
+                self.op("move_to", x, y)
+                command = "l" if relative else "L"  # later pairs are line-tos
+                last_control = None
+            elif upper == "L":
+                x, y = v[0] + dx, v[1] + dy
+                self.op("line_to", x, y)
+                last_control = None
+            elif upper == "H":
+                x = v[0] + dx
+                self.op("line_to", x, y)
+                last_control = None
+            elif upper == "V":
+                y = v[0] + dy
+                self.op("line_to", x, y)
+                last_control = None
+            elif upper in "CS":
+                if upper == "C":
+                    x1, y1, x2, y2, ex, ey = v[0] + dx, v[1] + dy, v[2] + dx, v[3] + dy, v[4] + dx, v[5] + dy
+                else:
+                    x1, y1 = (2 * x - last_control[0], 2 * y - last_control[1]) if last_control else (x, y)
+                    x2, y2, ex, ey = v[0] + dx, v[1] + dy, v[2] + dx, v[3] + dy
+                self.op("curve_to", x1, y1, x2, y2, ex, ey)
+                last_control, x, y = (x2, y2), ex, ey
+            elif upper in "QT":
+                if upper == "Q":
+                    qx, qy, ex, ey = v[0] + dx, v[1] + dy, v[2] + dx, v[3] + dy
+                else:
+                    qx, qy = (2 * x - last_control[0], 2 * y - last_control[1]) if last_control else (x, y)
+                    ex, ey = v[0] + dx, v[1] + dy
+                self.op("curve_to", x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y),
+                        ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey)
+                last_control, x, y = (qx, qy), ex, ey
+            else:
+                ex, ey = v[5] + dx, v[6] + dy
+                self.arc(x, y, v[0], v[1], v[2], v[3] != 0, v[4] != 0, ex, ey)
+                x, y, last_control = ex, ey, None
+
+    def arc(self, x1, y1, rx, ry, angle, large, sweep, x2, y2) -> None:
+        """An SVG elliptical arc, by its centre parameterisation (SVG 1.1 implementation notes F.6.5)."""
+        if (x1, y1) == (x2, y2):
+            return
+        rx, ry = abs(rx), abs(ry)
+        if rx == 0 or ry == 0:
+            self.op("line_to", x2, y2)
+            return
+        phi = math.radians(angle % 360)
+        cos, sin = math.cos(phi), math.sin(phi)
+        xp = cos * (x1 - x2) / 2 + sin * (y1 - y2) / 2
+        yp = -sin * (x1 - x2) / 2 + cos * (y1 - y2) / 2
+        scale = (xp * xp) / (rx * rx) + (yp * yp) / (ry * ry)
+        if scale > 1:
+            rx, ry = rx * math.sqrt(scale), ry * math.sqrt(scale)
+        num = rx * rx * ry * ry - rx * rx * yp * yp - ry * ry * xp * xp
+        den = rx * rx * yp * yp + ry * ry * xp * xp
+        factor = math.sqrt(max(num / den, 0)) * (-1 if large == sweep else 1)
+        cxp, cyp = factor * rx * yp / ry, -factor * ry * xp / rx
+        cx = cos * cxp - sin * cyp + (x1 + x2) / 2
+        cy = sin * cxp + cos * cyp + (y1 + y2) / 2
+        start = math.atan2((yp - cyp) / ry, (xp - cxp) / rx)
+        end = math.atan2((-yp - cyp) / ry, (-xp - cxp) / rx)
+        self.op("save")
+        self.op("translate", cx, cy)
+        self.op("rotate", phi)
+        self.op("scale", rx, ry)
+        self.op("arc" if sweep else "arc_negative", 0.0, 0.0, 1.0, start, end)
+        self.op("restore")
+
+    # Text ------------------------------------------------------------------------------------------------
+
+    def text(self, element, style: dict) -> None:
+        opacity = _num(element.get("opacity"), 1.0)
+        self.save()
+        self.transform(element.get("transform"))
+        self.clip(element.get("clip-path"))
+        self.cursor = [0.0, 0.0]
+        chunks: list = []
+        self._chunks(element, style, chunks, root=True)
+        _strip_spaces(chunks)
+        for text, chunk_style, position in chunks:
+            self.show(text, chunk_style, position, opacity)
+        self.restore()
+
+    def _chunks(self, element, style: dict, out: list, root: bool = False) -> None:
+        position = tuple(element.get(k) for k in ("x", "y", "dx", "dy"))
+        for key in ("x", "y", "dx", "dy"):
+            if len((element.get(key) or "").replace(",", " ").split()) > 1:
+                raise Unsupported("per-letter positions")
+        if element.get("rotate") or element.get("letter-spacing"):
+            raise Unsupported("rotated or spaced letters")
+        out.append([element.text or "", style, position])
+        for child in element:
+            if _tag(child) != "tspan":
+                raise Unsupported(f"<{_tag(child)}> in text")
+            unknown = [k for k in child.attrib if k not in OWN and k not in INHERITED]
+            if unknown:
+                raise Unsupported(f"attribute {unknown[0]} on <tspan>")
+            child_style = {**style, **{k: child.get(k) for k in INHERITED if child.get(k) is not None}}
+            self._chunks(child, child_style, out)
+            out.append([child.tail or "", style, (None, None, None, None)])
+
+    def show(self, text: str, style: dict, position: tuple, opacity: float) -> None:
+        if colour(style.get("stroke")) is not None:
+            raise Unsupported("stroked text")
+        x_attr, y_attr, dx, dy = position
+        x = _num(x_attr) if x_attr is not None else self.cursor[0]
+        y = _num(y_attr) if y_attr is not None else self.cursor[1]
+        x += _num(dx) if dx is not None else 0.0
+        y += _num(dy) if dy is not None else 0.0
+        family = (style.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
+        weight_text = style.get("font-weight") or "normal"
+        bold = weight_text == "bold" or (weight_text.isdigit() and int(weight_text) >= 550)
+        italic = style.get("font-style") in ("italic", "oblique")
+        size = _font_size(style.get("font-size"))
+        x_bearing, y_bearing, width, height, x_advance = self.extents(text, family, italic, bold, size)
+        anchor = style.get("text-anchor")
+        align = -(width / 2 + x_bearing) if anchor == "middle" else -(width + x_bearing) if anchor == "end" else 0.0
+        fill = colour(style.get("fill", "black"))
+        if text.strip() and fill is not None:
+            alpha = _num(style.get("fill-opacity"), 1.0) * opacity
+            self.op("save")
+            self.op("set_source_rgba", *fill, alpha)
+            self.op("select_font_face", family, 1 if italic else 0, 1 if bold else 0)
+            self.op("set_font_size", size)
+            self.op("set_font_options", 0, 1, 1, 0)  # hinting off: the font's own advances, as textbox measures
+            self.op("move_to", x + align, y)
+            self.op("show_text", text)
+            self.op("restore")
+            self._note_glyphs(text, x + align, y, x_bearing, y_bearing, width, height, size)
+        self.cursor = [x + x_advance, y]
+
+    def extents(self, text, family, italic, bold, size):
+        """Text extents in user units at `size`, measured by cairo with unhinted metrics (kept per process:
+        the same label recurs on many faces)."""
+        key = (text, family, italic, bold, size)
+        if key not in _EXTENTS:
+            _EXTENTS[key] = self._measure(text, family, italic, bold, size)
+        return _EXTENTS[key]
+
+    def _measure(self, text, family, italic, bold, size):
+        ctx = _scratch_context()
+        ctx.select_font_face(family, 1 if italic else 0, 1 if bold else 0)
+        ctx.set_font_size(size)
+        x_bearing, y_bearing, width, height, x_advance, _ = ctx.text_extents(text)
+        return x_bearing, y_bearing, width, height, x_advance
+
+    def _note_glyphs(self, text, x, y, x_bearing, y_bearing, width, height, size) -> None:
+        corners = [apply(self.matrix, x + x_bearing + cx, y + y_bearing + cy) for cx in (0, width) for cy in (0, height)]
+        a, b, c, d, _, _ = self.matrix
+        device_size = abs(complex(c * size, d * size))
+        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+        self.texts.append([round(device_size, 3), round(min(xs), 3), round(min(ys), 3), round(max(xs), 3),
+                           round(max(ys), 3), text])
+
+    # Images ----------------------------------------------------------------------------------------------
+
+    def image(self, element, style: dict) -> None:
+        from generator.render.images import ImageRefused, _surface, kit_fetcher
+        href = element.get("href") or element.get(XLINK_HREF) or ""
+        if self.base is None or not href or href.startswith("data:"):
+            raise Unsupported("image without a kit folder")
+        url = Path(self.base).resolve().as_uri() + "/" + href
+        try:
+            data = kit_fetcher(self.base)(url)
+        except ImageRefused:
+            raise Unsupported("image outside the kit: cairosvg refuses it with its message") from None
+        if not data.startswith((b"\x89PNG", b"\xff\xd8")):
+            raise Unsupported("an SVG image: cairosvg keeps it vector")
+        picture = _surface(data)
+        pw, ph = picture.get_width(), picture.get_height()
+        x, y = _num(element.get("x")), _num(element.get("y"))
+        w, h = _num(element.get("width"), pw), _num(element.get("height"), ph)
+        sx, sy, tx, ty = _preserve_ratio(element.get("preserveAspectRatio"), w, h, pw, ph)
+        opacity = _num(element.get("opacity"), 1.0)
+        path = unquote(url[len("file://"):]) if url.startswith("file://") else url
+        self.save()
+        self.transform(element.get("transform"))
+        self.op("rectangle", x, y, w, h)
+        self.op("clip")
+        self._transform_op("translate", x + tx, y + ty)
+        self._transform_op("scale", sx, sy)
+        across = abs(complex(self.matrix[0] * pw, self.matrix[1] * pw))
+        down = abs(complex(self.matrix[2] * ph, self.matrix[3] * ph))
+        self.placed.append((str(Path(path).resolve()), pw * 72 / across if across else 0, ph * 72 / down if down else 0))
+        self.op("paint_image", str(Path(path).resolve()), hashlib.sha1(data).hexdigest(), opacity)
+        self.restore()
+
+
+def _preserve_ratio(value, w, h, pw, ph):
+    """Scale and offset of an image of pw x ph pixels in a w x h box, per preserveAspectRatio."""
+    value = (value or "xMidYMid meet").split()
+    align = value[0]
+    if align == "none":
+        return w / pw, h / ph, 0.0, 0.0
+    slice_ = len(value) > 1 and value[1] == "slice"
+    scale = max(w / pw, h / ph) if slice_ else min(w / pw, h / ph)
+    free_x, free_y = w - pw * scale, h - ph * scale
+    fx = {"xMin": 0, "xMid": 0.5, "xMax": 1}.get(align[:4], 0.5)
+    fy = {"YMin": 0, "YMid": 0.5, "YMax": 1}.get(align[4:], 0.5)
+    return scale, scale, free_x * fx, free_y * fy
+
+
+def _font_size(value) -> float:
+    if value is None:
+        return 12.0
+    match = re.fullmatch(r"\s*([\d.]+)\s*(pt|px)?\s*", value)
+    if not match:
+        raise Unsupported(f"font-size {value}")
+    return float(match.group(1))
+
+
+def _strip_spaces(chunks: list) -> None:
+    """SVG's default white-space handling: newlines and tabs are spaces, runs collapse, the text's ends trim."""
+    trailing = True  # at the start of the text, a leading space goes
+    for chunk in chunks:
+        text, style = chunk[0], chunk[1]
+        if style.get(XML_SPACE) == "preserve":
+            chunk[0] = text.replace("\n", " ").replace("\t", " ")
+        else:
+            text = re.sub(r"\s+", " ", text.replace("\n", " ").replace("\t", " "))
+            if trailing or chunk[2][0] is not None:
+                text = text.lstrip(" ")
+            chunk[0] = text
+        if chunk[0]:
+            trailing = chunk[0].endswith(" ")
+    for chunk in reversed(chunks):
+        if chunk[0]:
+            if chunk[1].get(XML_SPACE) != "preserve":
+                chunk[0] = chunk[0].rstrip(" ")
+            break
