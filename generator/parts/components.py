@@ -11,6 +11,7 @@ import os
 import re
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
+from functools import lru_cache
 from concurrent.futures.process import BrokenProcessPool
 from importlib import metadata
 from pathlib import Path
@@ -195,8 +196,16 @@ def svg_key(svg: str, root: Path) -> str:
         path = (root / ref).resolve()
         if path.is_file() and path.is_relative_to(root.resolve()):
             digest.update(hashlib.sha1(path.read_bytes()).digest())
-    digest.update(RENDERER.encode())
+    digest.update(_renderer().encode())
     return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _renderer() -> str:
+    """The versions and code that turn an SVG into stored calls: a change to any of them redraws every face."""
+    from generator.output_cache import source_fingerprint
+    from generator.render import face_store, fast_text, images, svg_ops
+    return RENDERER + source_fingerprint(face_store, fast_text, images, svg_ops)
 
 
 def wanted_faces(ctx, kit) -> list:

@@ -30,6 +30,7 @@ from generator.render import counter_sheets as sheets_module
 from generator.render import face_compact as face_compact_module
 from generator.render import face_store as face_store_module
 from generator.render import pdf as pdf_module
+from generator.render import svg_ops as svg_ops_module
 from generator.render.face_store import FaceStore
 from generator.render.calibration import CalibrationFile, write_calibration
 from generator.render.counter_sheets import FaceRef, SheetFile, SheetPage, write_sheet_file
@@ -76,7 +77,7 @@ class FaceRefs:
     def __init__(self, kit_root: Path, size_mm: float):
         renderer = [metadata.version(name) for name in ("cairosvg", "cairocffi")]
         self.base = content_key(templates_fingerprint(kit_root), repr(size_mm), *renderer,
-                                source_fingerprint(face_store_module, face_compact_module))
+                                source_fingerprint(face_store_module, face_compact_module, svg_ops_module))
         self.refs: dict[Face, FaceRef] = {}
 
     def ref(self, face: Face, needed_by: str) -> FaceRef:

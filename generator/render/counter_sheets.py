@@ -13,6 +13,7 @@ from pathlib import Path
 from generator.fonts import FAMILY
 from generator.layout.counters import Page
 from generator.lengths import pt_from_mm
+from generator.render import svg_ops
 from generator.render.face_store import FaceStore, record_svg, replay
 from generator.render.pdf import Art, PdfDocument
 from generator.render.templates import render_template
@@ -170,7 +171,12 @@ def face_art(face: FaceRef, sheet: SheetFile, store: FaceStore, new: list) -> Ar
     record = store.get(face.key)
     if record is not None:
         return replay(record)
-    art, record = record_svg(face_svg(face, sheet.kit_root, sheet.size_mm), face.source)
+    svg = face_svg(face, sheet.kit_root, sheet.size_mm)
+    try:  # the SVG subset drawn straight into cairo calls; cairosvg for anything outside it
+        record = svg_ops.record(svg, None)
+        art = replay(record)
+    except svg_ops.Unsupported:
+        art, record = record_svg(svg, face.source)
     if record is not None:
         store.put(face.key, record)
     new.append(face.key)

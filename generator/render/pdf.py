@@ -45,7 +45,13 @@ def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
     References (images) resolve against the kit folder `base` and may not leave it; with no base, none is
     read at all."""
     cairocffi, cairosvg = _cairo()
+    from generator.render import svg_ops
     from generator.render.images import kit_fetcher
+    try:  # the SVG subset the templates use, drawn without cairosvg (see generator.render.svg_ops)
+        from generator.render.face_store import replay
+        return replay(svg_ops.record(svg, base), unbounded=True)
+    except svg_ops.Unsupported:
+        pass
 
     class RecordingSvg(cairosvg.surface.PDFSurface):
         def _create_surface(self, width, height):
