@@ -7,8 +7,9 @@ have downloaded, so Jinja runs sandboxed: `{{ kit.__class__ }}` and the like sto
 from __future__ import annotations
 
 import traceback
-from pathlib import Path
-from types import SimpleNamespace
+from io import IOBase
+from pathlib import Path, PurePath
+from types import ModuleType, SimpleNamespace
 from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
@@ -61,6 +62,17 @@ class KitSandbox(SandboxedEnvironment):
 
     intercepted_binops = frozenset(("*", "**"))
     LIMIT = 100_000
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.globals.pop("lipsum", None)  # lipsum(10**6) is a memory bomb, and no kit needs filler text
+
+    def is_safe_attribute(self, obj, attr, value):
+        """No file system, module or stream from a kit text: `{{ kit.root.read_text() }}` or
+        `kit.root.joinpath('..').unlink()` would read or change files outside the kit."""
+        if isinstance(obj, (PurePath, ModuleType, IOBase)):
+            return False
+        return super().is_safe_attribute(obj, attr, value)
 
     def call_binop(self, context, operator, left, right):
         if operator == "**" and isinstance(right, (int, float)) and abs(right) > 64:

@@ -113,6 +113,10 @@ TABLE = [
       "unknown table 'colors'"),
     B("rules-sandbox", "rules/07-combat.md", "{{ combat.fleet_size_ratio }}",
       "{{ combat.__class__.__mro__ }}", "", "not allowed"),
+    B("rules-reads-files", "rules/07-combat.md", "{{ combat.fleet_size_ratio }}",
+      "{{ kit.root.joinpath('../../../etc/passwd').read_text() }}", "", "not allowed"),
+    B("rules-memory-bomb", "rules/07-combat.md", "{{ combat.fleet_size_ratio }}", "{{ 'x' * 10**9 }}", "",
+      "too large"),
     B("rules-nul", "rules/07-combat.md", "{{ combat.fleet_size_ratio }}", "\0", "", "NUL byte"),
     B("rules-not-utf8", "rules/07-combat.md", "{{ combat.fleet_size_ratio }}", "\udcff", "", "not UTF-8"),
     # templates/*.svg.j2 (the kit's own copy of a built-in face)
