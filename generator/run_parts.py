@@ -59,9 +59,13 @@ def _build_all(ctx, parts: list):
 
 
 def _worker_signals() -> None:
-    """Workers leave Ctrl-C to the parent (which stops them) and die quietly on SIGTERM, without tracebacks."""
+    """Workers leave Ctrl-C to the parent (which stops them) and die quietly on SIGTERM, without tracebacks.
+    Each leads a process group of its own, so stopping it also stops the processes a part starts in turn
+    (the counter faces' render pool), instead of leaving them to fail on a broken pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(os, "setpgrp"):
+        os.setpgrp()
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -69,7 +73,10 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         if worker.is_alive():
-            worker.terminate()
+            try:
+                os.killpg(worker.pid, signal.SIGTERM)  # the worker and everything it started
+            except (AttributeError, OSError):
+                worker.terminate()
     for worker in workers:
         worker.join(timeout=5)
 
