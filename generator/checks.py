@@ -220,6 +220,15 @@ def _check_templates(kit: Kit, report: _Reporter) -> None:
             report.error(file_key, path, f"template {name}{SUFFIX} not found in {folders}")
 
 
+def _leaves_kit(kit: Kit, path, report: _Reporter) -> bool:
+    """A file of the kit that is a link to somewhere outside it (rules/x.md -> /etc/passwd) is refused: its
+    text would be printed into the booklet or a face."""
+    if path.resolve().is_relative_to(kit.root.resolve()):
+        return False
+    report.problems.error(path, 0, "", "links to a file outside the kit folder")
+    return True
+
+
 def _check_template_files(kit: Kit, report: _Reporter) -> None:
     """The kit's own templates/*.svg.j2 are read and parsed at validation: a syntax error, a NUL byte or a file
     that is not UTF-8 is located now (what a template does when it runs is checked when it is drawn)."""
@@ -233,6 +242,8 @@ def _check_template_files(kit: Kit, report: _Reporter) -> None:
         return
     env = template_env(kit.root)
     for path in sorted(folder.glob(f"*{SUFFIX}")):
+        if _leaves_kit(kit, path, report):
+            continue
         try:
             source = read_text(path)
             if "\0" in source:
@@ -293,6 +304,8 @@ def _check_rules(kit: Kit, report: _Reporter) -> None:
         return  # the booklet part says so if it is asked for
     extra = helpers(kit, kit_tables(kit, []).keys(), kit.counter_size)
     for path in sorted(folder.glob("*.md")):
+        if _leaves_kit(kit, path, report):
+            continue
         try:
             parse(render_file(kit, path, extra))
         except TextError as exc:

@@ -180,3 +180,20 @@ def test_bad_input_is_located_and_leaves_the_output_alone(bad, run_cli, kit_copy
     if bad.line is not None:
         reported_line = int(re.search(rf"{re.escape(reported)}:(\d+): ", hit[0]).group(1))
         assert reported_line == line + bad.line, (hit[0], line)
+
+
+@pytest.mark.skipif(not hasattr(Path, "symlink_to"), reason="no symbolic links")
+def test_files_linked_from_outside_the_kit_are_refused(run_cli, kit_copy, earlier, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password: hunter2\n")
+    (kit_copy / "rules" / "99-secret.md").symlink_to(secret)
+    (kit_copy / "templates").mkdir()
+    (kit_copy / "templates" / "unit-front.svg.j2").symlink_to(secret)
+    (kit_copy / "aids" / "sheets.yaml").unlink()
+    (kit_copy / "aids" / "sheets.yaml").symlink_to(secret)
+    before = snapshot(earlier)
+    result = run_cli("build", "--data", kit_copy, "--out", earlier, "--only", "manifest", "--quiet")
+    assert result.code == 1 and snapshot(earlier) == before
+    for name in ("rules/99-secret.md", "templates/unit-front.svg.j2", "aids/sheets.yaml"):
+        assert f"{name}: links to a file outside the kit folder" in result.err, result.err
+    assert "hunter2" not in result.err + result.out

@@ -106,6 +106,9 @@ def check_aid_file(kit, rel: Path, problems: Problems):
     from generator.yamlio import YamlSyntaxError, parse_yaml
 
     path = aids_path(kit, rel)
+    if path.is_relative_to(kit.root) and not path.resolve().is_relative_to(kit.root.resolve()):
+        problems.error(path, 0, "", "links to a file outside the kit folder")
+        return None
     try:
         rendered = render_text(kit, read_text(path), path, text_context(kit), markup=True)
         raw = parse_yaml(rendered, path)
