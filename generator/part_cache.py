@@ -48,6 +48,18 @@ def part_key(fingerprint: str, part_name: str, options: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
+def _link_or_copy(source: Path, target: Path) -> None:
+    """A hard link where the file system allows one (no bytes move: an unchanged kit rebuilds in a blink),
+    else a copy. Nothing writes into an output file in place (pdf_update replaces files whole), so the
+    cached original cannot change through the link."""
+    try:
+        if target.exists():
+            target.unlink()
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+
+
 class PartCache:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
@@ -63,7 +75,7 @@ class PartCache:
         if not all(s.is_file() for s in sources):
             return None
         for rel, source in zip(stored["files"], sources):
-            shutil.copyfile(source, stage.path(rel))
+            _link_or_copy(source, stage.path(rel))
         return stored["entry"]
 
     def store(self, part_name: str, key: str, stage, written: list[str], entry: dict) -> None:

@@ -8,12 +8,12 @@ most common cause of wrong sizes), and for the TrimBox/BleedBox of print-shop pa
 from __future__ import annotations
 
 import io
+import os
 import re
 from pathlib import Path
 
-from pypdf import PdfReader
-from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject
 
+MARKED = b"/PrintScaling /None"
 STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
 
 
@@ -25,6 +25,7 @@ def _serialise(obj) -> bytes:
 
 def append_update(path: Path, reader: PdfReader, changed: dict) -> None:
     """Append new versions of objects {(number, generation): DictionaryObject} to the PDF at `path`."""
+    from pypdf.generic import DictionaryObject, NameObject
     path = Path(path)
     data = path.read_bytes()
     match = STARTXREF.search(data[-64:])
@@ -46,7 +47,9 @@ def append_update(path: Path, reader: PdfReader, changed: dict) -> None:
             trailer[NameObject(key)] = reader.trailer.raw_get(key)
     trailer[NameObject("/Prev")] = _number(prev)
     out += b"trailer\n" + _serialise(trailer) + f"\nstartxref\n{xref_at}\n%%EOF\n".encode()
-    path.write_bytes(bytes(out))
+    temporary = path.with_name(f".{path.name}.update")
+    temporary.write_bytes(bytes(out))
+    os.replace(temporary, path)  # a new file, never the old one rewritten: a cached copy linked to it stays as it was
 
 
 def _number(value: int):
@@ -61,6 +64,10 @@ def has_print_scaling_none(reader: PdfReader) -> bool:
 
 def add_print_scaling_none(path: Path) -> bool:
     """Ask viewers to print at 100 %; False when the PDF already asks it (nothing is written then)."""
+    if MARKED in Path(path).read_bytes()[-4096:]:  # our own update, at the end: no need to parse the file
+        return False
+    from pypdf import PdfReader
+    from pypdf.generic import DictionaryObject, NameObject
     reader = PdfReader(str(path))
     if has_print_scaling_none(reader):
         return False
@@ -75,6 +82,8 @@ def add_print_scaling_none(path: Path) -> bool:
 
 def set_page_boxes(path: Path, boxes: list[tuple[tuple, tuple]]) -> None:
     """Set TrimBox and BleedBox (x0, y0, x1, y1 in points, PDF coordinates) of every page, in page order."""
+    from pypdf import PdfReader
+    from pypdf.generic import NameObject
     reader = PdfReader(str(path))
     if len(boxes) != len(reader.pages):
         raise ValueError(f"{path}: {len(reader.pages)} pages but {len(boxes)} page boxes")
@@ -90,10 +99,12 @@ def set_page_boxes(path: Path, boxes: list[tuple[tuple, tuple]]) -> None:
 
 def _copy(d) -> DictionaryObject:
     """A shallow copy that keeps indirect references as references."""
+    from pypdf.generic import DictionaryObject, NameObject
     return DictionaryObject({NameObject(k): d.raw_get(k) for k in d})
 
 
 def _box(values) -> ArrayObject:
+    from pypdf.generic import ArrayObject, FloatObject
     return ArrayObject(FloatObject(round(v, 4)) for v in values)
 
 

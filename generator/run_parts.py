@@ -15,6 +15,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from generator.part_cache import PartCache
+from generator.pdf_update import mark_print_scaling
 
 WORKERS = 2
 _CONTEXT = {}  # set just before the workers fork: {"ctx": BuildContext, "parts": {name: Part}}
@@ -32,6 +33,7 @@ def run_parts(ctx, parts: list, cache: PartCache, keys: dict, progress) -> dict:
             results[part.name] = entry
     for done, (part, entry, written, seconds) in enumerate(_build_all(ctx, todo), 1):
         ctx.stage.written.extend(rel for rel in written if rel not in ctx.stage.written)
+        mark_print_scaling(ctx.stage.dir / rel for rel in written)  # before the cache keeps them: hits are ready
         cache.store(part.name, keys[part.name], ctx.stage, written, entry)
         results[part.name] = entry
         progress.finish(part.name, done, len(todo), seconds)

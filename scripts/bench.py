@@ -36,12 +36,13 @@ sys.exit(code)
 KITS = ("space-empires-4x", "eclipse", "4x-space-euro", "se4-board-game")
 
 
-def run(command: list[str]) -> dict:
+def run(arguments: list[str]) -> dict:
+    """One fresh Python process running `arguments` (a script or -c code and its arguments)."""
     start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, *arguments], cwd=ROOT, capture_output=True, text=True)
     seconds, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
-        raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr}")
+        raise SystemExit(f"failed: {' '.join(arguments)}\n{done.stderr}")
     peak = re.search(r"PEAK_KIB (\d+)", done.stderr)
     return {"seconds": seconds, "cpu": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
             "peak_mib": int(peak.group(1)) / 1024 if peak else after.ru_maxrss / 1024}
@@ -49,7 +50,7 @@ def run(command: list[str]) -> dict:
 
 def run_build(kit: Path, out: Path, only: str | None = None) -> dict:
     selection = ["--only", only] if only else []
-    result = run([sys.executable, "-c", RUNNER, "build", "--data", str(kit), "--out", str(out), *selection])
+    result = run(["-c", RUNNER, "build", "--data", str(kit), "--out", str(out), *selection])
     kit_id = re.search(r"(?m)^kit:\s*(\S+)", (kit / "kit.yaml").read_text()).group(1)
     manifest = json.loads((out / kit_id / "manifest.json").read_text())
     files = [f for part in manifest["parts"].values() for f in part.get("files", [])]
@@ -176,6 +177,8 @@ while n < {count}:
         c.showPage()
     n += cols * rows
 c.save()
+import resource
+print(f"PEAK_KIB {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr)
 """
 
 
@@ -186,7 +189,7 @@ def bench_counters(runs: int, count: int = 1000) -> None:
         ours = report("pnpgen cold", [run_build(kit, Path(tmp) / f"out{n}") for n in range(runs)])
         script = Path(tmp) / "direct.py"
         script.write_text(REPORTLAB_DIRECT.format(root=str(ROOT), out=str(Path(tmp) / "direct.pdf"), count=count))
-        direct = report("reportlab, drawn directly", [run([sys.executable, str(script)]) for _ in range(runs)])
+        direct = report("reportlab, drawn directly", [run([str(script)]) for _ in range(runs)])
         print(f"  ratio pnpgen / reportlab-direct: {ours / direct:4.2f}; per distinct face "
               f"{ours / (2 * count) * 1000:4.2f} ms (2 faces a counter)")
 
