@@ -12,7 +12,7 @@ from generator.model import Kit
 from generator.lengths import parse_length
 from generator.output import BuildLock, OutputStage
 from generator.pdf_update import mark_print_scaling
-from generator.part_cache import PartCache, inputs_fingerprint, part_key
+from generator.part_cache import Inputs, PartCache, part_key
 from generator.parts import select_parts
 from generator.run_parts import run_parts
 from generator.problems import BuildError
@@ -120,9 +120,10 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
         ctx = BuildContext(kit, pieces, options, stage, progress)
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,
                          **{k: v for k, v in sorted(options.extra.items())}}
-        fingerprint = inputs_fingerprint(kit.root, kit_out)
+        inputs = Inputs(kit.root, kit_out)
         cache = PartCache(Path(options.out) / ".cache" / kit.id / "parts")
-        keys = {part.name: part_key(fingerprint, part.name, shown_options | part.key_extra(ctx)) for part in parts}
+        keys = {part.name: part_key(inputs.fingerprint(part.ignores), part.name, shown_options | part.key_extra(ctx))
+                for part in parts}
         results = run_parts(ctx, parts, cache, keys, progress)
         mark_print_scaling(stage.dir / rel for rel in stage.written)  # every PDF asks viewers not to scale
         warnings = [w for name in sorted(results) for w in results[name].get("warnings", ())]

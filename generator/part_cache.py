@@ -19,28 +19,47 @@ GENERATOR = Path(__file__).resolve().parent
 ENTRY = "entry.json"
 
 
-def _digest_tree(digest, folder: Path, skip: tuple[Path, ...]) -> None:
+def _tree_digests(folder: Path, skip: tuple[Path, ...]) -> list[tuple[str, str]]:
+    """(relative path, content hash) of every file below `folder`, in name order."""
     if not folder.is_dir():
-        return
+        return []
+    out = []
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
         if not path.is_file() or "__pycache__" in rel.parts or any(p.startswith(".") for p in rel.parts):
             continue
         if any(path.resolve().is_relative_to(s) for s in skip):
             continue
-        digest.update(str(rel).encode() + b"\0" + path.read_bytes() + b"\0")
+        out.append((rel.as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()))
+    return out
+
+
+class Inputs:
+    """Every file any part may read (kit files, templates, the generator's code and fonts), hashed once per
+    build; each part's fingerprint leaves out the kit files it never reads (Part.ignores), so editing a
+    rules chapter rebuilds the booklet and nothing else. The kit's own output folder is left out."""
+
+    def __init__(self, kit_root: Path, kit_out: Path):
+        skip = (Path(kit_out).resolve(),)
+        self.kit = _tree_digests(Path(kit_root), skip)
+        shared = hashlib.sha256()
+        for folder in (*template_dirs(kit_root), GENERATOR):
+            shared.update(str(folder.name).encode() + b"\1")
+            for rel, digest in _tree_digests(folder, skip):
+                shared.update(f"{rel}\0{digest}\0".encode())
+        self.shared = shared.hexdigest()
+
+    def fingerprint(self, ignores: tuple = ()) -> str:
+        digest = hashlib.sha256(self.shared.encode())
+        for rel, content in self.kit:
+            if not any(rel == i or rel.startswith(i.rstrip("/") + "/") for i in ignores):
+                digest.update(f"{rel}\0{content}\0".encode())
+        return digest.hexdigest()
 
 
 def inputs_fingerprint(kit_root: Path, kit_out: Path) -> str:
-    """One hash of everything any part reads: kit files, templates, the generator's code and fonts.
-
-    The kit's own output folder is left out (a kit may keep its output inside its folder)."""
-    digest = hashlib.sha256()
-    skip = (Path(kit_out).resolve(),)
-    for folder in (Path(kit_root), *template_dirs(kit_root), GENERATOR):
-        digest.update(str(folder.name).encode() + b"\1")
-        _digest_tree(digest, folder, skip)
-    return digest.hexdigest()
+    """One hash of everything any part reads (kept for callers that want the whole kit)."""
+    return Inputs(kit_root, kit_out).fingerprint()
 
 
 def part_key(fingerprint: str, part_name: str, options: dict) -> str:

@@ -54,7 +54,7 @@ def test_an_edited_rules_chapter_rebuilds_the_booklet_with_the_new_text(run_cli,
     chapter.write_text(chapter.read_text() + "\nA sentence added by the cache test.\n")
     result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose",
                      "--only", "booklet,cards")
-    assert built_parts(result.err) == {"booklet": "built", "cards": "built"}  # the key covers the whole kit
+    assert built_parts(result.err) == {"booklet": "built", "cards": "reused"}  # cards read no rules chapter
     from pypdf import PdfReader
     text = " ".join(p.extract_text() for p in PdfReader(workspace / "out" / "space-empires-4x" / "booklet.pdf").pages)
     assert "added by the cache test" in " ".join(text.split())
@@ -88,3 +88,25 @@ def test_a_part_failing_beside_others_is_located_and_output_stays(run_cli, works
     assert re.search(r"unit-front\.svg\.j2:\d+: 'undefined_name' is undefined", result.err), result.err
     assert files(workspace / "out") == before
     assert not [p for p in (workspace / "out").iterdir() if p.name.startswith(".staging")]
+
+
+def test_an_edit_rebuilds_only_the_parts_that_read_the_file(run_cli, workspace):
+    """A unit's cost is on the cards, the sheets and in the booklet, never on a map: the maps stay cached."""
+    edit(workspace / "kit" / "units.yaml", "cost: 12", "cost: 13")
+    result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
+    assert result.code == 0
+    assert built_parts(result.err) == {"counters": "built", "maps": "reused", "cards": "built", "sheets": "built",
+                                       "booklet": "built"}
+
+
+def test_generic_parts_are_keyed_by_the_folders_they_read(run_cli, tmp_path):
+    from tests.test_components import MINI
+    shutil.copytree(MINI, tmp_path / "kit")
+    build = ("build", "--data", tmp_path / "kit", "--out", tmp_path / "out", "--verbose")
+    assert run_cli(*build).code == 0
+    chapter = tmp_path / "kit" / "rules" / "01-rules.md"
+    chapter.write_text(chapter.read_text() + "\nOne more line.\n")
+    assert built_parts(run_cli(*build).err) == {"components": "reused", "boards": "reused", "documents": "built"}
+    edit(tmp_path / "kit" / "boards" / "board.yaml", "label: Rim", "label: Edge")
+    # the texts may quote the board (boards.<id>.places), so the documents follow it; the pieces do not
+    assert built_parts(run_cli(*build).err) == {"components": "reused", "boards": "built", "documents": "built"}

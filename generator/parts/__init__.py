@@ -30,6 +30,7 @@ class Part:
     applies: Callable = lambda kit: kit.has_game_module  # does this kit hold what the part prints?
     wanted: Callable = lambda extra: True  # (BuildOptions.extra) -> was it asked for? (e.g. --for tts)
     key_extra: Callable = lambda ctx: {}   # (BuildContext) -> what else its output depends on (cache key)
+    ignores: tuple = ()  # kit-relative folders and files the part never reads: editing them keeps its cache
 
 
 def all_parts() -> list[Part]:

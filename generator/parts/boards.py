@@ -116,4 +116,4 @@ def build(ctx) -> dict:
 
 PART = Part(name="boards", build=build, order=25, aliases=("board",),
             doc="boards of places, links and tracks: a poster and Letter/A4 tiles each",
-            applies=lambda kit: bool(kit.boards))
+            applies=lambda kit: bool(kit.boards), ignores=("rules",))

@@ -286,4 +286,4 @@ def build(ctx) -> dict:
 
 PART = Part(name="components", build=build, order=15, aliases=("pieces",),
             doc="every component table's pieces, double-sided, one PDF per print group",
-            applies=lambda kit: bool(kit.tables))
+            applies=lambda kit: bool(kit.tables), ignores=("rules", "boards"))

@@ -223,4 +223,5 @@ PART = Part(
     doc="hex-map boards: a full-size poster and tiles for Letter/A4 with an assembly page",
     options=(Option(("--map",), {"metavar": "NAME", "dest": "map", "default": None,
                                  "help": "build only this map (a file name in the kit's maps folder)"}),),
+    ignores=("rules", "aids", "units.yaml", "technologies.yaml", "counters.yaml"),  # boards read none of these
 )
