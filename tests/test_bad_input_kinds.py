@@ -83,6 +83,9 @@ TABLE = [
     B("map-zero-hex", "maps/duel-small.yaml", "hex_size: 1.25in", "hex_size: 0in", "hex_size", "more than 0"),
     B("map-absurd-hex", "maps/duel-small.yaml", "hex_size: 1.25in", "hex_size: 50in", "hex_size", "at most"),
     B("map-absurd-rounds", "maps/duel-small.yaml", "rounds: 20", "rounds: 1000000000", "rounds", "<= 100"),
+    B("map-absurd-board", "maps/duel-small.yaml", '  - ". . . . . . + . . . . . . . ."',
+      '  - ". . . . . . + . . . . . . . ."' + '\n  - ". . . . . . . . . . . . . . ."' * 200, "rows",
+      "more than 120 in a side", None),
     B("map-nul", "maps/duel-small.yaml", "rounds: 20", "rounds: 2\0", "", "NUL byte"),
     # aids/cards.yaml
     B("cards-unknown-top", "aids/cards.yaml", "cards:\n", "zz_bogus_key: 1\ncards:\n", "zz_bogus_key",

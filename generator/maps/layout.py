@@ -157,6 +157,18 @@ def check_layout(layout: MapLayout, kit, problems: Problems) -> None:
                          f"{scenario.id} uses {scenario.deep_space_markers} deep-space markers")
     _check_connected(layout, DEEP_SPACE, report)
     _check_hex_size(layout, kit, report)
+    _check_board_size(layout, report)
+
+
+MAX_BOARD_IN = 120  # a side of the poster; the four-player board is 17.3 x 23.8 in
+
+
+def _check_board_size(layout: MapLayout, report: "_Located") -> None:
+    """A board of thousands of off-map hexes would tile onto thousands of pages: stop before drawing."""
+    width, height = layout.grid.size
+    if max(width, height) > MAX_BOARD_IN * 72:
+        report.error("rows", f"the board measures {width / 72:.0f} x {height / 72:.0f} in, more than "
+                             f"{MAX_BOARD_IN} in a side: use fewer rows or columns, or a smaller hex_size")
 
 
 def _check_homes(layout: MapLayout, kit, scenario, report: "_Located") -> None:
