@@ -1,17 +1,17 @@
 """Wrapped text that must fit its box, for piece templates: `textbox(text, x, y, w, h, size, min_size)`.
 
-SVG cannot wrap text, so lines are broken here with the shipped fonts' own metrics (the same TTF files
-cairo draws with), from `size` down to `min_size` in half points. Text that still does not fit raises
+SVG cannot wrap text, so lines are broken here with the widths cairo will draw the shipped fonts at
+(unhinted, as generator.render.svg_ops and fast_text draw them), from `size` down to `min_size` in half
+points. Text that still does not fit raises
 TextFitError; the caller names the row, template and box.
 """
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import lru_cache
 
 from markupsafe import Markup, escape
 
-from generator.fonts import FONT_DIR
 
 PT_IN_MM = 25.4 / 72
 FILES = {("DejaVu Sans", False): "DejaVuSans.ttf", ("DejaVu Sans", True): "DejaVuSans-Bold.ttf",
@@ -24,15 +24,17 @@ class TextFitError(ValueError):
     """A text that does not fit its box even at its smallest allowed size."""
 
 
-@cache
-def _font(family: str, bold: bool):
-    from reportlab.pdfbase.ttfonts import TTFont
-    key = (family, bold) if (family, bold) in FILES else ("DejaVu Sans", bold)
-    return TTFont(f"fit-{key[0]}-{bold}", str(FONT_DIR / FILES[key]))
-
-
+@lru_cache(maxsize=65536)
 def width_mm(text: str, family: str, bold: bool, size_pt: float) -> float:
-    return _font(family, bold).stringWidth(text, size_pt) * PT_IN_MM
+    """The advance of `text` as cairo will draw it (unhinted metrics, the shipped fonts), in mm."""
+    from generator.render.pdf import _cairo
+    from generator.render.svg_ops import _scratch_context
+    _cairo()  # the shipped fonts, for cairo
+    context = _scratch_context()
+    name = family if (family, bold) in FILES else "DejaVu Sans"
+    context.select_font_face(name, 0, 1 if bold else 0)
+    context.set_font_size(size_pt)
+    return context.text_extents(text)[4] * PT_IN_MM
 
 
 def _words(paragraph: str, bold_all: bool) -> list[tuple[str, bool]]:
