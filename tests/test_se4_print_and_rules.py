@@ -293,3 +293,12 @@ def test_old_disagreements_are_gone(out):
                   "for life", "pays the bid and chooses"):
         assert stale not in cards and stale not in booklet, stale
     assert "kit's choice" in booklet.lower()
+
+
+def test_assembly_title_stays_inside_the_margin_on_a4(tmp_path):
+    """A4 is narrower than Letter: the longest assembly title shrinks rather than run off the paper."""
+    assert main(["build", "--only", "maps", "--map", "duel-xl", "--paper", "a4", "--out", str(tmp_path),
+                 "--quiet"]) == 0
+    found, width, _ = glyphs(tmp_path / "space-empires-4x" / "maps" / "duel-xl-tiles-a4.pdf", 1)
+    assert "Duel,extra-largegalaxy:puttingthe" in "".join(g[0] for g in found)
+    assert max(g[4] for g in found) <= width - 18

@@ -150,6 +150,8 @@ def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: Tile
         _place_scaled(doc, art, x0, top, scale)
     context = _svg_size(width, height) | {
         "title": _title(ctx.kit, board), "count": plan.count, "margin": margin,
+        "title_size": _title_size(f"{_title(ctx.kit, board)}: putting the {plan.count} tiles together",
+                                  width - 2 * margin),
         "steps": steps, "numbered": True, "ruler": ruler,
         "tiles": [_outline(t, x0, top, scale, plan) for t in plan.tiles],
     }
@@ -159,6 +161,16 @@ def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: Tile
 
 
 STEP_TOP, STEP_LEADING, STEP_SIZE, CAPTION_SIZE = 32, 11, 8.5, 7.5  # as map-assembly.svg.j2 prints them
+TITLE_SIZE = 14.0
+
+
+def _title_size(title: str, width: float) -> float:
+    """The assembly title's size: 14 pt, or smaller where that would run past the margin (A4 is narrower)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from generator.fonts import register_reportlab_fonts
+    register_reportlab_fonts()
+    return round(min(TITLE_SIZE, TITLE_SIZE * width / stringWidth(title, "DejaVuSans-Bold", TITLE_SIZE)), 2)
 
 
 def _wrapped_steps(steps: list[str], width: float, margin: float, ruler: dict) -> list[str]:
