@@ -68,6 +68,7 @@ class FaceArts:
         from generator.render.face_store import PackedFaceStore
         from generator.render.piece_faces import kit_env
         self.kit, self.origins, self.done, self.by_svg, self.svgs = kit, origins, {}, {}, {}
+        self.keys, self.checked = {}, set()
         self.store, self.used, self.rendered, self.recorded = PackedFaceStore(store_file), set(), 0, set()
         self.env = kit_env(kit.root)
         self.warnings: list[str] = []
@@ -109,13 +110,37 @@ class FaceArts:
                 self.store.put(key, record)
                 self.recorded.add(key)
 
+    def key_of(self, face, shape, bleed_pt: float) -> str:
+        """The store key of a face's drawing (its SVG and the images it shows)."""
+        key = (face.key, round(bleed_pt, 3))
+        if key not in self.keys:
+            self.keys[key] = svg_key(self.svg(face, shape, bleed_pt), self.kit.root)
+        return self.keys[key]
+
+    def check(self, face, shape, bleed_pt: float) -> bool:
+        """Preflight a face from its stored record, without drawing it; False when it is not stored."""
+        key = self.key_of(face, shape, bleed_pt)
+        record = self.store.get(key)
+        if record is None:
+            return False
+        if key not in self.checked:
+            self.checked.add(key)
+            self.used.add(key)
+            where = self.origins.get(face.key, face.template)
+            self._preflight([tuple(p) for p in record.get("placed", [])], where, face.template)
+            self._check_texts(record.get("texts", ()), shape, bleed_pt, where, face)
+        return True
+
+    def _check_texts(self, texts, shape, bleed_pt, where, face) -> None:
+        for finding in check_face(texts, shape, bleed_pt, self.rules):
+            self.findings.append(f"{where}: {face.template}{SUFFIX_SVG} ({face.params.get('side')}): {finding}")
+
     def art(self, face, shape, bleed_pt: float):
         key = (face.key, round(bleed_pt, 3))
         if key not in self.done:
             where = self.origins.get(face.key, face.template)
             self.done[key] = self._draw(self.svg(face, shape, bleed_pt), where, face.template)
-            for finding in check_face(self.done[key].texts, shape, bleed_pt, self.rules):
-                self.findings.append(f"{where}: {face.template}{SUFFIX_SVG} ({face.params.get('side')}): {finding}")
+            self._check_texts(self.done[key].texts, shape, bleed_pt, where, face)
         return self.done[key]
 
     def _draw(self, svg: str, where: str, template: str):
@@ -220,13 +245,11 @@ def wanted_faces(ctx, kit) -> list:
     return wanted
 
 
-def write_group(ctx, group: str, runs: list, arts: FaceArts) -> dict:
-    from generator.render.pdf import PdfDocument
-    from generator.render.piece_sheets import draw_sheet_page
+def plan_group(ctx, runs: list) -> list:
+    """[(table, pieces, sheet settings, pages)] of one print group: the layout, in numbers only."""
     duplex = ctx.option("duplex", "long") or "long"
     offset = _offset(ctx)
-    path = ctx.stage.path(f"{group}{SUFFIX}")
-    doc, placements, pages_total = None, [], 0
+    plan = []
     for table, pieces in runs:
         settings = settings_for(table.shape, ctx.kit.sheets.get(table.group), ctx.paper, duplex, offset)
         two_sided = any(p.back is not None for p in pieces)
@@ -234,22 +257,64 @@ def write_group(ctx, group: str, runs: list, arts: FaceArts) -> dict:
             pages = impose(table.shape, len(pieces), settings, two_sided)
         except ValueError as exc:
             raise BuildError(f"{display_path(table.file)}: size: {exc}") from None
+        plan.append((table, pieces, settings, pages))
+    return plan
+
+
+def group_key(ctx, group: str, plan: list, arts: FaceArts) -> str:
+    """Everything a group's PDF depends on: the drawing code, its layout and titles, every face's drawing."""
+    from generator.layout import sheets as sheets_layout
+    from generator.output_cache import content_key, source_fingerprint
+    from generator.render import pdf, piece_sheets
+    parts = [source_fingerprint(pdf, piece_sheets, sheets_layout), _renderer(), ctx.kit.title, group]
+    for table, pieces, settings, pages in plan:
+        parts += [table.name, repr(table.shape), repr(settings), repr([(p.side, p.header, p.header_side) for p in pages])]
+        for piece in pieces:
+            parts += [arts.key_of(face, table.shape, settings.bleed) if face else "-" for face in (piece.front, piece.back)]
+    return content_key(*parts)
+
+
+def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
+    """The group's PDF: from the output `cache` when nothing in it changed (its faces still preflighted from
+    their stored records), else drawn. Without a cache (a reprint), always drawn."""
+    plan = plan_group(ctx, runs)
+    path = ctx.stage.path(f"{group}{SUFFIX}")
+    if cache is None:
+        draw_group(ctx, group, plan, arts, path)
+    else:
+        key = group_key(ctx, group, plan, arts)
+        faces = [(face, table.shape, settings.bleed) for table, pieces, settings, _ in plan for piece in pieces
+                 for face in (piece.front, piece.back) if face is not None]
+        if not (all(arts.check(*face) for face in faces) and cache.fetch(key, [path])):
+            draw_group(ctx, group, plan, arts, path)
+            cache.store(key, [path])
+    placements, number = [], 0
+    for table, pieces, settings, pages in plan:
+        for page in pages:
+            number += 1
+            placements += [_placement(group, number, page, slot, table, pieces[slot.index], settings.bleed)
+                           for slot in page.slots]
+    return {"path": f"{group}{SUFFIX}", "pages": number, "placements": placements}
+
+
+def draw_group(ctx, group: str, plan: list, arts: FaceArts, path) -> None:
+    from generator.render.pdf import PdfDocument
+    from generator.render.piece_sheets import draw_sheet_page
+    doc = None
+    for table, pieces, settings, pages in plan:
+        two_sided = any(p.back is not None for p in pieces)
         fronts = [arts.art(p.front, table.shape, settings.bleed) for p in pieces]
         backs = [arts.art(p.back, table.shape, settings.bleed) if p.back else None for p in pieces]
-        for page in pages:
+        per_sheet = 2 if two_sided else 1
+        for number, page in enumerate(pages):
             if doc is None:
                 doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size)
             doc.new_page(*page.size)
-            pages_total += 1
-            sheet_no = (pages.index(page) // (2 if two_sided else 1)) + 1
-            title = f"{ctx.kit.title} \u00b7 {table.name} \u00b7 {page.side} {sheet_no} of " \
-                    f"{len(pages) // (2 if two_sided else 1)}"
+            title = f"{ctx.kit.title} \u00b7 {table.name} \u00b7 {page.side} {number // per_sheet + 1} of " \
+                    f"{len(pages) // per_sheet}"
             draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, table.shape,
                             settings.bleed, title)
-            placements += [_placement(group, pages_total, page, slot, table, pieces[slot.index], settings.bleed)
-                           for slot in page.slots]
     doc.close()
-    return {"path": f"{group}{SUFFIX}", "pages": pages_total, "placements": placements}
 
 
 def _placement(group, page_no, page, slot, table, piece, bleed) -> dict:
@@ -268,7 +333,10 @@ def build(ctx) -> dict:
     kit = ctx.kit
     arts = FaceArts(kit, face_origins(kit), ctx.cache_dir / "piece-faces.bin")
     arts.prepare(wanted_faces(ctx, kit))
-    files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items()]
+    from generator.output_cache import OutputCache
+    cache = OutputCache(ctx.cache_dir / "piece-sheets")
+    files = [write_group(ctx, group, runs, arts, cache) for group, runs in batches(kit).items()]
+    cache.prune()
     if arts.findings:
         raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
     warnings = sorted(set(arts.warnings))
