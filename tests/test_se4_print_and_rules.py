@@ -302,3 +302,13 @@ def test_assembly_title_stays_inside_the_margin_on_a4(tmp_path):
     found, width, _ = glyphs(tmp_path / "space-empires-4x" / "maps" / "duel-xl-tiles-a4.pdf", 1)
     assert "Duel,extra-largegalaxy:puttingthe" in "".join(g[0] for g in found)
     assert max(g[4] for g in found) <= width - 18
+
+
+def test_an_escaped_character_reference_stops_the_cards_at_its_face():
+    """`{{ steps | join(" &#8594; ") }}` escapes the &, so the card would print "&#8594;": a located error."""
+    from generator.aids.cards import check_markup
+    from generator.problems import BuildError
+
+    check_markup([{"text": "5 → 3 → 1 and R&amp;D"}], "cards.yaml:9 cards.x.front")
+    with pytest.raises(BuildError, match=r"cards.yaml:9 cards.x.front: '&#8594;' would print as text"):
+        check_markup([{"bullets": ["fine", "5 &amp;#8594; 3"]}], "cards.yaml:9 cards.x.front")
