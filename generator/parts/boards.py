@@ -3,6 +3,8 @@ poster and tiled onto home paper (glue strips, trim lines, alignment marks and a
 same tiling as the hex maps (generator.maps.tiling)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from generator.lengths import parse_length, pt_from_mm
 from generator.maps.tiling import MARK_ARM, TICK, plan_tiles
 from generator.paper import PRINTABLE_MARGIN
@@ -14,14 +16,20 @@ from generator.render.templates import render_template
 FOLDER = "boards"
 
 
-def board_art(ctx, board, colour, arts):
+def board_document(ctx, board, colour) -> str:
+    """The board's SVG: its template rendered with the board's data (cheap; drawing it is what costs)."""
+    from generator.documents.context import tables_context
     from generator.render.piece_faces import board_svg, render_content
     params = board.params(_colour(colour))
-    from generator.documents.context import tables_context
     context = {"board": params, "colour": params["colour"], "kit": {"id": ctx.kit.id, "title": ctx.kit.title},
                "data": ctx.kit.data, "fields": board.doc["fields"], "tables": tables_context(ctx.kit)}
     content = render_content(ctx.kit.root, board.template, context, f"{display_path(board.file)}: board {board.id}")
-    return arts.get(board_svg(content, board.w, board.h), f"board {board.id}")
+    return board_svg(content, board.w, board.h)
+
+
+def board_art(ctx, board, colour, arts):
+    """The board drawn (once per ArtCache): for the poster, the tiles and the exports."""
+    return arts.get(board_document(ctx, board, colour), f"board {board.id}")
 
 
 def _colour(colour):
@@ -99,19 +107,56 @@ def _steps(plan) -> list[str]:
 
 
 def build(ctx) -> dict:
+    """Each board's poster and tiles; a board whose SVG (and the code drawing it) an earlier build printed
+    comes back from the output cache, its manifest entries computed from the numbers alone."""
+    from generator.output_cache import OutputCache
     from generator.render.pdf import ArtCache
     arts, files, boards = ArtCache(ctx.kit.root), [], []
+    cache = OutputCache(ctx.cache_dir / "boards")
     for board in ctx.kit.boards:
         for colour in (ctx.kit.colours if board.per_colour else (None,)):
             name = f"{board.id}-{colour.id}" if colour else board.id
             title = f"{ctx.kit.title}: {board.name}" + (f" ({colour.name})" if colour else "")
-            art = board_art(ctx, board, colour, arts)
-            files += [write_poster(ctx, name, title, art), write_tiles(ctx, name, title, art, arts)]
+            svg = board_document(ctx, board, colour)
+            width, height = pt_from_mm(board.w), pt_from_mm(board.h)
+            plan = plan_tiles(width, height, ctx.paper)
+            rels = [f"{FOLDER}/{name}-poster.pdf", f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"]
+            key = _key(ctx, svg, title, plan.paper)
+            targets = [ctx.stage.path(rel) for rel in rels]
+            if not cache.fetch(key, targets):
+                art = arts.get(svg, f"board {board.id}")  # what board_art draws, from the SVG in hand
+                write_poster(ctx, name, title, art)
+                write_tiles(ctx, name, title, art, arts)
+                cache.store(key, targets)
+            files += [_poster_entry(rels[0], width, height), _tiles_entry(rels[1], plan)]
             boards.append({"board": board.id, "colour": colour.id if colour else None, "name": board.name,
                            "size_mm": [board.w, board.h], "places": len(board.doc["places"]),
                            "links": len(board.doc["links"]), "tracks": len(board.doc["tracks"])})
+    cache.prune()
     ctx.log(f"boards: {len(boards)} boards, {len(files)} files")
     return {"files": files, "boards": boards}
+
+
+def _key(ctx, svg: str, title: str, paper: str) -> str:
+    from generator.output_cache import content_key, source_fingerprint
+    from generator.maps import tiling
+    from generator.parts import maps
+    from generator.render import pdf, svg_ops
+    from generator.render.templates import template_path
+    furniture = [template_path(ctx.kit.root, t).read_text(encoding="utf-8") for t in ("map-marks", "map-tile", "map-assembly")]
+    return content_key(source_fingerprint(pdf, svg_ops, tiling, maps), Path(__file__).read_text(encoding="utf-8"),
+                       *furniture, svg, title, paper)
+
+
+def _poster_entry(rel: str, width: float, height: float) -> dict:
+    return {"path": rel, "pages": 1, "paper": "poster", "page_size": [round(width, 3), round(height, 3)]}
+
+
+def _tiles_entry(rel: str, plan) -> dict:
+    tiles = [{"page": t.page + 1, "label": t.label, "region_pt": [round(v, 2) for v in (t.source.x, t.source.y, t.source.w, t.source.h)],
+              "neighbours": t.neighbours} for t in plan.tiles]
+    return {"path": rel, "pages": plan.count + 1, "paper": plan.paper, "page_size": list(plan.page),
+            "landscape": plan.landscape, "tiles": tiles}
 
 
 PART = Part(name="boards", build=build, order=25, aliases=("board",),

@@ -7,9 +7,11 @@ from generator.parts import Part
 
 def build(ctx) -> dict:
     from generator.documents.make import build_document  # reportlab and pypdf load only when needed
-    files = []
+    from generator.output_cache import OutputCache
+    cache, files = OutputCache(ctx.cache_dir / "documents"), []
     for name, settings in ctx.kit.documents.items():
-        files += build_document(ctx, name, settings)
+        files += build_document(ctx, name, settings, cache)
+    cache.prune()
     ctx.log(f"documents: {len(files)} files")
     return {"files": files}
 
