@@ -241,3 +241,11 @@ def test_data_keys_win_over_dict_methods_in_templates(mini_copy):
     out = mini_copy.parent / "out"
     assert main(["build", "--data", str(mini_copy), "--out", str(out), "-q", "--only", "components"]) == 0
     assert "3+2" in "".join(page_texts(out / "mini" / "chits.pdf"))
+
+
+def test_board_counts_are_checked_located(mini_copy, capsys):
+    board = mini_copy / "boards" / "board.yaml"
+    board.write_text(board.read_text() + "counts:\n  - {rule: \"two home systems\", match: {shape: circle}, total: 2}\n")
+    line = len(board.read_text().splitlines())
+    assert main(["validate", "--data", str(mini_copy)]) == 1
+    assert f"board.yaml:{line}: counts[0]: two home systems: the rule asks for 2, the board has 3" in capsys.readouterr().err

@@ -83,6 +83,13 @@ TEXT = Extra({
     "bold": optional(Bool(), False),
 }, "a text")
 
+BOARD_COUNT = Record({
+    "rule": Field(Str(), doc="the rule's name, quoted in the error"),
+    "of": optional(Choice(("places", "links", "tracks")), "places", "what is counted"),
+    "match": optional(MapOf(Anything(), key=Str()), {}, "{field: value} the counted items must have"),
+    "total": Field(Int(0), doc="how many the rule asks for"),
+}, "{rule, of, match, total}")
+
 BOARD = Record({
     "name": Field(Str()),
     "size": Field(Anything(), doc="a paper name (a3-landscape) or {width, height}"),
@@ -94,6 +101,7 @@ BOARD = Record({
     "tracks": optional(ListOf(TRACK), []),
     "texts": optional(ListOf(TEXT), []),
     "fields": optional(Anything(), {}, "anything else the board's template reads"),
+    "counts": optional(ListOf(BOARD_COUNT), [], "rule counts of places, links or tracks"),
 }, "a board")
 
 
@@ -137,10 +145,24 @@ def load_board(path: Path, raw, problems: Problems) -> Board | None:
     if doc is INVALID:
         return None
     size = board_size(doc["size"], where.child("size", raw.line_of("size")))
-    if size is None or not _links_ok(doc, raw, where):
+    if size is None or not _links_ok(doc, raw, where) or not _counts_ok(doc, raw, where):
         return None
     return Board(path.stem, doc["name"], path, round(size[0], 4), round(size[1], 4), doc["template"],
                  doc["per_colour"], doc)
+
+
+def _counts_ok(doc: dict, raw, where: Where) -> bool:
+    """The board's own rule counts: 17 planets, 9 outer-rim spaces, the links of a kind."""
+    ok = True
+    for i, rule in enumerate(doc["counts"]):
+        items = doc[rule["of"]]
+        got = sum(all(str(item.get(k)) == str(v) for k, v in rule["match"].items()) for item in items)
+        if got != rule["total"]:
+            line = raw["counts"].line_of(i)
+            where.child("counts", line).item(i, line).error(
+                f"{rule['rule']}: the rule asks for {rule['total']}, the board has {got}")
+            ok = False
+    return ok
 
 
 def _links_ok(doc: dict, raw, where: Where) -> bool:
