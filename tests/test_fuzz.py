@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import os
 import random
 import re
@@ -74,7 +75,11 @@ def run_fuzz(tmp_path: Path, runs: int, seed: int) -> list[str]:
     for kit in KITS:
         copies[kit.name] = tmp_path / kit.name
         shutil.copytree(kit, copies[kit.name], ignore=shutil.ignore_patterns("__pycache__"))
-    targets = [(name, rel) for name, copy in copies.items() for rel in kit_files(copy)]
+    per_kit = [[(name, rel) for rel in kit_files(copy)] for name, copy in copies.items()]
+    for files in per_kit:
+        rng.shuffle(files)
+    # Kits take turns, so even a short run breaks files of every kit.
+    targets = [t for group in itertools.zip_longest(*per_kit) for t in group if t is not None]
     failures = []
     for run in range(runs):
         name, rel = targets[run % len(targets)] if run < len(targets) else rng.choice(targets)
