@@ -194,9 +194,10 @@ def test_files_linked_from_outside_the_kit_are_refused(run_cli, kit_copy, earlie
     (kit_copy / "templates" / "unit-front.svg.j2").symlink_to(secret)
     (kit_copy / "aids" / "sheets.yaml").unlink()
     (kit_copy / "aids" / "sheets.yaml").symlink_to(secret)
+    (kit_copy / "maps" / "zz-secret.yaml").symlink_to(secret)
     before = snapshot(earlier)
     result = run_cli("build", "--data", kit_copy, "--out", earlier, "--only", "manifest", "--quiet")
     assert result.code == 1 and snapshot(earlier) == before
-    for name in ("rules/99-secret.md", "templates/unit-front.svg.j2", "aids/sheets.yaml"):
+    for name in ("rules/99-secret.md", "templates/unit-front.svg.j2", "aids/sheets.yaml", "maps/zz-secret.yaml"):
         assert f"{name}: links to a file outside the kit folder" in result.err, result.err
     assert "hunter2" not in result.err + result.out

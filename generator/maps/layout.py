@@ -73,7 +73,12 @@ def load_maps(root: Path, folder: str, kit, problems: Problems) -> tuple[MapLayo
         problems.error(file, line, "files.maps", f"{folder!r} is not a folder inside the kit")
         return ()
     named: set = set()  # scenarios named by any layout, even a broken one (its errors say enough)
-    layouts = [_load_one(file, kit, problems, named) for file in sorted(path.glob("*.yaml"))]
+    inside = Path(root).resolve()
+    files = sorted(path.glob("*.yaml"))
+    for file in files:
+        if not file.resolve().is_relative_to(inside):
+            problems.error(file, 0, "", "links to a file outside the kit folder")
+    layouts = [_load_one(file, kit, problems, named) for file in files if file.resolve().is_relative_to(inside)]
     _warn_unmapped_scenarios(kit, named, problems)
     return tuple(lay for lay in layouts if lay is not None)
 
