@@ -178,7 +178,7 @@ while n < {count}:
     n += cols * rows
 c.save()
 import resource
-print(f"PEAK_KIB {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr)
+print("PEAK_KIB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
 """
 
 

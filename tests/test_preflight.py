@@ -86,3 +86,17 @@ def test_the_default_kit_s_counter_faces_are_measured(tmp_path):
     records = [json.loads(f.read_text()) for f in faces]
     assert records and all("texts" in r for r in records)
     assert any(t[5].startswith("DD") and t[0] > 5 for r in records for t in r["texts"])  # "DD 1" on a unit front
+
+
+def test_the_default_kit_s_counters_pass_and_a_stricter_kit_fails_located(kit_copy, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["build", "--data", str(kit_copy), "--out", str(out), "-q", "--only", "counters"]) == 0
+    assert "preflight" not in capsys.readouterr().err
+    edit(kit_copy / "kit.yaml", "paper: letter", "paper: letter\npreflight: {min_text: 9pt}")
+    assert main(["build", "--data", str(kit_copy), "--out", str(out), "-q", "--only", "counters"]) == 1
+    err = capsys.readouterr().err
+    assert "preflight: these counters would print badly" in err and "below the 9 pt minimum" in err
+    # a smaller size asked for on the command line: warnings, and --strict refuses
+    assert main(["build", "--data", str(kit_copy), "--out", str(out), "-q", "--only", "counters",
+                 "--counter-size", "1/2in"]) == 0
+    assert "warning: preflight:" in capsys.readouterr().err

@@ -25,6 +25,7 @@ from generator.lengths import mm, parse_length, pt_from_mm
 from generator.output_cache import OutputCache, content_key, source_fingerprint
 from generator.paper import PRINTABLE_MARGIN, paper_size
 from generator.parts import Option, Part
+from generator.problems import BuildError
 from generator.render import calibration as calibration_module
 from generator.render import counter_sheets as sheets_module
 from generator.render import face_compact as face_compact_module
@@ -213,7 +214,9 @@ def produce(ctx, jobs: list) -> dict:
 
 
 def preflight(ctx, faces: FaceRefs, spec: SheetSpec) -> list[str]:
-    """Every counter face's glyphs, as measured when it was drawn, against the kit's preflight rules."""
+    """Every counter face's glyphs, as measured when it was drawn, against the kit's preflight rules. At the
+    kit's own counter size a finding stops the build; at a size chosen with --counter-size it is a warning
+    (smaller counters have smaller text: the player asked for them; --strict still refuses)."""
     from generator.preflight import check_face, preflight_rules
     from generator.shapes import Shape
     store, rules = FaceStore(ctx.cache_dir / "counter-faces"), preflight_rules(ctx.kit)
@@ -257,6 +260,8 @@ def build_counters(ctx) -> dict:
     calibration = calibration_file(ctx, spec)
     done = produce(ctx, sheets + [calibration])
     findings = preflight(ctx, faces, spec)
+    if findings and ctx.counter_size == ctx.kit.counter_size:  # the kit as designed must print well
+        raise BuildError("preflight: these counters would print badly:\n" + "\n".join(findings))
     pages = sum(len(s.pages) for s in sheets)
     ctx.log(f"counters: {len(sheets)} sheet files, {pages} pages, {len(faces.refs)} distinct faces; "
             f"drew {len(done['drawn'])} file(s) ({done['faces_rendered']} faces rendered), the rest from cache")

@@ -41,26 +41,46 @@ def kit_fetcher(root: Path | None):
 
 
 def _surface(data: bytes):
-    """One cairo image surface per distinct file, decoded once per process."""
+    """One cairo image surface per distinct file, decoded once per process (a PNG by cairo itself; other
+    formats through Pillow, straight into cairo's pixel layout)."""
     key = hashlib.sha1(data).hexdigest()
     if key not in _SURFACES:
         import cairocffi
-        from PIL import Image, ImageOps
+        width, height, kind = image_size(data)
         from generator.images import MAX_PIXELS
-        image = Image.open(io.BytesIO(data))
-        if image.size[0] * image.size[1] > MAX_PIXELS:
-            raise ImageRefused(f"an image of {image.size[0]} x {image.size[1]} pixels is over the limit")
-        jpeg = image.format == "JPEG"
-        image = ImageOps.exif_transpose(image).convert("RGBA")
-        png = io.BytesIO()
-        image.save(png, "PNG")
-        png.seek(0)
-        surface = cairocffi.ImageSurface.create_from_png(png)
+        if width * height > MAX_PIXELS:
+            raise ImageRefused(f"an image of {width} x {height} pixels is over the limit")
+        if kind == "PNG":
+            surface = cairocffi.ImageSurface.create_from_png(io.BytesIO(data))
+        else:
+            surface = _from_pillow(data, cairocffi)
         surface.set_mime_data("application/x-cairo.uuid", key.encode())  # CAIRO_MIME_TYPE_UNIQUE_ID
-        if jpeg:
+        if kind == "JPEG":
             surface.set_mime_data("image/jpeg", data)  # CAIRO_MIME_TYPE_JPEG
         _SURFACES[key] = surface
     return _SURFACES[key]
+
+
+def image_size(data: bytes) -> tuple[int, int, str]:
+    """Pixel size and format from the file's header, without decoding its pixels."""
+    from PIL import Image
+    with Image.open(io.BytesIO(data)) as picture:
+        return picture.size[0], picture.size[1], picture.format or ""
+
+
+def _from_pillow(data: bytes, cairocffi):
+    from PIL import Image, ImageOps
+    picture = ImageOps.exif_transpose(Image.open(io.BytesIO(data))).convert("RGBA")
+    # cairo's ARGB32 is premultiplied BGRA in memory on little-endian machines
+    red, green, blue, alpha = picture.split()
+    if alpha.getextrema() != (255, 255):
+        from PIL import ImageChops
+        red, green, blue = (ImageChops.multiply(c, alpha) for c in (red, green, blue))
+    buffer = bytearray(Image.merge("RGBA", (blue, green, red, alpha)).tobytes())
+    stride = cairocffi.ImageSurface.format_stride_for_width(cairocffi.FORMAT_ARGB32, picture.width)
+    if stride != picture.width * 4:
+        raise ImageRefused("unexpected image stride")
+    return cairocffi.ImageSurface.create_for_data(buffer, cairocffi.FORMAT_ARGB32, picture.width, picture.height, stride)
 
 
 def draw_image(surface, node, original) -> None:

@@ -549,7 +549,7 @@ class Drawing:
     # Images ----------------------------------------------------------------------------------------------
 
     def image(self, element, style: dict) -> None:
-        from generator.render.images import ImageRefused, _surface, kit_fetcher
+        from generator.render.images import ImageRefused, image_size, kit_fetcher
         href = element.get("href") or element.get(XLINK_HREF) or ""
         if self.base is None or not href or href.startswith("data:"):
             raise Unsupported("image without a kit folder")
@@ -560,8 +560,7 @@ class Drawing:
             raise Unsupported("image outside the kit: cairosvg refuses it with its message") from None
         if not data.startswith((b"\x89PNG", b"\xff\xd8")):
             raise Unsupported("an SVG image: cairosvg keeps it vector")
-        picture = _surface(data)
-        pw, ph = picture.get_width(), picture.get_height()
+        pw, ph, _ = image_size(data)  # the header is enough here; the pixels are decoded when drawn
         x, y = _num(element.get("x")), _num(element.get("y"))
         w, h = _num(element.get("width"), pw), _num(element.get("height"), ph)
         sx, sy, tx, ty = _preserve_ratio(element.get("preserveAspectRatio"), w, h, pw, ph)
