@@ -7,16 +7,15 @@ have downloaded, so Jinja runs sandboxed: `{{ kit.__class__ }}` and the like sto
 from __future__ import annotations
 
 import traceback
-from io import IOBase
-from pathlib import Path, PurePath
-from types import ModuleType, SimpleNamespace
+from pathlib import Path
+from types import SimpleNamespace
 from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 
 from generator.model import Kit
 from generator.problems import BuildError, display_path
+from generator.sandbox import KitSandbox
 
 
 class TextError(BuildError):
@@ -54,34 +53,6 @@ def join_and(items, word: str = "and") -> str:
     """['a', 'b', 'c'] -> 'a, b and c'."""
     items = [str(i) for i in items]
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
-
-
-class KitSandbox(SandboxedEnvironment):
-    """Jinja's sandbox (no Python internals), plus a bound on `*` and `**`: `{{ 'x' * 10**9 }}` in a kit file
-    must stop with a message, not fill the memory."""
-
-    intercepted_binops = frozenset(("*", "**"))
-    LIMIT = 100_000
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.globals.pop("lipsum", None)  # lipsum(10**6) is a memory bomb, and no kit needs filler text
-
-    def is_safe_attribute(self, obj, attr, value):
-        """No file system, module or stream from a kit text: `{{ kit.root.read_text() }}` or
-        `kit.root.joinpath('..').unlink()` would read or change files outside the kit."""
-        if isinstance(obj, (PurePath, ModuleType, IOBase)):
-            return False
-        return super().is_safe_attribute(obj, attr, value)
-
-    def call_binop(self, context, operator, left, right):
-        if operator == "**" and isinstance(right, (int, float)) and abs(right) > 64:
-            raise jinja2.exceptions.SecurityError(f"{left!r} ** {right!r} is too large")
-        if operator == "*":
-            for seq, times in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > self.LIMIT:
-                    raise jinja2.exceptions.SecurityError(f"repeating a text or list {times} times is too large")
-        return super().call_binop(context, operator, left, right)
 
 
 def _env(finalize=None) -> jinja2.Environment:

@@ -249,3 +249,15 @@ def test_board_counts_are_checked_located(mini_copy, capsys):
     line = len(board.read_text().splitlines())
     assert main(["validate", "--data", str(mini_copy)]) == 1
     assert f"board.yaml:{line}: counts[0]: two home systems: the rule asks for 2, the board has 3" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("expression, message", [
+    ("{{ lipsum(100000) }}", "lipsum"),
+    ("{{ 'x' * 1000000000 }}", "too large"),
+    ("{{ 2 ** 1000000 }}", "too large"),
+])
+def test_kit_templates_cannot_exhaust_the_memory(mini_copy, capsys, expression, message):
+    template = mini_copy / "templates" / "chit.svg.j2"
+    template.write_text(template.read_text() + expression + "\n")
+    assert main(["build", "--data", str(mini_copy), "--out", str(mini_copy / "out"), "-q"]) == 1
+    assert message in capsys.readouterr().err

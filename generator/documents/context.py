@@ -13,7 +13,7 @@ import jinja2
 
 from generator.booklet.tables import TableData
 from generator.problems import BuildError, display_path
-from generator.render.piece_faces import KitSandbox
+from generator.sandbox import KitSandbox
 from generator.render.templates import format_number
 from generator.text import join_and
 

@@ -11,11 +11,11 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 
 from generator.problems import BuildError, display_path
 from generator.render.templates import SUFFIX, format_number, template_dirs
 from generator.render.textbox import PT_IN_MM, TextFitError, textbox
+from generator.sandbox import KitSandbox
 from generator.shapes import Shape
 
 SVG_ROOT = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
@@ -26,16 +26,6 @@ def kit_env(kit_root: Path) -> jinja2.Environment:
     own = Path(kit_root) / "templates"
     stamp = tuple(sorted(p.name for p in own.glob(f"*{SUFFIX}"))) if own.is_dir() else ()
     return _kit_env(Path(kit_root), stamp)
-
-
-class KitSandbox(SandboxedEnvironment):
-    """The sandbox, where `data.trade.get` reads the key `get` of a mapping, not the dict method: kit data
-    is looked up as data first."""
-
-    def getattr(self, obj, attribute):
-        if isinstance(obj, dict) and attribute in obj:
-            return obj[attribute]
-        return super().getattr(obj, attribute)
 
 
 @lru_cache(maxsize=8)

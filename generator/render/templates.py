@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 
 from generator.problems import BuildError, display_path
-from generator.text import KitSandbox
+from generator.sandbox import KitSandbox
 
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 SUFFIX = ".svg.j2"
