@@ -7,8 +7,13 @@ the memory (`{{ 'x' * 10**9 }}`, `lipsum(10**6)`). Kit data is looked up as data
 """
 from __future__ import annotations
 
+import hashlib
+import marshal
+import os
+import tempfile
+from functools import cache
 from io import IOBase
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from types import ModuleType
 
 import jinja2
@@ -22,6 +27,28 @@ class KitSandbox(SandboxedEnvironment):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.globals.pop("lipsum", None)  # lipsum(10**6) is a memory bomb, and no kit needs filler text
+
+    def cached_from_string(self, source: str):
+        """from_string, with the compiled code kept on disk between builds (keyed by the source, this
+        environment's settings and Jinja's version): a rebuild does not compile every chapter again."""
+        key = hashlib.sha1("\0".join((source, jinja2.__version__, type(self).__name__,
+                                      repr(sorted(self.filters)),
+                                      getattr(self.finalize, "__qualname__", ""))).encode()).hexdigest()
+        folder = code_folder()
+        if folder is None:
+            return self.from_string(source)
+        path = folder / f"{key}.code"
+        try:
+            code = marshal.loads(path.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
+            code = self.compile(source)
+            try:
+                temporary = path.with_name(f".{path.name}.{os.getpid()}")
+                temporary.write_bytes(marshal.dumps(code))
+                os.replace(temporary, path)
+            except OSError:
+                pass
+        return self.template_class.from_code(self, code, self.make_globals(None), None)
 
     def getattr(self, obj, attribute):
         if isinstance(obj, dict) and attribute in obj:
@@ -43,3 +70,20 @@ class KitSandbox(SandboxedEnvironment):
                 if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > self.LIMIT:
                     raise jinja2.exceptions.SecurityError(f"repeating a text or list {times} times is too large")
         return super().call_binop(context, operator, left, right)
+
+
+@cache
+def code_folder() -> Path | None:
+    """This user's folder of compiled templates, or None when it cannot be trusted: compiled code is run, so
+    the folder must be ours and writable by nobody else (as Jinja's own bytecode cache insists)."""
+    if not hasattr(os, "getuid"):
+        return None
+    folder = Path(tempfile.gettempdir()) / f"pnpgen-jinja-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = folder.lstat()
+    except OSError:
+        return None
+    if folder.is_symlink() or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        return None
+    return folder

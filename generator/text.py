@@ -78,7 +78,7 @@ def render_text(kit: Kit, source: str, origin: Path | str, extra: dict | None = 
     if "\0" in source:
         raise TextError(name, source[: source.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
     try:
-        return (_MARKUP_ENV if markup else _ENV).from_string(source).render(**context)
+        return (_MARKUP_ENV if markup else _ENV).cached_from_string(source).render(**context)
     except jinja2.TemplateSyntaxError as exc:
         raise TextError(name, exc.lineno, f"template syntax error: {exc.message}") from None
     except jinja2.exceptions.SecurityError as exc:

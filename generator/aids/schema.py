@@ -30,14 +30,22 @@ class Markup(Spec):
         return value
 
 
+_CHECK_STYLE = None
+
+
+def _check_style(style_class):
+    global _CHECK_STYLE
+    _CHECK_STYLE = style_class("markup-check")
+    return _CHECK_STYLE
+
+
 def markup_problem(text: str) -> str | None:
     """Why reportlab cannot read this paragraph (an unclosed <b>, a stray '<' or '&'), or None."""
+    from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
 
-    from generator.aids.styles import styles
-
-    try:
-        Paragraph(text, styles()["body"])
+    try:  # a built-in font is enough to parse the markup: no TTF to load for a check
+        Paragraph(text, _CHECK_STYLE or _check_style(ParagraphStyle))
     except ValueError as exc:
         message = " ".join(str(exc).split())
         return message.rpartition("caused exception ")[2][:200] or message[:200]

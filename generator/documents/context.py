@@ -111,7 +111,7 @@ _ENV.filters["num"] = format_number
 def render_chapter(path: Path, context: dict) -> str:
     name = display_path(path)
     try:
-        return _ENV.from_string(path.read_text(encoding="utf-8")).render(**context)
+        return _ENV.cached_from_string(path.read_text(encoding="utf-8")).render(**context)
     except jinja2.TemplateSyntaxError as exc:
         raise BuildError(f"{name}:{exc.lineno}: template syntax error: {exc.message}") from None
     except jinja2.exceptions.SecurityError as exc:

@@ -15,7 +15,7 @@ import jinja2
 from generator.problems import BuildError, display_path
 from generator.render.templates import SUFFIX, format_number, template_dirs
 from generator.render.textbox import PT_IN_MM, TextFitError, textbox
-from generator.sandbox import KitSandbox
+from generator.sandbox import KitSandbox, code_folder
 from generator.shapes import Shape
 
 SVG_ROOT = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
@@ -33,19 +33,10 @@ def _kit_env(kit_root: Path, stamp: tuple) -> jinja2.Environment:
     env = KitSandbox(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in template_dirs(kit_root)]),
         undefined=jinja2.StrictUndefined, autoescape=True, trim_blocks=True, lstrip_blocks=True,
-        bytecode_cache=jinja2.FileSystemBytecodeCache(str(_bytecode_folder())))
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(folder)) if (folder := code_folder()) else None)
     env.filters["num"] = format_number
     env.globals.update(textbox=textbox, pt=lambda n: round(n * PT_IN_MM, 4))
     return env
-
-
-def _bytecode_folder() -> Path:
-    """Compiled templates kept between builds (Jinja checks each against its source's modification time)."""
-    import os
-    import tempfile
-    folder = Path(tempfile.gettempdir()) / f"pnpgen-jinja-{os.getuid() if hasattr(os, 'getuid') else 0}"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def render_content(kit_root: Path, template: str, context: dict, where: str, env=None) -> str:
