@@ -11,6 +11,11 @@ import io
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: pypdf loads when a PDF is updated
+    from pypdf import PdfReader
+    from pypdf.generic import ArrayObject, DictionaryObject
 
 
 MARKED = b"/PrintScaling /None"

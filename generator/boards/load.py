@@ -184,16 +184,10 @@ def _links_ok(doc: dict, raw, where: Where) -> bool:
 
 
 def load_boards(root: Path, rel: str, kit_file: Path, line: int, colours: tuple, problems: Problems) -> tuple:
-    from generator.components.load import folder_files, read_yaml
+    from generator.components.load import yaml_mappings
     from generator.render.templates import template_path
     boards = []
-    for path in folder_files(root, rel, (".yaml", ".yml"), "boards", kit_file, line, problems):
-        raw = read_yaml(path, problems)
-        if raw is None:
-            continue
-        if not isinstance(raw, dict):
-            problems.error(path, 1, "", "must hold a mapping of fields at the top level (name, size, ...)")
-            continue
+    for path, raw in yaml_mappings(root, rel, "boards", "name, size", kit_file, line, problems):
         board = load_board(path, raw, problems)
         if board is None:
             continue

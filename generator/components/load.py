@@ -46,15 +46,22 @@ def read_yaml(path: Path, problems: Problems):
     return None
 
 
-def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Problems) -> dict[str, Table]:
-    tables = {}
-    for path in folder_files(root, rel, (".yaml", ".yml"), "components", kit_file, line, problems):
+def yaml_mappings(root: Path, rel: str, field: str, fields_hint: str, kit_file: Path, line: int,
+                  problems: Problems):
+    """(path, mapping) of every YAML file of a kit folder; a file that is not a mapping is a located error."""
+    for path in folder_files(root, rel, (".yaml", ".yml"), field, kit_file, line, problems):
         raw = read_yaml(path, problems)
         if raw is None:
             continue
         if not isinstance(raw, dict):
-            problems.error(path, 1, "", "must hold a mapping of fields at the top level (name, shape, size, ...)")
+            problems.error(path, 1, "", f"must hold a mapping of fields at the top level ({fields_hint}, ...)")
             continue
+        yield path, raw
+
+
+def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Problems) -> dict[str, Table]:
+    tables = {}
+    for path, raw in yaml_mappings(root, rel, "components", "name, shape, size", kit_file, line, problems):
         table = load_table(path, raw, problems)
         if table is not None:
             _check_templates(root, table, raw, problems)

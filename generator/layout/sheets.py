@@ -6,7 +6,6 @@ their own outline; hexes may nest (share edges). Bleed widens each cell so art c
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from generator.lengths import parse_length

@@ -5,13 +5,12 @@ edits the board by eye. Every problem is reported with its file, line and field.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.lengths import parse_length
 from generator.maps.geometry import ORIENTATIONS, HexGrid, hex_label
-from generator.problems import Problems, display_path
+from generator.problems import Problems
 from generator.schema import INVALID, Choice, Field, Int, Length, ListOf, MapOf, Record, Str, Where, optional
 from generator.yamlio import YamlSyntaxError, load_yaml
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.lengths import parse_length, pt_from_mm
+from generator.lengths import pt_from_mm
 from generator.maps.tiling import MARK_ARM, TICK, plan_tiles
 from generator.paper import PRINTABLE_MARGIN
 from generator.parts import Part

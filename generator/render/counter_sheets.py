@@ -71,8 +71,9 @@ def paint_art(cr, art: Art, x: float, y: float, turned: bool = False) -> None:
     cr.restore()
 
 
-def draw_cuts(cr, cuts) -> None:
-    """Each cut line twice: a white halo, then a dark core on it (light and dark grounds alike)."""
+def draw_cuts(cr, cuts, paths=None) -> None:
+    """Each cut line (and cut path: `paths(cr)` adds them) twice: a white halo, then a dark core on it, so
+    it reads on light and dark grounds alike."""
     cr.save()
     for colour, width in ((CUT_HALO, CUT_HALO_WIDTH), (CUT_GREY, CUT_WIDTH)):
         cr.set_source_rgb(*colour)
@@ -81,6 +82,9 @@ def draw_cuts(cr, cuts) -> None:
             cr.move_to(x1, y1)
             cr.line_to(x2, y2)
         cr.stroke()
+        if paths is not None:
+            paths(cr)
+            cr.stroke()
     cr.restore()
 
 

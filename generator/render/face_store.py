@@ -133,7 +133,7 @@ def replay(record: dict, unbounded: bool = False) -> Art:
     """Draw a record straight through cairo's C functions: no SVG, no Python wrapper per call. Art that
     pages place clipped (a board cut into tiles) must be `unbounded` (see render.pdf.render_svg)."""
     cairocffi, _ = _cairo()
-    lib, ffi = cairocffi.cairo, cairocffi.ffi
+    lib = cairocffi.cairo
     width, height = record["width"], record["height"]
     surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None if unbounded else (0, 0, width, height))
     context = cairocffi.Context(surface)

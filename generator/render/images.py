@@ -85,7 +85,6 @@ def _from_pillow(data: bytes, cairocffi):
 
 def draw_image(surface, node, original) -> None:
     """cairosvg's `image` tag handler, for rasters; SVG art goes to `original`."""
-    import cairocffi
     from cairosvg.helpers import preserve_ratio, size
     from cairosvg.url import parse_url
     base_url = node.get("{http://www.w3.org/XML/1998/namespace}base")

@@ -7,15 +7,13 @@ Kit templates are input, not code: they run in Jinja's sandbox (no reaching Pyth
 from __future__ import annotations
 
 import traceback
-from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 
 from generator.problems import BuildError, display_path
-from generator.render.templates import SUFFIX, format_number, template_dirs
-from generator.render.textbox import PT_IN_MM, TextFitError, textbox
-from generator.sandbox import KitSandbox, code_folder
+from generator.render.templates import SUFFIX, template_dirs, template_env
+from generator.render.textbox import TextFitError
 from generator.shapes import Shape
 
 SVG_ROOT = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
@@ -23,20 +21,8 @@ SVG_ROOT = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.
 
 
 def kit_env(kit_root: Path) -> jinja2.Environment:
-    own = Path(kit_root) / "templates"
-    stamp = tuple(sorted(p.name for p in own.glob(f"*{SUFFIX}"))) if own.is_dir() else ()
-    return _kit_env(Path(kit_root), stamp)
-
-
-@lru_cache(maxsize=8)
-def _kit_env(kit_root: Path, stamp: tuple) -> jinja2.Environment:
-    env = KitSandbox(
-        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in template_dirs(kit_root)]),
-        undefined=jinja2.StrictUndefined, autoescape=True, trim_blocks=True, lstrip_blocks=True,
-        bytecode_cache=jinja2.FileSystemBytecodeCache(str(folder)) if (folder := code_folder()) else None)
-    env.filters["num"] = format_number
-    env.globals.update(textbox=textbox, pt=lambda n: round(n * PT_IN_MM, 4))
-    return env
+    """The kit's template environment (generator.render.templates): sandboxed, strict, autoescaped."""
+    return template_env(kit_root)
 
 
 def render_content(kit_root: Path, template: str, context: dict, where: str, env=None) -> str:

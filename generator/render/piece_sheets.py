@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 
 from generator.layout.sheets import SheetPage
-from generator.render.counter_sheets import CUT_GREY as CUT_DARK
-from generator.render.counter_sheets import CUT_HALO, CUT_HALO_WIDTH, CUT_WIDTH, FAMILY, draw_scale, paint_art
+from generator.render.counter_sheets import FAMILY, draw_cuts, draw_scale, paint_art
 
 
 def draw_sheet_page(cr, page: SheetPage, arts: list, shape, bleed: float, title: str) -> None:
@@ -19,20 +18,8 @@ def draw_sheet_page(cr, page: SheetPage, arts: list, shape, bleed: float, title:
 
 
 def draw_cut_paths(cr, cuts, outlines) -> None:
-    """Every cut line and cut path twice, as on the counter sheets: a white halo, then a dark core on it, so
-    the line reads on light and dark art alike."""
-    cr.save()
-    for colour, width in ((CUT_HALO, CUT_HALO_WIDTH), (CUT_DARK, CUT_WIDTH)):
-        cr.set_source_rgb(*colour)
-        cr.set_line_width(width)
-        for x1, y1, x2, y2 in cuts:
-            cr.move_to(x1, y1)
-            cr.line_to(x2, y2)
-        cr.stroke()
-        for command in outlines:
-            _outline(cr, command)
-        cr.stroke()
-    cr.restore()
+    """Cut lines and each piece's own cut path, on a white halo as on the counter sheets."""
+    draw_cuts(cr, cuts, lambda context: [_outline(context, command) for command in outlines])
 
 
 def _outline(cr, command) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 
 from generator.problems import BuildError, display_path
-from generator.sandbox import KitSandbox
+from generator.sandbox import KitSandbox, code_folder
 
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 SUFFIX = ".svg.j2"
@@ -42,8 +42,11 @@ def _template_env(kit_root: Path, overrides: tuple) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(folder)) if (folder := code_folder()) else None,
     )
     env.filters["num"] = format_number
+    from generator.render.textbox import PT_IN_MM, textbox  # what piece templates draw text with
+    env.globals.update(textbox=textbox, pt=lambda n: round(n * PT_IN_MM, 4))
     return env
 
 
