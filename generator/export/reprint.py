@@ -114,7 +114,7 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
     `printed`: the options of the build that was printed (its manifest's), so the sheets match it."""
     from generator.build import BuildContext
     from generator.export.decks import ExportArts
-    from generator.output import OutputStage
+    from generator.output import BuildLock, OutputStage
     from generator.parts.components import batches, write_group
     from generator.pdf_update import mark_print_scaling
     wanted = [p for p in pieces if (p.ref, p.colour) in keys]
@@ -123,7 +123,7 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
     skipped = []
     target = Path(out) / kit.id / FOLDER
     written = []
-    with OutputStage(target) as stage:
+    with BuildLock(Path(out) / kit.id), OutputStage(target) as stage:  # never beside a build of the same kit
         ctx = BuildContext(kit, pieces, reprint_options(out, paper, printed or {}), stage, lambda _: None)
         arts = ExportArts(kit)
         files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items() if group in groups]
