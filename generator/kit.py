@@ -145,20 +145,20 @@ def _stop_on(problems: Problems, strict: bool) -> None:
         raise KitError(problems.items)
 
 
-def _index_lines(file_key: str, path: Path, node, prefix: str = "") -> dict:
+def _index_lines(file_key: str, path: Path, node, prefix: str = "", shown: str | None = None) -> dict:
     """(file key, dotted field path) -> (file, line) for every key and item in a YAML tree."""
-    shown = display_path(path)
+    shown = shown or display_path(path)
     out = {(file_key, prefix): (shown, getattr(node, "line", 1))} if not prefix else {}
     if isinstance(node, LocatedDict):
         for key, value in node.items():
             path_here = f"{prefix}.{key}" if prefix else str(key)
             out[(file_key, path_here)] = (shown, node.line_of(key))
-            out.update(_index_lines(file_key, path, value, path_here))
+            out.update(_index_lines(file_key, path, value, path_here, shown))
     elif isinstance(node, LocatedList):
         for index, value in enumerate(node):
             path_here = f"{prefix}[{index}]"
             out[(file_key, path_here)] = (shown, node.line_of(index))
-            out.update(_index_lines(file_key, path, value, path_here))
+            out.update(_index_lines(file_key, path, value, path_here, shown))
     return out
 
 

@@ -10,6 +10,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.platypus import Flowable
 
+from generator.aids.sources import CHART_NAMES
 from generator.aids.styles import CONDENSED_BOLD, SHADE, grid_table, para
 from generator.model import Kit, Level, Technology, Unit
 from generator.problems import BuildError
@@ -182,6 +183,8 @@ CHARTS: dict[str, Callable[[Kit, float], Flowable]] = {
     "doomsday": doomsday_chart,
     "scenarios": scenarios_chart,
 }
+if tuple(CHARTS) != CHART_NAMES:  # validation names the charts without importing reportlab: keep both in step
+    raise RuntimeError(f"generator.aids.sources.CHART_NAMES {CHART_NAMES} differs from the charts {tuple(CHARTS)}")
 
 
 def chart(name: str, kit: Kit, width: float, where: str) -> Flowable:

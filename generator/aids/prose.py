@@ -12,13 +12,10 @@ from reportlab.platypus import Flowable, Paragraph
 
 from generator.aids.charts import chart
 from generator.aids.styles import styles
-from generator.kit import BUILTIN_DATA, DEFAULT_KIT
 from generator.model import Kit
 from generator.problems import BuildError, KitError, Problems, display_path
 from generator.yamlio import LocatedDict
-
-AIDS_FILE = Path("aids") / "cards.yaml"
-BLOCK_KINDS = ("heading", "text", "bullets", "chart")
+from generator.aids.sources import AIDS_FILE, BLOCK_KINDS, aids_path, text_context  # noqa: F401 - callers import them from here
 
 
 @dataclass(frozen=True)
@@ -30,21 +27,6 @@ class CardText:
     per_colour: bool
     faces: dict          # "front"/"back" -> list of block dicts
     where: dict          # "front"/"back" -> "file:line" of that face
-
-
-def aids_path(kit: Kit, rel: Path = AIDS_FILE) -> Path:
-    """The kit's own aid texts, else the built-in ones (as templates fall back to the built-in folder)."""
-    own = kit.root / rel
-    return own if own.exists() else BUILTIN_DATA / DEFAULT_KIT / rel
-
-
-def text_context(kit: Kit) -> dict:
-    """Derived lists the texts quote: unit names by how they move, colony steps from big to gone."""
-    by_movement: dict[str, list[str]] = {}
-    for unit in kit.units.values():
-        by_movement.setdefault(unit.movement, []).append(unit.name)
-    return {"moving": by_movement, "colony_steps": list(reversed(kit.game.economy["colony_growth"])),
-            "marker_list": list(kit.marker_kinds.values())}
 
 
 def load_aid_yaml(kit: Kit, rel: Path) -> tuple[LocatedDict, str]:

@@ -6,9 +6,11 @@ located problem (`aids/cards.yaml:LINE: cards.player_aid.frnt: unknown field (di
 """
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from generator.problems import Problems
+from generator.sandbox import code_folder
 from generator.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Record, Spec, Where, optional
 
 CARDS_FILE = Path("aids") / "cards.yaml"
@@ -40,7 +42,12 @@ def _check_style(style_class):
 
 
 def markup_problem(text: str) -> str | None:
-    """Why reportlab cannot read this paragraph (an unclosed <b>, a stray '<' or '&'), or None."""
+    """Why reportlab cannot read this paragraph (an unclosed <b>, a stray '<' or '&'), or None. Texts that
+    parsed before are remembered (by hash, in this user's cache folder), so an unchanged kit is checked
+    without loading reportlab at all."""
+    digest = hashlib.sha1(f"{_PARSER_VERSION}\0{text}".encode()).hexdigest()
+    if digest in _known_good():
+        return None
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
 
@@ -49,7 +56,36 @@ def markup_problem(text: str) -> str | None:
     except ValueError as exc:
         message = " ".join(str(exc).split())
         return message.rpartition("caused exception ")[2][:200] or message[:200]
+    _remember(digest)
     return None
+
+
+_PARSER_VERSION = "reportlab-paragraph-1"
+_GOOD: set | None = None
+
+
+def _known_good() -> set:
+    global _GOOD
+    if _GOOD is None:
+        _GOOD = set()
+        folder = code_folder()
+        if folder is not None:
+            try:
+                _GOOD = set((folder / "markup-ok.txt").read_text(encoding="ascii").split())
+            except (OSError, ValueError):
+                pass
+    return _GOOD
+
+
+def _remember(digest: str) -> None:
+    _known_good().add(digest)
+    folder = code_folder()
+    if folder is not None:
+        try:
+            with open(folder / "markup-ok.txt", "a", encoding="ascii") as handle:
+                handle.write(digest + "\n")
+        except OSError:
+            pass
 
 
 class Block(Spec):
@@ -58,7 +94,7 @@ class Block(Spec):
     description = "a block {heading|text|bullets|chart: ...}"
 
     def __init__(self):
-        from generator.aids.charts import CHARTS
+        from generator.aids.sources import CHART_NAMES as CHARTS
 
         self.record = Record({
             "heading": optional(Markup()),
@@ -109,7 +145,7 @@ SCHEMAS = {CARDS_FILE: cards_schema, SHEETS_FILE: sheets_schema}
 
 def check_aid_file(kit, rel: Path, problems: Problems):
     """Render and read one aid file, record every problem located; the checked mapping, or None."""
-    from generator.aids.prose import aids_path, text_context
+    from generator.aids.sources import aids_path, text_context
     from generator.text import TextError, read_text, render_text
     from generator.yamlio import YamlSyntaxError, parse_yaml
 
