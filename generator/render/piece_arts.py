@@ -1,0 +1,201 @@
+"""The faces of a kit's pieces: each distinct face rendered from its template once per build, drawn through
+the SVG subset drawer (cairosvg beyond it), kept on disk as its recorded cairo calls keyed by its SVG and the
+images it shows, replayed on later builds, and preflighted (text size and margins, image resolution).
+New faces are rendered and recorded in two processes when there are enough of them."""
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import re
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+from generator.lengths import mm
+from generator.preflight import check_face, preflight_rules
+from generator.render.images import PLACED
+
+SUFFIX_SVG = ".svg.j2"
+MIN_DPI = 300
+WORKERS = 2
+PARALLEL_FROM = 48   # fewer new faces than this are drawn in this process: forking costs more than it saves
+CHUNK = 64           # faces a worker renders per task
+HREF = re.compile(r'href="([^"#][^"]*)"')
+RENDERER = f"cairosvg {metadata.version('cairosvg')} cairocffi {metadata.version('cairocffi')}"
+
+
+class FaceArts:
+    """Each distinct face rendered once per build (at the bleed its sheet asks for), and kept on disk as its
+    recorded cairo calls: the next build replays it without cairosvg unless its SVG or an image it shows
+    changed (the key hashes both)."""
+
+    def __init__(self, kit, origins, store_file: Path):
+        from generator.render.face_store import PackedFaceStore
+        from generator.render.piece_faces import kit_env
+        self.kit, self.origins, self.done, self.by_svg, self.svgs = kit, origins, {}, {}, {}
+        self.keys, self.checked = {}, set()
+        self.store, self.used, self.rendered, self.recorded = PackedFaceStore(store_file), set(), 0, set()
+        self.env = kit_env(kit.root)
+        self.warnings: list[str] = []
+        self.findings: list[str] = []
+        self.rules = preflight_rules(kit)
+
+    def svg(self, face, shape, bleed_pt: float) -> str:
+        """The face's SVG document: its template rendered with its row, wrapped and clipped to the shape."""
+        from generator.render.piece_faces import face_context, piece_svg, render_content
+        key = (face.key, round(bleed_pt, 3))
+        if key not in self.svgs:
+            bleed = round(mm(bleed_pt), 4)
+            params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}
+            where = self.origins.get(face.key, face.template)
+            content = render_content(self.kit.root, face.template, face_context(params, self.kit), where, self.env)
+            self.svgs[key] = piece_svg(content, shape, bleed)
+        return self.svgs[key]
+
+    def prepare(self, wanted: list) -> None:
+        """Render and record, in two processes, every face of `wanted` [(face, shape, bleed)] that the store
+        does not hold yet; art() then only replays. Small jobs are left to art(), in this process."""
+        todo = list({(f.key, round(b, 3)): (f, s, b) for f, s, b in wanted if (f.key, round(b, 3)) not in self.svgs}.values())
+        if len(todo) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
+            return
+        from generator.render.pdf import _cairo
+        _cairo()  # cairo, cairosvg and our drawers loaded once, before forking
+        _PREPARE.update(arts=self, todo=todo)
+        chunks = [range(start, min(start + CHUNK, len(todo))) for start in range(0, len(todo), CHUNK)]
+        try:
+            with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork")) as pool:
+                results = [item for part in pool.map(_prepare_chunk, chunks) for item in part]
+        except BrokenProcessPool:  # a worker died: draw everything here instead, as on a one-core machine
+            return
+        finally:
+            _PREPARE.clear()
+        for (face, _, bleed), (svg, key, record) in zip(todo, results):
+            self.svgs[(face.key, round(bleed, 3))] = svg
+            if record is not None and self.store.get(key) is None:
+                self.store.put(key, record)
+                self.recorded.add(key)
+
+    def key_of(self, face, shape, bleed_pt: float) -> str:
+        """The store key of a face's drawing (its SVG and the images it shows)."""
+        key = (face.key, round(bleed_pt, 3))
+        if key not in self.keys:
+            self.keys[key] = svg_key(self.svg(face, shape, bleed_pt), self.kit.root)
+        return self.keys[key]
+
+    def check(self, face, shape, bleed_pt: float) -> bool:
+        """Preflight a face from its stored record, without drawing it; False when it is not stored."""
+        key = self.key_of(face, shape, bleed_pt)
+        record = self.store.get(key)
+        if record is None:
+            return False
+        if key not in self.checked:
+            self.checked.add(key)
+            self.used.add(key)
+            where = self.origins.get(face.key, face.template)
+            self._preflight([tuple(p) for p in record.get("placed", [])], where, face.template)
+            self._check_texts(record.get("texts", ()), shape, bleed_pt, where, face)
+        return True
+
+    def _check_texts(self, texts, shape, bleed_pt, where, face) -> None:
+        for finding in check_face(texts, shape, bleed_pt, self.rules):
+            self.findings.append(f"{where}: {face.template}{SUFFIX_SVG} ({face.params.get('side')}): {finding}")
+
+    def art(self, face, shape, bleed_pt: float):
+        key = (face.key, round(bleed_pt, 3))
+        if key not in self.done:
+            where = self.origins.get(face.key, face.template)
+            self.done[key] = self._draw(self.svg(face, shape, bleed_pt), where, face.template)
+            self._check_texts(self.done[key].texts, shape, bleed_pt, where, face)
+        return self.done[key]
+
+    def _draw(self, svg: str, where: str, template: str):
+        from generator.render.face_store import replay
+        key = svg_key(svg, self.kit.root)
+        if key in self.by_svg:  # another row, the same drawing (a back that shows none of its row)
+            return self.by_svg[key]
+        self.used.add(key)
+        record = self.store.get(key)
+        if record is not None:
+            placed = [tuple(p) for p in record.get("placed", [])]
+            art = replay(record)
+            if key in self.recorded:  # recorded by a worker this build: it counts as rendered
+                self.rendered += 1
+        else:
+            art, record, placed = draw_face(svg, where, self.kit.root)
+            self.rendered += 1
+            if record is not None:
+                self.store.put(key, record | {"placed": [list(p) for p in placed]})
+            placed = [tuple(p) for p in placed]
+        self._preflight(placed, where, template)
+        self.by_svg[key] = art
+        return art
+
+    def _preflight(self, placed, where: str, template: str) -> None:
+        """A raster printed below MIN_DPI looks soft: say which piece and which file."""
+        for path, across, down in placed:
+            dpi = min(across, down)
+            if dpi < MIN_DPI:
+                try:
+                    rel = Path(path).resolve().relative_to(self.kit.root.resolve())
+                except ValueError:
+                    rel = path
+                self.warnings.append(f"{where}: {template}{SUFFIX_SVG}: image {rel} prints at {dpi:.0f} dpi "
+                                     f"(below {MIN_DPI}); use a larger image or print it smaller")
+
+
+_PREPARE: dict = {}  # set just before the workers fork: {"arts": FaceArts, "todo": [(face, shape, bleed)]}
+
+
+def _prepare_chunk(indexes: range) -> list:
+    return [_prepare_one(index) for index in indexes]
+
+
+def _prepare_one(index: int):
+    """In a worker: (svg, store key, record or None) of one face; None leaves it to cairosvg in the parent."""
+    from generator.render.svg_ops import Unsupported, record
+    arts = _PREPARE["arts"]
+    face, shape, bleed = _PREPARE["todo"][index]
+    svg = arts.svg(face, shape, bleed)
+    key = svg_key(svg, arts.kit.root)
+    if arts.store.get(key) is not None:
+        return svg, key, None
+    try:
+        made = record(svg, arts.kit.root)
+    except Unsupported:
+        return svg, key, None
+    return svg, key, made
+
+
+def draw_face(svg: str, where: str, root: Path):
+    """(art, record or None, images placed): the fast subset drawer when the SVG stays inside it, else cairosvg."""
+    from generator.render.face_store import record_svg, replay
+    from generator.render.svg_ops import Unsupported, record
+    try:
+        made = record(svg, root)
+    except Unsupported:
+        mark = len(PLACED)
+        art, stored = record_svg(svg, where, root)
+        return art, stored, PLACED[mark:]
+    return replay(made), made, made["placed"]
+
+
+def svg_key(svg: str, root: Path) -> str:
+    """The face's store key: its SVG text, the bytes of every image it references, the renderer versions."""
+    digest = hashlib.sha1(svg.encode("utf-8"))
+    for ref in sorted(set(HREF.findall(svg))):
+        path = (root / ref).resolve()
+        if path.is_file() and path.is_relative_to(root.resolve()):
+            digest.update(hashlib.sha1(path.read_bytes()).digest())
+    digest.update(renderer_fingerprint().encode())
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def renderer_fingerprint() -> str:
+    """The versions and code that turn an SVG into stored calls: a change to any of them redraws every face."""
+    from generator.output_cache import source_fingerprint
+    from generator.render import face_store, fast_text, images, svg_ops
+    return RENDERER + source_fingerprint(face_store, fast_text, images, svg_ops)
