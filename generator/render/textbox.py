@@ -2,15 +2,20 @@
 
 SVG cannot wrap text, so lines are broken here with the widths cairo will draw the shipped fonts at
 (unhinted, as generator.render.svg_ops and fast_text draw them), from `size` down to `min_size` in half
-points. Text that still does not fit raises
-TextFitError; the caller names the row, template and box.
+points. Text that still does not fit raises TextFitError; the caller names the row, template and box.
 """
 from __future__ import annotations
 
+import hashlib
+import marshal
+import os
 import re
-from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
 
 from markupsafe import Markup, escape
+
+from generator.fonts import FONT_DIR
 
 
 PT_IN_MM = 25.4 / 72
@@ -24,17 +29,71 @@ class TextFitError(ValueError):
     """A text that does not fit its box even at its smallest allowed size."""
 
 
-@lru_cache(maxsize=65536)
 def width_mm(text: str, family: str, bold: bool, size_pt: float) -> float:
-    """The advance of `text` as cairo will draw it (unhinted metrics, the shipped fonts), in mm."""
+    """The advance of `text` as cairo will draw it (unhinted metrics, the shipped fonts), in mm. Unhinted
+    advances scale with the size, so each text is measured once, at 100 pt, and kept on disk between builds:
+    laying out an unchanged card loads no cairo at all."""
+    name = family if (family, bold) in FILES else "DejaVu Sans"
+    key = f"{name}\0{int(bold)}\0{text}"
+    widths = _widths()
+    if key not in widths:
+        widths[key] = _measure(text, name, bold)
+        _DIRTY.append(key)
+    return widths[key] * size_pt / 100 * PT_IN_MM
+
+
+def _measure(text: str, name: str, bold: bool) -> float:
     from generator.render.pdf import _cairo
     from generator.render.svg_ops import _scratch_context
     _cairo()  # the shipped fonts, for cairo
     context = _scratch_context()
-    name = family if (family, bold) in FILES else "DejaVu Sans"
     context.select_font_face(name, 0, 1 if bold else 0)
-    context.set_font_size(size_pt)
-    return context.text_extents(text)[4] * PT_IN_MM
+    context.set_font_size(100)
+    return context.text_extents(text)[4]
+
+
+_WIDTHS: list = []
+_DIRTY: list = []
+
+
+def _widths() -> dict:
+    if not _WIDTHS:
+        widths = {}
+        path = _widths_file()
+        if path is not None:
+            try:
+                loaded = marshal.loads(path.read_bytes())
+                widths = loaded if isinstance(loaded, dict) else {}
+            except (OSError, ValueError, EOFError, TypeError):
+                pass
+        _WIDTHS.append(widths)
+        # at exit, and at the end of a worker process too (parts are built in forked workers, which skip atexit)
+        from multiprocessing import util
+        util.Finalize(None, _save_widths, exitpriority=10)
+    return _WIDTHS[0]
+
+
+def _widths_file() -> Path | None:
+    """Per user, per cairocffi version and per shipped font set (a new font measures anew)."""
+    from generator.sandbox import code_folder
+    folder = code_folder()
+    if folder is None:
+        return None
+    fonts = ",".join(f"{p.name}:{p.stat().st_size}" for p in sorted(FONT_DIR.glob("*.ttf")))
+    tag = hashlib.sha1(f"{metadata.version('cairocffi')}|{fonts}".encode()).hexdigest()[:16]
+    return folder / f"widths-{tag}.bin"
+
+
+def _save_widths() -> None:
+    path = _widths_file() if _DIRTY else None
+    if path is None:
+        return
+    try:
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        temporary.write_bytes(marshal.dumps(_WIDTHS[0]))
+        os.replace(temporary, path)
+    except OSError:
+        pass
 
 
 def _words(paragraph: str, bold_all: bool) -> list[tuple[str, bool]]:
