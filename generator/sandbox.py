@@ -31,9 +31,11 @@ class KitSandbox(SandboxedEnvironment):
     def cached_from_string(self, source: str):
         """from_string, with the compiled code kept on disk between builds (keyed by the source, this
         environment's settings and Jinja's version): a rebuild does not compile every chapter again."""
+        settings = (self.autoescape, self.trim_blocks, self.lstrip_blocks, self.keep_trailing_newline,
+                    self.block_start_string, self.variable_start_string, self.comment_start_string,
+                    getattr(self.finalize, "__qualname__", ""), sorted(self.filters), sorted(self.tests))
         key = hashlib.sha1("\0".join((source, jinja2.__version__, type(self).__name__,
-                                      repr(sorted(self.filters)),
-                                      getattr(self.finalize, "__qualname__", ""))).encode()).hexdigest()
+                                      repr(settings))).encode()).hexdigest()
         folder = code_folder()
         if folder is None:
             return self.from_string(source)
