@@ -260,3 +260,18 @@ def test_kit_templates_cannot_exhaust_the_memory(mini_copy, capsys, expression, 
     template.write_text(template.read_text() + expression + "\n")
     assert main(["build", "--data", str(mini_copy), "--out", str(mini_copy / "out"), "-q"]) == 1
     assert message in capsys.readouterr().err
+
+
+def test_every_tile_page_carries_the_scale_check(built):
+    """Tiles must print at exact size: each tile page has a 1 in and a 25 mm bar, labelled."""
+    kit_out, _ = built
+    pdf = pdfium.PdfDocument(str(kit_out / "boards" / "board-tiles-letter.pdf"))
+    for index in range(1, len(pdf)):  # page 1 is the assembly page
+        page = pdf[index].get_textpage()
+        text = page.get_text_range()
+        assert "1 in" in text and "25 mm" in text, index
+        inch = page.search("1 in").get_next()
+        mm25 = page.search("25 mm").get_next()
+        x_inch = page.get_charbox(inch[0])[0]
+        x_mm = page.get_charbox(mm25[0])[0]
+        assert abs((x_mm - x_inch) - (94 + 25 * 72 / 25.4 - 72)) < 1.0   # the bars between the labels are exact

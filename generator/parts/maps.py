@@ -9,7 +9,7 @@ still checks that each tile shows its marks.)
 """
 from __future__ import annotations
 
-from generator.lengths import mm, parse_length
+from generator.lengths import mm, pt_from_mm, parse_length
 from generator.maps.board import Board, compose_board
 from generator.maps.draw import map_svg
 from generator.maps.layout import hex_too_small
@@ -110,11 +110,16 @@ def _marks_svg(kit, board: Board, plan: TilePlan) -> str:
     return render_template(kit.root, "map-marks", context, needed_by=f"map {board.layout.id}")
 
 
+SCALE_WIDTH = 72 + 22 + pt_from_mm(25) + 30   # the 1 in bar and its label, the 25 mm bar and its label
+
+
 def _tile_svg(kit, plan: TilePlan, tile, title: str) -> str:
     sides = tile.neighbours
     context = _svg_size(*plan.page) | {
         "tile": tile, "title": title, "count": plan.count, "rows": plan.rows, "cols": plan.cols,
         "label_at": (tile.clip.x, PRINTABLE_MARGIN + 18),
+        # the scale check, centred in the band under the map (the corner ticks and GLUE labels keep to the sides)
+        "scale_at": ((plan.page[0] - SCALE_WIDTH) / 2, plan.page[1] - PRINTABLE_MARGIN - 5),
         "trimmed": " and ".join(s for s in ("left", "top") if s in sides),
         "glued_over": " and ".join(sides[s] for s in ("left", "top") if s in sides),
         "covered_by": " and ".join(sides[s] for s in ("right", "bottom") if s in sides),
