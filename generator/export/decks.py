@@ -50,6 +50,34 @@ class Deck:
     pieces: tuple       # in print order, every copy
 
 
+@dataclass(frozen=True)
+class CounterSet:
+    """The counters of one print group of a game-module kit (Space Empires 4X), seen as a table of squares."""
+
+    id: str
+    name: str
+    shape: object
+    per_colour: bool = False
+
+
+def counter_decks(kit) -> list[Deck]:
+    """The game module's counters, one deck per print group (a colour, deep space, neutral), at the kit's
+    counter size. Their faces come from the counter templates (ExportArts.art knows them)."""
+    from generator.inventory import kit_pieces
+    from generator.lengths import parse_length
+    from generator.shapes import Shape
+    if not kit.has_game_module:
+        return []
+    size = parse_length(kit.counter_size)
+    groups: dict[str, list] = {}
+    for piece in kit_pieces(kit):
+        groups.setdefault(piece.group, []).append(piece)
+    names = {c.id: c.name for c in kit.colours}
+    return [Deck(f"counters-{group}", CounterSet(f"counters-{group}", f"Counters ({names.get(group, group)})",
+                                                 Shape("square", size, size)), group, tuple(pieces))
+            for group, pieces in groups.items()]
+
+
 def decks(kit) -> list[Deck]:
     """Every table's pieces, split per colour where the table is per colour, in the kit's print order."""
     runs: dict[tuple, list] = {}
@@ -81,6 +109,11 @@ class ExportArts:
         from generator.lengths import mm
         from generator.render.piece_faces import face_context, piece_svg, render_content
         key = (face.key, round(bleed_pt, 3))
+        if key not in self.done and "piece" not in face.params:  # a game-module counter: its own templates
+            from generator.render.counter_sheets import FaceRef, face_svg
+            svg = face_svg(FaceRef(face.key, face.template, face.params_json, face.template), self.kit.root,
+                           round(mm(shape.w), 4))
+            self.done[key] = self.cache.get(svg, face.template)
         if key not in self.done:
             bleed = round(mm(bleed_pt), 4)
             params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}

@@ -20,7 +20,9 @@ import math
 from pathlib import Path
 
 from generator.lengths import parse_length
-from generator.export.decks import ExportArts, decks, distinct_faces, pixels, rasterise, safe_name, save_png
+from generator.export.decks import (
+    ExportArts, counter_decks, decks, distinct_faces, pixels, rasterise, safe_name, save_png,
+)
 
 FOLDER = "tts"
 MAX_SIDE = 4096            # px: Tabletop Simulator's limit for an image side
@@ -164,20 +166,37 @@ class Export:
     def boards(self, z: float) -> list[dict]:
         from generator.parts.boards import board_art
         cache = _art_cache(self.kit)
-        objects, x = [], 0.0
+        drawn = []
         for board in self.kit.boards:
             for colour in (self.kit.colours if board.per_colour else (None,)):
                 name = f"{board.id}-{colour.id}" if colour else board.id
-                art = board_art(self.ctx, board, colour, cache)
-                dpi = min(DPI, MAX_SIDE * 72 / max(art.width, art.height))
-                image = rasterise(art, min(MAX_SIDE, pixels(art.width, dpi)), min(MAX_SIDE, pixels(art.height, dpi)))
-                url = self.save(image, f"{safe_name(name)}.png", "board", dpi)
-                objects.append({"GUID": _guid("board", name), "Name": "Custom_Board",
-                                "Nickname": board.name + (f" ({colour.name})" if colour else ""), "Description": "",
-                                "Transform": _transform(x, z, art.width / 72 / 10), "CustomImage": {
-                                    "ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}})
-                x += art.width / 72 + 2
+                drawn.append((name, board.name + (f" ({colour.name})" if colour else ""),
+                              board_art(self.ctx, board, colour, cache)))
+        drawn += self.hex_maps(cache)
+        objects, x = [], 0.0
+        for name, nickname, art in drawn:
+            dpi = min(DPI, MAX_SIDE * 72 / max(art.width, art.height))
+            image = rasterise(art, min(MAX_SIDE, pixels(art.width, dpi)), min(MAX_SIDE, pixels(art.height, dpi)))
+            url = self.save(image, f"{safe_name(name)}.png", "board", dpi)
+            objects.append({"GUID": _guid("board", name), "Name": "Custom_Board", "Nickname": nickname,
+                            "Description": "", "Transform": _transform(x, z, art.width / 72 / 10), "CustomImage": {
+                                "ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}})
+            x += art.width / 72 + 2
         return objects
+
+    def hex_maps(self, cache) -> list:
+        """A game module's hex maps (Space Empires 4X), drawn as the maps part draws them."""
+        from generator.lengths import parse_length
+        from generator.maps.board import compose_board
+        from generator.maps.draw import map_svg
+        if not self.kit.has_game_module:
+            return []
+        counter = parse_length(self.ctx.counter_size)
+        out = []
+        for layout in self.kit.maps:
+            board = compose_board(layout, self.kit.game.sequence["turns_per_round"], counter)
+            out.append((f"map-{layout.id}", f"Map: {layout.id}", cache.get(map_svg(self.kit, board), f"map {layout.id}")))
+        return out
 
 
 def _art_cache(kit):
@@ -207,7 +226,7 @@ def saved_object(kit, objects: list[dict]) -> dict:
 def build(ctx) -> dict:
     export = Export(ctx)
     objects, x_cards, x_tiles = [], 0.0, 0.0
-    for deck in decks(ctx.kit):
+    for deck in decks(ctx.kit) + counter_decks(ctx.kit):
         if is_card(deck.table.shape):
             objects.append(export.deck(deck, x_cards, 0.0))
             x_cards += deck.table.shape.w / 72 + 1.5
