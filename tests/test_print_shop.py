@@ -189,3 +189,22 @@ def test_bleed_out_of_range_is_a_usage_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["build", "--data", str(MINI), "--out", str(tmp_path), "--for", "print-shop", "--bleed", "1in"])
     assert exc.value.code == 2 and "--bleed must be between 0 and 1/4in" in capsys.readouterr().err
+
+
+def test_the_space_empires_counters_go_to_the_print_shop_with_mirrored_bleed(tmp_path):
+    """A deck per print group, back then front for every counter, trim = the counter, bleed 1/8 in larger,
+    and the bleed band printed (the face's edges mirrored), not left white."""
+    from generator.inventory import kit_pieces
+    from generator.kit import load_kit
+    assert main(["build", "--out", str(tmp_path), "--for", "print-shop", "--only", "print-shop", "-q"]) == 0
+    kit, _ = load_kit(BUILTIN_DATA / DEFAULT_KIT)
+    shop_dir = tmp_path / DEFAULT_KIT / "print-shop"
+    red = PdfReader(str(shop_dir / "counters-red.pdf"))
+    red_pieces = [p for p in kit_pieces(kit) if p.group == "red"]
+    assert len(red.pages) == 2 * len(red_pieces)
+    page = red.pages[0]
+    assert [round(float(v), 2) for v in page.trimbox] == [9.0, 9.0, 54.0, 54.0]
+    assert [round(float(v), 2) for v in page.bleedbox] == [0.0, 0.0, 63.0, 63.0]
+    picture = pdfium.PdfDocument(str(shop_dir / "counters-red.pdf"))[1].render(scale=4).to_pil().convert("RGB")
+    corner = picture.crop((0, 0, 9 * 4 - 2, 9 * 4 - 2))           # the bleed band at the top left
+    assert ImageStat.Stat(corner).mean[0] > 120 and ImageStat.Stat(corner).mean[2] < 120   # red, not paper white

@@ -113,7 +113,8 @@ class ExportArts:
             from generator.render.counter_sheets import FaceRef, face_svg
             svg = face_svg(FaceRef(face.key, face.template, face.params_json, face.template), self.kit.root,
                            round(mm(shape.w), 4))
-            self.done[key] = self.cache.get(svg, face.template)
+            art = self.cache.get(svg, face.template)
+            self.done[key] = mirror_bleed(art, bleed_pt) if bleed_pt > 0 else art
         if key not in self.done:
             bleed = round(mm(bleed_pt), 4)
             params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}
@@ -121,6 +122,31 @@ class ExportArts:
             content = render_content(self.kit.root, face.template, face_context(params, self.kit), where)
             self.done[key] = self.cache.get(piece_svg(content, shape, bleed), where)
         return self.done[key]
+
+
+def mirror_bleed(art, bleed: float):
+    """The art extended by `bleed` on every side with its own edges mirrored (the way prepress tools make
+    bleed for art drawn only to the trim): nothing is stretched, and what lies past the trim is cut away."""
+    from generator.render.pdf import Art, _cairo
+    cairocffi, _ = _cairo()
+    w, h = art.width, art.height
+    surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None)
+    cr = cairocffi.Context(surface)
+    seam = 0.75  # the mirrored bands reach under the face's own edge, so no anti-aliased hairline shows at the trim
+    band = {-1: (0.0, bleed + seam), 0: (bleed, w), 1: (bleed + w - seam, bleed + seam)}
+    bands_y = {-1: (0.0, bleed + seam), 0: (bleed, h), 1: (bleed + h - seam, bleed + seam)}
+    for sx, sy in sorted(((x, y) for x in (-1, 0, 1) for y in (-1, 0, 1)), key=lambda t: t == (0, 0)):
+        cr.save()
+        cr.rectangle(band[sx][0], bands_y[sy][0], band[sx][1], bands_y[sy][1])
+        cr.clip()
+        # a mirror axis a little inside each edge: the copy meets the face with opaque art, not its soft edge
+        cr.translate(bleed + {-1: 2 * seam, 0: 0.0, 1: 2 * w - 2 * seam}[sx],
+                     bleed + {-1: 2 * seam, 0: 0.0, 1: 2 * h - 2 * seam}[sy])
+        cr.scale(-1 if sx else 1, -1 if sy else 1)
+        cr.set_source_surface(art.recording, 0, 0)
+        cr.paint()
+        cr.restore()
+    return Art(surface, w + 2 * bleed, h + 2 * bleed)
 
 
 def safe_name(text: str) -> str:

@@ -4,6 +4,8 @@
   plus 1/8 in bleed on each side, the art re-rendered with `piece.bleed` set (templates draw their ground
   from -piece.bleed), never stretched; pages back 1, front 1, back 2, front 2 ... (DriveThruCards' order;
   one-sided pieces: fronts only); every page has TrimBox = the piece and BleedBox = the page;
+- a game module's counters (Space Empires 4X) as a deck per print group, their bleed made by mirroring each
+  face's edges (their templates draw to the trim only);
 - `png/<deck>-NN-<label>-<side>.png`: every distinct face at trim + bleed, 300 dpi (resolution stored);
   a face every piece of a deck shares on one side (a common back) is `png/<deck>-<side>.png`.
 
@@ -11,8 +13,8 @@ The home-print sheets are not touched: this is a separate part that runs only wh
 """
 from __future__ import annotations
 
-from generator.export.decks import (BLEED, ExportArts, decks, distinct_faces, pixels, rasterise, safe_name,
-                                    save_png)
+from generator.export.decks import (BLEED, ExportArts, counter_decks, decks, distinct_faces, pixels, rasterise,
+                                    safe_name, save_png)
 from generator.lengths import parse_length
 from generator.pdf_update import set_page_boxes
 
@@ -76,7 +78,7 @@ def build(ctx) -> dict:
     arts = ExportArts(kit)
     bleed = parse_length(ctx.option("bleed") or "1/8in")
     files, images = [], []
-    for deck in decks(kit):
+    for deck in decks(kit) + counter_decks(kit):
         files.append(write_deck(ctx, deck, arts, bleed))
         images += write_images(ctx, deck, arts, bleed)
     ctx.log(f"print-shop: {len(files)} decks, {sum(f['pages'] for f in files)} pages, {len(images)} images")
