@@ -36,7 +36,7 @@ class FaceArts:
         from generator.render.face_store import PackedFaceStore
         from generator.render.piece_faces import kit_env
         self.kit, self.origins, self.done, self.by_svg, self.svgs = kit, origins, {}, {}, {}
-        self.keys, self.checked = {}, set()
+        self.keys, self.checked, self.images, self.relative = {}, set(), {}, {}
         self.store, self.used, self.rendered, self.recorded = PackedFaceStore(store_file), set(), 0, set()
         self.env = kit_env(kit.root)
         self.warnings: list[str] = []
@@ -82,7 +82,7 @@ class FaceArts:
         """The store key of a face's drawing (its SVG and the images it shows)."""
         key = (face.key, round(bleed_pt, 3))
         if key not in self.keys:
-            self.keys[key] = svg_key(self.svg(face, shape, bleed_pt), self.kit.root)
+            self.keys[key] = svg_key(self.svg(face, shape, bleed_pt), self.kit.root, self.images)
         return self.keys[key]
 
     def check(self, face, shape, bleed_pt: float) -> bool:
@@ -113,7 +113,7 @@ class FaceArts:
 
     def _draw(self, svg: str, where: str, template: str):
         from generator.render.face_store import replay
-        key = svg_key(svg, self.kit.root)
+        key = svg_key(svg, self.kit.root, self.images)
         if key in self.by_svg:  # another row, the same drawing (a back that shows none of its row)
             return self.by_svg[key]
         self.used.add(key)
@@ -138,12 +138,16 @@ class FaceArts:
         for path, across, down in placed:
             dpi = min(across, down)
             if dpi < MIN_DPI:
-                try:
-                    rel = Path(path).resolve().relative_to(self.kit.root.resolve())
-                except ValueError:
-                    rel = path
+                rel = self.relative.get(path) or self.relative.setdefault(path, _relative(path, self.kit.root))
                 self.warnings.append(f"{where}: {template}{SUFFIX_SVG}: image {rel} prints at {dpi:.0f} dpi "
                                      f"(below {MIN_DPI}); use a larger image or print it smaller")
+
+
+def _relative(path: str, root: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(root.resolve()))
+    except ValueError:
+        return path
 
 
 _PREPARE: dict = {}  # set just before the workers fork: {"arts": FaceArts, "todo": [(face, shape, bleed)]}
@@ -159,7 +163,7 @@ def _prepare_one(index: int):
     arts = _PREPARE["arts"]
     face, shape, bleed = _PREPARE["todo"][index]
     svg = arts.svg(face, shape, bleed)
-    key = svg_key(svg, arts.kit.root)
+    key = svg_key(svg, arts.kit.root, arts.images)
     if arts.store.get(key) is not None:
         return svg, key, None
     try:
@@ -182,13 +186,17 @@ def draw_face(svg: str, where: str, root: Path):
     return replay(made), made, made["placed"]
 
 
-def svg_key(svg: str, root: Path) -> str:
-    """The face's store key: its SVG text, the bytes of every image it references, the renderer versions."""
+def svg_key(svg: str, root: Path, images: dict | None = None) -> str:
+    """The face's store key: its SVG text, the bytes of every image it references, the renderer versions.
+    `images` keeps each file's hash for the build (a picture shown on 500 faces is read once)."""
     digest = hashlib.sha1(svg.encode("utf-8"))
+    images = {} if images is None else images
     for ref in sorted(set(HREF.findall(svg))):
-        path = (root / ref).resolve()
-        if path.is_file() and path.is_relative_to(root.resolve()):
-            digest.update(hashlib.sha1(path.read_bytes()).digest())
+        if ref not in images:
+            path = (root / ref).resolve()
+            inside = path.is_file() and path.is_relative_to(root.resolve())
+            images[ref] = hashlib.sha1(path.read_bytes()).digest() if inside else b""
+        digest.update(images[ref])
     digest.update(renderer_fingerprint().encode())
     return digest.hexdigest()
 

@@ -549,23 +549,14 @@ class Drawing:
     # Images ----------------------------------------------------------------------------------------------
 
     def image(self, element, style: dict) -> None:
-        from generator.render.images import ImageRefused, image_size, kit_fetcher
         href = element.get("href") or element.get(XLINK_HREF) or ""
         if self.base is None or not href or href.startswith("data:"):
             raise Unsupported("image without a kit folder")
-        url = Path(self.base).resolve().as_uri() + "/" + href
-        try:
-            data = kit_fetcher(self.base)(url)
-        except ImageRefused:
-            raise Unsupported("image outside the kit: cairosvg refuses it with its message") from None
-        if not data.startswith((b"\x89PNG", b"\xff\xd8")):
-            raise Unsupported("an SVG image: cairosvg keeps it vector")
-        pw, ph, _ = image_size(data)  # the header is enough here; the pixels are decoded when drawn
+        path, digest, pw, ph = kit_image(Path(self.base), href)
         x, y = _num(element.get("x")), _num(element.get("y"))
         w, h = _num(element.get("width"), pw), _num(element.get("height"), ph)
         sx, sy, tx, ty = _preserve_ratio(element.get("preserveAspectRatio"), w, h, pw, ph)
         opacity = _num(element.get("opacity"), 1.0)
-        path = unquote(url[len("file://"):]) if url.startswith("file://") else url
         self.save()
         self.transform(element.get("transform"))
         self.op("rectangle", x, y, w, h)
@@ -574,9 +565,40 @@ class Drawing:
         self._transform_op("scale", sx, sy)
         across = abs(complex(self.matrix[0] * pw, self.matrix[1] * pw))
         down = abs(complex(self.matrix[2] * ph, self.matrix[3] * ph))
-        self.placed.append((str(Path(path).resolve()), pw * 72 / across if across else 0, ph * 72 / down if down else 0))
-        self.op("paint_image", str(Path(path).resolve()), hashlib.sha1(data).hexdigest(), opacity)
+        self.placed.append((path, pw * 72 / across if across else 0, ph * 72 / down if down else 0))
+        self.op("paint_image", path, digest, opacity)
         self.restore()
+
+
+_KIT_IMAGES: dict = {}   # (kit folder, href) -> (path, size and mtime, content hash, width, height)
+
+
+def kit_image(base: Path, href: str) -> tuple[str, str, int, int]:
+    """(resolved path, content hash, pixel width, height) of a raster image of the kit, read once per process
+    while the file is unchanged (a picture on 500 faces is read and measured once)."""
+    from generator.render.images import ImageRefused, image_size, kit_fetcher
+    key = (str(base), href)
+    cached = _KIT_IMAGES.get(key)
+    if cached is not None:
+        path, stamp, digest, pw, ph = cached
+        try:
+            info = Path(path).stat()
+            if (info.st_size, info.st_mtime_ns) == stamp:
+                return path, digest, pw, ph
+        except OSError:
+            pass
+    url = base.resolve().as_uri() + "/" + href
+    try:
+        data = kit_fetcher(base)(url)
+    except ImageRefused:
+        raise Unsupported("image outside the kit: cairosvg refuses it with its message") from None
+    if not data.startswith((b"\x89PNG", b"\xff\xd8")):
+        raise Unsupported("an SVG image: cairosvg keeps it vector")
+    pw, ph, _ = image_size(data)  # the header is enough here; the pixels are decoded when drawn
+    path = str(Path(unquote(url[len("file://"):])).resolve())
+    info = Path(path).stat()
+    _KIT_IMAGES[key] = (path, (info.st_size, info.st_mtime_ns), hashlib.sha1(data).hexdigest(), pw, ph)
+    return path, _KIT_IMAGES[key][2], pw, ph
 
 
 def _preserve_ratio(value, w, h, pw, ph):
