@@ -137,16 +137,8 @@ def replay(record: dict, unbounded: bool = False) -> Art:
     width, height = record["width"], record["height"]
     surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None if unbounded else (0, 0, width, height))
     context = cairocffi.Context(surface)
-    pointer, keep = context._pointer, []
-    functions = c_functions(lib)
-    for name, *args in record["ops"]:
-        function = functions.get(name)
-        if function is None:
-            special_op(context, name, args, keep)
-        elif name in TEXT:
-            function(pointer, args[0].encode("utf-8"))
-        else:
-            function(pointer, *args)
+    pointer = context._pointer
+    _replay_into(context, record["ops"], [])
     if lib.cairo_status(pointer):
         raise BuildError(f"replaying a stored face failed: cairo status {lib.cairo_status(pointer)}")
     return Art(surface, width, height, tuple(tuple(t) for t in record.get("texts", ())))
@@ -172,6 +164,8 @@ def special_op(context, name: str, args: list, keep: list) -> None:
             getattr(options, "set_" + setter)(value)
         context.set_font_options(options)
         keep.append(options)
+    elif name == "fill_pattern":
+        fill_pattern(context, *args, keep=keep)
     elif name == "paint_image":
         from generator.render.images import ImageRefused, replay_image
         try:
@@ -180,6 +174,36 @@ def special_op(context, name: str, args: list, keep: list) -> None:
             raise BuildError(str(exc)) from None
     else:
         raise BuildError(f"a stored face holds an unknown drawing call {name!r}; delete the build cache")
+
+
+def fill_pattern(context, tile: dict, alpha: float, keep: list) -> None:
+    """Fill the current path (kept) with a repeating tile recorded as calls, in the current user space."""
+    import cairocffi
+    surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, (0, 0, tile["width"], tile["height"]))
+    inner = cairocffi.Context(surface)
+    _replay_into(inner, tile["ops"], keep)
+    pattern = cairocffi.SurfacePattern(surface)
+    pattern.set_extend(cairocffi.EXTEND_REPEAT)
+    pattern.set_matrix(cairocffi.Matrix(x0=-tile["x"], y0=-tile["y"]))
+    keep += [surface, pattern]
+    context.save()
+    context.clip_preserve()
+    context.set_source(pattern)
+    context.paint_with_alpha(alpha)
+    context.restore()
+
+
+def _replay_into(context, ops: list, keep: list) -> None:
+    lib = _cairo()[0].cairo
+    functions, pointer = c_functions(lib), context._pointer
+    for name, *args in ops:
+        function = functions.get(name)
+        if function is None:
+            special_op(context, name, args, keep)
+        elif name in TEXT:
+            function(pointer, args[0].encode("utf-8"))
+        else:
+            function(pointer, *args)
 
 
 class FaceStore:

@@ -143,6 +143,7 @@ class Drawing:
         self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
         self.stack: list = []
         self.clips: dict = {}
+        self.patterns: dict = {}
         self.cursor = [0.0, 0.0]
 
     # Setup ----------------------------------------------------------------------------------------------
@@ -154,6 +155,8 @@ class Drawing:
         for element in root.iter():
             if _tag(element) == "clipPath" and element.get("id"):
                 self.clips[element.get("id")] = element
+            if _tag(element) == "pattern" and element.get("id"):
+                self.patterns[element.get("id")] = element
         if box and len(box) == 4:
             self._transform_op("scale", width / box[2], height / box[3])
             self._transform_op("translate", -box[0], -box[1])
@@ -215,7 +218,7 @@ class Drawing:
 
     def element(self, element, inherited: dict) -> None:
         tag = _tag(element)
-        if tag in ("defs", "clipPath", "title", "desc", "metadata", ""):
+        if tag in ("defs", "clipPath", "pattern", "title", "desc", "metadata", ""):
             return
         unknown = [k for k in element.attrib if k not in OWN and k not in INHERITED and not k.startswith("{http://www.w3.org/2000/xmlns")]
         if unknown:
@@ -273,6 +276,10 @@ class Drawing:
         self.restore()
 
     def paint(self, style: dict, opacity: float, closed: bool = True) -> None:
+        tile = self.pattern_tile(style.get("fill"))
+        if tile is not None:
+            self.op("fill_pattern", tile, _num(style.get("fill-opacity"), 1.0) * opacity)
+            style = {**style, "fill": "none"}
         fill = colour(style.get("fill", "black"))
         stroke = colour(style.get("stroke"))
         width = _num(style.get("stroke-width"), 1.0)
@@ -303,6 +310,24 @@ class Drawing:
             self.op("stroke_preserve")
             self.op("restore")
         self.op("new_path")
+
+    def pattern_tile(self, fill: str | None) -> dict | None:
+        """A fill of url(#id) naming a <pattern> in user space: its tile as a nested record, else None."""
+        match = re.fullmatch(r"\s*url\(#([^)]+)\)\s*", fill or "")
+        if not match:
+            return None
+        element = self.patterns.get(match.group(1))
+        if element is None or element.get("patternUnits") != "userSpaceOnUse" or element.get("patternTransform") \
+                or element.get("viewBox") or element.get("patternContentUnits") not in (None, "userSpaceOnUse"):
+            raise Unsupported(f"fill {fill}")
+        w, h = _num(element.get("width")), _num(element.get("height"))
+        if w <= 0 or h <= 0:
+            raise Unsupported("an empty pattern")
+        tile = Drawing(element, self.base)
+        tile.patterns, tile.clips = self.patterns, self.clips
+        for child in element:
+            tile.element(child, {})
+        return {"x": _num(element.get("x")), "y": _num(element.get("y")), "width": w, "height": h, "ops": tile.ops}
 
     # Geometry --------------------------------------------------------------------------------------------
 
