@@ -275,3 +275,17 @@ def test_every_tile_page_carries_the_scale_check(built):
         x_inch = page.get_charbox(inch[0])[0]
         x_mm = page.get_charbox(mm25[0])[0]
         assert abs((x_mm - x_inch) - (94 + 25 * 72 / 25.4 - 72)) < 1.0   # the bars between the labels are exact
+
+
+def test_nested_hex_tiles_share_their_edges(mini_copy):
+    """`nest: true` packs flat hexes in columns 3/4 of a hex apart, every other column half a hex lower."""
+    edit(mini_copy / "kit.yaml", "  chits: {gutter: 3mm}", "  chits: {gutter: 3mm}\n  tiles: {nest: true, gutter: 0mm}")
+    out = mini_copy.parent / "out"
+    assert main(["build", "--data", str(mini_copy), "--out", str(out), "-q", "--only", "components"]) == 0
+    manifest = json.loads((out / "mini" / "manifest.json").read_text())
+    tiles = [p for p in placements(manifest, "tiles.pdf", "front")]
+    w, h = tiles[0]["w"], tiles[0]["h"]
+    xs = sorted({p["x"] for p in tiles})
+    assert len(xs) >= 3 and all(abs((b - a) - 0.75 * w) < 0.01 for a, b in zip(xs, xs[1:]))
+    first, second = ([p["y"] for p in tiles if p["x"] == x] for x in xs[:2])
+    assert abs(min(second) - min(first) - h / 2) < 0.01
