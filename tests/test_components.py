@@ -289,3 +289,16 @@ def test_nested_hex_tiles_share_their_edges(mini_copy):
     assert len(xs) >= 3 and all(abs((b - a) - 0.75 * w) < 0.01 for a, b in zip(xs, xs[1:]))
     first, second = ([p["y"] for p in tiles if p["x"] == x] for x in xs[:2])
     assert abs(min(second) - min(first) - h / 2) < 0.01
+
+
+def test_short_edge_duplex_turns_the_backs(tmp_path):
+    """--duplex short: a back sits at the same x, mirrored top to bottom, and is turned half a turn."""
+    out = tmp_path / "out"
+    assert main(["build", "--data", str(MINI), "--out", str(out), "-q", "--only", "components", "--duplex", "short"]) == 0
+    manifest = json.loads((out / "mini" / "manifest.json").read_text())
+    fronts = {(p["page"], p["ref"], p["x"], p["y"]) for p in placements(manifest, "tiles.pdf", "front")}
+    height = 792.0
+    for back in placements(manifest, "tiles.pdf", "back"):
+        assert back["turned"]
+        assert any(page == back["page"] - 1 and ref == back["ref"] and abs(x - back["x"]) < 0.01
+                   and abs(y - (height - back["y"] - back["h"])) < 0.01 for page, ref, x, y in fronts), back
