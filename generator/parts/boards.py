@@ -9,7 +9,7 @@ from generator.lengths import pt_from_mm
 from generator.maps.tiling import MARK_ARM, TICK, plan_tiles
 from generator.paper import PRINTABLE_MARGIN
 from generator.parts import Part
-from generator.parts.maps import _place_scaled, _svg_size, _tile_svg
+from generator.parts.maps import _place_scaled, _svg_size, draw_tile_pages
 from generator.problems import display_path
 from generator.render.templates import render_template
 
@@ -58,19 +58,9 @@ def write_tiles(ctx, name: str, title: str, art, arts) -> dict:
                                 {"marks": plan.marks, "ink": "#c00060", "radius": TICK / 2}, needed_by=title)
     marks = arts.get(marks_svg, f"{title} marks")
     _assembly(ctx, doc, title, (art, marks), plan, arts)
-    tiles = []
-    for tile in plan.tiles:
-        doc.new_page()
-        clip = (tile.clip.x, tile.clip.y, tile.clip.w, tile.clip.h)
-        doc.place(art, *tile.at, clip=clip)
-        doc.place(marks, *tile.at, clip=clip)
-        doc.place(arts.get(_tile_svg(ctx.kit, plan, tile, title)), 0, 0)
-        s = tile.source
-        tiles.append({"page": tile.page + 1, "label": tile.label, "region_pt": [round(v, 2) for v in (s.x, s.y, s.w, s.h)],
-                      "neighbours": tile.neighbours})
+    draw_tile_pages(ctx, doc, plan, (art, marks), arts, title)
     doc.close()
-    return {"path": rel, "pages": doc.pages, "paper": plan.paper, "page_size": list(plan.page),
-            "landscape": plan.landscape, "tiles": tiles}
+    return _tiles_entry(rel, plan)
 
 
 def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:

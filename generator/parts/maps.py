@@ -83,17 +83,24 @@ def write_tiles(ctx, board: Board, art, plan: TilePlan, arts: ArtCache) -> tuple
     marks = arts.get(_marks_svg(ctx.kit, board, plan), source=f"map {board.layout.id} marks")
     pages = [_assembly_page(ctx, doc, board, (art, marks), plan, arts)]
     title = _title(ctx.kit, board)
+    draw_tile_pages(ctx, doc, plan, (art, marks), arts, title)
+    pages += [_tile_entry(board, tile) for tile in plan.tiles]
+    doc.close()
+    entry = {"path": rel, "pages": doc.pages, "paper": plan.paper, "page_size": list(plan.page),
+             "landscape": plan.landscape}
+    return entry, pages
+
+
+def draw_tile_pages(ctx, doc, plan: TilePlan, whole: tuple, arts: ArtCache, title: str) -> None:
+    """One page per tile: the board art and its seam marks clipped to the tile, and the tile's furniture.
+    Shared by the hex maps and the boards of places and links (generator.parts.boards)."""
+    art, marks = whole
     for tile in plan.tiles:
         doc.new_page()
         clip = (tile.clip.x, tile.clip.y, tile.clip.w, tile.clip.h)
         doc.place(art, *tile.at, clip=clip)
         doc.place(marks, *tile.at, clip=clip)
         doc.place(arts.get(_tile_svg(ctx.kit, plan, tile, title)), 0, 0)
-        pages.append(_tile_entry(board, tile))
-    doc.close()
-    entry = {"path": rel, "pages": doc.pages, "paper": plan.paper, "page_size": list(plan.page),
-             "landscape": plan.landscape}
-    return entry, pages
 
 
 def _title(kit, board: Board) -> str:

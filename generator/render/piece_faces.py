@@ -6,13 +6,13 @@ Kit templates are input, not code: they run in Jinja's sandbox (no reaching Pyth
 """
 from __future__ import annotations
 
-import traceback
 from pathlib import Path
 
 import jinja2
 
 from generator.problems import BuildError, display_path
 from generator.render.templates import SUFFIX, template_dirs, template_env
+from generator.render.templates import _template_location as _template_line
 from generator.render.textbox import TextFitError
 from generator.shapes import Shape
 
@@ -43,13 +43,6 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
         raise BuildError(f"{where}: {_template_line(exc, template)}: not allowed in a kit template: {exc}") from None
     except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError) as exc:
         raise BuildError(f"{where}: {_template_line(exc, template)}: {exc}") from None
-
-
-def _template_line(exc: Exception, template: str) -> str:
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename.endswith(SUFFIX):
-            return f"{display_path(frame.filename)}:{frame.lineno}"
-    return f"{template}{SUFFIX}"
 
 
 def face_context(params: dict, kit, shape: Shape | None = None) -> dict:
