@@ -15,7 +15,7 @@ from generator.aids.styles import styles
 from generator.model import Kit
 from generator.problems import BuildError, KitError, Problems, display_path
 from generator.yamlio import LocatedDict
-from generator.aids.sources import AIDS_FILE, BLOCK_KINDS, aids_path, text_context  # noqa: F401 - callers import them from here
+from generator.aids.sources import AIDS_FILE, BLOCK_KINDS, aids_path
 
 
 @dataclass(frozen=True)
