@@ -48,7 +48,10 @@ class Piece:
     back: Face
 
 
-def colour_params(colour: Colour) -> dict:
+def colour_params(colour: Colour | None) -> dict | None:
+    """The colour as template parameters (None stays None: a piece or board of no colour)."""
+    if colour is None:
+        return None
     return {"id": colour.id, "name": colour.name, "print": colour.print, "ink": colour.ink,
             "emblem": colour.emblem, "pattern": colour.pattern}
 

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 from generator.lengths import parse_length
 
-PAPER = {  # portrait width, height in points
+PAPER = {  # portrait width, height in points: home paper first, then sizes for sheets and boards
     "letter": (612.0, 792.0),
     "a4": (parse_length("210mm"), parse_length("297mm")),
+    "a3": (parse_length("297mm"), parse_length("420mm")),
+    "a2": (parse_length("420mm"), parse_length("594mm")),
+    "tabloid": (792.0, 1224.0),
 }
 HALF_PAGE = {  # the card / booklet page that goes with each paper: half-letter or A5
     "letter": (396.0, 612.0),

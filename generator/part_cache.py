@@ -57,11 +57,6 @@ class Inputs:
         return digest.hexdigest()
 
 
-def inputs_fingerprint(kit_root: Path, kit_out: Path) -> str:
-    """One hash of everything any part reads (kept for callers that want the whole kit)."""
-    return Inputs(kit_root, kit_out).fingerprint()
-
-
 def part_key(fingerprint: str, part_name: str, options: dict) -> str:
     text = json.dumps({"inputs": fingerprint, "part": part_name, "options": options}, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:32]

@@ -7,12 +7,11 @@ from pathlib import Path
 
 from generator.components.columns import TEMPLATE, Anything, Text
 from generator.lengths import LENGTH_PATTERN, mm, parse_length
+from generator.paper import PAPER
 from generator.problems import Problems
 from generator.schema import INVALID, Bool, Choice, Field, Int, ListOf, MapOf, Number, Record, Str, Where, optional
 from generator.shapes import MAX_SIDE
 
-PAPER_SIZES_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0), "a3": (297.0, 420.0), "a2": (420.0, 594.0),
-                  "tabloid": (279.4, 431.8)}
 LENGTH = Str(LENGTH_PATTERN, "a length such as 420mm or 11in")
 COLOUR = Str(r"#[0-9a-fA-F]{6}", "a colour written #rrggbb")
 
@@ -123,10 +122,10 @@ class Board:
 def board_size(size, where: Where) -> tuple[float, float] | None:
     if isinstance(size, str):
         name, _, turn = size.partition("-")
-        if name in PAPER_SIZES_MM and turn in ("", "landscape", "portrait"):
-            w, h = PAPER_SIZES_MM[name]
+        if name in PAPER and turn in ("", "landscape", "portrait"):
+            w, h = (round(mm(v), 4) for v in PAPER[name])
             return (h, w) if turn == "landscape" else (w, h)
-        where.error(f"unknown board size {size!r}: a paper ({', '.join(PAPER_SIZES_MM)}, with -landscape) "
+        where.error(f"unknown board size {size!r}: a paper ({', '.join(PAPER)}, with -landscape) "
                     f"or {{width: 420mm, height: 297mm}}")
         return None
     checked = Record({"width": Field(LENGTH), "height": Field(LENGTH)}, "{width, height}").check(size, where)

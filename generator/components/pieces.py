@@ -6,18 +6,11 @@ the piece's shape and the colour, never the copy number, so identical copies ren
 from __future__ import annotations
 
 from generator.components.tables import Table
-from generator.inventory import Face, Piece, face
+from generator.inventory import Face, Piece, colour_params, face
 from generator.lengths import mm
 
 NEUTRAL = "neutral"
 OWN_COLUMNS = ("qty", "front", "back")
-
-
-def colour_params(colour) -> dict | None:
-    if colour is None:
-        return None
-    return {"id": colour.id, "name": colour.name, "print": colour.print, "ink": colour.ink,
-            "emblem": colour.emblem, "pattern": colour.pattern}
 
 
 def piece_params(table: Table, bleed_mm: float = 0.0) -> dict:
@@ -51,6 +44,3 @@ def table_pieces(table: Table, colours: tuple, neutral, bleed_mm: float = 0.0) -
                                     front=front, back=back))
     return pieces
 
-
-def kit_component_pieces(tables: dict, colours: tuple, neutral) -> list[Piece]:
-    return [p for table in tables.values() for p in table_pieces(table, colours, neutral)]

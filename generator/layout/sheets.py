@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.lengths import parse_length
-from generator.paper import PRINTABLE_MARGIN
+from generator.paper import PAPER, PRINTABLE_MARGIN
 from generator.problems import Problems
 from generator.shapes import PAIR, Shape
 
@@ -17,8 +17,6 @@ HEADER = 30.0                       # title line and scale bars above the grid
 CROP_GAP, CROP_LEN = parse_length("1mm"), parse_length("4mm")
 DEFAULT_GUTTER = {"square": 0.0, "rect": 0.0, "circle": parse_length("2mm"), "hex": parse_length("2mm")}
 DEFAULT_MARKS = {"square": "lines", "rect": "lines", "circle": "outline", "hex": "outline"}
-PAPERS = {"letter": (612.0, 792.0), "a4": (parse_length("210mm"), parse_length("297mm")),
-          "a3": (parse_length("297mm"), parse_length("420mm"))}
 
 
 @dataclass(frozen=True)
@@ -54,8 +52,8 @@ class SheetPage:
 def paper_points(name: str | None, default: str) -> tuple[float, float]:
     """letter, a4, a3 or WIDTHxHEIGHT with a unit, in points (portrait as written)."""
     name = (name or default).strip()
-    if name in PAPERS:
-        return PAPERS[name]
+    if name in PAPER:
+        return PAPER[name]
     match = PAIR.fullmatch(name)
     if not match:
         raise ValueError(f"unknown paper {name!r}: use letter, a4, a3 or WIDTHxHEIGHT such as 11x17in")

@@ -8,6 +8,7 @@ from pathlib import Path
 from generator.lengths import pt_from_mm
 from generator.maps.tiling import MARK_ARM, TICK, plan_tiles
 from generator.paper import PRINTABLE_MARGIN
+from generator.inventory import colour_params
 from generator.parts import Part
 from generator.parts.maps import _place_scaled, _svg_size, draw_tile_pages
 from generator.problems import display_path
@@ -20,7 +21,7 @@ def board_document(ctx, board, colour) -> str:
     """The board's SVG: its template rendered with the board's data (cheap; drawing it is what costs)."""
     from generator.documents.context import tables_context
     from generator.render.piece_faces import board_svg, render_content
-    params = board.params(_colour(colour))
+    params = board.params(colour_params(colour))
     context = {"board": params, "colour": params["colour"], "kit": {"id": ctx.kit.id, "title": ctx.kit.title},
                "data": ctx.kit.data, "fields": board.doc["fields"], "tables": tables_context(ctx.kit)}
     content = render_content(ctx.kit.root, board.template, context, f"{display_path(board.file)}: board {board.id}")
@@ -30,13 +31,6 @@ def board_document(ctx, board, colour) -> str:
 def board_art(ctx, board, colour, arts):
     """The board drawn (once per ArtCache): for the poster, the tiles and the exports."""
     return arts.get(board_document(ctx, board, colour), f"board {board.id}")
-
-
-def _colour(colour):
-    if colour is None:
-        return None
-    return {"id": colour.id, "name": colour.name, "print": colour.print, "ink": colour.ink,
-            "emblem": colour.emblem, "pattern": colour.pattern}
 
 
 def write_poster(ctx, name: str, title: str, art) -> dict:

@@ -107,13 +107,13 @@ class FaceArts:
         key = (face.key, round(bleed_pt, 3))
         if key not in self.done:
             where = self.origins.get(face.key, face.template)
-            self.done[key] = self._draw(self.svg(face, shape, bleed_pt), where, face.template)
+            self.done[key] = self._draw(self.svg(face, shape, bleed_pt), self.key_of(face, shape, bleed_pt), where,
+                                        face.template)
             self._check_texts(self.done[key].texts, shape, bleed_pt, where, face)
         return self.done[key]
 
-    def _draw(self, svg: str, where: str, template: str):
+    def _draw(self, svg: str, key: str, where: str, template: str):
         from generator.render.face_store import replay
-        key = svg_key(svg, self.kit.root, self.images)
         if key in self.by_svg:  # another row, the same drawing (a back that shows none of its row)
             return self.by_svg[key]
         self.used.add(key)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import jinja2
 
+from generator.inventory import colour_params
 from generator.problems import BuildError, display_path
 from generator.render.templates import SUFFIX, template_dirs, template_env
 from generator.render.templates import _template_location as _template_line
@@ -51,8 +52,7 @@ def face_context(params: dict, kit, shape: Shape | None = None) -> dict:
     return {**row, "row": row, "piece": params["piece"] | {"side": params.get("side", "front")},
             "colour": params.get("colour"), "side": params.get("side", "front"),
             "kit": {"id": kit.id, "title": kit.title}, "data": kit.data,
-            "colours": [{"id": c.id, "name": c.name, "print": c.print, "ink": c.ink, "emblem": c.emblem,
-                         "pattern": c.pattern} for c in kit.colours]}
+            "colours": [colour_params(c) for c in kit.colours]}
 
 
 def piece_svg(content: str, shape: Shape, bleed_mm: float) -> str:
