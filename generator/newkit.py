@@ -12,9 +12,10 @@ from generator.kit import KIT_FILE
 from generator.render.templates import BUILTIN_TEMPLATES
 
 TEMPLATES_README = """\
-Templates in this folder override the built-in ones with the same name (units, markers, counters).
-Delete any you do not change: the built-in version is used for every template not found here.
-A unit or marker can also name a new template of its own in the YAML (`template: my-face`).
+The kit's own face templates live in this folder. Copies of the built-in ones (boards, map tiles and
+their assembly pages) are here too, so you can change them: a template here overrides the built-in one of
+the same name. Delete any copy you do not change; the built-in version is used for every template not
+found here. A piece can also name a new template of its own in the YAML (`template: my-face`).
 """
 
 

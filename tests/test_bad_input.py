@@ -129,6 +129,6 @@ def test_a_template_named_in_the_data_must_exist(run_cli, kit_copy):
     result = run_cli("validate", "--data", kit_copy)
     assert result.code == 1
     assert f"units.yaml:{line + 1}: units.DD.template: template my-face.svg.j2 not found" in result.err
-    (kit_copy / "templates").mkdir()
+    (kit_copy / "templates").mkdir(exist_ok=True)
     (kit_copy / "templates" / "my-face.svg.j2").write_text("<svg/>")
     assert run_cli("validate", "--data", kit_copy).code == 0

@@ -1,7 +1,6 @@
 """The rules booklet as a reader gets it: text, tables, figures, pages, fonts, rebuilds, and the data it follows."""
 from __future__ import annotations
 
-import io
 import json
 import re
 from pathlib import Path
@@ -11,7 +10,6 @@ import pytest
 from pypdf import PdfReader
 
 from generator.booklet.figures import counter_anatomy
-from generator.render.templates import BUILTIN_TEMPLATES
 from generator.build import BuildOptions, build
 from generator.inventory import kit_pieces
 from generator.kit import load_kit
@@ -165,7 +163,7 @@ def test_the_booklet_follows_the_data(kit_copy, tmp_path):
 
 
 def test_a_missing_counter_template_is_a_located_error(run_cli, kit_copy, tmp_path):
-    (kit_copy / "templates").mkdir()  # a kit's own unit front that includes a part nobody wrote
+    (kit_copy / "templates").mkdir(exist_ok=True)  # a kit's own unit front that includes a part nobody wrote
     (kit_copy / "templates" / "unit-front.svg.j2").write_text('{% include "no-such-part.svg.j2" %}')
     result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "booklet")
     assert result.code == 1
@@ -218,8 +216,7 @@ def test_a_long_name_wraps_inside_its_table_cell(kit_copy, tmp_path):
 
 def test_a_template_that_prints_no_class_gets_no_class_callout(kit_copy, run_cli, tmp_path):
     """Callouts point only at texts the kit's own template prints; a missing one is left out and logged."""
-    (kit_copy / "templates").mkdir()
-    source = (BUILTIN_TEMPLATES / "unit-front.svg.j2").read_text(encoding="utf-8")
+    source = (kit_copy / "templates" / "unit-front.svg.j2").read_text(encoding="utf-8")
     without_class = source.replace('(cls or "") ~ attack', 'attack')
     assert without_class != source
     (kit_copy / "templates" / "unit-front.svg.j2").write_text(without_class, encoding="utf-8")

@@ -142,7 +142,7 @@ def pdf_bytes(kit_out):
 def test_a_template_with_a_missing_variable_is_a_located_error_and_output_stays(kit_copy, tmp_path, run_cli):
     kit_out = build_counters(kit_copy, tmp_path)
     before = pdf_bytes(kit_out)
-    (kit_copy / "templates").mkdir()
+    (kit_copy / "templates").mkdir(exist_ok=True)
     (kit_copy / "templates" / "group-back.svg.j2").write_text(
         '{% import "_counter.svg.j2" as c %}\n{% call c.counter(size) %}\n<rect fill="{{ colour.prnit }}"/>\n{% endcall %}\n')
     template_env.cache_clear()
@@ -155,7 +155,7 @@ def test_a_template_with_a_missing_variable_is_a_located_error_and_output_stays(
 def test_a_missing_template_is_a_located_error_and_output_stays(kit_copy, tmp_path, run_cli):
     kit_out = build_counters(kit_copy, tmp_path)
     before = pdf_bytes(kit_out)
-    (kit_copy / "templates").mkdir()  # the kit's own group back includes a part nobody wrote
+    (kit_copy / "templates").mkdir(exist_ok=True)  # the kit's own group back includes a part nobody wrote
     (kit_copy / "templates" / "group-back.svg.j2").write_text('{% include "no-such-part.svg.j2" %}')
     template_env.cache_clear()
     with pytest.raises(BuildError, match=r"template no-such-part\.svg\.j2 not found \(used by group-back\.svg\.j2\)"):

@@ -78,10 +78,8 @@ def test_a_deleted_cache_file_means_a_rebuild_not_a_missing_output(run_cli, work
 
 def test_a_part_failing_beside_others_is_located_and_output_stays(run_cli, workspace):
     """Parts that must be rebuilt run side by side; one failing still stops the build cleanly."""
-    from generator.render.templates import BUILTIN_TEMPLATES
     before = files(workspace / "out")
-    (workspace / "kit" / "templates").mkdir()
-    broken = (BUILTIN_TEMPLATES / "unit-front.svg.j2").read_text().replace("{{", "{{ undefined_name ~ ", 1)
+    broken = (workspace / "kit" / "templates" / "unit-front.svg.j2").read_text().replace("{{", "{{ undefined_name ~ ", 1)
     (workspace / "kit" / "templates" / "unit-front.svg.j2").write_text(broken)
     result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out")
     assert result.code == 1

@@ -140,7 +140,7 @@ def test_overriding_one_template_changes_only_that_face(run_cli, tmp_path):
     shutil.copytree(DEFAULT_KIT_DIR, kit)
     before, after = tmp_path / "before", tmp_path / "after"
     assert run_cli("proof", "--data", kit, "--only", "units.DD", "--out", before).code == 0
-    (kit / "templates").mkdir()
+    (kit / "templates").mkdir(exist_ok=True)
     (kit / "templates" / "group-back.svg.j2").write_text(  # a designer's own group back; macros still shared
         '{% import "_counter.svg.j2" as c %}{% call c.counter(size) %}{{ c.colour_ground(colour) }}'
         '<circle cx="50" cy="50" r="20" fill="#00ff00"/>{% endcall %}')

@@ -48,14 +48,14 @@ def test_the_shipped_font_is_embedded(tmp_path):
 
 
 def test_kit_templates_override_built_ins_and_user_text_is_escaped(kit_copy):
-    (kit_copy / "templates").mkdir()
+    (kit_copy / "templates").mkdir(exist_ok=True)
     (kit_copy / "templates" / "probe.svg.j2").write_text('<text>{{ name }}</text>')
     template_env.cache_clear()
     assert render_template(kit_copy, "probe", {"name": "R&D <1>"}) == "<text>R&amp;D &lt;1&gt;</text>"
 
 
 def test_missing_variable_and_missing_template_are_located_errors(kit_copy):
-    (kit_copy / "templates").mkdir()
+    (kit_copy / "templates").mkdir(exist_ok=True)
     (kit_copy / "templates" / "probe.svg.j2").write_text('<svg>\n<text>{{ code }}</text>\n<text>{{ nmae }}</text>\n</svg>')
     template_env.cache_clear()
     with pytest.raises(BuildError, match=r"probe\.svg\.j2:3: 'nmae' is undefined \(needed by units\.DD\)"):
