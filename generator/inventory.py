@@ -4,56 +4,14 @@ A Face is a template name plus JSON parameters: hashable, deterministic, and the
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property
 
 from generator.model import Colour, CounterSet, Kit, MarkerKind, Unit
+from generator.pieces import Face, Piece, colour_params, face
 
 DEEP_SPACE = "deep-space"
 NEUTRAL = "neutral"
-
-
-@dataclass(frozen=True)
-class Face:
-    template: str
-    params_json: str
-
-    @cached_property
-    def params(self) -> dict:
-        return json.loads(self.params_json)
-
-    @property
-    def key(self) -> str:
-        return f"{self.template}:{self.params_json}"
-
-
-def face(template: str, **params) -> Face:
-    return Face(template, json.dumps(params, sort_keys=True, separators=(",", ":")))
-
-
-@dataclass(frozen=True)
-class Piece:
-    """One physical counter or marker."""
-
-    kind: str        # "unit", "system-marker" or "counter"
-    ref: str         # where it comes from in the data: "units.DD", "markers.danger", "counters.colony"
-    name: str        # what it is: "Destroyer", "Minerals 5 CP"
-    label: str       # this very piece: "DD 3"
-    colour: str      # colour id, or "neutral"
-    group: str       # print group: a colour id, "deep-space" or "neutral"
-    rules: str       # basic or advanced
-    front: Face
-    back: Face
-
-
-def colour_params(colour: Colour | None) -> dict | None:
-    """The colour as template parameters (None stays None: a piece or board of no colour)."""
-    if colour is None:
-        return None
-    return {"id": colour.id, "name": colour.name, "print": colour.print, "ink": colour.ink,
-            "emblem": colour.emblem, "pattern": colour.pattern}
 
 
 def template_id(name: str) -> str:

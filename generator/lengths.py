@@ -40,3 +40,12 @@ def mm(points: float) -> float:
 
 def pt_from_mm(millimetres: float) -> float:
     return millimetres * 72 / 25.4
+
+
+def parse_offset(text: str) -> tuple[float, float]:
+    """'X,Y' in mm -> points; the shift that puts the backs on top of their fronts."""
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise ValueError(f"--back-offset wants two numbers in mm like 1.5,-0.5, not {text!r}") from None
+    return pt_from_mm(x), pt_from_mm(y)

@@ -6,7 +6,7 @@ the piece's shape and the colour, never the copy number, so identical copies ren
 from __future__ import annotations
 
 from generator.components.tables import Table
-from generator.inventory import Face, Piece, colour_params, face
+from generator.pieces import Face, Piece, colour_params, face
 from generator.lengths import mm
 
 NEUTRAL = "neutral"

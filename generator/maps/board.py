@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from generator.lengths import parse_length
 from generator.maps.geometry import hex_label
+from generator.maps.tiling import Rect
 from generator.maps.layout import DEEP_SPACE, MapLayout
 
 BORDER = parse_length("3/8in")        # blank paper round the board (trim line, printer margin)
@@ -14,14 +15,6 @@ GAP = parse_length("1/4in")           # between the grid and the tracks, and bet
 BOX_PADDING = parse_length("1/8in")   # a track box is one counter plus this much room
 LABEL_BAND = parse_length("3/16in")   # caption above each track
 LEGEND_ROW = parse_length("3/8in")
-
-
-@dataclass(frozen=True)
-class Rect:
-    x: float
-    y: float
-    w: float
-    h: float
 
 
 @dataclass(frozen=True)

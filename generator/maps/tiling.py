@@ -10,7 +10,6 @@ import math
 from dataclasses import dataclass
 
 from generator.lengths import parse_length
-from generator.maps.board import Rect
 from generator.paper import PRINTABLE_MARGIN, paper_size
 
 OVERLAP = parse_length("1/2in")       # map shown twice across a seam: the glue strip
@@ -20,6 +19,14 @@ MARK_ARM = parse_length("3/8in")      # half-length of an alignment mark across 
 TICK = parse_length("1/8in")
 
 Line = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.lengths import pt_from_mm
+from generator.maps.pages import draw_tile_pages, place_scaled, svg_size
 from generator.maps.tiling import MARK_ARM, TICK, plan_tiles
 from generator.paper import PRINTABLE_MARGIN
-from generator.inventory import colour_params
+from generator.pieces import colour_params
 from generator.parts import Part
-from generator.parts.maps import _place_scaled, _svg_size, draw_tile_pages
 from generator.problems import display_path
 from generator.render.templates import render_template
 
@@ -48,7 +48,7 @@ def write_tiles(ctx, name: str, title: str, art, arts) -> dict:
     plan = plan_tiles(art.width, art.height, ctx.paper)
     rel = f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{title} ({plan.paper} tiles)", *plan.page)
-    marks_svg = render_template(ctx.kit.root, "map-marks", _svg_size(art.width, art.height) |
+    marks_svg = render_template(ctx.kit.root, "map-marks", svg_size(art.width, art.height) |
                                 {"marks": plan.marks, "ink": "#c00060", "radius": TICK / 2}, needed_by=title)
     marks = arts.get(marks_svg, f"{title} marks")
     _assembly(ctx, doc, title, (art, marks), plan, arts)
@@ -66,9 +66,9 @@ def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
     scale = min((width - 2 * margin) / art.width, (height - top - margin) / art.height)
     x0 = (width - art.width * scale) / 2
     for one in whole:
-        _place_scaled(doc, one, x0, top, scale)
+        place_scaled(doc, one, x0, top, scale)
     inch = 72.0
-    context = _svg_size(width, height) | {
+    context = svg_size(width, height) | {
         "title": title, "count": plan.count, "margin": margin, "steps": _steps(plan), "numbered": False,
         "tiles": [{"label": t.label, "x": x0 + t.source.x * scale, "y": top + t.source.y * scale,
                    "w": t.source.w * scale, "h": t.source.h * scale, "cx": x0 + (t.source.x + t.source.w / 2) * scale,

@@ -134,7 +134,7 @@ def _placement(group, page_no, page, slot, table, piece, bleed) -> dict:
 
 
 def _offset(ctx) -> tuple[float, float]:
-    from generator.parts.counters import parse_offset
+    from generator.lengths import parse_offset
     return parse_offset(ctx.option("back_offset", "0,0") or "0,0")
 
 

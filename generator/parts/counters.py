@@ -21,7 +21,7 @@ from generator.layout import calibration as calibration_layout_module
 from generator.layout import counters as layout_module
 from generator.layout.calibration import calibration_layout
 from generator.layout.counters import Page, SheetSpec, impose_counters
-from generator.lengths import mm, parse_length, pt_from_mm
+from generator.lengths import mm, parse_length, parse_offset, pt_from_mm
 from generator.output_cache import OutputCache, content_key, source_fingerprint
 from generator.paper import PRINTABLE_MARGIN, paper_size
 from generator.parts import Option, Part
@@ -42,15 +42,6 @@ WORKERS = 2
 
 
 # Options -----------------------------------------------------------------------------------------------
-
-def parse_offset(text: str) -> tuple[float, float]:
-    """'X,Y' in mm -> points; the shift that puts the backs on top of their fronts."""
-    try:
-        x, y = (float(v) for v in text.split(","))
-    except ValueError:
-        raise ValueError(f"--back-offset wants two numbers in mm like 1.5,-0.5, not {text!r}") from None
-    return pt_from_mm(x), pt_from_mm(y)
-
 
 def sheet_spec(ctx) -> SheetSpec:
     gutter = float(ctx.option("gutter", 0.0) or 0.0)

@@ -9,13 +9,13 @@ still checks that each tile shows its marks.)
 """
 from __future__ import annotations
 
-from generator.lengths import mm, pt_from_mm, parse_length
+from generator.lengths import parse_length
 from generator.maps.board import Board, compose_board
 from generator.maps.draw import map_svg
 from generator.maps.layout import hex_too_small
+from generator.maps.pages import draw_tile_pages, place_scaled, svg_size
 from generator.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
 from generator.parts import Option, Part
-from generator.fonts import FAMILY
 from generator.paper import PRINTABLE_MARGIN
 from generator.problems import BuildError, display_path
 from generator.render.pdf import ArtCache, PdfDocument
@@ -91,47 +91,14 @@ def write_tiles(ctx, board: Board, art, plan: TilePlan, arts: ArtCache) -> tuple
     return entry, pages
 
 
-def draw_tile_pages(ctx, doc, plan: TilePlan, whole: tuple, arts: ArtCache, title: str) -> None:
-    """One page per tile: the board art and its seam marks clipped to the tile, and the tile's furniture.
-    Shared by the hex maps and the boards of places and links (generator.parts.boards)."""
-    art, marks = whole
-    for tile in plan.tiles:
-        doc.new_page()
-        clip = (tile.clip.x, tile.clip.y, tile.clip.w, tile.clip.h)
-        doc.place(art, *tile.at, clip=clip)
-        doc.place(marks, *tile.at, clip=clip)
-        doc.place(arts.get(_tile_svg(ctx.kit, plan, tile, title)), 0, 0)
-
-
 def _title(kit, board: Board) -> str:
     scenario = next(s for s in kit.game.scenarios if s.id == board.layout.scenario)
     return f"{kit.title}: {scenario.name}"
 
 
-def _svg_size(width: float, height: float) -> dict:
-    return {"w": width, "h": height, "w_mm": f"{mm(width):.6f}", "h_mm": f"{mm(height):.6f}", "font": FAMILY}
-
-
 def _marks_svg(kit, board: Board, plan: TilePlan) -> str:
-    context = _svg_size(board.width, board.height) | {"marks": plan.marks, "ink": "#c00060", "radius": TICK / 2}
+    context = svg_size(board.width, board.height) | {"marks": plan.marks, "ink": "#c00060", "radius": TICK / 2}
     return render_template(kit.root, "map-marks", context, needed_by=f"map {board.layout.id}")
-
-
-SCALE_WIDTH = 72 + 22 + pt_from_mm(25) + 30   # the 1 in bar and its label, the 25 mm bar and its label
-
-
-def _tile_svg(kit, plan: TilePlan, tile, title: str) -> str:
-    sides = tile.neighbours
-    context = _svg_size(*plan.page) | {
-        "tile": tile, "title": title, "count": plan.count, "rows": plan.rows, "cols": plan.cols,
-        "label_at": (tile.clip.x, PRINTABLE_MARGIN + 18),
-        # the scale check, centred in the band under the map (the corner ticks and GLUE labels keep to the sides)
-        "scale_at": ((plan.page[0] - SCALE_WIDTH) / 2, plan.page[1] - PRINTABLE_MARGIN - 5),
-        "trimmed": " and ".join(s for s in ("left", "top") if s in sides),
-        "glued_over": " and ".join(sides[s] for s in ("left", "top") if s in sides),
-        "covered_by": " and ".join(sides[s] for s in ("right", "bottom") if s in sides),
-    }
-    return render_template(kit.root, "map-tile", context, needed_by=f"tile {tile.label}")
 
 
 def _tile_entry(board: Board, tile) -> dict:
@@ -159,8 +126,8 @@ def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: Tile
     scale = min((width - 2 * margin) / board.width, (height - top - margin) / board.height)
     x0 = (width - board.width * scale) / 2
     for art in whole:
-        _place_scaled(doc, art, x0, top, scale)
-    context = _svg_size(width, height) | {
+        place_scaled(doc, art, x0, top, scale)
+    context = svg_size(width, height) | {
         "title": _title(ctx.kit, board), "count": plan.count, "margin": margin,
         "title_size": _title_size(f"{_title(ctx.kit, board)}: putting the {plan.count} tiles together",
                                   width - 2 * margin),
@@ -229,17 +196,6 @@ def _outline(tile, x0: float, y0: float, scale: float, plan: TilePlan) -> dict:
     s = tile.source
     return {"label": tile.label, "x": x0 + s.x * scale, "y": y0 + s.y * scale, "w": s.w * scale,
             "h": s.h * scale, "cx": x0 + (s.x + s.w / 2) * scale, "cy": y0 + (s.y + s.h / 2) * scale}
-
-
-def _place_scaled(doc: PdfDocument, art, x: float, y: float, scale: float) -> None:
-    ctx = doc.context
-    ctx.save()
-    ctx.translate(x, y)
-    ctx.scale(scale, scale)
-    ctx.set_source_surface(art.recording, 0, 0)
-    ctx.rectangle(0, 0, art.width, art.height)
-    ctx.fill()
-    ctx.restore()
 
 
 PART = Part(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import jinja2
 
-from generator.inventory import colour_params
+from generator.pieces import colour_params
 from generator.problems import BuildError, display_path
 from generator.render.templates import SUFFIX, template_dirs, template_env
 from generator.render.templates import _template_location as _template_line

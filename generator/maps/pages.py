@@ -1,0 +1,54 @@
+"""Pages of a board too big for the printer: the board's art clipped to each tile, with the tile's own
+furniture (label, glue strips, trim lines, scale check) from the built-in map-tile template. Every board
+kind uses it: a game's hex maps and the boards of places and links alike."""
+from __future__ import annotations
+
+from generator.fonts import FAMILY
+from generator.lengths import mm, pt_from_mm
+from generator.maps.tiling import TilePlan
+from generator.paper import PRINTABLE_MARGIN
+from generator.render.pdf import ArtCache, PdfDocument
+from generator.render.templates import render_template
+
+
+def svg_size(width: float, height: float) -> dict:
+    return {"w": width, "h": height, "w_mm": f"{mm(width):.6f}", "h_mm": f"{mm(height):.6f}", "font": FAMILY}
+
+
+SCALE_WIDTH = 72 + 22 + pt_from_mm(25) + 30   # the 1 in bar and its label, the 25 mm bar and its label
+
+
+def tile_svg(kit, plan: TilePlan, tile, title: str) -> str:
+    sides = tile.neighbours
+    context = svg_size(*plan.page) | {
+        "tile": tile, "title": title, "count": plan.count, "rows": plan.rows, "cols": plan.cols,
+        "label_at": (tile.clip.x, PRINTABLE_MARGIN + 18),
+        # the scale check, centred in the band under the map (the corner ticks and GLUE labels keep to the sides)
+        "scale_at": ((plan.page[0] - SCALE_WIDTH) / 2, plan.page[1] - PRINTABLE_MARGIN - 5),
+        "trimmed": " and ".join(s for s in ("left", "top") if s in sides),
+        "glued_over": " and ".join(sides[s] for s in ("left", "top") if s in sides),
+        "covered_by": " and ".join(sides[s] for s in ("right", "bottom") if s in sides),
+    }
+    return render_template(kit.root, "map-tile", context, needed_by=f"tile {tile.label}")
+
+
+def draw_tile_pages(ctx, doc, plan: TilePlan, whole: tuple, arts: ArtCache, title: str) -> None:
+    """One page per tile: the board art and its seam marks clipped to the tile, and the tile's furniture."""
+    art, marks = whole
+    for tile in plan.tiles:
+        doc.new_page()
+        clip = (tile.clip.x, tile.clip.y, tile.clip.w, tile.clip.h)
+        doc.place(art, *tile.at, clip=clip)
+        doc.place(marks, *tile.at, clip=clip)
+        doc.place(arts.get(tile_svg(ctx.kit, plan, tile, title)), 0, 0)
+
+
+def place_scaled(doc: PdfDocument, art, x: float, y: float, scale: float) -> None:
+    ctx = doc.context
+    ctx.save()
+    ctx.translate(x, y)
+    ctx.scale(scale, scale)
+    ctx.set_source_surface(art.recording, 0, 0)
+    ctx.rectangle(0, 0, art.width, art.height)
+    ctx.fill()
+    ctx.restore()

@@ -1,0 +1,48 @@
+"""What every printed piece is, whatever the game: a front and a back Face (a template name plus JSON
+parameters: hashable, deterministic, and the render-cache key), a print group and where it comes from."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+
+
+@dataclass(frozen=True)
+class Face:
+    template: str
+    params_json: str
+
+    @cached_property
+    def params(self) -> dict:
+        return json.loads(self.params_json)
+
+    @property
+    def key(self) -> str:
+        return f"{self.template}:{self.params_json}"
+
+
+def face(template: str, **params) -> Face:
+    return Face(template, json.dumps(params, sort_keys=True, separators=(",", ":")))
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One physical piece."""
+
+    kind: str        # what sort of piece: a table's shape ("card", "token"...) or a game module's own kind
+    ref: str         # where it comes from in the data: "cards.scout", "units.DD"
+    name: str        # what it is: "Destroyer", "Minerals 5 CP"
+    label: str       # this very piece: "DD 3"
+    colour: str      # colour id, or "neutral"
+    group: str       # print group: a colour id, a table's group, "neutral"
+    rules: str       # the rules it belongs to (basic, advanced ...)
+    front: Face
+    back: Face
+
+
+def colour_params(colour) -> dict | None:
+    """The colour as template parameters (None stays None: a piece or board of no colour)."""
+    if colour is None:
+        return None
+    return {"id": colour.id, "name": colour.name, "print": colour.print, "ink": colour.ink,
+            "emblem": colour.emblem, "pattern": colour.pattern}
