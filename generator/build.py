@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from generator.inventory import Piece, kit_pieces
+from generator import game_modules
 from generator.manifest import MANIFEST, build_manifest, read_previous
 from generator.model import Kit
+from generator.pieces import Piece
 from generator.lengths import parse_length
 from generator.output import BuildLock, OutputStage
 from generator.pdf_update import mark_print_scaling
@@ -115,7 +116,7 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> 
 
 def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: list, kit_out: Path,
                   start: float) -> BuildResult:
-    pieces = kit_pieces(kit) + list(kit.component_pieces)
+    pieces = game_modules.kit_pieces(kit)
     with OutputStage(kit_out) as stage:
         ctx = BuildContext(kit, pieces, options, stage, progress)
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,

@@ -8,12 +8,10 @@ import sys
 import threading
 from pathlib import Path
 
-from generator import __version__
+from generator import __version__, game_modules
 from generator.build import BuildOptions, build
-from generator.inventory import kit_pieces
 from generator.kit import DEFAULT_KIT, find_kit, load_kit
 from generator.components.listing import component_listing
-from generator.listing import inventory_text
 from generator.newkit import BLANK_KIT, new_kit
 from generator.parts import all_parts
 from generator.problems import BuildError, KitError
@@ -168,10 +166,9 @@ def _report_problems(problems) -> None:
 
 def _validate(args) -> int:
     kit = _load(args)
-    if kit.has_game_module:
-        pieces = kit_pieces(kit)
-        print(f"{kit.title}: the data is valid ({len(pieces)} counters, {len(kit.units)} unit types, "
-              f"{len(kit.technologies)} technologies, {len(kit.marker_kinds)} marker kinds).")
+    module = game_modules.of(kit)
+    if module:
+        print(f"{kit.title}: the data is valid ({module.summary(kit, module.pieces(kit))}).")
     else:
         print(f"{kit.title}: the data is valid ({len(kit.component_pieces)} pieces in {len(kit.tables)} tables, "
               f"{len(kit.boards)} boards, {len(kit.documents)} documents).")
@@ -180,8 +177,9 @@ def _validate(args) -> int:
 
 def _list(args) -> int:
     kit = _load(args)
-    if kit.has_game_module:
-        sys.stdout.write(inventory_text(kit, kit_pieces(kit)))
+    module = game_modules.of(kit)
+    if module and module.listing:
+        sys.stdout.write(module.listing(kit, module.pieces(kit)))
     else:
         colours = ", ".join(c.name for c in kit.colours) or "none"
         head = [f"{kit.title}" + (f": {kit.subtitle}" if kit.subtitle else ""),
@@ -221,9 +219,12 @@ def _build_once(args, options: BuildOptions, progress: Progress) -> str:
 
 
 def _proof(args) -> int:
-    from generator.proof import make_proofs
     kit = _load(args)
-    result = make_proofs(kit, args.only, Path(args.out), colour=args.colour, dpi=args.dpi,
+    module = game_modules.of(kit)
+    if not (module and module.proof):
+        raise ValueError(f"{kit.title}: proof draws a game module's counters; this kit has none "
+                         f"(build it and look at its sheets instead)")
+    result = module.proof(kit, args.only, Path(args.out), colour=args.colour, dpi=args.dpi,
                          counter_size=args.counter_size)
     print(f"Proofed {len(result.proofs)} piece(s) of {kit.title} in {result.seconds:.2f} s:")
     for path in result.files:

@@ -5,9 +5,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from generator import __version__
-from generator.inventory import Piece, inventory_lines
+from generator import __version__, game_modules
 from generator.model import Kit
+from generator.pieces import Piece
 
 MANIFEST = "manifest.json"
 
@@ -40,11 +40,7 @@ def build_manifest(kit: Kit, pieces: list[Piece], options: dict, parts: dict, pr
         "generator": f"pnpgen {__version__}",
         "options": options,
         "totals": {"pieces": len(pieces), "by_group": dict(by_group)},
-        "inventory": [
-            {"kind": line.kind, "ref": line.ref, "name": line.name, "per_colour": line.per_colour,
-             "neutral": line.neutral, "total": line.total}
-            for line in inventory_lines(kit, pieces)
-        ],
+        "inventory": module.inventory(kit, pieces) if (module := game_modules.of(kit)) else [],
         "pieces": piece_entries(pieces),
         "parts": {name: merged_parts[name] for name in sorted(merged_parts)},
     }

@@ -1,4 +1,5 @@
-"""The kit model: frozen dataclasses built from validated YAML, the one source every part reads."""
+"""The kit model every game shares: frozen dataclasses built from validated YAML, the one source every part
+reads. A game module (games/) extends Kit with its own fields."""
 from __future__ import annotations
 
 import re
@@ -17,142 +18,6 @@ class Colour:
 
 
 @dataclass(frozen=True)
-class Unit:
-    code: str
-    name: str
-    cls: str | None
-    attack: int | None
-    defence: int | None
-    hull: int
-    cost: int
-    ship_size: int | None
-    requires: tuple[tuple[str, int], ...]
-    pays_maintenance: bool
-    movement: str
-    groups: bool
-    group_numbers: tuple[int, ...]
-    back: str
-    rules: str
-    note: str | None
-    template: str | None
-    back_template: str | None
-
-    @property
-    def counters(self) -> int:
-        return len(self.group_numbers)
-
-    @property
-    def maintenance(self) -> int:
-        """The rule: a ship's upkeep equals its hull size, unless the unit is exempt."""
-        return self.hull if self.pays_maintenance else 0
-
-    @property
-    def combat(self) -> bool:
-        return self.attack is not None
-
-
-@dataclass(frozen=True)
-class Level:
-    level: int
-    cost: int | None
-    moves: tuple[int, ...] | None = None
-    hull_capacity: float | None = None
-    fighter: tuple[int, int] | None = None  # (attack, defence)
-
-
-@dataclass(frozen=True)
-class Technology:
-    id: str
-    name: str
-    rules: str
-    summary: str
-    levels: tuple[Level, ...]
-
-    @property
-    def start(self) -> int:
-        return self.levels[0].level
-
-    @property
-    def max(self) -> int:
-        return self.levels[-1].level
-
-    @property
-    def upgrades(self) -> tuple[Level, ...]:
-        return self.levels[1:]
-
-
-@dataclass(frozen=True)
-class MarkerKind:
-    id: str
-    name: str
-    affects: tuple[str, ...]
-    duration: str
-    after: str
-    value: str | None
-    rules: str
-    effect: str
-    stats: dict | None
-    template: str | None
-
-
-@dataclass(frozen=True)
-class MixEntry:
-    kind: str
-    value: int | None
-    count: int
-
-
-@dataclass(frozen=True)
-class Mix:
-    """A set of system markers; `total` is the rule count the entries must add up to."""
-
-    name: str
-    total: int
-    entries: tuple[MixEntry, ...]
-    face_up: tuple[MixEntry, ...] = ()
-
-    @property
-    def count(self) -> int:
-        return sum(e.count for e in self.entries)
-
-
-@dataclass(frozen=True)
-class CounterSet:
-    id: str
-    name: str
-    per: str           # "colour" or "neutral"
-    copies: int
-    sides: dict
-    rules: str
-    template: str | None
-
-
-@dataclass(frozen=True)
-class Scenario:
-    id: str
-    name: str
-    players: int
-    deep_space_markers: int
-
-
-@dataclass(frozen=True)
-class Game:
-    """Set-up, sequence, economy, combat and tables: the numbers the rules text and aids quote."""
-
-    starting_forces: tuple[tuple[str, int], ...]
-    scenarios: tuple[Scenario, ...]
-    sequence: dict
-    economy: dict
-    combat: dict
-    tables: dict
-
-    def homeworld_steps(self) -> tuple[int, ...]:
-        """20, 15, 10, 5: the Homeworld's value after each hit, derived from its value and loss per hit."""
-        hw = self.economy["homeworld"]
-        return tuple(range(hw["cp"], 0, -hw["loses_per_hit"]))
-
-
-@dataclass(frozen=True)
 class Kit:
     root: Path
     id: str
@@ -163,15 +28,8 @@ class Kit:
     neutral: Colour
     counter_size: str
     paper: str
-    units: dict[str, Unit]
-    technologies: dict[str, Technology]
-    marker_kinds: dict[str, MarkerKind]
-    home_system: Mix
-    deep_space: Mix
-    counters: dict[str, CounterSet]
-    game: Game
+    module: str | None = None  # the game module that loaded it (kit.yaml `module:`), or None
     lines: dict = field(default_factory=dict, compare=False, repr=False)
-    maps: tuple = field(default=(), compare=False, repr=False)  # MapLayout per board (generator.maps.layout)
     # The generic layer: component tables, boards, free data, sheet settings, documents, their pieces.
     tables: dict = field(default_factory=dict, compare=False, repr=False)
     boards: tuple = field(default=(), compare=False, repr=False)
@@ -183,8 +41,8 @@ class Kit:
 
     @property
     def has_game_module(self) -> bool:
-        """True for a kit built on the Space Empires 4X data files (units, markers, ...)."""
-        return bool(self.units or self.marker_kinds or self.counters)
+        """True for a kit a game module loaded (its own parts print it); False for a kit of data only."""
+        return self.module is not None
 
     def colour(self, colour_id: str) -> Colour:
         return next(c for c in self.colours if c.id == colour_id)

@@ -1,7 +1,7 @@
 """Skip a part whose inputs have not changed: its files and manifest entry come back from the cache.
 
-A part's output depends only on the kit folder, the templates, the generator's own code and the build
-options, so a hash of those is its key. A rebuild with nothing changed then copies files instead of
+A part's output depends only on the kit folder, the templates, the generator's own code (game modules
+included) and the build options, so a hash of those is its key. A rebuild with nothing changed then copies files instead of
 drawing them; a changed rules chapter rebuilds the booklet and nothing else that did not change.
 The cache lives under the build's cache folder (never in the output) and keeps one entry per part.
 """
@@ -16,6 +16,7 @@ from pathlib import Path
 from generator.render.templates import template_dirs
 
 GENERATOR = Path(__file__).resolve().parent
+GAMES = GENERATOR.parent / "games"   # the game modules' code: a change there rebuilds their kits too
 ENTRY = "entry.json"
 
 
@@ -43,7 +44,7 @@ class Inputs:
         skip = (Path(kit_out).resolve(),)
         self.kit = _tree_digests(Path(kit_root), skip)
         shared = hashlib.sha256()
-        for folder in (*template_dirs(kit_root), GENERATOR):
+        for folder in (*template_dirs(kit_root), GENERATOR, GAMES):
             shared.update(str(folder.name).encode() + b"\1")
             for rel, digest in _tree_digests(folder, skip):
                 shared.update(f"{rel}\0{digest}\0".encode())

@@ -1,21 +1,9 @@
-"""Prose with numbers from the data: rules chapters and aid texts are Jinja over Markdown or plain text.
-
-Writers type `{{ units.CA.cost }}` instead of a number, so the text can never disagree with the counters.
-Undefined names are errors with the file and line, never blanks. Texts come from kit folders a designer may
-have downloaded, so Jinja runs sandboxed: `{{ kit.__class__ }}` and the like stop with a located error.
-"""
+"""Text from kit folders: read as UTF-8 with located errors, and the small helpers every kit's texts use."""
 from __future__ import annotations
 
-import traceback
 from pathlib import Path
-from types import SimpleNamespace
-from xml.sax.saxutils import escape as xml_escape
 
-import jinja2
-
-from generator.model import Kit
 from generator.problems import BuildError, display_path
-from generator.sandbox import KitSandbox
 
 
 class TextError(BuildError):
@@ -26,77 +14,10 @@ class TextError(BuildError):
         super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
 
 
-def kit_context(kit: Kit) -> dict:
-    """Everything a text may quote: the model's tables by id, plus a few derived facts."""
-    game = kit.game
-    return {
-        "kit": kit,
-        "units": SimpleNamespace(**kit.units),
-        "techs": SimpleNamespace(**kit.technologies),
-        "markers": SimpleNamespace(**kit.marker_kinds),
-        "counters": SimpleNamespace(**kit.counters),
-        "home_system": kit.home_system,
-        "deep_space": kit.deep_space,
-        "game": game,
-        "economy": game.economy,
-        "combat": game.combat,
-        "sequence": game.sequence,
-        "tables": game.tables,
-        "scenarios": game.scenarios,
-        "homeworld_steps": game.homeworld_steps(),
-        "colours": kit.colours,
-        "players": SimpleNamespace(min=kit.players[0], max=kit.players[1]),
-    }
-
-
 def join_and(items, word: str = "and") -> str:
     """['a', 'b', 'c'] -> 'a, b and c'."""
     items = [str(i) for i in items]
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
-
-
-def _env(finalize=None) -> jinja2.Environment:
-    env = KitSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
-                             finalize=finalize)
-    env.filters["join_and"] = join_and
-    return env
-
-
-def _escape_markup(value):
-    """Data quoted into reportlab paragraph markup: a name like 'R&D <1>' must print, not break it."""
-    return xml_escape(value) if isinstance(value, str) else value
-
-
-_ENV = _env()
-_MARKUP_ENV = _env(finalize=_escape_markup)
-
-
-def render_text(kit: Kit, source: str, origin: Path | str, extra: dict | None = None, markup: bool = False) -> str:
-    """Render one text; `origin` names its file for errors; `markup` escapes quoted data for reportlab."""
-    context = kit_context(kit) | (extra or {})
-    name = display_path(origin)
-    if "\0" in source:
-        raise TextError(name, source[: source.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
-    try:
-        return (_MARKUP_ENV if markup else _ENV).cached_from_string(source).render(**context)
-    except jinja2.TemplateSyntaxError as exc:
-        raise TextError(name, exc.lineno, f"template syntax error: {exc.message}") from None
-    except jinja2.exceptions.SecurityError as exc:
-        raise TextError(name, _line(exc), f"not allowed in a kit text: {exc}") from None
-    except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, ArithmeticError,
-            IndexError, RecursionError, OverflowError) as exc:
-        raise TextError(name, _line(exc), str(exc) or type(exc).__name__) from None
-
-
-def _line(exc: Exception) -> int:
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename == "<template>":
-            return frame.lineno
-    return 0
-
-
-def render_file(kit: Kit, path: Path, extra: dict | None = None, markup: bool = False) -> str:
-    return render_text(kit, read_text(path), path, extra, markup)
 
 
 def read_text(path: Path) -> str:

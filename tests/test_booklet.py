@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from generator.booklet.figures import counter_anatomy
 from generator.build import BuildOptions, build
-from generator.inventory import kit_pieces
+from games.space_empires_4x.inventory import kit_pieces
 from generator.kit import load_kit
 from tests.conftest import DEFAULT_KIT_DIR, edit
 

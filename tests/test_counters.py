@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 from pypdf import PdfReader
 
-from generator.inventory import kit_pieces
+from games.space_empires_4x.inventory import kit_pieces
 from tests.conftest import DEFAULT_KIT_DIR
 from tests.counters_helpers import build_counters, counters_manifest
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import edit
-from generator.maps.layout import DEEP_SPACE, connected_pieces, home_system_hexes
+from games.space_empires_4x.maps.layout import DEEP_SPACE, connected_pieces, home_system_hexes
 
 MAPS = "maps/four-player.yaml"
 

@@ -8,7 +8,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator.cli import main
-from generator.maps.board import compose_board
+from games.space_empires_4x.maps.board import compose_board
 from generator.maps.tiling import OVERLAP, plan_tiles
 
 MAP = "four-player"

@@ -194,7 +194,7 @@ def test_bleed_out_of_range_is_a_usage_error(tmp_path, capsys):
 def test_the_space_empires_counters_go_to_the_print_shop_with_mirrored_bleed(tmp_path):
     """A deck per print group, back then front for every counter, trim = the counter, bleed 1/8 in larger,
     and the bleed band printed (the face's edges mirrored), not left white."""
-    from generator.inventory import kit_pieces
+    from games.space_empires_4x.inventory import kit_pieces
     from generator.kit import load_kit
     assert main(["build", "--out", str(tmp_path), "--for", "print-shop", "--only", "print-shop", "-q"]) == 0
     kit, _ = load_kit(BUILTIN_DATA / DEFAULT_KIT)

@@ -2,7 +2,7 @@
 import pytest
 
 from generator.problems import BuildError
-from generator.text import render_text
+from games.space_empires_4x.text import render_text
 
 
 def test_numbers_come_from_the_data(default_kit):

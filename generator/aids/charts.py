@@ -12,7 +12,8 @@ from reportlab.platypus import Flowable
 
 from generator.aids.sources import CHART_NAMES
 from generator.aids.styles import CONDENSED_BOLD, SHADE, grid_table, para
-from generator.model import Kit, Level, Technology, Unit
+from generator.model import Kit
+from games.space_empires_4x.model import Level, Technology, Unit
 from generator.problems import BuildError
 
 DASH = "\u2013"

@@ -16,7 +16,8 @@ from generator.aids.charts import DASH
 from generator.aids.fit import Fitted, Frame, fit
 from generator.aids.prose import load_aid_yaml
 from generator.aids.styles import CONDENSED_BOLD, SHADE, grid_table, para
-from generator.model import Colour, Kit, Technology, Unit
+from generator.model import Colour, Kit
+from games.space_empires_4x.model import Technology, Unit
 from generator.paper import paper_size
 
 SHEETS_FILE = Path("aids") / "sheets.yaml"

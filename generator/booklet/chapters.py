@@ -12,7 +12,7 @@ from generator.booklet.figures import FIGURES
 from generator.booklet.markdown import Block, parse
 from generator.model import Kit
 from generator.problems import BuildError, display_path
-from generator.text import render_file
+from games.space_empires_4x.text import render_file
 
 RULES_DIR = "rules"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.inventory import Piece
+from games.space_empires_4x.inventory import Piece
 from generator.lengths import mm, parse_length
 from generator.model import Kit
 from generator.problems import BuildError

@@ -6,7 +6,7 @@ has no board for it; the booklet then shows the scenario's numbers instead (stor
 from __future__ import annotations
 
 from generator.booklet.figures import Art, Figure
-from generator.maps.draw import scenario_map_svg
+from games.space_empires_4x.maps.draw import scenario_map_svg
 from generator.model import Kit
 
 MAP_WIDTH = 230.0  # points: a small picture of the whole map, across most of the page

@@ -5,8 +5,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from generator.booklet.chapters import home_hexes, unit_label
-from generator.inventory import Piece, inventory_lines
-from generator.model import Kit, Unit
+from games.space_empires_4x.inventory import Piece, inventory_lines
+from generator.model import Kit
+from games.space_empires_4x.model import Unit
 from generator.render.templates import format_number
 
 

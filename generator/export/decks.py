@@ -63,14 +63,15 @@ class CounterSet:
 def counter_decks(kit) -> list[Deck]:
     """The game module's counters, one deck per print group (a colour, deep space, neutral), at the kit's
     counter size. Their faces come from the counter templates (ExportArts.art knows them)."""
-    from generator.inventory import kit_pieces
+    from generator import game_modules
     from generator.lengths import parse_length
     from generator.shapes import Shape
-    if not kit.has_game_module:
+    module = game_modules.of(kit)
+    if not module:
         return []
     size = parse_length(kit.counter_size)
     groups: dict[str, list] = {}
-    for piece in kit_pieces(kit):
+    for piece in module.pieces(kit):
         groups.setdefault(piece.group, []).append(piece)
     names = {c.id: c.name for c in kit.colours}
     return [Deck(f"counters-{group}", CounterSet(f"counters-{group}", f"Counters ({names.get(group, group)})",

@@ -80,8 +80,8 @@ def diff_entries(old: list[dict], new: list[dict]) -> PieceDiff:
 
 
 def current_entries(kit) -> tuple[list, list[dict]]:
-    from generator.inventory import kit_pieces
-    pieces = kit_pieces(kit) + list(kit.component_pieces)
+    from generator.game_modules import kit_pieces
+    pieces = kit_pieces(kit)
     return pieces, json.loads(json.dumps(piece_entries(pieces)))
 
 

@@ -185,18 +185,14 @@ class Export:
         return objects
 
     def hex_maps(self, cache) -> list:
-        """A game module's hex maps (Space Empires 4X), drawn as the maps part draws them."""
+        """A game module's own boards (Space Empires 4X's hex maps), drawn as its parts draw them."""
+        from generator import game_modules
         from generator.lengths import parse_length
-        from generator.maps.board import compose_board
-        from generator.maps.draw import map_svg
-        if not self.kit.has_game_module:
+        module = game_modules.of(self.kit)
+        if not module:
             return []
-        counter = parse_length(self.ctx.counter_size)
-        out = []
-        for layout in self.kit.maps:
-            board = compose_board(layout, self.kit.game.sequence["turns_per_round"], counter)
-            out.append((f"map-{layout.id}", f"Map: {layout.id}", cache.get(map_svg(self.kit, board), f"map {layout.id}")))
-        return out
+        return [(name, title, cache.get(svg, name))
+                for name, title, svg in module.boards(self.kit, parse_length(self.ctx.counter_size))]
 
 
 def _art_cache(kit):

@@ -1,6 +1,6 @@
 """Where things sit on a proof: the PNG's canvas around one face, and the proof PDF's rows of front/back pairs.
 
-Pure numbers in points, top-left origin; generator.proof draws what these say.
+Pure numbers in points, top-left origin; games.space_empires_4x.proof draws what these say.
 """
 from __future__ import annotations
 

@@ -1,2 +1,2 @@
-"""Hex-map boards: layout files (layout), hex maths (geometry), board composition (board), page tiling
-(tiling) and the SVG drawing (draw). Layout, geometry, board and tiling are pure numbers; only draw draws."""
+"""Boards bigger than a page: hex maths (geometry), splitting a board across printer pages (tiling, numbers
+only) and drawing those pages (pages). A game's own boards (games/) use them like the boards of places."""

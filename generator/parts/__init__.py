@@ -1,7 +1,8 @@
-"""The registry of buildable parts (counters, maps, cards, sheets, booklet).
+"""The registry of buildable parts: the core's (components, boards, documents, exports) and a game module's.
 
 Each module in this package that defines `PART = Part(...)` is a part: adding a kind of output is one
-module here, its templates and its tests, with no change to the build or the CLI.
+module here, its templates and its tests, with no change to the build or the CLI. A game module lists its
+own parts (GameModule.parts); they apply only to kits of that module.
 """
 from __future__ import annotations
 
@@ -27,18 +28,21 @@ class Part:
     doc: str = ""
     aliases: tuple = ()
     options: tuple = field(default_factory=tuple)
-    applies: Callable = lambda kit: kit.has_game_module  # does this kit hold what the part prints?
+    applies: Callable = lambda kit: True  # does this kit hold what the part prints?
     wanted: Callable = lambda extra: True  # (BuildOptions.extra) -> was it asked for? (e.g. --for tts)
     key_extra: Callable = lambda ctx: {}   # (BuildContext) -> what else its output depends on (cache key)
     ignores: tuple = ()  # kit-relative folders and files the part never reads: editing them keeps its cache
 
 
 def all_parts() -> list[Part]:
+    """The core's parts (this package) and every game module's (generator.game_modules)."""
+    from generator import game_modules
     parts = []
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
         if isinstance(getattr(module, "PART", None), Part):
             parts.append(module.PART)
+    parts += game_modules.all_parts()
     names = [n for p in parts for n in (p.name, *p.aliases)]
     duplicated = {n for n in names if names.count(n) > 1}
     if duplicated:

@@ -123,12 +123,11 @@ def build(ctx) -> dict:
 
 def _key(ctx, svg: str, title: str, paper: str) -> str:
     from generator.output_cache import content_key, source_fingerprint
-    from generator.maps import tiling
-    from generator.parts import maps
+    from generator.maps import pages, tiling
     from generator.render import pdf, svg_ops
     from generator.render.templates import template_path
     furniture = [template_path(ctx.kit.root, t).read_text(encoding="utf-8") for t in ("map-marks", "map-tile", "map-assembly")]
-    return content_key(source_fingerprint(pdf, svg_ops, tiling, maps), Path(__file__).read_text(encoding="utf-8"),
+    return content_key(source_fingerprint(pdf, svg_ops, tiling, pages), Path(__file__).read_text(encoding="utf-8"),
                        *furniture, svg, title, paper)
 
 

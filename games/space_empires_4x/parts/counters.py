@@ -16,7 +16,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from generator.inventory import DEEP_SPACE, NEUTRAL, Face, Piece
+from games.space_empires_4x.inventory import DEEP_SPACE, NEUTRAL, Face, Piece
 from generator.layout import calibration as calibration_layout_module
 from generator.layout import counters as layout_module
 from generator.layout.calibration import calibration_layout

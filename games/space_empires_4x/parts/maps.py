@@ -10,9 +10,9 @@ still checks that each tile shows its marks.)
 from __future__ import annotations
 
 from generator.lengths import parse_length
-from generator.maps.board import Board, compose_board
-from generator.maps.draw import map_svg
-from generator.maps.layout import hex_too_small
+from games.space_empires_4x.maps.board import Board, compose_board
+from games.space_empires_4x.maps.draw import map_svg
+from games.space_empires_4x.maps.layout import hex_too_small
 from generator.maps.pages import draw_tile_pages, place_scaled, svg_size
 from generator.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
 from generator.parts import Option, Part

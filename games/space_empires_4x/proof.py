@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.fonts import FAMILY
-from generator.inventory import DEEP_SPACE, NEUTRAL, Piece, kit_pieces
+from games.space_empires_4x.inventory import DEEP_SPACE, NEUTRAL, Piece, kit_pieces
 from generator.layout.proof import SAFE_INSET_MM, png_canvas, proof_rows, safe_inset
 from generator.lengths import mm, parse_length
 from generator.model import Kit

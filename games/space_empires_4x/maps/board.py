@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from generator.lengths import parse_length
 from generator.maps.geometry import hex_label
 from generator.maps.tiling import Rect
-from generator.maps.layout import DEEP_SPACE, MapLayout
+from games.space_empires_4x.maps.layout import DEEP_SPACE, MapLayout
 
 BORDER = parse_length("3/8in")        # blank paper round the board (trim line, printer margin)
 TITLE_BAND = parse_length("5/8in")    # scenario name above the grid

@@ -1,7 +1,7 @@
 """`pnpgen list`: the kit's component inventory, laid out the way a box's component list reads."""
 from __future__ import annotations
 
-from generator.inventory import DEEP_SPACE, InventoryLine, Piece, inventory_lines
+from games.space_empires_4x.inventory import DEEP_SPACE, InventoryLine, Piece, inventory_lines
 from generator.model import Kit
 
 SECTIONS = (

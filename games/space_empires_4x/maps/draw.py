@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from generator.fonts import CONDENSED, FAMILY
 from generator.lengths import mm
-from generator.maps.board import Board
-from generator.maps.layout import DEEP_SPACE, home_system_hexes
+from games.space_empires_4x.maps.board import Board
+from games.space_empires_4x.maps.layout import DEEP_SPACE, home_system_hexes
 from generator.render.templates import render_template
 
 TINT = 0.3  # share of the player colour in a home hex's fill: light enough for coordinates to read
@@ -65,7 +65,7 @@ def _mix(colour: str, other: str, share: float) -> str:
 def scenario_map_svg(kit, scenario_id: str) -> str | None:
     """A scenario's whole board as a thumbnail SVG (the booklet's set-up pictures), or None without a board."""
     from generator.lengths import parse_length
-    from generator.maps.board import compose_board
+    from games.space_empires_4x.maps.board import compose_board
 
     layout = next((m for m in kit.maps if m.scenario == scenario_id), None)
     if layout is None:

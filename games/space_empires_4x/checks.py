@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.model import Kit, Mix
+from generator.model import Kit
+from games.space_empires_4x.model import Mix
 from generator.problems import Problems
 
 
@@ -297,7 +298,8 @@ def _check_rules(kit: Kit, report: _Reporter) -> None:
     from generator.booklet.chapters import RULES_DIR, helpers
     from generator.booklet.markdown import parse
     from generator.booklet.tables import kit_tables
-    from generator.text import TextError, render_file
+    from generator.text import TextError
+    from games.space_empires_4x.text import render_file
 
     folder = kit.root / RULES_DIR
     if not folder.is_dir():

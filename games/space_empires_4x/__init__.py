@@ -1,0 +1,61 @@
+"""Space Empires 4X's game module: what its kit needs beyond data and templates.
+
+Its data files (units, technologies, markers, counters, game, maps) have shapes of their own, the game
+derives numbers from them (a Homeworld's value steps, group numbers, the marker mixes) and checks them
+against each other; its counters, hex maps, aid cards, record sheets and booklet are printed by its parts.
+Everything else a kit holds (tables, boards, documents, sheets) is the core's, as for any kit.
+"""
+from __future__ import annotations
+
+from generator.game_modules import GameModule
+
+NAME = "space_empires_4x"
+
+
+def _load(*args):
+    from games.space_empires_4x.load import load
+    return load(*args)
+
+
+def _pieces(kit):
+    from games.space_empires_4x.inventory import kit_pieces
+    return kit_pieces(kit)
+
+
+def _inventory(kit, pieces):
+    from games.space_empires_4x.inventory import inventory_lines
+    return [{"kind": line.kind, "ref": line.ref, "name": line.name, "per_colour": line.per_colour,
+             "neutral": line.neutral, "total": line.total} for line in inventory_lines(kit, pieces)]
+
+
+def _summary(kit, pieces):
+    return (f"{len(pieces)} counters, {len(kit.units)} unit types, {len(kit.technologies)} technologies, "
+            f"{len(kit.marker_kinds)} marker kinds")
+
+
+def _listing(kit, pieces):
+    from games.space_empires_4x.listing import inventory_text
+    return inventory_text(kit, pieces)
+
+
+def _boards(kit, counter_pt):
+    """Each hex map drawn as the maps part draws it: (id, title, SVG)."""
+    from games.space_empires_4x.maps.board import compose_board
+    from games.space_empires_4x.maps.draw import map_svg
+    turns = kit.game.sequence["turns_per_round"]
+    return [(f"map-{layout.id}", f"Map: {layout.id}", map_svg(kit, compose_board(layout, turns, counter_pt)))
+            for layout in kit.maps]
+
+
+def _proof(*args, **kwargs):
+    from games.space_empires_4x.proof import make_proofs
+    return make_proofs(*args, **kwargs)
+
+
+def _parts():
+    from games.space_empires_4x.parts import booklet, cards, counters, maps, sheets
+    return tuple(m.PART for m in (counters, maps, cards, sheets, booklet))
+
+
+MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,
+                    summary=_summary, listing=_listing, boards=_boards, proof=_proof)
