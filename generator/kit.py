@@ -45,26 +45,26 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tup
     if kit_doc is INVALID:
         stop_on(problems, strict=False)
     base = base_fields(root, kit_doc, lines)
-    module = _game_module(kit_doc, raw_kit, problems)
+    module = _game_module(kit_doc, raw_kit, root / KIT_FILE, problems)
     kit = module.load(root, kit_doc, raw_kit, base, problems) if module else Kit(**base)
     kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes or {}))
     stop_on(problems, strict)
     return kit, problems.warnings()
 
 
-def _game_module(kit_doc, raw_kit, problems):
+def _game_module(kit_doc, raw_kit, kit_file: Path, problems):
     """The game module kit.yaml names (`module:`), if any; its data files (`files:`) need one."""
     name = kit_doc["module"]
     if not name:
         if kit_doc["files"]:
-            problems.error(raw_kit.file, raw_kit.line_of("files"), "files",
+            problems.error(kit_file, raw_kit.line_of("files"), "files",
                            f"data files need the game module that reads them: add `module:` "
                            f"({', '.join(game_modules.names()) or 'none installed'})")
         return None
     try:
         return game_modules.get(name)
     except KeyError as exc:
-        problems.error(raw_kit.file, raw_kit.line_of("module"), "module", exc.args[0])
+        problems.error(kit_file, raw_kit.line_of("module"), "module", exc.args[0])
         return None
 
 
