@@ -9,6 +9,8 @@ from generator.boards.load import load_boards
 from generator.components.load import (
     check_counts, check_template_images, load_data_files, load_tables, resize_tables,
 )
+from generator.documents.charts import CHARTS_FILE, charts_path, check_charts, load_charts
+from generator.documents.context import chart_context
 from generator.documents.load import check_documents
 from generator.layout.sheets import check_sheets
 from generator.maps.layout import load_maps
@@ -59,17 +61,22 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tup
     lines = _index_lines("kit", root / KIT_FILE, raw_kit)
     if kit_doc is INVALID:
         _stop_on(problems, strict=False)
+    fallback = BUILTIN_DATA / DEFAULT_KIT / CHARTS_FILE if kit_doc["files"] else None  # as aid texts fall back
+    charts = load_charts(charts_path(root, fallback), problems)
     if kit_doc["files"]:
-        kit = _load_game_module(root, kit_doc, raw_kit, problems, lines)
+        kit = _load_game_module(root, kit_doc, raw_kit, problems, lines, charts)
     else:
-        kit = _build_model(root, kit_doc, EMPTY_DOCS, lines)
+        kit = dataclasses.replace(_build_model(root, kit_doc, EMPTY_DOCS, lines), charts=charts)
     kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes or {}))
+    if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
+        check_charts(kit.charts, chart_context(kit), problems)
     _stop_on(problems, strict)
     return kit, problems.warnings()
 
 
-def _load_game_module(root, kit_doc, raw_kit, problems, lines) -> Kit:
-    """The Space Empires 4X data files (units, technologies, markers, counters, game, maps)."""
+def _load_game_module(root, kit_doc, raw_kit, problems, lines, charts: dict) -> Kit:
+    """The Space Empires 4X data files (units, technologies, markers, counters, game, maps); the aid and
+    rules checks need the kit's `charts` to know the names they may print."""
     docs = {}
     for key, rel in kit_doc["files"].items():
         if key not in FILE_SCHEMAS:  # a folder (maps), loaded after the model below
@@ -77,6 +84,7 @@ def _load_game_module(root, kit_doc, raw_kit, problems, lines) -> Kit:
         docs[key] = _load_data_file(root, key, rel, raw_kit, problems, lines)
     broken = frozenset(key for key, doc in docs.items() if doc is None)
     kit = _build_model(root, kit_doc, {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()}, lines)
+    kit = dataclasses.replace(kit, charts=charts)
     checks.check_kit(kit, problems, broken)  # still run the checks whose files are sound, to report all at once
     if kit_doc["files"]["maps"] and not broken & {"game", "markers"}:  # boards are checked against both
         kit = dataclasses.replace(kit, maps=load_maps(root, kit_doc["files"]["maps"], kit, problems))
