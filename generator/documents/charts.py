@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 from xml.sax.saxutils import escape
@@ -143,6 +144,12 @@ _JINJA_ERRORS = (jinja2.TemplateError, AttributeError, KeyError, TypeError, Valu
                  RecursionError, OverflowError)
 
 
+@lru_cache(maxsize=4096)
+def _compiled(source: str):
+    """A chart's template, compiled once per process (a chart renders each cell template once per row)."""
+    return _ENV.cached_from_string(source)
+
+
 class _Renderer:
     """Renders one chart's templates and expressions; every failure is located at the field it came from."""
 
@@ -159,7 +166,7 @@ class _Renderer:
 
     def _run(self, field, source, names, module=False):
         try:
-            template = _ENV.cached_from_string(source)
+            template = _compiled(source)
             variables = self.context | names
             if not module:
                 return template.render(variables)
