@@ -25,6 +25,7 @@ REPORTLAB_FONTS = {
     "DejaVuSansCondensed-Bold": "DejaVuSansCondensed-Bold.ttf",
 }
 BODY, BOLD, ITALIC, BOLD_ITALIC = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique", "DejaVuSans-BoldOblique"
+CONDENSED_FACE, CONDENSED_BOLD = "DejaVuSansCondensed", "DejaVuSansCondensed-Bold"
 
 _FONTCONFIG = """<?xml version="1.0"?>
 <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
@@ -62,3 +63,7 @@ def register_reportlab_fonts() -> None:
     addMapping(BODY, 1, 0, BOLD)
     addMapping(BODY, 0, 1, ITALIC)
     addMapping(BODY, 1, 1, BOLD_ITALIC)
+    addMapping(CONDENSED_FACE, 0, 0, CONDENSED_FACE)  # <b> and <i> in condensed text (table cells): the
+    addMapping(CONDENSED_FACE, 1, 0, CONDENSED_BOLD)  # condensed bold, and the only oblique faces there are
+    addMapping(CONDENSED_FACE, 0, 1, ITALIC)
+    addMapping(CONDENSED_FACE, 1, 1, BOLD_ITALIC)

@@ -9,6 +9,8 @@ from generator.boards.load import load_boards
 from generator.components.load import (
     check_counts, check_template_images, load_data_files, load_tables, resize_tables,
 )
+from generator.documents.charts import CHARTS_FILE, charts_path, check_charts, load_charts
+from generator.documents.context import chart_context
 from generator.documents.load import check_documents
 from generator.layout.sheets import check_sheets
 from generator.model import Colour, Kit
@@ -44,10 +46,13 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tup
     lines = index_lines("kit", root / KIT_FILE, raw_kit)
     if kit_doc is INVALID:
         stop_on(problems, strict=False)
-    base = base_fields(root, kit_doc, lines)
+    fallback = BUILTIN_DATA / DEFAULT_KIT / CHARTS_FILE if kit_doc["module"] else None  # as aid texts fall back
+    base = base_fields(root, kit_doc, lines) | {"charts": load_charts(charts_path(root, fallback), problems)}
     module = _game_module(kit_doc, raw_kit, root / KIT_FILE, problems)
     kit = module.load(root, kit_doc, raw_kit, base, problems) if module else Kit(**base)
     kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes or {}))
+    if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
+        check_charts(kit.charts, chart_context(kit), problems)
     stop_on(problems, strict)
     return kit, problems.warnings()
 

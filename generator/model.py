@@ -38,6 +38,7 @@ class Kit:
     documents: dict | None = field(default=None, compare=False, repr=False)
     component_pieces: tuple = field(default=(), compare=False, repr=False)
     preflight: dict = field(default_factory=dict, compare=False, repr=False)
+    charts: dict = field(default_factory=dict, compare=False, repr=False)  # Chart per name (documents/charts.py)
 
     @property
     def has_game_module(self) -> bool:

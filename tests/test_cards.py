@@ -7,7 +7,6 @@ import pytest
 
 from aid_helpers import all_text, build, colour_box, embedded_font_problems, hex_rgb, page_words
 from conftest import edit
-from generator.aids.charts import att_def
 from generator.aids.imposition import card_sheet, content_frame
 from generator.paper import half_page_size
 
@@ -23,6 +22,10 @@ def built(tmp_path_factory):
 def _pages_of(part: dict, card_id: str) -> list[int]:
     entry = next(e for e in part["cards"] if e["card"] == card_id)
     return [entry["front"]["page"] - 1, entry["back"]["page"] - 1]
+
+
+def att_def(unit) -> str:
+    return f"{unit.attack}{DASH}{unit.defence}" if unit.combat else DASH
 
 
 def unit_row(kit, unit) -> str:

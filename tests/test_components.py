@@ -124,6 +124,15 @@ def test_booklet_quotes_the_tables(built):
     assert "Copies" in text
 
 
+def test_booklet_prints_the_kits_declared_charts(built):
+    """charts.yaml: a chart from a table's rows with a total, one picked by columns, sections with titles."""
+    kit_out, _ = built
+    text = "".join(page_texts(kit_out / "booklet.pdf"))
+    assert "CardCopiesExplore4Build4Trade4Allcards12" in text
+    assert "TerrainPointsTilesTilesthatscoreHills12TilesthatdonotPlains03Void01" in text
+    assert "Onlythehillsscore:TerrainPointsHills1Winning" in text
+
+
 def test_list_prints_the_inventory(capsys):
     assert main(["list", "--data", str(MINI)]) == 0
     out = capsys.readouterr().out
@@ -161,6 +170,12 @@ BAD = [
     ("components/chits.yaml", "qty: 6}", "qty: 1000000000}", "rows[0].qty: must be a whole number >= 0 and <= 10000"),
     ("kit.yaml", "total: 44", "total: 45", "counts[0]: every piece of the game: the rule asks for 45"),
     ("boards/board.yaml", "{from: centre, to: rim", "{from: centre, to: rimm", "links[2].to: no place with id 'rimm'"),
+    ("charts.yaml", 'cell: "{{ row.qty }}"', 'cell: "{{ row.qtty }}"', "charts.deck.columns[2].cell: "),
+    ("charts.yaml", "header: Terrain,", "heading: Terrain,", "charts.tiles.columns[0].heading: unknown field"),
+    ("charts.yaml", 'where: "row.points > 0"', 'where: "row.points >"', "charts.tiles.sections.scoring.where: "
+                                                                          "template syntax error"),
+    ("rules/01-rules.md", "section='scoring'", "section='scorin'", "chart 'tiles' has no section 'scorin'"),
+    ("rules/01-rules.md", "columns=['card', 'copies']", "columns=['card', 'copy']", "chart 'deck' has no column 'copy'"),
     ("kit.yaml", "components", "components", None),
 ]
 

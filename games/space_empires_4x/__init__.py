@@ -52,10 +52,16 @@ def _proof(*args, **kwargs):
     return make_proofs(*args, **kwargs)
 
 
+def _chart_context(kit, pieces):
+    from games.space_empires_4x.facts import chart_context
+    return chart_context(kit, pieces)
+
+
 def _parts():
     from games.space_empires_4x.parts import booklet, cards, counters, maps, sheets
     return tuple(m.PART for m in (counters, maps, cards, sheets, booklet))
 
 
 MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,
-                    summary=_summary, listing=_listing, boards=_boards, proof=_proof)
+                    summary=_summary, listing=_listing, boards=_boards, proof=_proof,
+                    chart_context=_chart_context)

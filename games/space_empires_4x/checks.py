@@ -297,14 +297,14 @@ def _check_rules(kit: Kit, report: _Reporter) -> None:
     Jinja error is located at validation, not halfway through a build."""
     from generator.booklet.chapters import RULES_DIR, helpers
     from generator.booklet.markdown import parse
-    from generator.booklet.tables import kit_tables
+    from generator.documents.charts import ChartTables
     from generator.text import TextError
     from games.space_empires_4x.text import render_file
 
     folder = kit.root / RULES_DIR
     if not folder.is_dir():
         return  # the booklet part says so if it is asked for
-    extra = helpers(kit, kit_tables(kit, []).keys(), kit.counter_size)
+    extra = helpers(kit, ChartTables(kit.charts), kit.counter_size)
     for path in sorted(folder.glob("*.md")):
         if _leaves_kit(kit, path, report):
             continue

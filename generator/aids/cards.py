@@ -9,6 +9,7 @@ from generator.aids import draw
 from generator.aids.fit import Fitted, fit
 from generator.aids.imposition import CardSheet, band_frame, content_frame
 from generator.aids.prose import CardText, block_flowables, load_card_texts
+from generator.documents.context import chart_context
 from generator.model import Colour, Kit
 from generator.problems import BuildError
 
@@ -27,11 +28,11 @@ class PlannedCard:
 def plan_cards(kit: Kit, sheet: CardSheet) -> list[PlannedCard]:
     """Every card in print order; raises a located BuildError if any face does not fit its card."""
     frame = content_frame(sheet.slots[0])
-    planned = []
+    context, planned = chart_context(kit), []
     for text in load_card_texts(kit):
         for side in SIDES:
             check_markup(text.faces[side], text.where[side])
-        faces = {side: _fit_face(kit, text, side, frame) for side in SIDES}
+        faces = {side: _fit_face(kit, text, side, frame, context) for side in SIDES}
         colours = kit.colours if text.per_colour else (kit.neutral,)
         planned += [PlannedCard(text, colour, faces) for colour in colours]
     return planned
@@ -60,9 +61,9 @@ def check_markup(blocks, where: str) -> None:
                              f"from inside {{{{ ... }}}}, where markup is escaped; write the character itself")
 
 
-def _fit_face(kit: Kit, text: CardText, side: str, frame) -> Fitted:
+def _fit_face(kit: Kit, text: CardText, side: str, frame, context: dict) -> Fitted:
     where = text.where[side]
-    return fit(block_flowables(kit, text.faces[side], frame.width, where), frame.width, frame.height, where)
+    return fit(block_flowables(kit, text.faces[side], frame.width, where, context), frame.width, frame.height, where)
 
 
 def render_cards(kit: Kit, cards: list[PlannedCard], sheet: CardSheet, path: Path) -> list[dict]:

@@ -1,7 +1,7 @@
 """Aid texts: a kit's `aids/cards.yaml`, Jinja over YAML, turned into reportlab flowables.
 
 The file is rendered with the kit's numbers first (so a Jinja mistake names its exact line), then parsed.
-Each card face is a list of blocks: `heading`, `text`, `bullets` or `chart` (a chart drawn from data).
+Each card face is a list of blocks: `heading`, `text`, `bullets` or `chart` (a chart of the kit's charts.yaml).
 """
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from pathlib import Path
 
 from reportlab.platypus import Flowable, Paragraph
 
-from generator.aids.charts import chart
-from generator.aids.styles import styles
+from generator.aids.styles import chart_look, styles
+from generator.documents.charts import build_chart
+from generator.documents.table_flow import table_flowable
 from generator.model import Kit
 from generator.problems import BuildError, KitError, Problems, display_path
 from generator.yamlio import LocatedDict
@@ -53,18 +54,18 @@ def _card_text(card_id: str, cards: LocatedDict, name: str) -> CardText:
                     {side: f"{name}:{raw.line_of(side)} cards.{card_id}.{side}" for side in faces})
 
 
-def block_flowables(kit: Kit, blocks: list, width: float, where: str) -> list[Flowable]:
-    """The flowables of one card face, in order."""
+def block_flowables(kit: Kit, blocks: list, width: float, where: str, context: dict) -> list[Flowable]:
+    """The flowables of one card face, in order; `context` holds the names the kit's charts use."""
     out: list[Flowable] = []
     for block in blocks:
         kind = next((k for k in BLOCK_KINDS if isinstance(block, dict) and k in block), None)
         if kind is None:
             raise BuildError(f"{where}: each block needs one of {', '.join(BLOCK_KINDS)}; got {block!r}")
-        out += _block(kit, kind, block[kind], width, where)
+        out += _block(kit, kind, block[kind], width, where, context)
     return out
 
 
-def _block(kit: Kit, kind: str, value, width: float, where: str) -> list[Flowable]:
+def _block(kit: Kit, kind: str, value, width: float, where: str, context: dict) -> list[Flowable]:
     style = styles()
     if kind == "heading":
         return [Paragraph(str(value), style["heading"])]
@@ -72,4 +73,6 @@ def _block(kit: Kit, kind: str, value, width: float, where: str) -> list[Flowabl
         return [Paragraph(" ".join(str(value).split()), style["body"])]
     if kind == "bullets":
         return [Paragraph(" ".join(str(item).split()), style["bullet"], bulletText="\u2022") for item in value]
-    return [chart(str(value), kit, width, where)]
+    if str(value) not in kit.charts:
+        raise BuildError(f"{where}: unknown chart {value!r} (known: {', '.join(kit.charts)})")
+    return [table_flowable(build_chart(kit.charts[str(value)], context), width, chart_look())]

@@ -12,7 +12,6 @@ from xml.sax.saxutils import escape
 from reportlab.platypus import Spacer
 
 from generator.aids import draw
-from generator.aids.charts import DASH
 from generator.aids.fit import Fitted, Frame, fit
 from generator.aids.prose import load_aid_yaml
 from generator.aids.styles import CONDENSED_BOLD, SHADE, grid_table, para
@@ -27,6 +26,7 @@ PHASES_PER_TABLE = 10       # Economic Phase columns in one table
 TABLES_PER_PAGE = ((1,), (2, 3))   # page 1: phases 1-10 and the technology block; page 2: 11-30
 ROW_HEIGHT = 22.0           # room to write a number by hand
 SPACE = "\u2003"            # between numbers to circle
+DASH = "\u2013"
 
 
 @dataclass(frozen=True)

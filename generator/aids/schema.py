@@ -3,6 +3,7 @@
 Both files are Jinja over YAML: they are rendered with the kit's numbers first, then read and checked like
 every other kit file, so an unknown key, a missing field, an unknown chart or broken paragraph markup is a
 located problem (`aids/cards.yaml:LINE: cards.player_aid.frnt: unknown field (did you mean 'front'?)`).
+A `chart:` block names one of the kit's charts (charts.yaml).
 """
 from __future__ import annotations
 
@@ -93,14 +94,12 @@ class Block(Spec):
 
     description = "a block {heading|text|bullets|chart: ...}"
 
-    def __init__(self):
-        from generator.aids.sources import CHART_NAMES as CHARTS
-
+    def __init__(self, charts: tuple = ()):
         self.record = Record({
             "heading": optional(Markup()),
             "text": optional(Markup()),
             "bullets": optional(ListOf(Markup(), 1)),
-            "chart": optional(Choice(tuple(CHARTS))),
+            "chart": optional(Choice(tuple(charts))),
         }, self.description)
 
     def check(self, value, where):
@@ -114,8 +113,9 @@ class Block(Spec):
         return {given[0]: checked[given[0]]}
 
 
-def cards_schema() -> Record:
-    face = ListOf(Block(), 1)
+def cards_schema(charts: tuple = ()) -> Record:
+    """`charts`: the names of the kit's charts (charts.yaml), which a `chart:` block may print."""
+    face = ListOf(Block(charts), 1)
     return Record({"cards": Field(MapOf(Record({
         "title": Field(Markup(), doc="printed in the card's header band"),
         "per": optional(Choice(("colour", "table")), "colour", "one card per player colour, or a single card"),
@@ -124,7 +124,7 @@ def cards_schema() -> Record:
     }, "a card {title, per, front, back}")), doc="the card kinds, in print order")}, "the aid cards file")
 
 
-def sheets_schema() -> Record:
+def sheets_schema(charts: tuple = ()) -> Record:
     row = Record({
         "label": Field(Markup(), doc="the row's label"),
         "total": optional(Bool(), False, "printed bold and shaded"),
@@ -166,5 +166,5 @@ def check_aid_file(kit, rel: Path, problems: Problems):
     if not isinstance(raw, dict):
         problems.error(path, 1, "", "must hold a mapping of fields at the top level")
         return None
-    doc = SCHEMAS[rel]().check(raw, Where(path, "", getattr(raw, "line", 1), problems))
+    doc = SCHEMAS[rel](tuple(kit.charts)).check(raw, Where(path, "", getattr(raw, "line", 1), problems))
     return None if doc is INVALID else raw

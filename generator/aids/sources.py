@@ -8,7 +8,6 @@ from generator.model import Kit
 
 AIDS_FILE = Path("aids") / "cards.yaml"
 BLOCK_KINDS = ("heading", "text", "bullets", "chart")
-CHART_NAMES = ("units", "research", "movement", "markers", "black_hole", "space_wreck", "doomsday", "scenarios")
 
 
 def aids_path(kit: Kit, rel: Path = AIDS_FILE) -> Path:

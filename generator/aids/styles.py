@@ -8,13 +8,12 @@ from functools import cache
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
-from reportlab.lib.fonts import addMapping
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from generator.fonts import BODY, BOLD, BOLD_ITALIC, ITALIC, register_reportlab_fonts
+from generator.fonts import BODY, BOLD, CONDENSED_BOLD, register_reportlab_fonts
+from generator.fonts import CONDENSED_FACE as CONDENSED
 
-CONDENSED, CONDENSED_BOLD = "DejaVuSansCondensed", "DejaVuSansCondensed-Bold"
 INK = colors.HexColor("#1a1a1a")
 RULE = colors.HexColor("#8c8c8c")
 SHADE = colors.HexColor("#e6e6e6")       # table header rows
@@ -26,7 +25,6 @@ CUT_MARK = colors.black
 def styles() -> dict[str, ParagraphStyle]:
     """The named paragraph styles; fonts are registered on first use."""
     register_reportlab_fonts()
-    _map_condensed_family()
     body = ParagraphStyle("body", fontName=CONDENSED, fontSize=7.6, leading=9.2, textColor=INK,
                           spaceAfter=1.6)
     return {
@@ -49,16 +47,18 @@ def styles() -> dict[str, ParagraphStyle]:
     }
 
 
-def _map_condensed_family() -> None:
-    """<b> and <i> inside condensed text pick the condensed bold and the (only) oblique face."""
-    addMapping(CONDENSED, 0, 0, CONDENSED)
-    addMapping(CONDENSED, 1, 0, CONDENSED_BOLD)
-    addMapping(CONDENSED, 0, 1, ITALIC)
-    addMapping(CONDENSED, 1, 1, BOLD_ITALIC)
-
-
 def para(text: str, style: str = "cell") -> Paragraph:
     return Paragraph(text, styles()[style])
+
+
+@cache
+def chart_look():
+    """Charts on aid cards: small, fully ruled, a light header row, advanced rows and sections shaded."""
+    from generator.documents.table_flow import TableLook
+
+    st = styles()
+    return TableLook(font=CONDENSED, bold=CONDENSED_BOLD, size=7, leading=7 * 1.17, cell=st["cell"],
+                     head=st["cell_bold"], shade=ADVANCED, header_fill=SHADE, grid=0.4, rule=RULE)
 
 
 def grid_table(rows: list[list], widths: list[float], header_rows: int = 1, shaded_rows=(),

@@ -1,6 +1,6 @@
 """Rules chapters: every rules/*.md of the kit, in file-name order, rendered with Jinja and parsed.
 
-Chapters ask for generated content with helpers: {{ table('units') }}, {{ figure('counter-anatomy') }},
+Chapters ask for generated content with helpers: {{ table('units', section='basic') }}, {{ figure('counter-anatomy') }},
 {{ scenario_map(s) }}. An unknown name is an error at the chapter's file and line.
 """
 from __future__ import annotations
@@ -12,6 +12,7 @@ from generator.booklet.figures import FIGURES
 from generator.booklet.markdown import Block, parse
 from generator.model import Kit
 from generator.problems import BuildError, display_path
+from games.space_empires_4x.facts import home_hexes
 from games.space_empires_4x.text import render_file
 
 RULES_DIR = "rules"
@@ -35,18 +36,9 @@ def unit_label(unit) -> str:
     return unit.name if unit.code == unit.name else f"{unit.name} ({unit.code})"
 
 
-def home_hexes(kit: Kit) -> int:
-    """Hexes in one Home System: one per marker, the face-up Homeworld included."""
-    return kit.home_system.count + sum(e.count for e in kit.home_system.face_up)
-
-
-def helpers(kit: Kit, table_names, counter_size: str) -> dict:
-    """Jinja functions that leave a directive line for the story builder, and two derived facts."""
-    def table(name: str) -> str:
-        if name not in table_names:
-            raise KeyError(f"unknown table {name!r} (known: {', '.join(sorted(table_names))})")
-        return f"\n[[table:{name}]]\n"
-
+def helpers(kit: Kit, tables, counter_size: str) -> dict:
+    """Jinja functions that leave a directive line for the story builder, and two derived facts. `tables`
+    places the kit's charts: table('units', section='basic', columns=[...]) (generator/documents/charts.py)."""
     def figure(name: str) -> str:
         if name not in FIGURES:
             raise KeyError(f"unknown figure {name!r} (known: {', '.join(sorted(FIGURES))})")
@@ -55,13 +47,14 @@ def helpers(kit: Kit, table_names, counter_size: str) -> dict:
     def scenario_map(scenario) -> str:
         return f"\n[[scenario-map:{scenario.id}]]\n"
 
-    return {"table": table, "figure": figure, "scenario_map": scenario_map, "unit_label": unit_label,
+    return {"table": tables, "figure": figure, "scenario_map": scenario_map, "unit_label": unit_label,
             "home_hexes": home_hexes(kit), "counter_size": counter_size}
 
 
-def load_chapters(kit: Kit, table_names, counter_size: str) -> list[Chapter]:
-    """`counter_size` is the size this build prints counters at (the kit's default or --counter-size)."""
-    extra = helpers(kit, table_names, counter_size)
+def load_chapters(kit: Kit, tables, counter_size: str) -> list[Chapter]:
+    """`counter_size` is the size this build prints counters at (the kit's default or --counter-size);
+    `tables` keeps the charts the chapters place (a ChartTables)."""
+    extra = helpers(kit, tables, counter_size)
     return [Chapter(path, tuple(parse(render_file(kit, path, extra)))) for path in chapter_files(kit)]
 
 

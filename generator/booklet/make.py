@@ -7,7 +7,7 @@ import time
 from pypdf import PdfReader
 from reportlab.platypus import Spacer
 
-from generator.booklet.chapters import directives, home_hexes, load_chapters
+from generator.booklet.chapters import directives, load_chapters
 from generator.booklet.document import frame_width, lay_out
 from generator.booklet.figures import build_figure
 from generator.booklet.impose import impose, sheet_sides
@@ -15,10 +15,13 @@ from generator.booklet.maps_hook import scenario_figure
 from generator.booklet.markdown import Block
 from generator.booklet.overlay import overlay
 from generator.booklet.story import flowables, table
-from generator.booklet.tables import TableData, kit_tables
+from generator.documents.charts import ChartTables
+from generator.documents.context import chart_context
+from generator.documents.table_data import plain_table
 from generator.paper import half_page_size, paper_size
 from generator.problems import BuildError, display_path
 from generator.render.pdf import ArtCache
+from games.space_empires_4x.facts import home_hexes
 
 BOOKLET = "booklet.pdf"
 IMPOSED = "booklet-imposed.pdf"
@@ -54,13 +57,13 @@ def scenario_numbers(kit, scenario_id: str, width: float) -> list:
     rows = (("Players", str(s.players)), ("Home Systems", str(s.players)),
             ("Hexes in each Home System", str(home_hexes(kit))), ("Deep Space hexes", str(s.deep_space_markers)),
             ("All hexes", str(s.players * home_hexes(kit) + s.deep_space_markers)))
-    return [table(TableData(("Scenario", s.name), rows, (3, 2)), width * 0.8), Spacer(1, 6)]
+    return [table(plain_table(("Scenario", s.name), rows, (3, 2)), width * 0.8), Spacer(1, 6)]
 
 
-def build_story(ctx, chapters, figures, rendered, placements, width) -> list:
+def build_story(ctx, chapters, charts: ChartTables, figures, rendered, placements, width) -> list:
     art_sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
                  for f in figures.values()}
-    tables = kit_tables(ctx.kit, ctx.pieces)
+    tables = charts.built()
 
     def scenario_map(arg):
         key = f"scenario-map:{arg}"
@@ -76,10 +79,11 @@ def build_story(ctx, chapters, figures, rendered, placements, width) -> list:
 def build_booklet(ctx) -> dict:
     start = time.perf_counter()
     kit, pagesize = ctx.kit, half_page_size(ctx.paper)
-    chapters = load_chapters(kit, kit_tables(kit, ctx.pieces).keys(), ctx.counter_size)
+    charts = ChartTables(kit.charts, lambda: chart_context(kit, ctx.pieces))
+    chapters = load_chapters(kit, charts, ctx.counter_size)
     figures = load_figures(ctx, chapters)
     rendered, placements = render_figures(ctx, figures), {}
-    story = build_story(ctx, chapters, figures, rendered, placements, frame_width(pagesize))
+    story = build_story(ctx, chapters, charts, figures, rendered, placements, frame_width(pagesize))
     pdf = overlay(lay_out(kit, pagesize, story), rendered, placements)
     sheet = paper_size(ctx.paper, landscape=True)
     imposed = impose(pdf, sheet)

@@ -1,18 +1,15 @@
 """Blocks -> platypus flowables: headings that feed the table of contents, tables, figures, bullets."""
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from reportlab.lib import colors
-from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table,
-                                TableStyle)
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator.booklet.figures import Figure
 from generator.booklet.markdown import Block
-from generator.booklet.styles import BOLD, CONDENSED, CONDENSED_BOLD, HEADER_FILL, RULE, SHADE, styles
-from generator.booklet.tables import TableData
+from generator.booklet.styles import BOLD, CONDENSED, styles, table_look
+from generator.documents.table_data import TableData
+from generator.documents.table_flow import WholeTable, table_flowable
 
 
 class Heading(Paragraph):
@@ -30,45 +27,9 @@ def heading(block: Block, key: str) -> list:
     return [CondPageBreak(60 if block.level == 2 else 70), flow]
 
 
-class WholeTable(Table):
-    """A short table never splits: it moves to the next page whole."""
-
-    def split(self, avail_width, avail_height):
-        return []
-
-
-SHORT_TABLE = 14  # rows; longer tables break across pages, repeating their header row
-
-
-def _cell(text: str, width: float, font: str, style: str):
-    """A plain string (fast), or a wrapping Paragraph when the text is wider than its column."""
-    if stringWidth(text, font, 7.6) <= width - 6:
-        return text
-    return Paragraph(escape(text), styles()[style])
-
-
-def table(data: TableData, width: float) -> Table:
-    """A data table that breaks across pages with its header row repeated. Cells are plain strings where
-    they fit (a Paragraph per cell would double the booklet's build time) and wrap where they do not."""
-    total = sum(data.widths)
-    widths = [width * w / total for w in data.widths]
-    rows = [[_cell(h, w, CONDENSED_BOLD, "cell-head") for h, w in zip(data.header, widths)]]
-    rows += [[_cell(str(c), w, CONDENSED, "cell") for c, w in zip(row, widths)] for row in data.rows]
-    kind = WholeTable if len(data.rows) <= SHORT_TABLE else Table
-    result = kind(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
-    commands = [("FONTNAME", (0, 0), (-1, -1), CONDENSED), ("FONTSIZE", (0, 0), (-1, -1), 7.6),
-                ("LEADING", (0, 0), (-1, -1), 9), ("FONTNAME", (0, 0), (-1, 0), CONDENSED_BOLD),
-                ("TEXTCOLOR", (0, 0), (-1, 0), colors.white), ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
-                ("ALIGN", (data.numeric_from, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("TOPPADDING", (0, 0), (-1, -1), 1.6),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 2.4), ("LEFTPADDING", (0, 0), (-1, -1), 3),
-                ("RIGHTPADDING", (0, 0), (-1, -1), 3)]
-    commands += [("BACKGROUND", (0, r), (-1, r), SHADE) for r in range(2, len(rows), 2)]
-    if data.total_row:
-        commands += [("LINEABOVE", (0, -1), (-1, -1), 0.8, colors.black),
-                     ("FONTNAME", (0, -1), (-1, -1), CONDENSED_BOLD)]
-    result.setStyle(TableStyle(commands))
-    return result
+def table(data: TableData, width: float):
+    """A data table in the booklet's look (generator/documents/table_flow.py draws every table)."""
+    return table_flowable(data, width, table_look())
 
 
 def bullets(block: Block) -> list:

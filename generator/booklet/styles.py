@@ -46,3 +46,17 @@ def styles() -> dict[str, ParagraphStyle]:
         "toc0": ParagraphStyle("toc0", parent=body, fontName=BOLD, fontSize=9.5, leading=13, spaceAfter=3),
         "toc1": ParagraphStyle("toc1", parent=body, fontSize=8, leading=10, leftIndent=10, spaceAfter=0),
     }
+
+
+SHORT_TABLE = 14  # rows; longer tables break across pages, repeating their header row
+
+
+@cache
+def table_look():
+    """Tables in the booklet: a dark header row, hairlines between rows, zebra stripes, short ones kept whole."""
+    from generator.documents.table_flow import TableLook
+
+    st = styles()
+    return TableLook(font=CONDENSED, bold=CONDENSED_BOLD, size=7.6, leading=9, cell=st["cell"], head=st["cell-head"],
+                     shade=SHADE, header_fill=HEADER_FILL, header_ink=colors.white, rule=RULE, line_below=0.25,
+                     zebra=SHADE, padding=(1.6, 2.4, 3, 3), h_align="LEFT", whole_up_to=SHORT_TABLE)

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import jinja2
 
-from generator.booklet.tables import TableData
+from generator.documents.charts import build_chart, chart_names_problem
+from generator.documents.table_data import plain_table
 from generator.problems import BuildError, display_path
 from generator.sandbox import KitSandbox
 from generator.render.templates import format_number
@@ -56,13 +57,26 @@ def text_context(kit) -> dict:
             "players": Namespace(min=kit.players[0], max=kit.players[1])}
 
 
+def chart_context(kit, pieces=()) -> dict:
+    """The names a kit's charts see: a game-module kit's texts and chart facts, else what its documents
+    quote (`pieces`: the printed counters, which the game module's contents chart counts)."""
+    from generator import game_modules
+    module = game_modules.of(kit)
+    return module.chart_context(kit, pieces) if module else text_context(kit)
+
+
 class TableRegistry:
-    """table('name', columns=[...], headers=[...]) -> a directive; the TableData is kept for the story."""
+    """table('name', columns=[...], headers=[...]) -> a directive; the TableData is kept for the story. A
+    chart declared in the kit's charts.yaml is printed as declared (one `section`, some `columns` by id)."""
 
     def __init__(self, kit, context: dict):
         self.kit, self.context, self.made = kit, context, {}
 
-    def __call__(self, name: str, columns=None, headers=None, where=None, widths=None) -> str:
+    def __call__(self, name: str, columns=None, headers=None, where=None, widths=None, section=None) -> str:
+        if name in self.kit.charts:
+            return self._chart(name, columns, section, given=(headers, where, widths))
+        if section is not None:
+            raise ValueError(f"table {name!r} is not a chart: it has no sections")
         rows = self._rows(name)
         if where:
             rows = [r for r in rows if all(str(r.get(k)) == str(v) for k, v in where.items())]
@@ -74,8 +88,19 @@ class TableRegistry:
         if len(header) != len(columns):
             raise ValueError(f"table {name!r}: {len(header)} headers for {len(columns)} columns")
         body = tuple(tuple(_cell(r.get(c)) for c in columns) for r in rows)
+        return self._keep(plain_table(header, body, widths or [2] + [1] * (len(columns) - 1)))
+
+    def _chart(self, name: str, columns, section, given) -> str:
+        if any(g is not None for g in given):
+            raise ValueError(f"chart {name!r} is declared in charts.yaml: give it only section= and columns=")
+        problem = chart_names_problem(self.kit.charts, name, section, columns)
+        if problem:
+            raise ValueError(problem)
+        return self._keep(build_chart(self.kit.charts[name], self.context, section, columns))
+
+    def _keep(self, data) -> str:
         key = f"t{len(self.made)}"
-        self.made[key] = TableData(header, body, tuple(widths or [2] + [1] * (len(columns) - 1)))
+        self.made[key] = data
         return f"\n[[table:{key}]]\n"
 
     def _rows(self, name: str) -> list:

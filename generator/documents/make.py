@@ -78,6 +78,7 @@ def _key(ctx, name, settings, pagesize, sources, registry) -> str:
     from generator.output_cache import content_key
     booklet = Path(__file__).resolve().parent.parent / "booklet"
     code = [(booklet / f"{m}.py").read_text(encoding="utf-8") for m in TYPESETTING]
+    code.append((Path(__file__).resolve().parent / "table_flow.py").read_text(encoding="utf-8"))  # draws the tables
     kit = ctx.kit
     return content_key(*code, name, repr(settings), repr(pagesize), kit.title, kit.subtitle, repr(kit.players),
                        *(text for _, text in sources), repr(sorted(registry.made.items())))

@@ -1,0 +1,93 @@
+"""Space Empires 4X's own derived numbers for its charts: the one place the chart context knows that game.
+
+Its charts are declared in data (data/space-empires-4x/charts.yaml) over the names its texts already see
+(games/space_empires_4x/text.py, generator/aids/sources.py); what would be awkward in Jinja is computed here, once:
+what a technology level gives, how many of a marker kind each mix holds, the mixes by marker value, and
+the kit's contents.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from markupsafe import Markup, escape
+
+from generator.model import Kit
+from games.space_empires_4x.model import Level
+
+DASH = "\u2013"
+
+
+def home_hexes(kit: Kit) -> int:
+    """Hexes in one Home System: one per marker, the face-up Homeworld included."""
+    return kit.home_system.count + sum(e.count for e in kit.home_system.face_up)
+
+
+def level_fact(level: Level) -> str:
+    """The structured fact a level carries, in a few characters (moves, shipyard hull, fighter values)."""
+    if level.moves:
+        return "/".join(str(m) for m in level.moves)
+    if level.hull_capacity is not None:
+        return f"hull {level.hull_capacity:g}"
+    if level.fighter:
+        return f"{level.fighter[0]}{DASH}{level.fighter[1]}"
+    return ""
+
+
+def mix_text(mix, kind) -> Markup:
+    """How many of a kind a mix holds: '11 (5 CP)', '6 (#1–#6)', '8', or a dash (lines broken for a cell)."""
+    entries = [e for e in (*mix.entries, *mix.face_up) if e.kind == kind.id]
+    count = sum(e.count for e in entries)
+    values = [e.value for e in entries if e.value is not None]
+    if not count:
+        return Markup(DASH)
+    if kind.value == "cp" and values:
+        return Markup("<br/>").join(Markup("{}<br/>({} CP)").format(e.count, e.value) for e in entries)
+    if kind.value == "number" and values:
+        numbers = f"#{min(values)}{DASH}#{max(values)}" if len(values) > 1 else f"#{values[0]}"
+        return Markup("{}<br/>({})").format(count, numbers)
+    return Markup(escape(str(count)))
+
+
+def marker_mix(kit: Kit) -> list[dict]:
+    """Each marker kind and value: how many in every Home System and in Deep Space."""
+    home, deep = _mix_counts(kit.home_system), _mix_counts(kit.deep_space)
+    rows = []
+    for kind in kit.marker_kinds.values():
+        for value in sorted({v for k, v in (*home, *deep) if k == kind.id}, key=lambda v: (v is None, v)):
+            name = kind.name + (f" ({value} CP)" if kind.value == "cp" and value is not None else
+                                f" {value}" if value is not None else "")
+            rows.append({"name": name, "home": home.get((kind.id, value), 0), "deep": deep.get((kind.id, value), 0),
+                         "rules": kind.rules})
+    return rows
+
+
+def _mix_counts(mix) -> Counter:
+    counts = Counter()
+    for entry in (*mix.face_up, *mix.entries):
+        counts[(entry.kind, entry.value)] += entry.count
+    return counts
+
+
+def inventory(kit: Kit, pieces) -> list[dict]:
+    """The kit's contents: one row per distinct item, with where it belongs, per colour and in total."""
+    from games.space_empires_4x.inventory import inventory_lines
+
+    rows = []
+    for line in inventory_lines(kit, list(pieces)):
+        each = set(line.per_colour.values())
+        per_colour = str(each.pop()) if len(each) == 1 else DASH if not each else "varies"
+        where = "deep space" if line.neutral and line.kind == "system-marker" else \
+            "shared" if line.neutral else "per colour"
+        rows.append({"name": line.name, "set": where, "each": per_colour, "total": line.total})
+    return rows
+
+
+def chart_context(kit: Kit, pieces=()) -> dict:
+    """The names the kit's charts may use: its texts' names plus the facts above (`pieces`: the printed
+    counters, for the contents chart)."""
+    from generator.aids.sources import text_context
+    from games.space_empires_4x.text import kit_context
+
+    return kit_context(kit) | text_context(kit) | {
+        "level_fact": level_fact, "mix_text": mix_text, "marker_mix": marker_mix(kit),
+        "home_hexes": home_hexes(kit), "inventory": inventory(kit, pieces)}

@@ -1,0 +1,310 @@
+"""Charts declared in a kit's `charts.yaml`, built into TableData: the one chart builder of every document.
+
+A chart names where its rows come from (an expression over the texts' names: a kit table's rows, a `data.*`
+list, a model collection), an optional filter, optional sections (shaded title rows that a document may ask
+for one at a time), shaded rows, and its columns: a header and a cell, each a small Jinja template rendered in
+the kit sandbox with `row` (and `item` for a column repeated over a list), a relative width, an alignment,
+and an optional total. A place that prints a chart (an aid block, a chapter's `table(...)`) may pick a
+section and some of its columns. Data in a cell is escaped for reportlab's markup; the template's own
+markup (<b>, <br/>, <font>) is kept. Every problem names charts.yaml's line and the field.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from types import SimpleNamespace
+from xml.sax.saxutils import escape
+
+import jinja2
+from markupsafe import Markup
+
+from generator.documents.table_data import ALIGNS, TableData
+from generator.problems import BuildError, Problems, display_path
+from generator.render.templates import format_number
+from generator.sandbox import KitSandbox
+from generator.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Str, Where, optional
+from generator.text import join_and
+from generator.yamlio import YamlSyntaxError, load_yaml
+
+CHARTS_FILE = "charts.yaml"
+SPACES = re.compile(r"[ \t\r\n]+")
+DASH = "\u2013"
+
+COLUMN = Record({
+    "id": optional(Str(r"[A-Za-z][A-Za-z0-9_-]*", "an id of letters, digits, _ or -"), None,
+                   "the name a place uses to pick this column (table('x', columns=[...]))"),
+    "header": Field(Str(), doc="the header text: a Jinja template (with `item` in a repeated column)"),
+    "cell": Field(Str(), doc="each row's cell: a Jinja template with `row` (and `item`)"),
+    "width": optional(Number(0.01), 1, "the column's width relative to the others"),
+    "align": optional(Choice(ALIGNS), "left", "left, centre or right"),
+    "repeat": optional(Str(), None, "an expression giving a list: one column per item, named `item`"),
+    "total": optional(Str(), None, "the total row's cell: a Jinja template with `rows` (the chart's rows)"),
+}, "a column {id, header, cell, width, align, repeat, total}")
+SECTION = Record({
+    "title": optional(Str(), None, "printed in a shaded title row when the whole chart prints (none: no row)"),
+    "where": Field(Str(), doc="an expression with `row`: the rows of this section"),
+}, "a section {title, where}")
+CHART = Record({
+    "doc": optional(Str(), "", "what the chart is for (not printed)"),
+    "rows": Field(Str(), doc="an expression giving the rows: a list, or a mapping whose values are the rows"),
+    "where": optional(Str(), None, "an expression with `row`: only the rows it is true for"),
+    "sections": optional(MapOf(SECTION), {}, "sections in order, each with a title row"),
+    "shade": optional(Str(), None, "an expression with `row`: rows shaded when the whole chart prints"),
+    "transpose": optional(Bool(), False, "print each row as a column (a wide, short chart)"),
+    "label_width": optional(Number(0.01), 1, "transposed: the label column's width (data columns are 1)"),
+    "columns": Field(ListOf(COLUMN, 1), doc="the columns, left to right"),
+}, "a chart {rows, columns, ...}")
+FILE = Record({"charts": Field(MapOf(CHART), doc="the kit's charts, by name")}, "the charts file")
+
+
+class ChartError(BuildError):
+    """A chart that cannot be built: its file, line and field, and what is wrong."""
+
+    def __init__(self, file: str, line: int, field: str, message: str):
+        self.file, self.line, self.field, self.message = file, line, field, message
+        super().__init__(f"{file}:{line}: {field}: {message}")
+
+    def __reduce__(self):  # raised in a build worker, it must cross back to the parent whole
+        return ChartError, (self.file, self.line, self.field, self.message)
+
+
+@dataclass(frozen=True)
+class Chart:
+    id: str
+    spec: dict            # the checked declaration
+    file: str             # charts.yaml as shown in messages
+    lines: dict           # field path inside the chart ("columns[2].cell") -> line
+
+    def fail(self, field: str, message: str) -> ChartError:
+        """A located error at one field of this chart ("columns[2].cell"), or at its nearest declared parent."""
+        at = field
+        while at not in self.lines:
+            at = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", at) if at else ""
+        return ChartError(self.file, self.lines[at], f"charts.{self.id}" + (f".{field}" if field else ""), message)
+
+    def column_ids(self) -> list[str]:
+        return [c["id"] for c in self.spec["columns"] if c["id"]]
+
+
+def charts_path(root: Path, fallback: Path | None) -> Path | None:
+    """The kit's own charts.yaml, else `fallback` (the built-in kit's, as aid texts fall back), else None."""
+    own = Path(root) / CHARTS_FILE
+    if own.exists():
+        return own
+    return fallback if fallback is not None and fallback.exists() else None
+
+
+def load_charts(path: Path | None, problems: Problems) -> dict[str, Chart]:
+    """Every chart of the file, checked against its schema; problems are recorded, located."""
+    if path is None:
+        return {}
+    try:
+        raw = load_yaml(path)
+    except YamlSyntaxError as exc:
+        problems.error(path, exc.line, "", exc.message)
+        return {}
+    doc = FILE.check(raw, Where(path, "", getattr(raw, "line", 1), problems))
+    if doc is INVALID:
+        return {}
+    name = display_path(path)
+    return {cid: Chart(cid, spec, name, _lines(raw["charts"][cid], raw["charts"].line_of(cid)))
+            for cid, spec in doc["charts"].items()}
+
+
+def _lines(node, line: int, prefix: str = "") -> dict:
+    """Field path -> line, for every field of one chart."""
+    lines = {prefix: line}
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        path = f"{prefix}[{key}]" if isinstance(node, list) else f"{prefix}.{key}" if prefix else str(key)
+        at = node.line_of(key) if hasattr(node, "line_of") else line
+        lines.update(_lines(value, at, path))
+    return lines
+
+
+def _cell_value(value):
+    """What a `{{ ... }}` prints in a cell: a missing value as a dash, numbers as written, data escaped."""
+    if value is None:
+        return DASH
+    if isinstance(value, Markup):
+        return str(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return format_number(value)
+    return escape(str(value))
+
+
+_ENV = KitSandbox(undefined=jinja2.StrictUndefined, autoescape=False, finalize=_cell_value)
+_ENV.filters["join_and"] = join_and
+_ENV.filters["num"] = format_number
+_JINJA_ERRORS = (jinja2.TemplateError, AttributeError, KeyError, TypeError, ValueError, ArithmeticError, IndexError,
+                 RecursionError, OverflowError)
+
+
+@lru_cache(maxsize=4096)
+def _compiled(source: str):
+    """A chart's template, compiled once per process (a chart renders each cell template once per row)."""
+    return _ENV.cached_from_string(source)
+
+
+class _Renderer:
+    """Renders one chart's templates and expressions; every failure is located at the field it came from."""
+
+    def __init__(self, chart: Chart, context: dict):
+        self.chart, self.context = chart, context
+
+    def text(self, field: str, source: str, **names) -> str:
+        """A rendered template, its line breaks and runs of spaces made one space (no-break spaces kept)."""
+        return SPACES.sub(" ", self._run(field, source, names)).strip(" ")
+
+    def value(self, field: str, source: str, **names):
+        """An expression's value: a list of rows, a filter's verdict."""
+        return self._run(field, "{%- set result = (" + source + ") -%}", names, module=True)
+
+    def _run(self, field, source, names, module=False):
+        try:
+            template = _compiled(source)
+            variables = self.context | names
+            if not module:
+                return template.render(variables)
+            result = template.make_module(variables).result
+            if isinstance(result, jinja2.Undefined):
+                result._fail_with_undefined_error()  # the name it misses, or the attribute the sandbox refused
+            return result
+        except jinja2.TemplateSyntaxError as exc:
+            raise self.chart.fail(field, f"template syntax error: {exc.message}") from None
+        except jinja2.exceptions.SecurityError as exc:
+            raise self.chart.fail(field, f"not allowed in a kit text: {exc}") from None
+        except _JINJA_ERRORS as exc:
+            raise self.chart.fail(field, str(exc) or type(exc).__name__) from None
+
+
+def _as_list(value, chart: Chart, field: str) -> list:
+    """A list, a range, or a mapping's values (a namespace of units, say)."""
+    if isinstance(value, SimpleNamespace):
+        value = vars(value)
+    if isinstance(value, dict):
+        value = list(value.values())
+    if not isinstance(value, (list, tuple, range)):
+        raise chart.fail(field, f"must give a list, not {type(value).__name__} {value!r:.60}")
+    return list(value)
+
+
+def build_chart(chart: Chart, context: dict, section: str | None = None, columns=None) -> TableData:
+    """The chart as TableData; `section` keeps one section's rows (no title row), `columns` picks columns by id."""
+    spec, render = chart.spec, _Renderer(chart, context)
+    if section is not None and section not in spec["sections"]:
+        raise chart.fail("sections", f"unknown section {section!r} (sections: {', '.join(spec['sections']) or 'none'})")
+    rows = _as_list(render.value("rows", spec["rows"]), chart, "rows")
+    if spec["where"]:
+        rows = [r for r in rows if render.value("where", spec["where"], row=r)]
+    groups = _sections(chart, render, rows, section)
+    chosen = _columns(chart, render, columns)
+    header = tuple(render.text(f"{field}.header", c["header"], item=item) for field, c, item in chosen)
+    body, titles, shaded, kept = [], [], [], []
+    for title, members in groups:
+        if title is not None:
+            titles.append(len(body))
+            body.append((f"<b>{escape(title)}</b>",) + ("",) * (len(chosen) - 1))
+        for row in members:
+            if spec["shade"] and section is None and render.value("shade", spec["shade"], row=row):
+                shaded.append(len(body))
+            body.append(tuple(render.text(f"{field}.cell", c["cell"], row=row, item=item) for field, c, item in chosen))
+            kept.append(row)
+    total = any(c["total"] for _, c, _ in chosen)
+    if total:
+        body.append(tuple(render.text(f"{field}.total", c["total"], rows=kept, item=item) if c["total"] else ""
+                          for field, c, item in chosen))
+    data = TableData(header, tuple(body), tuple(c["width"] for _, c, _ in chosen), total_row=total,
+                     align=tuple(c["align"] for _, c, _ in chosen), sections=tuple(titles), shaded=tuple(shaded))
+    return data.transposed(spec["label_width"]) if spec["transpose"] else data
+
+
+def _sections(chart: Chart, render: _Renderer, rows: list, only: str | None) -> list[tuple[str | None, list]]:
+    """(title or None, rows) in order: every section (with its title, if it has one), the one asked for
+    (without), or all rows when the chart has no sections."""
+    sections = chart.spec["sections"]
+    if not sections:
+        return [(None, rows)]
+    out = []
+    for sid, sec in sections.items():
+        if only is None or sid == only:
+            members = [r for r in rows if render.value(f"sections.{sid}.where", sec["where"], row=r)]
+            title = None if only or not sec["title"] else render.text(f"sections.{sid}.title", sec["title"])
+            out.append((title, members))
+    return out
+
+
+def _columns(chart: Chart, render: _Renderer, ids) -> list[tuple[str, dict, object]]:
+    """(field, column, item) per printed column, repeated columns expanded, in the order `ids` names them."""
+    declared = list(enumerate(chart.spec["columns"]))
+    if ids is not None:
+        known = chart.column_ids()
+        unknown = [i for i in ids if i not in known]
+        if unknown:
+            raise chart.fail("columns", f"no column {', '.join(map(repr, unknown))} (columns with an id: "
+                                        f"{', '.join(known) or 'none'})")
+        declared = [next((n, c) for n, c in declared if c["id"] == i) for i in ids]
+    out = []
+    for number, column in declared:
+        field = f"columns[{number}]"
+        if column["repeat"]:
+            items = _as_list(render.value(f"{field}.repeat", column["repeat"]), chart, f"{field}.repeat")
+            out += [(field, column, item) for item in items]
+        else:
+            out.append((field, column, None))
+    return out
+
+
+def check_charts(charts: dict[str, Chart], context: dict, problems: Problems) -> None:
+    """Build every chart with the kit's data and every section on its own: a mistyped field, a bad expression
+    or a template error is a located problem at validation, not halfway through a build."""
+    for chart in charts.values():
+        try:
+            build_chart(chart, context)
+        except ChartError as exc:
+            problems.error(exc.file, exc.line, exc.field, exc.message)
+
+
+def chart_names_problem(charts: dict, name: str, section=None, columns=None) -> str | None:
+    """Why a place cannot print this chart (unknown name, section or column), or None."""
+    if name not in charts:
+        return f"unknown table {name!r} (known: {', '.join(sorted(charts))})"
+    chart = charts[name]
+    if section is not None and section not in chart.spec["sections"]:
+        return f"chart {name!r} has no section {section!r} (sections: {', '.join(chart.spec['sections']) or 'none'})"
+    missing = [c for c in columns or () if c not in chart.column_ids()]
+    if missing:
+        return f"chart {name!r} has no column {', '.join(map(repr, missing))} (columns: {', '.join(chart.column_ids())})"
+    return None
+
+
+
+class ChartTables:
+    """`table('name', section=..., columns=[...])` in a chapter: checks the names at once and leaves a
+    directive line; the story builds each placed chart when it reaches it (`built()`), with `context()`."""
+
+    def __init__(self, charts: dict[str, Chart], context=None):
+        self.charts, self.context, self.placed = charts, context, {}
+
+    def __call__(self, name: str, section: str | None = None, columns=None) -> str:
+        problem = chart_names_problem(self.charts, name, section, columns)
+        if problem:
+            raise ValueError(problem)
+        key = f"{name}.{len(self.placed)}"
+        self.placed[key] = (name, section, None if columns is None else list(columns))
+        return f"\n[[table:{key}]]\n"
+
+    def built(self) -> dict:
+        """{directive key: a function that builds its TableData}; the context is made once, on first use."""
+        made = {}
+
+        def context():
+            if "context" not in made:
+                made["context"] = self.context()
+            return made["context"]
+        return {key: (lambda n=n, s=s, c=c: build_chart(self.charts[n], context(), s, c))
+                for key, (n, s, c) in self.placed.items()}

@@ -1,0 +1,109 @@
+"""The chart builder (generator/documents/charts.py): a chart declared in YAML, built into TableData from a
+context of plain data, with every problem located at charts.yaml's line and field."""
+from __future__ import annotations
+
+import pytest
+
+from generator.documents.charts import ChartError, build_chart, load_charts
+from generator.problems import Problems
+
+CHARTS = """\
+charts:
+  ships:
+    rows: ships
+    where: "row.cost < 100"
+    sections:
+      small: {title: Small <ships>, where: "row.hull == 1"}
+      big: {title: Big ships, where: "row.hull > 1"}
+    shade: "row.rare"
+    columns:
+      - {id: name, header: Ship, cell: "<b>{{ row.name }}</b>", width: 2, total: All}
+      - {id: hull, header: Hull, cell: "{{ row.hull }}", align: centre}
+      - {id: cost, header: "Cost in {{ unit }}", cell: "{{ row.cost }}", align: right,
+         total: "{{ rows | sum(attribute='cost') }}"}
+      - {id: speed, header: "Turn {{ item }}", repeat: "range(1, 3)", cell: "{{ row.moves[item - 1] }}"}
+      - {id: note, header: Note, cell: "{{ row.note }}"}
+  levels:
+    rows: levels
+    transpose: true
+    label_width: 3
+    columns:
+      - {header: Level, cell: "{{ row.level }}"}
+      - {header: Cost, cell: "{{ row.cost }}"}
+"""
+SHIPS = [
+    {"name": "Scout", "hull": 1, "cost": 6, "moves": [1, 1], "note": "R&D <1>", "rare": False},
+    {"name": "Cruiser", "hull": 2, "cost": 12.0, "moves": [1, 2], "note": None, "rare": True},
+    {"name": "Titan", "hull": 9, "cost": 500, "moves": [0, 0], "note": None, "rare": True},
+]
+CONTEXT = {"ships": SHIPS, "unit": "CP", "levels": [{"level": 1, "cost": None}, {"level": 2, "cost": 20}]}
+
+
+@pytest.fixture
+def charts(tmp_path):
+    path = tmp_path / "charts.yaml"
+    path.write_text(CHARTS, encoding="utf-8")
+    problems = Problems()
+    loaded = load_charts(path, problems)
+    assert not problems.items
+    return loaded
+
+
+def test_a_whole_chart_has_sections_shading_repeats_and_a_total(charts):
+    data = build_chart(charts["ships"], CONTEXT)
+    assert data.header == ("Ship", "Hull", "Cost in CP", "Turn 1", "Turn 2", "Note")
+    assert data.rows == (
+        ("<b>Small &lt;ships&gt;</b>", "", "", "", "", ""),
+        ("<b>Scout</b>", "1", "6", "1", "1", "R&amp;D &lt;1&gt;"),   # data escaped, the template's markup kept
+        ("<b>Big ships</b>", "", "", "", "", ""),
+        ("<b>Cruiser</b>", "2", "12", "1", "2", "\u2013"),            # 12.0 prints as 12, none as a dash
+        ("All", "", "18", "", "", ""),                                 # Titan filtered out by `where`
+    )
+    assert data.sections == (0, 2) and data.shaded == (3,) and data.total_row
+    assert data.widths == (2, 1, 1, 1, 1, 1) and data.align == ("left", "centre", "right", "left", "left", "left")
+
+
+def test_a_place_picks_one_section_and_columns_in_its_own_order(charts):
+    data = build_chart(charts["ships"], CONTEXT, section="big", columns=["cost", "name"])
+    assert data.header == ("Cost in CP", "Ship")
+    assert data.rows == (("12", "<b>Cruiser</b>"), ("12", "All"))
+    assert not data.sections and not data.shaded   # one section: no title row, nothing to set apart
+
+
+def test_a_transposed_chart_labels_its_rows(charts):
+    data = build_chart(charts["levels"], CONTEXT)
+    assert data.header == ("Level", "1", "2") and data.rows == (("Cost", "\u2013", "20"),)
+    assert data.header_column and data.widths == (3, 1, 1)
+
+
+@pytest.mark.parametrize("old, new, field, words", [
+    ('cell: "{{ row.hull }}"', 'cell: "{{ row.hul }}"', "charts.ships.columns[1].cell", "has no attribute 'hul'"),
+    ('where: "row.cost < 100"', 'where: "row.cost <"', "charts.ships.where", "template syntax error"),
+    ("rows: levels", "rows: unit", "charts.levels.rows", "must give a list"),
+    ('repeat: "range(1, 3)"', 'repeat: "range(1, 3).__class__"', "charts.ships.columns[3].repeat", "not allowed"),
+])
+def test_a_broken_chart_is_located_at_its_field(tmp_path, old, new, field, words):
+    path = tmp_path / "charts.yaml"
+    path.write_text(CHARTS.replace(old, new), encoding="utf-8")
+    line = CHARTS[: CHARTS.index(old)].count("\n") + 1
+    chart = next(iter(c for c in load_charts(path, Problems()).values() if field.startswith(f"charts.{c.id}.")))
+    with pytest.raises(ChartError) as caught:
+        build_chart(chart, CONTEXT)
+    assert (caught.value.line, caught.value.field) == (line, field) and words in caught.value.message
+
+
+def test_an_unknown_column_or_section_is_named(charts):
+    with pytest.raises(ChartError, match=r"no column 'speeds'.*name, hull, cost, speed, note"):
+        build_chart(charts["ships"], CONTEXT, columns=["name", "speeds"])
+    with pytest.raises(ChartError, match=r"unknown section 'huge'"):
+        build_chart(charts["ships"], CONTEXT, section="huge")
+
+
+def test_the_schema_refuses_unknown_fields_located(tmp_path):
+    path = tmp_path / "charts.yaml"
+    path.write_text(CHARTS.replace("transpose: true", "transpos: true"), encoding="utf-8")
+    problems = Problems()
+    assert load_charts(path, problems) == {}
+    (problem,) = problems.items
+    assert problem.field == "charts.levels.transpos" and "did you mean 'transpose'" in problem.message
+    assert problem.line == CHARTS[: CHARTS.index("transpose: true")].count("\n") + 1
