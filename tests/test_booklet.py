@@ -9,7 +9,7 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from generator.booklet.figures import counter_anatomy
+from games.space_empires_4x.booklet.figures import counter_anatomy
 from generator.build import BuildOptions, build
 from games.space_empires_4x.inventory import kit_pieces
 from generator.kit import load_kit

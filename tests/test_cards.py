@@ -7,7 +7,7 @@ import pytest
 
 from aid_helpers import all_text, build, colour_box, embedded_font_problems, hex_rgb, page_words
 from conftest import edit
-from generator.aids.imposition import card_sheet, content_frame
+from games.space_empires_4x.aids.imposition import card_sheet, content_frame
 from generator.paper import half_page_size
 
 DASH = "\u2013"
@@ -104,7 +104,7 @@ def test_every_face_fits_its_frame(built):
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_content_fits_on_both_papers(default_kit, paper):
-    from generator.aids.cards import plan_cards
+    from games.space_empires_4x.aids.cards import plan_cards
     sheet = card_sheet(paper, 2)
     frame = content_frame(sheet.slots[0])
     for card in plan_cards(default_kit, sheet):

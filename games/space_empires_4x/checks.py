@@ -286,7 +286,7 @@ def _sides_count(kit: Kit, cset) -> int:
 
 def _check_aids(kit: Kit, report: _Reporter) -> None:
     """The aid texts (aids/cards.yaml, aids/sheets.yaml) rendered and read against their schema."""
-    from generator.aids.schema import SCHEMAS, check_aid_file
+    from games.space_empires_4x.aids.schema import SCHEMAS, check_aid_file
 
     for rel in SCHEMAS:
         check_aid_file(kit, rel, report.problems)
@@ -295,7 +295,7 @@ def _check_aids(kit: Kit, report: _Reporter) -> None:
 def _check_rules(kit: Kit, report: _Reporter) -> None:
     """Every rules chapter rendered as the booklet would: an undefined name, an unknown table or figure, or a
     Jinja error is located at validation, not halfway through a build."""
-    from generator.booklet.chapters import RULES_DIR, helpers
+    from games.space_empires_4x.booklet.chapters import RULES_DIR, helpers
     from generator.booklet.markdown import parse
     from generator.documents.charts import ChartTables
     from generator.text import TextError

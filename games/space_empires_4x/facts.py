@@ -85,7 +85,7 @@ def inventory(kit: Kit, pieces) -> list[dict]:
 def chart_context(kit: Kit, pieces=()) -> dict:
     """The names the kit's charts may use: its texts' names plus the facts above (`pieces`: the printed
     counters, for the contents chart)."""
-    from generator.aids.sources import text_context
+    from games.space_empires_4x.aids.sources import text_context
     from games.space_empires_4x.text import kit_context
 
     return kit_context(kit) | text_context(kit) | {

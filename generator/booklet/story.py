@@ -5,7 +5,7 @@ from reportlab.lib import colors
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from generator.booklet.figures import Figure
+from generator.booklet.figure import Figure
 from generator.booklet.markdown import Block
 from generator.booklet.styles import BOLD, CONDENSED, styles, table_look
 from generator.documents.table_data import TableData

@@ -5,7 +5,7 @@ from generator.parts import Part
 
 
 def build(ctx) -> dict:
-    from generator.booklet.make import build_booklet  # reportlab and pypdf load only when the booklet is built
+    from games.space_empires_4x.booklet.make import build_booklet  # reportlab and pypdf load only when the booklet is built
     return build_booklet(ctx)
 
 

@@ -7,8 +7,8 @@ CARDS_PDF = "cards.pdf"
 
 
 def build(ctx) -> dict:
-    from generator.aids.cards import plan_cards, render_cards
-    from generator.aids.imposition import card_sheet  # reportlab loads only when built
+    from games.space_empires_4x.aids.cards import plan_cards, render_cards
+    from games.space_empires_4x.aids.imposition import card_sheet  # reportlab loads only when built
     sheet = card_sheet(ctx.paper, int(ctx.option("cards_per_sheet", 2) or 2))
     cards = plan_cards(ctx.kit, sheet)
     entries = render_cards(ctx.kit, cards, sheet, ctx.stage.path(CARDS_PDF))

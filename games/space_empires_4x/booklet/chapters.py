@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.booklet.figures import FIGURES
+from games.space_empires_4x.booklet.figures import FIGURES
 from generator.booklet.markdown import Block, parse
 from generator.model import Kit
 from generator.problems import BuildError, display_path

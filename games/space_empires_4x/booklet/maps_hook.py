@@ -5,7 +5,7 @@ has no board for it; the booklet then shows the scenario's numbers instead (stor
 """
 from __future__ import annotations
 
-from generator.booklet.figures import Art, Figure
+from games.space_empires_4x.booklet.figures import Art, Figure
 from games.space_empires_4x.maps.draw import scenario_map_svg
 from generator.model import Kit
 

@@ -6,37 +6,13 @@ the callouts; overlay.py places the art itself, as vector, once reportlab has la
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from games.space_empires_4x.inventory import Piece
 from generator.lengths import mm, parse_length
 from generator.model import Kit
 from generator.problems import BuildError
 from generator.render.templates import render_template
+from generator.booklet.figure import Art, Callout, Figure
 from generator.booklet.svgtext import find_text, text_positions
-
-
-@dataclass(frozen=True)
-class Art:
-    svg: str
-    source: str      # the piece it shows, for error messages
-    caption: str
-
-
-@dataclass(frozen=True)
-class Callout:
-    label: str
-    fx: float        # where it points, as a fraction of the art's width and height
-    fy: float
-
-
-@dataclass(frozen=True)
-class Figure:
-    name: str
-    arts: tuple[Art, ...]
-    callouts: tuple[Callout, ...] = ()   # on the first art
-    missing: tuple[str, ...] = ()        # callouts whose text the template does not print
-    width: float | None = None           # printed width of each art in points (None: the counter default)
 
 
 def render_face(kit: Kit, piece: Piece, face, figure: str, size_mm: float) -> str:

@@ -7,11 +7,11 @@ import time
 from pypdf import PdfReader
 from reportlab.platypus import Spacer
 
-from generator.booklet.chapters import directives, load_chapters
+from games.space_empires_4x.booklet.chapters import directives, load_chapters
 from generator.booklet.document import frame_width, lay_out
-from generator.booklet.figures import build_figure
+from games.space_empires_4x.booklet.figures import build_figure
 from generator.booklet.impose import impose, sheet_sides
-from generator.booklet.maps_hook import scenario_figure
+from games.space_empires_4x.booklet.maps_hook import scenario_figure
 from generator.booklet.markdown import Block
 from generator.booklet.overlay import overlay
 from generator.booklet.story import flowables, table

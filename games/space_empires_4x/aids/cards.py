@@ -5,10 +5,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.aids import draw
-from generator.aids.fit import Fitted, fit
-from generator.aids.imposition import CardSheet, band_frame, content_frame
-from generator.aids.prose import CardText, block_flowables, load_card_texts
+from games.space_empires_4x.aids import draw
+from games.space_empires_4x.aids.fit import Fitted, fit
+from games.space_empires_4x.aids.imposition import CardSheet, band_frame, content_frame
+from games.space_empires_4x.aids.prose import CardText, block_flowables, load_card_texts
 from generator.documents.context import chart_context
 from generator.model import Colour, Kit
 from generator.problems import BuildError

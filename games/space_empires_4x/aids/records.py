@@ -11,10 +11,10 @@ from xml.sax.saxutils import escape
 
 from reportlab.platypus import Spacer
 
-from generator.aids import draw
-from generator.aids.fit import Fitted, Frame, fit
-from generator.aids.prose import load_aid_yaml
-from generator.aids.styles import CONDENSED_BOLD, SHADE, grid_table, para
+from games.space_empires_4x.aids import draw
+from games.space_empires_4x.aids.fit import Fitted, Frame, fit
+from games.space_empires_4x.aids.prose import load_aid_yaml
+from games.space_empires_4x.aids.styles import CONDENSED_BOLD, SHADE, grid_table, para
 from generator.model import Colour, Kit
 from games.space_empires_4x.model import Technology, Unit
 from generator.paper import paper_size

@@ -145,7 +145,7 @@ SCHEMAS = {CARDS_FILE: cards_schema, SHEETS_FILE: sheets_schema}
 
 def check_aid_file(kit, rel: Path, problems: Problems):
     """Render and read one aid file, record every problem located; the checked mapping, or None."""
-    from generator.aids.sources import aids_path, text_context
+    from games.space_empires_4x.aids.sources import aids_path, text_context
     from generator.text import TextError, read_text
     from games.space_empires_4x.text import render_text
     from generator.yamlio import YamlSyntaxError, parse_yaml
