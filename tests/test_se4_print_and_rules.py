@@ -277,6 +277,14 @@ def test_cards_print_no_markup(out):
     assert "5 → 3 → 1 → gone" in text
 
 
+def test_a_unit_named_by_its_code_prints_its_name_once(out):
+    """The unit charts print code then name ("CA Cruiser"); "Miner" and "MS Pipeline" must not double up."""
+    for pdf in ("cards.pdf", "booklet.pdf"):
+        text = folded(words(out / pdf))
+        assert "CA Cruiser" in text and "Miner" in text and "MS Pipeline" in text, pdf
+        assert "Miner Miner" not in text and "MS MS Pipeline" not in text and "Base Base" not in text, pdf
+
+
 @pytest.mark.parametrize("rule", ["order", "exploring", "exploration_tech", "shipyards", "one_shipyard",
                                   "new_colony", "decoys", "screened_retreat", "fleet_size_mines", "upgrades"])
 def test_cards_and_booklet_state_a_rule_in_the_same_words(out, kit, rule):
