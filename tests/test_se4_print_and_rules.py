@@ -278,10 +278,11 @@ def test_cards_print_no_markup(out):
 
 
 def test_a_unit_named_by_its_code_prints_its_name_once(out):
-    """The unit charts print code then name ("CA Cruiser"); "Miner" and "MS Pipeline" must not double up."""
+    """The unit charts print code then name ("CA Cruiser", "F Fighter"); "Miner" and "MS Pipeline" must not
+    double up."""
     for pdf in ("cards.pdf", "booklet.pdf"):
         text = folded(words(out / pdf))
-        assert "CA Cruiser" in text and "Miner" in text and "MS Pipeline" in text, pdf
+        assert "CA Cruiser" in text and "F Fighter" in text and "R Raider" in text and "MS Pipeline" in text, pdf
         assert "Miner Miner" not in text and "MS MS Pipeline" not in text and "Base Base" not in text, pdf
 
 
