@@ -31,7 +31,8 @@ def att_def(unit) -> str:
 def unit_row(kit, unit) -> str:
     """The unit chart row as the PDF's text reads it."""
     needs = ", ".join(f"{kit.technologies[t].name} {lvl}" for t, lvl in unit.requires) or DASH
-    return " ".join(str(v) for v in (unit.code, unit.name, unit.cls or DASH, att_def(unit), unit.hull, unit.cost,
+    named = unit.name if f"{unit.name} ".startswith(f"{unit.code} ") else f"{unit.code} {unit.name}"  # Miner, MS Pipeline
+    return " ".join(str(v) for v in (named, unit.cls or DASH, att_def(unit), unit.hull, unit.cost,
                                      unit.ship_size or DASH, unit.maintenance, unit.counters, needs))
 
 

@@ -193,8 +193,25 @@ def _as_list(value, chart: Chart, field: str) -> list:
     return list(value)
 
 
+_BUILT: dict = {}  # (ids of chart and context, section, columns) -> (chart, context, TableData)
+
+
 def build_chart(chart: Chart, context: dict, section: str | None = None, columns=None) -> TableData:
-    """The chart as TableData; `section` keeps one section's rows (no title row), `columns` picks columns by id."""
+    """The chart as TableData; `section` keeps one section's rows (no title row), `columns` picks columns by id.
+    The same chart asked again with the same context object (the aid card of every colour) is built once: the
+    entry keeps both alive, so an id is never mistaken for a later object's."""
+    key = (id(chart), id(context), section, None if columns is None else tuple(columns))
+    entry = _BUILT.get(key)
+    if entry is not None and entry[0] is chart and entry[1] is context:
+        return entry[2]
+    if len(_BUILT) > 256:
+        _BUILT.clear()
+    data = _build_chart(chart, context, section, columns)
+    _BUILT[key] = (chart, context, data)
+    return data
+
+
+def _build_chart(chart: Chart, context: dict, section: str | None, columns) -> TableData:
     spec, render = chart.spec, _Renderer(chart, context)
     if section is not None and section not in spec["sections"]:
         raise chart.fail("sections", f"unknown section {section!r} (sections: {', '.join(spec['sections']) or 'none'})")

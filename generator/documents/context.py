@@ -57,12 +57,24 @@ def text_context(kit) -> dict:
             "players": Namespace(min=kit.players[0], max=kit.players[1])}
 
 
+_CONTEXTS: dict = {}  # (id of kit, id of pieces) -> (kit, pieces, context)
+
+
 def chart_context(kit, pieces=()) -> dict:
     """The names a kit's charts see: a game-module kit's texts and chart facts, else what its documents
-    quote (`pieces`: the printed counters, which the game module's contents chart counts)."""
+    quote (`pieces`: the printed counters, which the game module's contents chart counts). One context per
+    kit object, so a chart checked at load is not built again by the parts that print it (build_chart
+    keeps one table per context; parts forked after the load inherit both)."""
+    entry = _CONTEXTS.get((id(kit), id(pieces)))
+    if entry is not None and entry[0] is kit and entry[1] is pieces:
+        return entry[2]
     from generator import game_modules
     module = game_modules.of(kit)
-    return module.chart_context(kit, pieces) if module else text_context(kit)
+    context = module.chart_context(kit, pieces) if module else text_context(kit)
+    if len(_CONTEXTS) > 16:
+        _CONTEXTS.clear()
+    _CONTEXTS[(id(kit), id(pieces))] = (kit, pieces, context)
+    return context
 
 
 class TableRegistry:
