@@ -103,10 +103,10 @@ def _parser() -> argparse.ArgumentParser:
             build_cmd.add_argument(*option.flags, **option.kwargs)
     build_cmd.set_defaults(run=_build)
 
-    proof = commands.add_parser("proof", help="draw single counters at print size, with cut line and safe zone")
+    proof = commands.add_parser("proof", help="draw single pieces (counters, cards, tokens, tiles) at print size, with cut line and safe zone")
     _kit_arguments(proof)
     proof.add_argument("--only", metavar="REF,...",
-                       help="pieces to proof, such as units.DD,markers.danger,counters.colony; units.DD:3 is group 3 "
+                       help="pieces to proof by ref, such as cards.scout or units.DD,markers.danger; units.DD:3 is group 3 "
                             "(default: one of every kind of piece)")
     proof.add_argument("--colour", "--color", dest="colour", help="player colour to proof (default: the kit's first)")
     proof.add_argument("--dpi", type=float, default=300.0, help="resolution of the PNGs (default: 300)")
@@ -219,12 +219,9 @@ def _build_once(args, options: BuildOptions, progress: Progress) -> str:
 
 
 def _proof(args) -> int:
+    from generator.proof import make_proofs
     kit = _load(args)
-    module = game_modules.of(kit)
-    if not (module and module.proof):
-        raise ValueError(f"{kit.title}: proof draws a game module's counters; this kit has none "
-                         f"(build it and look at its sheets instead)")
-    result = module.proof(kit, args.only, Path(args.out), colour=args.colour, dpi=args.dpi,
+    result = make_proofs(kit, args.only, Path(args.out), colour=args.colour, dpi=args.dpi,
                          counter_size=args.counter_size)
     print(f"Proofed {len(result.proofs)} piece(s) of {kit.title} in {result.seconds:.2f} s:")
     for path in result.files:

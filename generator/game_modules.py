@@ -25,7 +25,6 @@ class GameModule:
     summary: Callable = lambda kit, pieces: f"{len(pieces)} pieces"  # what `validate` says it checked
     listing: Callable | None = None  # (kit, pieces) -> text for `pnpgen list`
     boards: Callable = lambda kit, counter_pt: []  # (id, title, svg) of its own boards, for digital tables
-    proof: Callable | None = None    # (kit, only, out, **options) -> result for `pnpgen proof`
     chart_context: Callable = lambda kit, pieces: {}  # the names its charts (charts.yaml) may use
 
 

@@ -1,4 +1,4 @@
-"""`pnpgen proof`: one counter at print size, front and back, the same as the sheets print it."""
+"""`pnpgen proof`: one piece at print size, front and back, the same as the sheets print it."""
 import json
 import shutil
 
@@ -149,3 +149,44 @@ def test_overriding_one_template_changes_only_that_face(run_cli, tmp_path):
     back = [png(d / "space-empires-4x" / "proofs" / "units.DD-back.png") for d in (before, after)]
     assert ImageChops.difference(*front).getbbox() is None
     assert ImageChops.difference(*back).getbbox() is not None
+
+
+# Any kit's pieces, in their own shapes ---------------------------------------------------------------------
+
+MINI = DEFAULT_KIT_DIR.parent.parent / "tests" / "kits" / "mini"
+
+
+@pytest.fixture(scope="module")
+def mini_proofs(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mini-proof")
+    assert main(["proof", "--data", str(MINI), "--only", "cards.Explore,tiles.plains,tokens.1,chits.1",
+                 "--dpi", "150", "--out", str(out)]) == 0
+    return out / "mini" / "proofs"
+
+
+def test_a_card_proof_is_the_card_size_plus_its_margin(mini_proofs):
+    from generator.kit import load_kit
+    shape = load_kit(MINI)[0].tables["cards"].shape
+    image = Image.open(mini_proofs / "cards.Explore-front.png")
+    margin = 2 * pt_from_mm(PNG_MARGIN_MM)
+    assert image.size == (round((shape.w + margin) / 72 * 150), round((shape.h + margin) / 72 * 150))
+
+
+def test_a_hex_tile_proof_cuts_along_the_hex(mini_proofs):
+    """The magenta cut line follows the hex: on its slanted edge, and never across the bounding box's corner."""
+    image = png(mini_proofs / "tiles.plains-front.png")
+    left = pt_from_mm(PNG_MARGIN_MM) * 150 / 72
+    w, h = image.width - 2 * left, image.height - 2 * left
+    magenta = lambda p: p[0] > 170 and p[1] < 90 and p[2] > 170  # noqa: E731
+    corner = [image.getpixel((round(left + dx), round(left + dy))) for dx in range(0, 6) for dy in range(0, 6)]
+    assert not any(magenta(p) for p in corner), "the cut line crosses the box corner: not a hex"
+    # the upper-left slanted edge of a flat hex runs from (0, h/2) to (w/4, 0): its middle is at (w/8, h/4)
+    x, y = left + w / 8, left + h / 4
+    near = [image.getpixel((round(x + dx), round(y + dy))) for dx in range(-4, 5) for dy in range(-4, 5)]
+    assert any(magenta(p) for p in near), "no cut line on the hex's slanted edge"
+
+
+def test_a_one_sided_piece_is_proofed_front_only(mini_proofs):
+    assert (mini_proofs / "chits.1-front.png").exists() and not (mini_proofs / "chits.1-back.png").exists()
+    text = PdfReader(mini_proofs / "proof.pdf").pages[0].extract_text()
+    assert "no back" in text and "cards.Explore" in text and "tiles.plains" in text

@@ -47,11 +47,6 @@ def _boards(kit, counter_pt):
             for layout in kit.maps]
 
 
-def _proof(*args, **kwargs):
-    from games.space_empires_4x.proof import make_proofs
-    return make_proofs(*args, **kwargs)
-
-
 def _chart_context(kit, pieces):
     from games.space_empires_4x.facts import chart_context
     return chart_context(kit, pieces)
@@ -63,5 +58,5 @@ def _parts():
 
 
 MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,
-                    summary=_summary, listing=_listing, boards=_boards, proof=_proof,
+                    summary=_summary, listing=_listing, boards=_boards,
                     chart_context=_chart_context)

@@ -1,6 +1,6 @@
 """Where things sit on a proof: the PNG's canvas around one face, and the proof PDF's rows of front/back pairs.
 
-Pure numbers in points, top-left origin; games.space_empires_4x.proof draws what these say.
+Pure numbers in points, top-left origin; generator/proof.py draws what these say.
 """
 from __future__ import annotations
 
@@ -28,28 +28,28 @@ class ProofRow:
     back: tuple[float, float]
 
 
-def png_canvas(size: float) -> tuple[float, float]:
-    """(canvas edge, face offset) in points: the PNG is the face plus PNG_MARGIN_MM on every side."""
+def png_canvas(width: float, height: float) -> tuple[tuple[float, float], float]:
+    """((canvas width, height), face offset) in points: the PNG is the face plus PNG_MARGIN_MM on every side."""
     margin = pt_from_mm(PNG_MARGIN_MM)
-    return size + 2 * margin, margin
+    return (width + 2 * margin, height + 2 * margin), margin
 
 
 def safe_inset() -> float:
     return pt_from_mm(SAFE_INSET_MM)
 
 
-def proof_rows(count: int, size: float, page: tuple[float, float], margin: float) -> list[ProofRow]:
-    """Rows top to bottom below the header; a row that would cross the bottom margin starts a new page."""
-    if 2 * size + FACE_GAP > page[0] - 2 * margin or HEADER + LABEL + size + CAPTION > page[1] - 2 * margin:
-        raise ValueError(f"a {size:.1f} pt counter does not fit twice across the proof page")
-    step = LABEL + size + CAPTION + ROW_GAP
+def proof_rows(sizes: list[tuple[float, float]], page: tuple[float, float], margin: float) -> list[ProofRow]:
+    """One row per piece of (width, height), top to bottom below the header; a row that would cross the
+    bottom margin starts a new page."""
     top, bottom = margin + HEADER, page[1] - margin
     rows, number, y = [], 0, top
-    for index in range(count):
-        if y + LABEL + size + CAPTION > bottom:
+    for index, (width, height) in enumerate(sizes):
+        if 2 * width + FACE_GAP > page[0] - 2 * margin or HEADER + LABEL + height + CAPTION > page[1] - 2 * margin:
+            raise ValueError(f"a {width:.1f} x {height:.1f} pt piece does not fit twice across the proof page")
+        if y + LABEL + height + CAPTION > bottom:
             number, y = number + 1, top
         face_y = y + LABEL
         rows.append(ProofRow(index, number, (margin, y + LABEL - 3), (margin, face_y),
-                             (margin + size + FACE_GAP, face_y)))
-        y += step
+                             (margin + width + FACE_GAP, face_y)))
+        y += LABEL + height + CAPTION + ROW_GAP
     return rows

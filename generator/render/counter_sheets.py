@@ -165,7 +165,7 @@ def save_png(path: str, size: tuple[float, float], draw, dpi: float = PREVIEW_DP
 
 def face_svg(face: FaceRef, kit_root: str | Path, size_mm: float) -> str:
     """The SVG of one face: its template with its parameters plus `size`, the counter size in mm. Sheets and
-    proofs (games.space_empires_4x.proof) both draw faces through here, so a proof shows what the sheet prints."""
+    proofs (generator/proof.py, through export.decks.ExportArts) both draw faces through here, so a proof shows what the sheet prints."""
     context = {**json.loads(face.params_json), "size": size_mm}
     return render_template(Path(kit_root), face.template, context, needed_by=face.source)
 

@@ -19,10 +19,11 @@ def draw_sheet_page(cr, page: SheetPage, arts: list, shape, bleed: float, title:
 
 def draw_cut_paths(cr, cuts, outlines) -> None:
     """Cut lines and each piece's own cut path, on a white halo as on the counter sheets."""
-    draw_cuts(cr, cuts, lambda context: [_outline(context, command) for command in outlines])
+    draw_cuts(cr, cuts, lambda context: [outline_path(context, command) for command in outlines])
 
 
-def _outline(cr, command) -> None:
+def outline_path(cr, command) -> None:
+    """Add one of Shape.outline's commands to the cairo path."""
     kind, *numbers = command
     if kind == "circle":
         x, y, r = numbers

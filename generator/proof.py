@@ -1,14 +1,15 @@
-"""`pnpgen proof`: single counters at print size, front and back, with the cut line and the safe zone drawn on.
+"""`pnpgen proof`: single pieces at print size, front and back, with the cut line and the safe zone drawn on.
 
-A designer who changed a unit or a face wants to see (and print, and hold) that one counter without a whole
-sheet. Each face is drawn through the same function as the counter sheets (counter_sheets.face_svg: same
-template, same parameters, same size), then written as
+A designer who changed a unit, a card or a face wants to see (and print, and hold) that one piece without a
+whole sheet. Any kit's pieces: a game module's counters (squares of the counter size) and every table's
+cards, tokens and tiles in their own shapes. Each face is drawn as the sheets and exports draw it (the same
+template, parameters and size: export.decks.ExportArts), then written as
 
 - `proofs/<ref>-front.png` / `-back.png`: the face plus a PNG_MARGIN_MM white border on every side, at the
-  asked dpi (stored in the PNG, so it prints at size). The cut line is drawn in that border, just outside the
-  art; the dashed safe zone lies SAFE_INSET_MM inside the cut, over the art.
+  asked dpi (stored in the PNG, so it prints at size). The cut line follows the piece's shape just outside
+  the art; the dashed safe zone lies SAFE_INSET_MM inside the cut, over the art.
 - `proofs/proof.pdf`: every requested piece, front beside back at exact size (vector), labelled, with the
-  same overlay and the 1 in / 25 mm scale check of the counter sheets.
+  same overlay and the 1 in / 25 mm scale check of the sheets.
 
 Files go through the atomic output stage: a template error leaves the previous proofs as they were.
 """
@@ -21,15 +22,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.fonts import FAMILY
-from games.space_empires_4x.inventory import DEEP_SPACE, NEUTRAL, Piece, kit_pieces
+from generator import game_modules
+from generator.game_modules import kit_pieces
 from generator.layout.proof import SAFE_INSET_MM, png_canvas, proof_rows, safe_inset
 from generator.lengths import mm, parse_length
 from generator.model import Kit
 from generator.output import BuildLock, OutputStage
 from generator.paper import PRINTABLE_MARGIN, paper_size
-from generator.render.counter_sheets import FaceRef, draw_scale, face_svg, paint_art, save_png
 from generator.pdf_update import add_print_scaling_none
-from generator.render.pdf import Art, PdfDocument, render_svg
+from generator.pieces import Piece
+from generator.render.counter_sheets import draw_scale, paint_art, save_png
+from generator.render.pdf import Art, PdfDocument
+from generator.render.piece_sheets import outline_path
+from generator.shapes import Shape
 
 PROOFS = "proofs"
 CUT_COLOUR = (0.9, 0.0, 0.9)     # magenta: no player colour or face uses it, so the overlay never blends in
@@ -42,12 +47,13 @@ MAX_DPI = 2400.0
 
 @dataclass(frozen=True)
 class Proof:
-    """One proofed piece: the file stem, the piece, and its two faces drawn at the counter size."""
+    """One proofed piece: the file stem, the piece, its shape and its two faces drawn at size."""
 
     stem: str
     piece: Piece
+    shape: Shape
     front: Art
-    back: Art
+    back: Art | None  # a one-sided piece (a table with no back) has none
 
 
 @dataclass
@@ -80,8 +86,9 @@ def variant_of(piece: Piece) -> str | None:
     return None
 
 
-def choose(pieces: list[Piece], ref: str, variant: str | None, colour: str) -> Piece:
-    """The first piece of `ref` (and variant) in `colour`; deep-space and neutral pieces have no colour."""
+def choose(pieces: list[Piece], ref: str, variant: str | None, colour: str | None) -> Piece:
+    """The first piece of `ref` (and variant) in `colour`, else one of no player colour (deep space, neutral),
+    else the first."""
     same_ref = [p for p in pieces if p.ref == ref]
     if not same_ref:
         raise ValueError(unknown_ref_message(pieces, ref))
@@ -90,7 +97,7 @@ def choose(pieces: list[Piece], ref: str, variant: str | None, colour: str) -> P
         known = sorted({v for v in map(variant_of, same_ref) if v is not None}, key=_natural)
         word = "group" if same_ref[0].kind == "unit" else "value"
         raise ValueError(f"{ref} has no {word} {variant!r}; it has: {', '.join(known) or 'none to choose from'}")
-    for wanted in (lambda p: p.colour == colour, lambda p: p.group in (DEEP_SPACE, NEUTRAL), lambda p: True):
+    for wanted in (lambda p: p.colour == colour, lambda p: p.colour == "neutral", lambda p: True):
         match = next((p for p in found if wanted(p)), None)
         if match is not None:
             return match
@@ -120,41 +127,43 @@ def file_stem(ref: str, variant: str | None) -> str:
 
 # Drawing --------------------------------------------------------------------------------------------------
 
-def face_art(kit: Kit, piece: Piece, side: str, size: float) -> Art:
-    """A face drawn exactly as on the sheets: the same face_svg, then cairosvg at its physical size."""
-    face = piece.front if side == "front" else piece.back
-    source = f"{piece.ref} ({piece.label}, {side})"
-    return render_svg(face_svg(FaceRef("", face.template, face.params_json, source), kit.root, mm(size)), source)
+def shape_of(kit: Kit, piece: Piece, counter: Shape) -> Shape:
+    """A table's piece has its table's shape; a game module's counter is a square of the counter size."""
+    table = kit.tables.get(piece.ref.split(".", 1)[0]) if "piece" in piece.front.params else None
+    return table.shape if table is not None else counter
 
 
-def draw_overlay(cr, x: float, y: float, size: float) -> None:
-    """The cut line just outside the counter's edge (it covers no art) and the dashed safe zone inside it."""
-    half, inset = OVERLAY_WIDTH / 2, safe_inset()
+def draw_overlay(cr, x: float, y: float, shape: Shape) -> None:
+    """The cut line just outside the piece's edge (it covers no art) and the dashed safe zone inside it,
+    both along the piece's own shape."""
     cr.save()
     cr.set_line_width(OVERLAY_WIDTH)
     cr.set_source_rgb(*CUT_COLOUR)
-    cr.rectangle(x - half, y - half, size + OVERLAY_WIDTH, size + OVERLAY_WIDTH)
+    for command in shape.outline(x, y, grow=OVERLAY_WIDTH / 2):
+        outline_path(cr, command)
     cr.stroke()
     cr.set_source_rgb(*SAFE_COLOUR)
     cr.set_dash(list(SAFE_DASH), 0)
-    cr.rectangle(x + inset, y + inset, size - 2 * inset, size - 2 * inset)
+    for command in shape.outline(x, y, grow=-safe_inset()):
+        outline_path(cr, command)
     cr.stroke()
     cr.restore()
 
 
-def write_png(path: Path, art: Art, size: float, dpi: float) -> None:
-    canvas, offset = png_canvas(size)
+def write_png(path: Path, art: Art, shape: Shape, dpi: float) -> None:
+    (width, height), offset = png_canvas(shape.w, shape.h)
 
     def draw(cr):
         paint_art(cr, art, offset, offset)
-        draw_overlay(cr, offset, offset, size)
-    save_png(str(path), (canvas, canvas), draw, dpi)
+        draw_overlay(cr, offset, offset, shape)
+    save_png(str(path), (width, height), draw, dpi)
 
 
-def header_lines(kit: Kit, counter_size: str, size: float) -> tuple[str, ...]:
-    return (f"{kit.title} \u00b7 counter proof \u00b7 {counter_size} counters ({mm(size):.2f} mm)",
+def header_lines(kit: Kit, counter_size: str, size: float, has_counters: bool) -> tuple[str, ...]:
+    sizes = f" \u00b7 {counter_size} counters ({mm(size):.2f} mm)" if has_counters else ""
+    return (f"{kit.title} \u00b7 proof{sizes}",
             "Print at 100% / actual size (never 'fit to page'); the bars at the right must measure 1 in and 25 mm.",
-            f"Magenta: the cut line, just outside the counter's edge. Dashed cyan: the safe zone, "
+            f"Magenta: the cut line, just outside the piece's edge. Dashed cyan: the safe zone, "
             f"{SAFE_INSET_MM:g} mm inside the cut;",
             "keep text and symbols inside it.")
 
@@ -170,31 +179,36 @@ def write_pdf(path: Path, kit: Kit, proofs: list[Proof], counter_size: str, size
     """Every proof's front and back at exact size, in labelled rows; returns the number of pages."""
     page = paper_size(paper)
     margin = PRINTABLE_MARGIN
-    rows = proof_rows(len(proofs), size, page, margin)
-    doc = PdfDocument(path, f"{kit.title}: counter proof", *page)
+    rows = proof_rows([(p.shape.w, p.shape.h) for p in proofs], page, margin)
+    has_counters = game_modules.of(kit) is not None  # a game module's counters take the counter size
+    doc = PdfDocument(path, f"{kit.title}: proof", *page)
     cr = doc.context
     for row in rows:
         if row.page == doc.pages:
             doc.new_page()
             cr.set_source_rgb(0.1, 0.1, 0.1)
-            for number, line in enumerate(header_lines(kit, counter_size, size)):
+            for number, line in enumerate(header_lines(kit, counter_size, size, has_counters)):
                 draw_text(cr, margin, margin + 10 + number * 10, line, 9 if number == 0 else 7.5, number == 0)
             draw_scale(cr, page[0] - margin, margin + 8)
-        draw_row(cr, proofs[row.index], row, size)
+        draw_row(cr, proofs[row.index], row)
     doc.close()
     return doc.pages
 
 
-def draw_row(cr, proof: Proof, row, size: float) -> None:
-    piece = proof.piece
+def draw_row(cr, proof: Proof, row) -> None:
+    piece, shape = proof.piece, proof.shape
     cr.set_source_rgb(0.1, 0.1, 0.1)
     words = dict.fromkeys((piece.ref, piece.label, piece.name, piece.group))  # a marker's name is its label
     draw_text(cr, *row.label, " \u00b7 ".join(words), 8, True)
     for side, art, (x, y) in (("front", proof.front, row.front), ("back", proof.back, row.back)):
+        if art is None:
+            cr.set_source_rgb(0.3, 0.3, 0.3)
+            draw_text(cr, x, y + 9, "no back: printed on one side", 7)
+            continue
         paint_art(cr, art, x, y)
-        draw_overlay(cr, x, y, size)
+        draw_overlay(cr, x, y, shape)
         cr.set_source_rgb(0.3, 0.3, 0.3)
-        draw_text(cr, x, y + size + 9, side, 7)
+        draw_text(cr, x, y + shape.h + 9, side, 7)
 
 
 # The command ----------------------------------------------------------------------------------------------
@@ -205,10 +219,10 @@ def check_dpi(dpi: float) -> float:
     return dpi
 
 
-def pick_colour(kit: Kit, colour: str | None) -> str:
+def pick_colour(kit: Kit, colour: str | None) -> str | None:
     ids = [c.id for c in kit.colours]
     if colour is None:
-        return ids[0]
+        return ids[0] if ids else None
     if colour not in ids:
         raise ValueError(f"no colour {colour!r} in this kit; its colours: {', '.join(ids)}")
     return colour
@@ -224,14 +238,22 @@ def make_proofs(kit: Kit, only: str | None, out: Path, colour: str | None = None
     counter_size = counter_size or kit.counter_size
     size, dpi, colour = parse_length(counter_size), check_dpi(dpi), pick_colour(kit, colour)
     pieces = kit_pieces(kit)
+    if not pieces:
+        raise ValueError(f"{kit.title} has no pieces to proof")
     wanted = parse_only(only) if only else [(ref, None) for ref in dict.fromkeys(p.ref for p in pieces)]
     chosen = {file_stem(ref, variant): choose(pieces, ref, variant, colour) for ref, variant in wanted}
-    proofs = [Proof(stem, piece, face_art(kit, piece, "front", size), face_art(kit, piece, "back", size))
-              for stem, piece in chosen.items()]
+    from generator.export.decks import ExportArts
+    arts, counter = ExportArts(kit), Shape("square", size, size)
+    proofs = []
+    for stem, piece in chosen.items():
+        shape = shape_of(kit, piece, counter)
+        back = arts.art(piece.back, shape, 0.0) if piece.back else None
+        proofs.append(Proof(stem, piece, shape, arts.art(piece.front, shape, 0.0), back))
     with BuildLock(Path(out) / kit.id), OutputStage(Path(out) / kit.id) as stage:
         for proof in proofs:
-            write_png(stage.path(f"{PROOFS}/{proof.stem}-front.png"), proof.front, size, dpi)
-            write_png(stage.path(f"{PROOFS}/{proof.stem}-back.png"), proof.back, size, dpi)
+            write_png(stage.path(f"{PROOFS}/{proof.stem}-front.png"), proof.front, proof.shape, dpi)
+            if proof.back is not None:
+                write_png(stage.path(f"{PROOFS}/{proof.stem}-back.png"), proof.back, proof.shape, dpi)
         write_pdf(stage.path(f"{PROOFS}/proof.pdf"), kit, proofs, counter_size, size, kit.paper)
         add_print_scaling_none(stage.path(f"{PROOFS}/proof.pdf"))  # print at 100 %, as every PDF of a build
         files = [stage.target / rel for rel in stage.written]
