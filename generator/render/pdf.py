@@ -132,18 +132,26 @@ class PdfDocument:
             self.context.show_page()
             self._open = False
         self.surface.finish()
-        blank_duplicate_resources(self.path)
+        finish_file(self.path)
 
 
 RESOURCE_DICT = re.compile(rb"/(?:XObject|ExtGState|Font|Pattern|Shading)\s*<<(.*?)>>", re.S)
 RESOURCE_ENTRY = re.compile(rb"/[A-Za-z0-9_.]+\s+\d+\s+\d+\s+R")
 
 
-def blank_duplicate_resources(path: str) -> None:
+def finish_file(path: str) -> None:
+    """The PDF cairo wrote, tidied (see blank_duplicate_resources) and with PNGs' own data put in
+    (generator.render.pdf_images)."""
+    from generator.render.pdf_images import embed_pngs
+    data = Path(path).read_bytes()
+    Path(path).write_bytes(embed_pngs(blank_duplicate_resources(data)))
+
+
+def blank_duplicate_resources(data: bytes) -> bytes:
     """cairo 1.16 lists a reused XObject once per use in a page's resource dictionary (`/x29 29 0 R` many
     times over); readers warn about it. Later copies are overwritten with spaces of the same length, so every
     byte offset in the cross-reference table stays right."""
-    data = bytearray(Path(path).read_bytes())
+    data = bytearray(data)
     for match in RESOURCE_DICT.finditer(bytes(data)):
         seen = set()
         for entry in RESOURCE_ENTRY.finditer(match.group(1)):
@@ -151,4 +159,4 @@ def blank_duplicate_resources(path: str) -> None:
                 start = match.start(1) + entry.start()
                 data[start:start + len(entry.group(0))] = b" " * len(entry.group(0))
             seen.add(entry.group(0))
-    Path(path).write_bytes(bytes(data))
+    return bytes(data)

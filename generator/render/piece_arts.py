@@ -120,7 +120,7 @@ class FaceArts:
         record = self.store.get(key)
         if record is not None:
             placed = [tuple(p) for p in record.get("placed", [])]
-            art = replay(record)
+            art = replay(record, for_pdf=True)
             if key in self.recorded:  # recorded by a worker this build: it counts as rendered
                 self.rendered += 1
         else:
@@ -174,7 +174,8 @@ def _prepare_one(index: int):
 
 
 def draw_face(svg: str, where: str, root: Path):
-    """(art, record or None, images placed): the fast subset drawer when the SVG stays inside it, else cairosvg."""
+    """(art for a PDF, record or None, images placed): the fast subset drawer when the SVG stays inside it,
+    else cairosvg. A stored record is replayed, so this build draws what the next one will replay."""
     from generator.render.face_store import record_svg, replay
     from generator.render.svg_ops import Unsupported, record
     try:
@@ -182,8 +183,8 @@ def draw_face(svg: str, where: str, root: Path):
     except Unsupported:
         mark = len(PLACED)
         art, stored = record_svg(svg, where, root)
-        return art, stored, PLACED[mark:]
-    return replay(made), made, made["placed"]
+        return (art if stored is None else replay(stored, for_pdf=True)), stored, PLACED[mark:]
+    return replay(made, for_pdf=True), made, made["placed"]
 
 
 def svg_key(svg: str, root: Path, images: dict | None = None) -> str:
