@@ -21,7 +21,8 @@ FIXED_DATE = "2000-01-01T00:00:00Z"  # PDF dates are fixed so the same data buil
 def _cairo():
     """cairocffi and cairosvg, imported on first use (0.2 s of start-up a pure validate run never pays)."""
     use_shipped_fonts_for_cairo()
-    import cairocffi
+    from generator.render.cairo_lib import import_cairocffi
+    cairocffi = import_cairocffi()
     import cairosvg.parser
     import cairosvg.surface
     from generator.render import fast_text, images
