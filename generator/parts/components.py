@@ -19,13 +19,14 @@ SUFFIX = ".pdf"
 
 def face_origins(kit) -> dict:
     """face key -> 'file:line' of the first row that makes it, so a failing face names its row."""
-    origins = {}
+    origins, shown = {}, {}
     for table in kit.tables.values():
         for row in table.rows:
+            file = shown.get(row.file) or shown.setdefault(row.file, display_path(row.file))
             for colour in (kit.colours if table.per_colour else (kit.neutral,)):
                 for face in row_faces(table, row, colour):
                     if face is not None:
-                        origins.setdefault(face.key, f"{display_path(row.file)}:{row.line}: {table.id} row {row.label}")
+                        origins.setdefault(face.key, f"{file}:{row.line}: {table.id} row {row.label}")
     return origins
 
 

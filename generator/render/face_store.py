@@ -16,7 +16,7 @@ from pathlib import Path
 
 from generator.problems import BuildError
 from generator.render.face_compact import compact
-from generator.render.pdf import Art, _cairo
+from generator.render.pdf import Art, _cairo, cairo
 
 QUERIES = ("get_", "copy_", "has_", "in_", "text_extents", "font_extents", "user_to_device", "device_to_user",
            "path_extents", "fill_extents", "stroke_extents", "clip_extents", "glyph_extents")
@@ -133,7 +133,7 @@ def replay(record: dict, unbounded: bool = False, for_pdf: bool = False) -> Art:
     """Draw a record straight through cairo's C functions: no SVG, no Python wrapper per call. Art that
     pages place clipped (a board cut into tiles) must be `unbounded` (see render.pdf.render_svg); art only
     ever painted into a PdfDocument may be `for_pdf` (images as stand-ins, see render.pdf_images)."""
-    cairocffi, _ = _cairo()
+    cairocffi = cairo()
     lib = cairocffi.cairo
     width, height = record["width"], record["height"]
     surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None if unbounded else (0, 0, width, height))
@@ -143,6 +143,17 @@ def replay(record: dict, unbounded: bool = False, for_pdf: bool = False) -> Art:
     if lib.cairo_status(pointer):
         raise BuildError(f"replaying a stored face failed: cairo status {lib.cairo_status(pointer)}")
     return Art(surface, width, height, tuple(tuple(t) for t in record.get("texts", ())))
+
+
+@lru_cache(maxsize=None)
+def font_options(antialias: int, hint_style: int, hint_metrics: int, subpixel_order: int):
+    """One cairo FontOptions per setting, kept for the process (faces set the same few again and again)."""
+    import cairocffi
+    options = cairocffi.FontOptions()
+    for setter, value in zip(("antialias", "hint_style", "hint_metrics", "subpixel_order"),
+                             (antialias, hint_style, hint_metrics, subpixel_order)):
+        getattr(options, "set_" + setter)(value)
+    return options
 
 
 @lru_cache(maxsize=1)
@@ -160,11 +171,7 @@ def special_op(context, name: str, args: list, keep: list, for_pdf: bool = False
     elif name == "set_dash":
         context.set_dash(*args)
     elif name == "set_font_options":
-        options = cairocffi.FontOptions()
-        for setter, value in zip(("antialias", "hint_style", "hint_metrics", "subpixel_order"), args):
-            getattr(options, "set_" + setter)(value)
-        context.set_font_options(options)
-        keep.append(options)
+        context.set_font_options(font_options(*args))
     elif name == "fill_pattern":
         fill_pattern(context, *args, keep=keep, for_pdf=for_pdf)
     elif name == "paint_image":
@@ -195,12 +202,17 @@ def fill_pattern(context, tile: dict, alpha: float, keep: list, for_pdf: bool = 
 
 
 def _replay_into(context, ops: list, keep: list, for_pdf: bool = False) -> None:
-    lib = _cairo()[0].cairo
+    lib = cairo().cairo
     functions, pointer = c_functions(lib), context._pointer
     for name, *args in ops:
         function = functions.get(name)
         if function is None:
-            special_op(context, name, args, keep, for_pdf)
+            if name == "select_font_face":  # as cairocffi does it, without its wrapper
+                lib.cairo_select_font_face(pointer, args[0].encode("utf-8"), args[1], args[2])
+            elif name == "set_font_options":
+                lib.cairo_set_font_options(pointer, font_options(*args)._pointer)
+            else:
+                special_op(context, name, args, keep, for_pdf)
         elif name in TEXT:
             function(pointer, args[0].encode("utf-8"))
         else:

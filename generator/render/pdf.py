@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from generator.fonts import use_shipped_fonts_for_cairo
@@ -18,11 +19,18 @@ from generator.problems import BuildError
 FIXED_DATE = "2000-01-01T00:00:00Z"  # PDF dates are fixed so the same data builds the same bytes
 
 
-def _cairo():
-    """cairocffi and cairosvg, imported on first use (0.2 s of start-up a pure validate run never pays)."""
+@cache
+def cairo():
+    """cairocffi with the shipped fonts, imported on first use (a pure validate run never pays for it)."""
     use_shipped_fonts_for_cairo()
     from generator.render.cairo_lib import import_cairocffi
-    cairocffi = import_cairocffi()
+    return import_cairocffi()
+
+
+@cache
+def _cairo():
+    """cairocffi and cairosvg, for the SVG beyond the subset generator.render.svg_ops draws by itself."""
+    cairocffi = cairo()
     import cairosvg.parser
     import cairosvg.surface
     from generator.render import fast_text, images
@@ -45,14 +53,14 @@ def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
     """Draw one SVG (sized in mm or pt, with a viewBox) onto a recording surface, at its physical size.
     References (images) resolve against the kit folder `base` and may not leave it; with no base, none is
     read at all."""
-    cairocffi, cairosvg = _cairo()
     from generator.render import svg_ops
-    from generator.render.images import kit_fetcher
     try:  # the SVG subset the templates use, drawn without cairosvg (see generator.render.svg_ops)
         from generator.render.face_store import replay
         return replay(svg_ops.record(svg, base), unbounded=True)
     except svg_ops.Unsupported:
         pass
+    cairocffi, cairosvg = _cairo()
+    from generator.render.images import kit_fetcher
 
     class RecordingSvg(cairosvg.surface.PDFSurface):
         def _create_surface(self, width, height):
@@ -92,7 +100,7 @@ class PdfDocument:
     """A multi-page PDF on one cairo surface. Coordinates are points from the page's top-left corner."""
 
     def __init__(self, path: Path, title: str, width: float, height: float):
-        cairocffi, _ = _cairo()
+        cairocffi = cairo()
         self._cairo = cairocffi
         self.path = Path(path)
         self.surface = cairocffi.PDFSurface(str(self.path), width, height)

@@ -61,8 +61,10 @@ class FaceArts:
         todo = list({(f.key, round(b, 3)): (f, s, b) for f, s, b in wanted if (f.key, round(b, 3)) not in self.svgs}.values())
         if len(todo) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
             return
-        from generator.render.pdf import _cairo
-        _cairo()  # cairo, cairosvg and our drawers loaded once, before forking
+        from generator.render.pdf import cairo
+        from generator.render.svg_ops import _scratch_context
+        cairo()  # cairo and the shipped fonts loaded once, before forking (cairosvg only where needed)
+        _scratch_context()
         _PREPARE.update(arts=self, todo=todo)
         chunks = [range(start, min(start + CHUNK, len(todo))) for start in range(0, len(todo), CHUNK)]
         try:
@@ -74,6 +76,7 @@ class FaceArts:
             _PREPARE.clear()
         for (face, _, bleed), (svg, key, record) in zip(todo, results):
             self.svgs[(face.key, round(bleed, 3))] = svg
+            self.keys[(face.key, round(bleed, 3))] = key
             if record is not None and self.store.get(key) is None:
                 self.store.put(key, record)
                 self.recorded.add(key)
@@ -164,8 +167,9 @@ def _prepare_one(index: int):
     face, shape, bleed = _PREPARE["todo"][index]
     svg = arts.svg(face, shape, bleed)
     key = svg_key(svg, arts.kit.root, arts.images)
-    if arts.store.get(key) is not None:
+    if arts.store.get(key) is not None or key in arts.recorded:  # stored, or recorded by this worker already
         return svg, key, None
+    arts.recorded.add(key)  # (this worker's copy: the parent keeps the first record it gets)
     try:
         made = record(svg, arts.kit.root)
     except Unsupported:

@@ -43,9 +43,7 @@ def width_mm(text: str, family: str, bold: bool, size_pt: float) -> float:
 
 
 def _measure(text: str, name: str, bold: bool) -> float:
-    from generator.render.pdf import _cairo
     from generator.render.svg_ops import _scratch_context
-    _cairo()  # the shipped fonts, for cairo
     context = _scratch_context()
     context.select_font_face(name, 0, 1 if bold else 0)
     context.set_font_size(100)
