@@ -31,7 +31,14 @@ def check_image(root: Path, ref: str) -> str | None:
         return f"{ref!r}: no such file{_did_you_mean(root, ref)}"
     if path.suffix.lower() not in IMAGE_SUFFIXES:
         return f"{ref!r}: not an image file (use PNG, JPEG or SVG)"
-    return _readable(path, ref)
+    info = path.stat()
+    key = (path, ref, info.st_size, info.st_mtime_ns)
+    if key not in _READ:  # a picture named by 500 rows is opened once (again when the file changes)
+        _READ[key] = _readable(path, ref)
+    return _READ[key]
+
+
+_READ: dict = {}
 
 
 def _readable(path: Path, ref: str) -> str | None:

@@ -32,10 +32,10 @@ def picture(mode: str) -> Image.Image:
     return image.convert(mode)
 
 
-def build(tmp_path: Path, files: list[Path]) -> Path:
+def build(tmp_path: Path, files: list[Path], title: str = "images") -> Path:
     """A PDF with each file painted at 1 pt a pixel, through the face replay a components PDF uses."""
     out = tmp_path / "images.pdf"
-    doc = PdfDocument(out, "images", SIZE * len(files), SIZE)
+    doc = PdfDocument(out, title, SIZE * len(files), SIZE)
     doc.new_page()
     for number, path in enumerate(files):
         key = hashlib.sha1(path.read_bytes()).hexdigest()
@@ -71,7 +71,8 @@ def shown(path: Path, count: int) -> list:
 def test_a_png_keeps_its_own_data_and_shows_its_pixels(tmp_path, mode):
     path = tmp_path / f"art-{mode}.png"
     picture(mode).save(path)
-    pdf = build(tmp_path, [path, path])
+    pdf = build(tmp_path, [path, path], title="pnpgen-png: a title that reads like a stand-in")
+    assert pypdf.PdfReader(str(pdf)).metadata.title.startswith("pnpgen-png:")
     streams = image_streams(pdf)
     assert len(streams) == 1                                          # two uses, one image object
     assert streams[0]._data == png_info(path.read_bytes())["stream"]  # the file's IDAT bytes, not re-encoded

@@ -97,26 +97,29 @@ def _jpeg_header(width: int, height: int, components: int, note: bytes) -> bytes
 
 # The finished PDF ---------------------------------------------------------------------------------------
 
-STAND_IN = re.compile(rb"(\d+) 0 obj\s*<<((?:(?!>>).)*?/Filter /DCTDecode\s*)>>\s*stream\r?\n\xff\xd8\xff\xfe..pnpgen-png:"
-                      rb"([0-9a-f]{40})", re.S)
 LENGTH_REF = re.compile(rb"/Length (\d+) 0 R")
+STAND_IN_STREAM = b">>\nstream\n\xff\xd8\xff\xfe"
 
 
 def embed_pngs(data: bytes) -> bytes:
     """The PDF `data` with each PNG stand-in's stream replaced by the PNG's own data (see the module)."""
-    if MARK not in data:
-        return data
-    replaced = {}
-    for match in STAND_IN.finditer(data):
-        number, dictionary, key = int(match.group(1)), match.group(2), match.group(3).decode()
-        png = _png_of(key)
+    replaced, at = {}, data.find(MARK)
+    while at >= 0:
+        if data[at - len(STAND_IN_STREAM) - 2:at - 2] != STAND_IN_STREAM:  # the words, not a stand-in
+            at = data.find(MARK, at + 1)
+            continue
+        start = data.rfind(b" 0 obj", 0, at)
+        number = int(data[data.rfind(b"\n", 0, start) + 1:start])
+        dictionary = data[data.index(b"<<", start) + 2:at - len(STAND_IN_STREAM) - 2]
+        png = _png_of(data[at + len(MARK):at + len(MARK) + 40].decode())
         stream = png["stream"]
         length = LENGTH_REF.search(dictionary)
         if length is not None:
             replaced[int(length.group(1))] = f"{int(length.group(1))} 0 obj\n   {len(stream)}\nendobj\n".encode()
         replaced[number] = (f"{number} 0 obj\n".encode() + b"<<" + _png_dictionary(dictionary, png)
                             + b">>\nstream\n" + stream + b"\nendstream\nendobj\n")
-    return rewrite_objects(data, replaced)
+        at = data.find(MARK, at + 1)
+    return rewrite_objects(data, replaced) if replaced else data
 
 
 def _png_of(key: str) -> dict:
