@@ -141,7 +141,7 @@ def _offset(ctx) -> tuple[float, float]:
 
 def build(ctx) -> dict:
     kit = ctx.kit
-    arts = FaceArts(kit, face_origins(kit), ctx.cache_dir / "piece-faces.bin")
+    arts = FaceArts(kit, lambda: face_origins(kit), ctx.cache_dir / "piece-faces.bin")
     arts.prepare(wanted_faces(ctx, kit))
     from generator.output_cache import OutputCache
     cache = OutputCache(ctx.cache_dir / "piece-sheets")

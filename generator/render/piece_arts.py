@@ -32,10 +32,12 @@ class FaceArts:
     recorded cairo calls: the next build replays it without cairosvg unless its SVG or an image it shows
     changed (the key hashes both)."""
 
-    def __init__(self, kit, origins, store_file: Path):
+    def __init__(self, kit, find_origins, store_file: Path):
+        """`find_origins()` gives {face key: 'file:line: table row'}, asked only when a message needs it."""
         from generator.render.face_store import PackedFaceStore
         from generator.render.piece_faces import kit_env
-        self.kit, self.origins, self.done, self.by_svg, self.svgs = kit, origins, {}, {}, {}
+        self.kit, self.find_origins, self.origins = kit, find_origins, None
+        self.done, self.by_svg, self.svgs = {}, {}, {}
         self.keys, self.checked, self.images, self.relative = {}, set(), {}, {}
         self.store, self.used, self.rendered, self.recorded = PackedFaceStore(store_file), set(), 0, set()
         self.env = kit_env(kit.root)
@@ -50,7 +52,7 @@ class FaceArts:
         if key not in self.svgs:
             bleed = round(mm(bleed_pt), 4)
             params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}
-            where = self.origins.get(face.key, face.template)
+            where = Where(self, face)
             content = render_content(self.kit.root, face.template, face_context(params, self.kit), where, self.env)
             self.svgs[key] = piece_svg(content, shape, bleed)
         return self.svgs[key]
@@ -65,6 +67,7 @@ class FaceArts:
         from generator.render.svg_ops import _scratch_context
         cairo()  # cairo and the shipped fonts loaded once, before forking (cairosvg only where needed)
         _scratch_context()
+        renderer_fingerprint()
         _PREPARE.update(arts=self, todo=todo)
         chunks = [range(start, min(start + CHUNK, len(todo))) for start in range(0, len(todo), CHUNK)]
         try:
@@ -97,7 +100,7 @@ class FaceArts:
         if key not in self.checked:
             self.checked.add(key)
             self.used.add(key)
-            where = self.origins.get(face.key, face.template)
+            where = Where(self, face)
             self._preflight([tuple(p) for p in record.get("placed", [])], where, face.template)
             self._check_texts(record.get("texts", ()), shape, bleed_pt, where, face)
         return True
@@ -109,7 +112,7 @@ class FaceArts:
     def art(self, face, shape, bleed_pt: float):
         key = (face.key, round(bleed_pt, 3))
         if key not in self.done:
-            where = self.origins.get(face.key, face.template)
+            where = Where(self, face)
             self.done[key] = self._draw(self.svg(face, shape, bleed_pt), self.key_of(face, shape, bleed_pt), where,
                                         face.template)
             self._check_texts(self.done[key].texts, shape, bleed_pt, where, face)
@@ -144,6 +147,28 @@ class FaceArts:
                 rel = self.relative.get(path) or self.relative.setdefault(path, _relative(path, self.kit.root))
                 self.warnings.append(f"{where}: {template}{SUFFIX_SVG}: image {rel} prints at {dpi:.0f} dpi "
                                      f"(below {MIN_DPI}); use a larger image or print it smaller")
+
+
+    def origin_of(self, face) -> str:
+        if self.origins is None:
+            self.origins = self.find_origins()
+        return self.origins.get(face.key, face.template)
+
+
+class Where:
+    """Where a face comes from ('file:line: table row'), for messages: worked out when one is written, since
+    finding the rows of every face of a kit costs more than most builds ever need it."""
+
+    __slots__ = ("arts", "face")
+
+    def __init__(self, arts: FaceArts, face):
+        self.arts, self.face = arts, face
+
+    def __str__(self) -> str:
+        return self.arts.origin_of(self.face)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
 
 def _relative(path: str, root: Path) -> str:
