@@ -38,7 +38,7 @@ class FaceArts:
         from generator.render.piece_faces import kit_env
         self.kit, self.find_origins, self.origins = kit, find_origins, None
         self.done, self.by_svg, self.svgs = {}, {}, {}
-        self.keys, self.checked, self.images, self.relative = {}, set(), {}, {}
+        self.keys, self.checked, self.checked_faces, self.images, self.relative = {}, set(), set(), {}, {}
         self.store, self.used, self.rendered, self.recorded = PackedFaceStore(store_file), set(), 0, set()
         self.env = kit_env(kit.root)
         self.warnings: list[str] = []
@@ -99,6 +99,7 @@ class FaceArts:
             return False
         if key not in self.checked:
             self.checked.add(key)
+            self.checked_faces.add((face.key, round(bleed_pt, 3)))
             self.used.add(key)
             where = Where(self, face)
             self._preflight([tuple(p) for p in record.get("placed", [])], where, face.template)
@@ -115,7 +116,8 @@ class FaceArts:
             where = Where(self, face)
             self.done[key] = self._draw(self.svg(face, shape, bleed_pt), self.key_of(face, shape, bleed_pt), where,
                                         face.template)
-            self._check_texts(self.done[key].texts, shape, bleed_pt, where, face)
+            if key not in self.checked_faces:  # (check() has said what there is to say about this one)
+                self._check_texts(self.done[key].texts, shape, bleed_pt, where, face)
         return self.done[key]
 
     def _draw(self, svg: str, key: str, where: str, template: str):
@@ -135,7 +137,8 @@ class FaceArts:
             if record is not None:
                 self.store.put(key, record | {"placed": [list(p) for p in placed]})
             placed = [tuple(p) for p in placed]
-        self._preflight(placed, where, template)
+        if key not in self.checked:
+            self._preflight(placed, where, template)
         self.by_svg[key] = art
         return art
 
