@@ -37,7 +37,7 @@ class FaceArts:
         from generator.render.face_store import PackedFaceStore
         from generator.render.piece_faces import kit_env
         self.kit, self.find_origins, self.origins = kit, find_origins, None
-        self.done, self.by_svg, self.svgs = {}, {}, {}
+        self.done, self.by_svg, self.svgs, self.replayed = {}, {}, {}, {}
         self.keys, self.checked, self.checked_faces, self.images, self.relative = {}, set(), set(), {}, {}
         self.store, self.used, self.rendered, self.recorded = PackedFaceStore(store_file), set(), 0, set()
         self.env = kit_env(kit.root)
@@ -72,17 +72,23 @@ class FaceArts:
         chunks = [range(start, min(start + CHUNK, len(todo))) for start in range(0, len(todo), CHUNK)]
         try:
             with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork")) as pool:
-                results = [item for part in pool.map(_prepare_chunk, chunks) for item in part]
-        except BrokenProcessPool:  # a worker died: draw everything here instead, as on a one-core machine
+                results = (item for part in pool.map(_prepare_chunk, chunks) for item in part)
+                for (face, _, bleed), (svg, key, record) in zip(todo, results):  # as the workers hand them in
+                    self._take(face, bleed, svg, key, record)
+        except BrokenProcessPool:  # a worker died: the rest is drawn here instead, as on a one-core machine
             return
         finally:
             _PREPARE.clear()
-        for (face, _, bleed), (svg, key, record) in zip(todo, results):
-            self.svgs[(face.key, round(bleed, 3))] = svg
-            self.keys[(face.key, round(bleed, 3))] = key
-            if record is not None and self.store.get(key) is None:
-                self.store.put(key, record)
-                self.recorded.add(key)
+
+    def _take(self, face, bleed: float, svg: str, key: str, record: dict | None) -> None:
+        """A worker's face: kept, and a new drawing replayed now, while the workers go on with the others."""
+        from generator.render.face_store import replay
+        self.svgs[(face.key, round(bleed, 3))] = svg
+        self.keys[(face.key, round(bleed, 3))] = key
+        if record is not None and self.store.get(key) is None:
+            self.store.put(key, record)
+            self.recorded.add(key)
+            self.replayed[key] = replay(record, for_pdf=True)
 
     def key_of(self, face, shape, bleed_pt: float) -> str:
         """The store key of a face's drawing (its SVG and the images it shows)."""
@@ -128,7 +134,7 @@ class FaceArts:
         record = self.store.get(key)
         if record is not None:
             placed = [tuple(p) for p in record.get("placed", [])]
-            art = replay(record, for_pdf=True)
+            art = self.replayed.pop(key, None) or replay(record, for_pdf=True)
             if key in self.recorded:  # recorded by a worker this build: it counts as rendered
                 self.rendered += 1
         else:
