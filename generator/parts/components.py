@@ -120,7 +120,7 @@ def draw_group(ctx, group: str, plan: list, arts: FaceArts, path) -> None:
         per_sheet = 2 if two_sided else 1
         for number, page in enumerate(pages):
             if doc is None:
-                doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size)
+                doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size, final=True)
             doc.new_page(*page.size)
             title = f"{ctx.kit.title} \u00b7 {table.name} \u00b7 {page.side} {number // per_sheet + 1} of " \
                     f"{len(pages) // per_sheet}"

@@ -99,8 +99,11 @@ class ArtCache:
 class PdfDocument:
     """A multi-page PDF on one cairo surface. Coordinates are points from the page's top-left corner."""
 
-    def __init__(self, path: Path, title: str, width: float, height: float):
+    def __init__(self, path: Path, title: str, width: float, height: float, final: bool = False):
+        """A `final` PDF is a build's output as it is (not an intermediate file another step rewrites): it
+        asks viewers to print at 100 % from the start (generator.render.print_scaling)."""
         cairocffi = cairo()
+        self.final = final
         self._cairo = cairocffi
         self.path = Path(path)
         self.surface = cairocffi.PDFSurface(str(self.path), width, height)
@@ -141,19 +144,20 @@ class PdfDocument:
             self.context.show_page()
             self._open = False
         self.surface.finish()
-        finish_file(self.path)
+        finish_file(self.path, self.final)
 
 
 RESOURCE_DICT = re.compile(rb"/(?:XObject|ExtGState|Font|Pattern|Shading)\s*<<(.*?)>>", re.S)
 RESOURCE_ENTRY = re.compile(rb"/[A-Za-z0-9_.]+\s+\d+\s+\d+\s+R")
 
 
-def finish_file(path: str) -> None:
-    """The PDF cairo wrote, tidied (see blank_duplicate_resources) and with PNGs' own data put in
-    (generator.render.pdf_images)."""
+def finish_file(path: str, final: bool = False) -> None:
+    """The PDF cairo wrote, tidied (see blank_duplicate_resources), with PNGs' own data put in
+    (generator.render.pdf_images) and, when `final`, asking to print at 100 % (render.print_scaling)."""
     from generator.render.pdf_images import embed_pngs
-    data = Path(path).read_bytes()
-    Path(path).write_bytes(embed_pngs(blank_duplicate_resources(data)))
+    from generator.render.print_scaling import ask_print_at_full_size
+    data = embed_pngs(blank_duplicate_resources(Path(path).read_bytes()))
+    Path(path).write_bytes(ask_print_at_full_size(data) if final else data)
 
 
 def blank_duplicate_resources(data: bytes) -> bytes:
