@@ -15,7 +15,6 @@ import importlib.util
 import json
 import os
 import sys
-from importlib import metadata
 from pathlib import Path
 
 LIBRARY_NAMES = ("cairo-2", "cairo", "libcairo-2")   # what cairocffi asks ctypes.util.find_library for
@@ -60,6 +59,19 @@ def _preload() -> None:
         ctypes.util.find_library = original
 
 
+def installed_version(name: str) -> str:
+    """The installed version of the distribution that provides module `name`, read off its .dist-info
+    folder's name beside it: what importlib.metadata finds, without importing it (10-40 ms, with email)."""
+    spec = importlib.util.find_spec(name)
+    if spec is not None and spec.origin:
+        folder, prefix = Path(spec.origin).parent.parent, name.lower() + "-"
+        for entry in sorted(os.listdir(folder)):
+            if entry.lower().startswith(prefix) and entry.endswith(".dist-info"):
+                return entry[len(prefix):-len(".dist-info")]
+    from importlib import metadata
+    return metadata.version(name)
+
+
 def _no_pixbuf(name: str):
     raise AttributeError(f"cairocffi.ffi.{name}: not loaded by pnpgen (cairocffi.pixbuf is not used)")
 
@@ -75,7 +87,7 @@ def _cache_paths() -> tuple[Path, Path] | None:
         return None
     source = _source_dir()
     digest = hashlib.sha1()
-    for part in (metadata.version("cairocffi"), metadata.version("cffi"), sys.version, sys.platform):
+    for part in (installed_version("cairocffi"), installed_version("cffi"), sys.version, sys.platform):
         digest.update(part.encode() + b"\0")
     for name in ("constants.py", "ffi.py"):
         digest.update((source / name).read_bytes())

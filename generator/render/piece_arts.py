@@ -11,7 +11,6 @@ import re
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 
 from generator.lengths import mm
@@ -24,7 +23,6 @@ WORKERS = 2
 PARALLEL_FROM = 48   # fewer new faces than this are drawn in this process: forking costs more than it saves
 CHUNK = 64           # faces a worker renders per task
 HREF = re.compile(r'href="([^"#][^"]*)"')
-RENDERER = f"cairosvg {metadata.version('cairosvg')} cairocffi {metadata.version('cairocffi')}"
 
 
 class FaceArts:
@@ -245,4 +243,6 @@ def renderer_fingerprint() -> str:
     """The versions and code that turn an SVG into stored calls: a change to any of them redraws every face."""
     from generator.output_cache import source_fingerprint
     from generator.render import face_store, fast_text, images, svg_ops
-    return RENDERER + source_fingerprint(face_store, fast_text, images, svg_ops)
+    from generator.render.cairo_lib import installed_version
+    renderer = f"cairosvg {installed_version('cairosvg')} cairocffi {installed_version('cairocffi')}"
+    return renderer + source_fingerprint(face_store, fast_text, images, svg_ops)
