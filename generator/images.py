@@ -4,6 +4,7 @@ absolute paths, ../ and links that lead out of the kit are refused."""
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from pathlib import Path
 from urllib.parse import urlparse
@@ -14,7 +15,22 @@ HREF = re.compile(r"""(?:xlink:)?href\s*=\s*["']([^"'{}]*)["']""")
 
 
 def check_image(root: Path, ref: str) -> str | None:
-    """Why `ref` cannot be used as an image of the kit at `root`, or None when it can."""
+    """Why `ref` cannot be used as an image of the kit at `root`, or None when it can. The answer is kept
+    while the file is the same one, unchanged: 500 rows naming 50 pictures resolve and open 50 files."""
+    try:
+        named, reached = os.lstat(os.path.join(root, ref)), os.stat(os.path.join(root, ref))
+    except (OSError, TypeError, ValueError):
+        return _check_image(root, ref)
+    key = (str(root), ref) + tuple((i.st_dev, i.st_ino, i.st_size, i.st_mtime_ns) for i in (named, reached))
+    if key not in _CHECKED:
+        _CHECKED[key] = _check_image(root, ref)
+    return _CHECKED[key]
+
+
+_CHECKED: dict = {}
+
+
+def _check_image(root: Path, ref: str) -> str | None:
     if not isinstance(ref, str) or not ref.strip():
         return "an image reference must be a path inside the kit folder, such as art/ship.png"
     if "\x00" in ref:

@@ -97,7 +97,7 @@ def draw_back(cr, job: CalibrationFile) -> None:
 
 
 def write_calibration(job: CalibrationFile) -> int:
-    doc = PdfDocument(Path(job.path), job.title, *job.layout.page)
+    doc = PdfDocument(Path(job.path), job.title, *job.layout.page, final=True)
     for draw in (draw_front, draw_back):
         doc.new_page()
         draw(doc.context, job)

@@ -191,7 +191,7 @@ def write_sheet_file(sheet: SheetFile, store: FaceStore) -> int:
     """Draw every page into the PDF and its preview, each face once; return how many faces were rendered."""
     new: list = []
     arts = [face_art(face, sheet, store, new) for face in sheet.faces]
-    doc = PdfDocument(Path(sheet.path), sheet.title, *sheet.page_size)
+    doc = PdfDocument(Path(sheet.path), sheet.title, *sheet.page_size, final=True)
     for page in sheet.pages:
         doc.new_page()
         draw_page(doc.context, page, arts)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from generator.problems import BuildError
 from generator.render.face_compact import compact
-from generator.render.pdf import Art, _cairo
+from generator.render.pdf import Art, _cairo, cairo
 
 QUERIES = ("get_", "copy_", "has_", "in_", "text_extents", "font_extents", "user_to_device", "device_to_user",
            "path_extents", "fill_extents", "stroke_extents", "clip_extents", "glyph_extents")
@@ -121,7 +121,7 @@ def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Ar
                                     url_fetcher=kit_fetcher(base))
         surface = RecordedSvg(tree, None, 72)
     except Exception as exc:  # cairosvg raises many types on bad SVG
-        raise BuildError(f"cannot draw SVG{' for ' + source if source else ''}: {exc}") from None
+        raise BuildError(f"cannot draw SVG{f' for {source}' if source else ''}: {exc}") from None
     recorder = surface.context
     art = Art(surface.cairo, surface.width, surface.height, tuple(tuple(t) for t in recorder.texts))
     record = {"width": art.width, "height": art.height, "ops": compact(recorder.ops), "texts": recorder.texts} \
@@ -129,19 +129,31 @@ def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Ar
     return art, record
 
 
-def replay(record: dict, unbounded: bool = False) -> Art:
+def replay(record: dict, unbounded: bool = False, for_pdf: bool = False) -> Art:
     """Draw a record straight through cairo's C functions: no SVG, no Python wrapper per call. Art that
-    pages place clipped (a board cut into tiles) must be `unbounded` (see render.pdf.render_svg)."""
-    cairocffi, _ = _cairo()
+    pages place clipped (a board cut into tiles) must be `unbounded` (see render.pdf.render_svg); art only
+    ever painted into a PdfDocument may be `for_pdf` (images as stand-ins, see render.pdf_images)."""
+    cairocffi = cairo()
     lib = cairocffi.cairo
     width, height = record["width"], record["height"]
     surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None if unbounded else (0, 0, width, height))
     context = cairocffi.Context(surface)
     pointer = context._pointer
-    _replay_into(context, record["ops"], [])
+    _replay_into(context, record["ops"], [], for_pdf)
     if lib.cairo_status(pointer):
         raise BuildError(f"replaying a stored face failed: cairo status {lib.cairo_status(pointer)}")
     return Art(surface, width, height, tuple(tuple(t) for t in record.get("texts", ())))
+
+
+@lru_cache(maxsize=None)
+def font_options(antialias: int, hint_style: int, hint_metrics: int, subpixel_order: int):
+    """One cairo FontOptions per setting, kept for the process (faces set the same few again and again)."""
+    import cairocffi
+    options = cairocffi.FontOptions()
+    for setter, value in zip(("antialias", "hint_style", "hint_metrics", "subpixel_order"),
+                             (antialias, hint_style, hint_metrics, subpixel_order)):
+        getattr(options, "set_" + setter)(value)
+    return options
 
 
 @lru_cache(maxsize=1)
@@ -149,7 +161,7 @@ def c_functions(lib) -> dict:
     return {name: getattr(lib, "cairo_" + name) for name in NUMERIC | TEXT}
 
 
-def special_op(context, name: str, args: list, keep: list) -> None:
+def special_op(context, name: str, args: list, keep: list, for_pdf: bool = False) -> None:
     """The few calls that need a C structure built first (a font face name, a matrix, font options)."""
     import cairocffi
     if name == "select_font_face":
@@ -159,29 +171,25 @@ def special_op(context, name: str, args: list, keep: list) -> None:
     elif name == "set_dash":
         context.set_dash(*args)
     elif name == "set_font_options":
-        options = cairocffi.FontOptions()
-        for setter, value in zip(("antialias", "hint_style", "hint_metrics", "subpixel_order"), args):
-            getattr(options, "set_" + setter)(value)
-        context.set_font_options(options)
-        keep.append(options)
+        context.set_font_options(font_options(*args))
     elif name == "fill_pattern":
-        fill_pattern(context, *args, keep=keep)
+        fill_pattern(context, *args, keep=keep, for_pdf=for_pdf)
     elif name == "paint_image":
         from generator.render.images import ImageRefused, replay_image
         try:
-            replay_image(context, *args)
+            replay_image(context, *args, for_pdf=for_pdf)
         except ImageRefused as exc:
             raise BuildError(str(exc)) from None
     else:
         raise BuildError(f"a stored face holds an unknown drawing call {name!r}; delete the build cache")
 
 
-def fill_pattern(context, tile: dict, alpha: float, keep: list) -> None:
+def fill_pattern(context, tile: dict, alpha: float, keep: list, for_pdf: bool = False) -> None:
     """Fill the current path (kept) with a repeating tile recorded as calls, in the current user space."""
     import cairocffi
     surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, (0, 0, tile["width"], tile["height"]))
     inner = cairocffi.Context(surface)
-    _replay_into(inner, tile["ops"], keep)
+    _replay_into(inner, tile["ops"], keep, for_pdf)
     pattern = cairocffi.SurfacePattern(surface)
     pattern.set_extend(cairocffi.EXTEND_REPEAT)
     pattern.set_matrix(cairocffi.Matrix(x0=-tile["x"], y0=-tile["y"]))
@@ -193,13 +201,18 @@ def fill_pattern(context, tile: dict, alpha: float, keep: list) -> None:
     context.restore()
 
 
-def _replay_into(context, ops: list, keep: list) -> None:
-    lib = _cairo()[0].cairo
+def _replay_into(context, ops: list, keep: list, for_pdf: bool = False) -> None:
+    lib = cairo().cairo
     functions, pointer = c_functions(lib), context._pointer
     for name, *args in ops:
         function = functions.get(name)
         if function is None:
-            special_op(context, name, args, keep)
+            if name == "select_font_face":  # as cairocffi does it, without its wrapper
+                lib.cairo_select_font_face(pointer, args[0].encode("utf-8"), args[1], args[2])
+            elif name == "set_font_options":
+                lib.cairo_set_font_options(pointer, font_options(*args)._pointer)
+            else:
+                special_op(context, name, args, keep, for_pdf)
         elif name in TEXT:
             function(pointer, args[0].encode("utf-8"))
         else:

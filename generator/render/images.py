@@ -126,15 +126,45 @@ def paint(context, image, opacity: float) -> None:
     context.paint_with_alpha(opacity)
 
 
-def replay_image(context, path: str, key: str, opacity: float) -> None:
-    """A recorded face's image, painted again from its file (which must still hold the same bytes)."""
+def replay_image(context, path: str, key: str, opacity: float, for_pdf: bool = False) -> None:
+    """A recorded face's image, painted again from its file (which must still hold the same bytes). Art
+    `for_pdf` paints a stand-in that the PDF gets the file's own data for (generator.render.pdf_images)."""
+    surface = _STAND_INS.get(key) if for_pdf else _SURFACES.get(key)
+    if surface is None or not _unchanged(path, key):
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise ImageRefused(f"a stored face's image {path} cannot be read: {exc}") from None
+        if hashlib.sha1(data).hexdigest() != key:
+            raise ImageRefused(f"the image {path} changed while building; build again")
+        _STAMPS[path] = (key, _stamp(path))
+        surface = _stand_in(data, path, key) if for_pdf else _surface(data)
+    paint(context, surface, opacity)
+
+
+_STAND_INS: dict[str, object] = {}
+_STAMPS: dict[str, tuple] = {}   # path -> (content hash, size and mtime) when last read
+
+
+def _stand_in(data: bytes, path: str, key: str):
+    """The file's PDF stand-in (one per file per process), or its decoded pixels when it cannot have one."""
+    if key not in _STAND_INS:
+        from generator.render.pdf_images import stand_in
+        _STAND_INS[key] = stand_in(data, path, key) or _surface(data)
+    return _STAND_INS[key]
+
+
+def _stamp(path: str) -> tuple:
+    info = Path(path).stat()
+    return info.st_size, info.st_mtime_ns
+
+
+def _unchanged(path: str, key: str) -> bool:
+    """The file still holds `key` as far as its size and time tell (a picture on 500 faces is read once)."""
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ImageRefused(f"a stored face's image {path} cannot be read: {exc}") from None
-    if hashlib.sha1(data).hexdigest() != key:
-        raise ImageRefused(f"the image {path} changed while building; build again")
-    paint(context, _surface(data), opacity)
+        return _STAMPS.get(path) == (key, _stamp(path))
+    except OSError:
+        return False
 
 
 def _note_resolution(ctx, url, image) -> None:

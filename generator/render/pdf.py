@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from generator.fonts import use_shipped_fonts_for_cairo
@@ -18,10 +19,18 @@ from generator.problems import BuildError
 FIXED_DATE = "2000-01-01T00:00:00Z"  # PDF dates are fixed so the same data builds the same bytes
 
 
-def _cairo():
-    """cairocffi and cairosvg, imported on first use (0.2 s of start-up a pure validate run never pays)."""
+@cache
+def cairo():
+    """cairocffi with the shipped fonts, imported on first use (a pure validate run never pays for it)."""
     use_shipped_fonts_for_cairo()
-    import cairocffi
+    from generator.render.cairo_lib import import_cairocffi
+    return import_cairocffi()
+
+
+@cache
+def _cairo():
+    """cairocffi and cairosvg, for the SVG beyond the subset generator.render.svg_ops draws by itself."""
+    cairocffi = cairo()
     import cairosvg.parser
     import cairosvg.surface
     from generator.render import fast_text, images
@@ -44,14 +53,14 @@ def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
     """Draw one SVG (sized in mm or pt, with a viewBox) onto a recording surface, at its physical size.
     References (images) resolve against the kit folder `base` and may not leave it; with no base, none is
     read at all."""
-    cairocffi, cairosvg = _cairo()
     from generator.render import svg_ops
-    from generator.render.images import kit_fetcher
     try:  # the SVG subset the templates use, drawn without cairosvg (see generator.render.svg_ops)
         from generator.render.face_store import replay
         return replay(svg_ops.record(svg, base), unbounded=True)
     except svg_ops.Unsupported:
         pass
+    cairocffi, cairosvg = _cairo()
+    from generator.render.images import kit_fetcher
 
     class RecordingSvg(cairosvg.surface.PDFSurface):
         def _create_surface(self, width, height):
@@ -90,8 +99,11 @@ class ArtCache:
 class PdfDocument:
     """A multi-page PDF on one cairo surface. Coordinates are points from the page's top-left corner."""
 
-    def __init__(self, path: Path, title: str, width: float, height: float):
-        cairocffi, _ = _cairo()
+    def __init__(self, path: Path, title: str, width: float, height: float, final: bool = False):
+        """A `final` PDF is a build's output as it is (not an intermediate file another step rewrites): it
+        asks viewers to print at 100 % from the start (generator.render.print_scaling)."""
+        cairocffi = cairo()
+        self.final = final
         self._cairo = cairocffi
         self.path = Path(path)
         self.surface = cairocffi.PDFSurface(str(self.path), width, height)
@@ -132,18 +144,27 @@ class PdfDocument:
             self.context.show_page()
             self._open = False
         self.surface.finish()
-        blank_duplicate_resources(self.path)
+        finish_file(self.path, self.final)
 
 
 RESOURCE_DICT = re.compile(rb"/(?:XObject|ExtGState|Font|Pattern|Shading)\s*<<(.*?)>>", re.S)
 RESOURCE_ENTRY = re.compile(rb"/[A-Za-z0-9_.]+\s+\d+\s+\d+\s+R")
 
 
-def blank_duplicate_resources(path: str) -> None:
+def finish_file(path: str, final: bool = False) -> None:
+    """The PDF cairo wrote, tidied (see blank_duplicate_resources), with PNGs' own data put in
+    (generator.render.pdf_images) and, when `final`, asking to print at 100 % (render.print_scaling)."""
+    from generator.render.pdf_images import embed_pngs
+    from generator.render.print_scaling import ask_print_at_full_size
+    data = embed_pngs(blank_duplicate_resources(Path(path).read_bytes()))
+    Path(path).write_bytes(ask_print_at_full_size(data) if final else data)
+
+
+def blank_duplicate_resources(data: bytes) -> bytes:
     """cairo 1.16 lists a reused XObject once per use in a page's resource dictionary (`/x29 29 0 R` many
     times over); readers warn about it. Later copies are overwritten with spaces of the same length, so every
     byte offset in the cross-reference table stays right."""
-    data = bytearray(Path(path).read_bytes())
+    data = bytearray(data)
     for match in RESOURCE_DICT.finditer(bytes(data)):
         seen = set()
         for entry in RESOURCE_ENTRY.finditer(match.group(1)):
@@ -151,4 +172,4 @@ def blank_duplicate_resources(path: str) -> None:
                 start = match.start(1) + entry.start()
                 data[start:start + len(entry.group(0))] = b" " * len(entry.group(0))
             seen.add(entry.group(0))
-    Path(path).write_bytes(bytes(data))
+    return bytes(data)

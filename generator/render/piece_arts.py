@@ -11,7 +11,6 @@ import re
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 
 from generator.lengths import mm
@@ -24,7 +23,6 @@ WORKERS = 2
 PARALLEL_FROM = 48   # fewer new faces than this are drawn in this process: forking costs more than it saves
 CHUNK = 64           # faces a worker renders per task
 HREF = re.compile(r'href="([^"#][^"]*)"')
-RENDERER = f"cairosvg {metadata.version('cairosvg')} cairocffi {metadata.version('cairocffi')}"
 
 
 class FaceArts:
@@ -32,11 +30,13 @@ class FaceArts:
     recorded cairo calls: the next build replays it without cairosvg unless its SVG or an image it shows
     changed (the key hashes both)."""
 
-    def __init__(self, kit, origins, store_file: Path):
+    def __init__(self, kit, find_origins, store_file: Path):
+        """`find_origins()` gives {face key: 'file:line: table row'}, asked only when a message needs it."""
         from generator.render.face_store import PackedFaceStore
         from generator.render.piece_faces import kit_env
-        self.kit, self.origins, self.done, self.by_svg, self.svgs = kit, origins, {}, {}, {}
-        self.keys, self.checked, self.images, self.relative = {}, set(), {}, {}
+        self.kit, self.find_origins, self.origins = kit, find_origins, None
+        self.done, self.by_svg, self.svgs, self.replayed = {}, {}, {}, {}
+        self.keys, self.checked, self.checked_faces, self.images, self.relative = {}, set(), set(), {}, {}
         self.store, self.used, self.rendered, self.recorded = PackedFaceStore(store_file), set(), 0, set()
         self.env = kit_env(kit.root)
         self.warnings: list[str] = []
@@ -50,7 +50,7 @@ class FaceArts:
         if key not in self.svgs:
             bleed = round(mm(bleed_pt), 4)
             params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}
-            where = self.origins.get(face.key, face.template)
+            where = Where(self, face)
             content = render_content(self.kit.root, face.template, face_context(params, self.kit), where, self.env)
             self.svgs[key] = piece_svg(content, shape, bleed)
         return self.svgs[key]
@@ -61,22 +61,32 @@ class FaceArts:
         todo = list({(f.key, round(b, 3)): (f, s, b) for f, s, b in wanted if (f.key, round(b, 3)) not in self.svgs}.values())
         if len(todo) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
             return
-        from generator.render.pdf import _cairo
-        _cairo()  # cairo, cairosvg and our drawers loaded once, before forking
+        from generator.render.pdf import cairo
+        from generator.render.svg_ops import _scratch_context
+        cairo()  # cairo and the shipped fonts loaded once, before forking (cairosvg only where needed)
+        _scratch_context()
+        renderer_fingerprint()
         _PREPARE.update(arts=self, todo=todo)
         chunks = [range(start, min(start + CHUNK, len(todo))) for start in range(0, len(todo), CHUNK)]
         try:
             with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork")) as pool:
-                results = [item for part in pool.map(_prepare_chunk, chunks) for item in part]
-        except BrokenProcessPool:  # a worker died: draw everything here instead, as on a one-core machine
+                results = (item for part in pool.map(_prepare_chunk, chunks) for item in part)
+                for (face, _, bleed), (svg, key, record) in zip(todo, results):  # as the workers hand them in
+                    self._take(face, bleed, svg, key, record)
+        except BrokenProcessPool:  # a worker died: the rest is drawn here instead, as on a one-core machine
             return
         finally:
             _PREPARE.clear()
-        for (face, _, bleed), (svg, key, record) in zip(todo, results):
-            self.svgs[(face.key, round(bleed, 3))] = svg
-            if record is not None and self.store.get(key) is None:
-                self.store.put(key, record)
-                self.recorded.add(key)
+
+    def _take(self, face, bleed: float, svg: str, key: str, record: dict | None) -> None:
+        """A worker's face: kept, and a new drawing replayed now, while the workers go on with the others."""
+        from generator.render.face_store import replay
+        self.svgs[(face.key, round(bleed, 3))] = svg
+        self.keys[(face.key, round(bleed, 3))] = key
+        if record is not None and self.store.get(key) is None:
+            self.store.put(key, record)
+            self.recorded.add(key)
+            self.replayed[key] = replay(record, for_pdf=True)
 
     def key_of(self, face, shape, bleed_pt: float) -> str:
         """The store key of a face's drawing (its SVG and the images it shows)."""
@@ -93,8 +103,9 @@ class FaceArts:
             return False
         if key not in self.checked:
             self.checked.add(key)
+            self.checked_faces.add((face.key, round(bleed_pt, 3)))
             self.used.add(key)
-            where = self.origins.get(face.key, face.template)
+            where = Where(self, face)
             self._preflight([tuple(p) for p in record.get("placed", [])], where, face.template)
             self._check_texts(record.get("texts", ()), shape, bleed_pt, where, face)
         return True
@@ -106,10 +117,11 @@ class FaceArts:
     def art(self, face, shape, bleed_pt: float):
         key = (face.key, round(bleed_pt, 3))
         if key not in self.done:
-            where = self.origins.get(face.key, face.template)
+            where = Where(self, face)
             self.done[key] = self._draw(self.svg(face, shape, bleed_pt), self.key_of(face, shape, bleed_pt), where,
                                         face.template)
-            self._check_texts(self.done[key].texts, shape, bleed_pt, where, face)
+            if key not in self.checked_faces:  # (check() has said what there is to say about this one)
+                self._check_texts(self.done[key].texts, shape, bleed_pt, where, face)
         return self.done[key]
 
     def _draw(self, svg: str, key: str, where: str, template: str):
@@ -120,7 +132,7 @@ class FaceArts:
         record = self.store.get(key)
         if record is not None:
             placed = [tuple(p) for p in record.get("placed", [])]
-            art = replay(record)
+            art = self.replayed.pop(key, None) or replay(record, for_pdf=True)
             if key in self.recorded:  # recorded by a worker this build: it counts as rendered
                 self.rendered += 1
         else:
@@ -129,7 +141,8 @@ class FaceArts:
             if record is not None:
                 self.store.put(key, record | {"placed": [list(p) for p in placed]})
             placed = [tuple(p) for p in placed]
-        self._preflight(placed, where, template)
+        if key not in self.checked:
+            self._preflight(placed, where, template)
         self.by_svg[key] = art
         return art
 
@@ -141,6 +154,28 @@ class FaceArts:
                 rel = self.relative.get(path) or self.relative.setdefault(path, _relative(path, self.kit.root))
                 self.warnings.append(f"{where}: {template}{SUFFIX_SVG}: image {rel} prints at {dpi:.0f} dpi "
                                      f"(below {MIN_DPI}); use a larger image or print it smaller")
+
+
+    def origin_of(self, face) -> str:
+        if self.origins is None:
+            self.origins = self.find_origins()
+        return self.origins.get(face.key, face.template)
+
+
+class Where:
+    """Where a face comes from ('file:line: table row'), for messages: worked out when one is written, since
+    finding the rows of every face of a kit costs more than most builds ever need it."""
+
+    __slots__ = ("arts", "face")
+
+    def __init__(self, arts: FaceArts, face):
+        self.arts, self.face = arts, face
+
+    def __str__(self) -> str:
+        return self.arts.origin_of(self.face)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
 
 def _relative(path: str, root: Path) -> str:
@@ -164,8 +199,9 @@ def _prepare_one(index: int):
     face, shape, bleed = _PREPARE["todo"][index]
     svg = arts.svg(face, shape, bleed)
     key = svg_key(svg, arts.kit.root, arts.images)
-    if arts.store.get(key) is not None:
+    if arts.store.get(key) is not None or key in arts.recorded:  # stored, or recorded by this worker already
         return svg, key, None
+    arts.recorded.add(key)  # (this worker's copy: the parent keeps the first record it gets)
     try:
         made = record(svg, arts.kit.root)
     except Unsupported:
@@ -174,7 +210,8 @@ def _prepare_one(index: int):
 
 
 def draw_face(svg: str, where: str, root: Path):
-    """(art, record or None, images placed): the fast subset drawer when the SVG stays inside it, else cairosvg."""
+    """(art for a PDF, record or None, images placed): the fast subset drawer when the SVG stays inside it,
+    else cairosvg. A stored record is replayed, so this build draws what the next one will replay."""
     from generator.render.face_store import record_svg, replay
     from generator.render.svg_ops import Unsupported, record
     try:
@@ -182,8 +219,8 @@ def draw_face(svg: str, where: str, root: Path):
     except Unsupported:
         mark = len(PLACED)
         art, stored = record_svg(svg, where, root)
-        return art, stored, PLACED[mark:]
-    return replay(made), made, made["placed"]
+        return (art if stored is None else replay(stored, for_pdf=True)), stored, PLACED[mark:]
+    return replay(made, for_pdf=True), made, made["placed"]
 
 
 def svg_key(svg: str, root: Path, images: dict | None = None) -> str:
@@ -206,4 +243,6 @@ def renderer_fingerprint() -> str:
     """The versions and code that turn an SVG into stored calls: a change to any of them redraws every face."""
     from generator.output_cache import source_fingerprint
     from generator.render import face_store, fast_text, images, svg_ops
-    return RENDERER + source_fingerprint(face_store, fast_text, images, svg_ops)
+    from generator.render.cairo_lib import installed_version
+    renderer = f"cairosvg {installed_version('cairosvg')} cairocffi {installed_version('cairocffi')}"
+    return renderer + source_fingerprint(face_store, fast_text, images, svg_ops)

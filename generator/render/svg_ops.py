@@ -44,7 +44,8 @@ _SCRATCH: list = []
 def _scratch_context():
     """One context per process for measuring text (a new one looks every font up again)."""
     if not _SCRATCH:
-        import cairocffi
+        from generator.render.pdf import cairo
+        cairocffi = cairo()
         context = cairocffi.Context(cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None))
         options = cairocffi.FontOptions()
         options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)

@@ -10,7 +10,6 @@ import hashlib
 import marshal
 import os
 import re
-from importlib import metadata
 from pathlib import Path
 
 from markupsafe import Markup, escape
@@ -43,9 +42,7 @@ def width_mm(text: str, family: str, bold: bool, size_pt: float) -> float:
 
 
 def _measure(text: str, name: str, bold: bool) -> float:
-    from generator.render.pdf import _cairo
     from generator.render.svg_ops import _scratch_context
-    _cairo()  # the shipped fonts, for cairo
     context = _scratch_context()
     context.select_font_face(name, 0, 1 if bold else 0)
     context.set_font_size(100)
@@ -80,7 +77,8 @@ def _widths_file() -> Path | None:
     if folder is None:
         return None
     fonts = ",".join(f"{p.name}:{p.stat().st_size}" for p in sorted(FONT_DIR.glob("*.ttf")))
-    tag = hashlib.sha1(f"{metadata.version('cairocffi')}|{fonts}".encode()).hexdigest()[:16]
+    from generator.render.cairo_lib import installed_version
+    tag = hashlib.sha1(f"{installed_version('cairocffi')}|{fonts}".encode()).hexdigest()[:16]
     return folder / f"widths-{tag}.bin"
 
 
