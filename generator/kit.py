@@ -10,6 +10,7 @@ from generator.components.load import (
     check_counts, check_template_images, load_data_files, load_tables, resize_tables,
 )
 from generator.documents.load import check_documents
+from generator.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE, PROJECT_ROOT, find_kit  # noqa: F401 (re-exported)
 from generator.layout.sheets import check_sheets
 from generator.maps.layout import load_maps
 from generator.model import (
@@ -19,11 +20,6 @@ from generator.problems import KitError, Problem, Problems, display_path
 from generator.schema import INVALID, Where
 from generator.schemas import FILE_SCHEMAS, KIT
 from generator.yamlio import LocatedDict, LocatedList, YamlSyntaxError, load_yaml
-
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-BUILTIN_DATA = PROJECT_ROOT / "data"
-DEFAULT_KIT = "space-empires-4x"
-KIT_FILE = "kit.yaml"
 
 # Stand-ins for a file that failed its schema, so checks on the other files can still run.
 _NO_MIX = {"total": 0, "mix": [], "face_up": []}
@@ -35,17 +31,6 @@ EMPTY_DOCS = {
     "game": {"setup": {"starting_forces": []}, "scenarios": [], "sequence": {}, "economy": {}, "combat": {},
              "tables": {}},
 }
-
-
-def find_kit(kit: str | None = None, data_dir: str | Path | None = None) -> Path:
-    """The kit folder: --data DIR if given, else KIT as a path, else KIT as a name under data/."""
-    if data_dir is not None:
-        return Path(data_dir)
-    name = kit or DEFAULT_KIT
-    as_path = Path(name)
-    if as_path.is_dir() and (as_path / KIT_FILE).exists():
-        return as_path
-    return BUILTIN_DATA / name
 
 
 def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tuple[Kit, list[Problem]]:

@@ -4,6 +4,7 @@ A part's output depends only on the kit folder, the templates, the generator's o
 options, so a hash of those is its key. A rebuild with nothing changed then copies files instead of
 drawing them; a changed rules chapter rebuilds the booklet and nothing else that did not change.
 The cache lives under the build's cache folder (never in the output) and keeps one entry per part.
+The inputs are hashed by generator.inputs.
 """
 from __future__ import annotations
 
@@ -13,48 +14,7 @@ import os
 import shutil
 from pathlib import Path
 
-from generator.render.templates import template_dirs
-
-GENERATOR = Path(__file__).resolve().parent
 ENTRY = "entry.json"
-
-
-def _tree_digests(folder: Path, skip: tuple[Path, ...]) -> list[tuple[str, str]]:
-    """(relative path, content hash) of every file below `folder`, in name order."""
-    if not folder.is_dir():
-        return []
-    out = []
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if not path.is_file() or "__pycache__" in rel.parts or any(p.startswith(".") for p in rel.parts):
-            continue
-        if any(path.resolve().is_relative_to(s) for s in skip):
-            continue
-        out.append((rel.as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()))
-    return out
-
-
-class Inputs:
-    """Every file any part may read (kit files, templates, the generator's code and fonts), hashed once per
-    build; each part's fingerprint leaves out the kit files it never reads (Part.ignores), so editing a
-    rules chapter rebuilds the booklet and nothing else. The kit's own output folder is left out."""
-
-    def __init__(self, kit_root: Path, kit_out: Path):
-        skip = (Path(kit_out).resolve(),)
-        self.kit = _tree_digests(Path(kit_root), skip)
-        shared = hashlib.sha256()
-        for folder in (*template_dirs(kit_root), GENERATOR):
-            shared.update(str(folder.name).encode() + b"\1")
-            for rel, digest in _tree_digests(folder, skip):
-                shared.update(f"{rel}\0{digest}\0".encode())
-        self.shared = shared.hexdigest()
-
-    def fingerprint(self, ignores: tuple = ()) -> str:
-        digest = hashlib.sha256(self.shared.encode())
-        for rel, content in self.kit:
-            if not any(rel == i or rel.startswith(i.rstrip("/") + "/") for i in ignores):
-                digest.update(f"{rel}\0{content}\0".encode())
-        return digest.hexdigest()
 
 
 def part_key(fingerprint: str, part_name: str, options: dict) -> str:

@@ -14,10 +14,12 @@ import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from generator.output import signals_held
 from generator.part_cache import PartCache
 from generator.pdf_update import mark_print_scaling
 
 WORKERS = 2
+PR_SET_PDEATHSIG = 1  # prctl(2)
 _CONTEXT = {}  # set just before the workers fork: {"ctx": BuildContext, "parts": {name: Part}}
 
 
@@ -46,13 +48,19 @@ def _build_all(ctx, parts: list):
             yield (part, *_build_one(ctx, part))
         return
     _CONTEXT.update(ctx=ctx, parts={p.name: p for p in parts})
-    pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork"), initializer=_worker_signals)
+    pool = None
     try:
-        futures = [(part, pool.submit(_build_in_worker, part.name)) for part in parts]
+        # Ctrl-C or SIGTERM are held while the workers fork: one landing inside a fork handler would be lost
+        # (Python ignores exceptions there) and the build would run on; held, it is raised right after.
+        with signals_held():
+            pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork"),
+                                       initializer=_worker_signals, initargs=(os.getpid(),))
+            futures = [(part, pool.submit(_build_in_worker, part.name)) for part in parts]
         for part, future in futures:
             yield (part, *future.result())  # a part's BuildError is raised again here
     except BaseException:  # a failed part, Ctrl-C or SIGTERM: stop the other workers now, do not wait for them
-        _stop(pool)
+        if pool is not None:
+            _stop(pool)
         raise
     else:
         pool.shutdown(wait=True)
@@ -60,14 +68,29 @@ def _build_all(ctx, parts: list):
         _CONTEXT.clear()
 
 
-def _worker_signals() -> None:
+def die_with_parent(parent: int) -> None:
+    """Ask the kernel to kill this forked worker when `parent` dies (Linux): a build killed outright (kill -9)
+    must not leave workers running, or holding its output pipes open, after it."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the worker ends when its pool's pipe closes
+        return
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)
+
+
+def _worker_signals(parent: int) -> None:
     """Workers leave Ctrl-C to the parent (which stops them) and die quietly on SIGTERM, without tracebacks.
     Each leads a process group of its own, so stopping it also stops the processes a part starts in turn
     (the counter faces' render pool), instead of leaving them to fail on a broken pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked while the parent held them (signals_held): take them again
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     if hasattr(os, "setpgrp"):
         os.setpgrp()
+    die_with_parent(parent)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

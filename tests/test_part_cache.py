@@ -110,3 +110,29 @@ def test_generic_parts_are_keyed_by_the_folders_they_read(run_cli, tmp_path):
     edit(tmp_path / "kit" / "boards" / "board.yaml", "label: Rim", "label: Edge")
     # the texts may quote the board (boards.<id>.places), so the documents follow it; the pieces do not
     assert built_parts(run_cli(*build).err) == {"components": "reused", "boards": "built", "documents": "built"}
+
+
+def test_an_up_to_date_build_loads_no_kit_and_a_touched_output_builds_again(run_cli, workspace, monkeypatch):
+    """Nothing read changed and the output is as the last build left it: no kit is loaded, nothing is written.
+    A deleted or rewritten output file, or other options, make it an ordinary build again."""
+    import generator.kit
+    build = ("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
+    assert run_cli(*build).code == 0  # the warm copy's record names the warm folder: this build records its own
+    before = files(workspace / "out")
+
+    def no_load(*args, **kwargs):
+        raise AssertionError("an up-to-date build loaded the kit")
+    with monkeypatch.context() as patched:
+        patched.setattr(generator.kit, "load_kit", no_load)
+        result = run_cli(*build)
+    assert result.code == 0 and set(built_parts(result.err).values()) == {"reused"}
+    assert "booklet.pdf" in result.out and files(workspace / "out") == before
+
+    kit_out = workspace / "out" / "space-empires-4x"
+    (kit_out / "cards.pdf").unlink()
+    (kit_out / "booklet.pdf").unlink()  # a new file, not written in place: the output hard-links the part cache
+    (kit_out / "booklet.pdf").write_bytes(b"not a booklet")
+    result = run_cli(*build)
+    assert result.code == 0 and set(built_parts(result.err).values()) == {"reused"}  # from the part cache
+    assert files(workspace / "out") == before
+    assert built_parts(run_cli(*build, "--paper", "a4").err)["cards"] == "built"
