@@ -35,7 +35,6 @@ def run_parts(ctx, parts: list, cache: PartCache, keys: dict, progress) -> dict:
             results[part.name] = entry
     for done, (part, entry, written, seconds) in enumerate(_build_all(ctx, todo), 1):
         ctx.stage.written.extend(rel for rel in written if rel not in ctx.stage.written)
-        mark_print_scaling(ctx.stage.dir / rel for rel in written)  # before the cache keeps them: hits are ready
         cache.store(part.name, keys[part.name], ctx.stage, written, entry)
         results[part.name] = entry
         progress.finish(part.name, done, len(todo), seconds)
@@ -47,6 +46,8 @@ def _build_all(ctx, parts: list):
         for part in parts:
             yield (part, *_build_one(ctx, part))
         return
+    for part in parts:
+        part.prepare()
     _CONTEXT.update(ctx=ctx, parts={p.name: p for p in parts})
     pool = None
     try:
@@ -114,4 +115,6 @@ def _build_one(ctx, part):
     """(manifest entry, files written, seconds) of building one part."""
     start, before = time.perf_counter(), set(ctx.stage.written)
     entry = part.build(ctx)
-    return entry, [rel for rel in ctx.stage.written if rel not in before], time.perf_counter() - start
+    written = [rel for rel in ctx.stage.written if rel not in before]
+    mark_print_scaling(ctx.stage.dir / rel for rel in written)  # here: in the worker, beside the other parts
+    return entry, written, time.perf_counter() - start
