@@ -38,6 +38,7 @@ class BuildContext:
     options: BuildOptions
     stage: OutputStage
     log: Callable[[str], None]  # detail lines, shown with --verbose
+    code_key: str = ""  # digest of the generator's code, fonts and templates: part of any cache key a part keeps
 
     @property
     def paper(self) -> str:
@@ -124,7 +125,7 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
     # its stage exists (an interrupt inside an import would stop a build that cannot yet clean up after itself)
     pieces = kit_pieces(kit) + list(kit.component_pieces)
     with OutputStage(kit_out) as stage:
-        ctx = BuildContext(kit, pieces, options, stage, progress)
+        ctx = BuildContext(kit, pieces, options, stage, progress, inputs.shared)
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,
                          **{k: v for k, v in sorted(options.extra.items())}}
         cache = PartCache(Path(options.out) / ".cache" / kit.id / "parts")

@@ -97,6 +97,20 @@ def test_an_edit_rebuilds_only_the_parts_that_read_the_file(run_cli, workspace):
     assert result.code == 0
     assert built_parts(result.err) == {"counters": "built", "maps": "reused", "cards": "built", "sheets": "built",
                                        "booklet": "built"}
+    # A map is read by the maps and by the booklet's scenario figures; of the maps, only the edited one is drawn.
+    drawn_maps = workspace / "out" / ".cache" / "space-empires-4x" / "maps"
+    before = {p.relative_to(drawn_maps): p.stat().st_ino for p in drawn_maps.rglob("*") if p.is_file()}
+    edit(workspace / "kit" / "maps" / "duel-small.yaml", "rounds: 20", "rounds: 21")
+    result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
+    assert result.code == 0
+    assert built_parts(result.err) == {"counters": "reused", "maps": "built", "cards": "reused", "sheets": "reused",
+                                       "booklet": "built"}
+    after = {p.relative_to(drawn_maps): p.stat().st_ino for p in drawn_maps.rglob("*") if p.is_file()}
+    kept = {path.parent for path in after if before.get(path) == after[path]}
+    assert len(before) == len(after) == 6 * 3 and len(kept) == 5  # five maps' files untouched, one drawn anew
+    manifest = json.loads((workspace / "out" / "space-empires-4x" / "manifest.json").read_text())
+    assert len(manifest["parts"]["maps"]["maps"]) == 6 and all(
+        (workspace / "out" / "space-empires-4x" / f["path"]).is_file() for f in manifest["parts"]["maps"]["files"])
 
 
 def test_generic_parts_are_keyed_by_the_folders_they_read(run_cli, tmp_path):

@@ -10,6 +10,10 @@ still checks that each tile shows its marks.)
 """
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+from pathlib import Path
+
 from generator.lengths import mm, pt_from_mm, parse_length
 from generator.maps.board import Board, compose_board
 from generator.maps.draw import map_svg
@@ -18,6 +22,7 @@ from generator.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
 from generator.fonts import FAMILY
 from generator.paper import PRINTABLE_MARGIN
 from generator.problems import BuildError, display_path
+from generator.output_cache import OutputCache, content_key
 from generator.render.pdf import ArtCache, PdfDocument
 from generator.render.templates import render_template
 
@@ -25,24 +30,49 @@ FOLDER = "maps"
 
 
 def build(ctx) -> dict:
+    """Each map's poster and tiles; a map whose drawing and pages an earlier build made (same board, paper,
+    titles, code and templates) comes back from the output cache with its manifest entries."""
     layouts = chosen_maps(ctx.kit, ctx.option("map"))
     arts, files, maps = ArtCache(), [], []
     counter = parse_length(ctx.counter_size)
+    cache, drawn = OutputCache(ctx.cache_dir / "maps"), 0
     for layout in layouts:
         _check_counter_fits(layout, ctx.counter_size)
         board = compose_board(layout, ctx.kit.game.sequence["turns_per_round"], counter)
-        art = arts.get(map_svg(ctx.kit, board), source=f"map {layout.id}")
+        svg = map_svg(ctx.kit, board)
         plan = plan_tiles(board.width, board.height, ctx.paper)
-        poster = write_poster(ctx, board, art)
-        tiles, pages = write_tiles(ctx, board, art, plan, arts)
-        files += [poster, tiles]
-        maps.append({"map": layout.id, "scenario": layout.scenario, "file": str(layout.file.name),
-                     "size_in": [round(board.width / 72, 3), round(board.height / 72, 3)],
-                     "hexes": len(board.hexes), "poster": poster["path"], "tiles": tiles["path"],
-                     "tile_grid": [plan.rows, plan.cols], "pages": pages})
+        entry, drew = _cached_map(ctx, cache, board, svg, plan, arts)
+        files += entry["files"]
+        drawn += drew
+        maps.append(entry["map"])
         ctx.log(f"maps: {layout.id}: poster {board.width / 72:.2f} x {board.height / 72:.2f} in, "
                 f"{plan.count} {ctx.paper} tiles ({plan.rows} x {plan.cols})")
+    if not ctx.option("map"):  # a --map build leaves the other maps' entries for the next whole build
+        cache.prune()
+    ctx.log(f"maps: drew {drawn} of {len(layouts)} maps, the rest from the cache")
     return {"files": files, "maps": maps}
+
+
+def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan, arts: ArtCache) -> tuple:
+    """({"files": [poster, tiles], "map": manifest entry}, drawn?): from the cache, else drawn and kept."""
+    layout = board.layout
+    key = content_key(ctx.code_key, svg, repr(replace(layout, file=Path(layout.file.name))), repr(plan),
+                      _title(ctx.kit, board), ctx.kit.title, ctx.paper, ctx.counter_size)
+    rels = [f"{FOLDER}/{layout.id}-poster.pdf", f"{FOLDER}/{layout.id}-tiles-{plan.paper}.pdf"]
+    noted = ctx.cache_dir / f".map-{layout.id}.json"   # the manifest entries travel with the files
+    if cache.fetch(key, [ctx.stage.path(rel) for rel in rels] + [noted]):
+        return json.loads(noted.read_text(encoding="utf-8")), False
+    art = arts.get(svg, source=f"map {layout.id}")
+    poster = write_poster(ctx, board, art)
+    tiles, pages = write_tiles(ctx, board, art, plan, arts)
+    entry = {"files": [poster, tiles],
+             "map": {"map": layout.id, "scenario": layout.scenario, "file": str(layout.file.name),
+                     "size_in": [round(board.width / 72, 3), round(board.height / 72, 3)],
+                     "hexes": len(board.hexes), "poster": poster["path"], "tiles": tiles["path"],
+                     "tile_grid": [plan.rows, plan.cols], "pages": pages}}
+    noted.write_text(json.dumps(entry), encoding="utf-8")
+    cache.store(key, [ctx.stage.path(rel) for rel in rels] + [noted])
+    return entry, True
 
 
 def chosen_maps(kit, name: str | None) -> tuple:
