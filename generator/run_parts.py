@@ -16,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from generator.output import signals_held
 from generator.part_cache import PartCache
+from generator.parts import load_shared
 from generator.pdf_update import mark_print_scaling
 
 WORKERS = 2
@@ -46,8 +47,7 @@ def _build_all(ctx, parts: list):
         for part in parts:
             yield (part, *_build_one(ctx, part))
         return
-    for part in parts:
-        part.prepare()
+    load_shared(parts)
     _CONTEXT.update(ctx=ctx, parts={p.name: p for p in parts})
     pool = None
     try:

@@ -31,9 +31,38 @@ class Part:
     wanted: Callable = lambda extra: True  # (BuildOptions.extra) -> was it asked for? (e.g. --for tts)
     key_extra: Callable = lambda ctx: {}   # (BuildContext) -> what else its output depends on (cache key)
     ignores: tuple = ()  # kit-relative folders and files the part never reads: editing them keeps its cache
-    # () -> None: import (and load fonts for) what build needs. Called before the build's workers fork, so
-    # they share one copy instead of each paying the ~0.2-0.5 s of cairo, reportlab, pypdf and font files.
-    prepare: Callable = lambda: None
+    needs: tuple = ()  # names in SHARED_LOADS: the libraries its build loads (see load_shared)
+
+
+def _load_cairo() -> None:
+    from generator.render.pdf import _cairo
+    _cairo()
+
+
+def _load_reportlab() -> None:
+    import reportlab.platypus  # noqa: F401
+    from generator.fonts import register_reportlab_fonts
+    register_reportlab_fonts()
+
+
+def _load_pypdf() -> None:
+    import pypdf  # noqa: F401
+
+
+# Libraries several parts load, each costing 0.1-0.5 s of a process's time (cairo and cairosvg; reportlab and
+# the shipped fonts parsed; pypdf)
+SHARED_LOADS = {"cairo": _load_cairo, "reportlab": _load_reportlab, "pypdf": _load_pypdf}
+
+
+def load_shared(parts: list[Part]) -> list[str]:
+    """Load, in this process, what two or more of `parts` need: called before the build's workers fork, they
+    share one copy instead of each loading its own. What one part alone needs is left to its worker (loading
+    it here would only make every worker carry it: peak memory)."""
+    wanted = [need for part in parts for need in part.needs]
+    shared = [name for name in SHARED_LOADS if wanted.count(name) > 1]
+    for name in shared:
+        SHARED_LOADS[name]()
+    return shared
 
 
 def all_parts() -> list[Part]:

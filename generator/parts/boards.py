@@ -13,4 +13,4 @@ def build(ctx) -> dict:
 
 PART = Part(name="boards", build=build, order=25, aliases=("board",),
             doc="boards of places, links and tracks: a poster and Letter/A4 tiles each",
-            applies=lambda kit: bool(kit.boards), ignores=("rules",))
+            applies=lambda kit: bool(kit.boards), ignores=("rules",), needs=("cairo",))

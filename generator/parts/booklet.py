@@ -9,13 +9,5 @@ def build(ctx) -> dict:
     return build_booklet(ctx)
 
 
-def prepare() -> None:
-    from generator.booklet.styles import styles
-    from generator.render.pdf import _cairo
-    import generator.booklet.make  # noqa: F401
-    _cairo()
-    styles()
-
-
 PART = Part(name="booklet", build=build, order=50, doc="the rules booklet, in reading order and imposed for folding",
-            aliases=("rules",), ignores=("aids",), prepare=prepare)
+            aliases=("rules",), ignores=("aids",), needs=("cairo", "reportlab", "pypdf"))

@@ -23,18 +23,11 @@ def build(ctx) -> dict:
     }
 
 
-def prepare() -> None:
-    from generator.fonts import register_reportlab_fonts
-    import generator.aids.cards  # noqa: F401
-    import generator.aids.imposition  # noqa: F401
-    register_reportlab_fonts()
-
-
 PART = Part(
     name="cards", build=build, order=30, aliases=("aids",),
     doc="player aid and exploration cards (half-letter / A5, double-sided)",
     options=(Option(("--cards-per-sheet",), {"type": int, "choices": (1, 2), "default": 2,
                                               "dest": "cards_per_sheet",
                                               "help": "aid cards: 2 per landscape sheet (default) or 1 per page"}),),
-    ignores=("rules", "maps", "aids/sheets.yaml"), prepare=prepare,
+    ignores=("rules", "maps", "aids/sheets.yaml"), needs=("reportlab",),
 )

@@ -23,12 +23,6 @@ def build(ctx) -> dict:
     return build_counters(ctx)
 
 
-def prepare() -> None:
-    from generator.render.pdf import _cairo
-    import generator.counter_files  # noqa: F401
-    _cairo()
-
-
 PART = Part(
     name="counters", build=build, order=10, aliases=("counter-sheets",),
     doc="double-sided counter sheets, one PDF per colour, deep space and neutral, plus a duplex calibration sheet",
@@ -40,5 +34,5 @@ PART = Part(
         Option(("--back-offset",), {"default": "0,0", "metavar": "X,Y",
                                     "help": "shift of the back pages in mm, as read from the calibration sheet"}),
     ),
-    ignores=("rules", "maps", "aids"), prepare=prepare,
+    ignores=("rules", "maps", "aids"), needs=("cairo",),
 )

@@ -16,15 +16,7 @@ def build(ctx) -> dict:
     return {"files": files}
 
 
-def prepare() -> None:
-    from generator.fonts import register_reportlab_fonts
-    import generator.booklet.document  # noqa: F401
-    import generator.documents.make  # noqa: F401
-    import pypdf  # noqa: F401
-    register_reportlab_fonts()
-
-
 PART = Part(name="documents", build=build, order=55, aliases=("docs",),
             doc="the kit's rules booklet and reference documents, from Markdown",
             applies=lambda kit: bool(kit.documents) and not kit.has_game_module, ignores=("templates", "art"),
-            prepare=prepare)
+            needs=("reportlab", "pypdf"))

@@ -11,19 +11,11 @@ def build(ctx) -> dict:
     return build_maps(ctx)
 
 
-def prepare() -> None:
-    from generator.fonts import register_reportlab_fonts
-    from generator.render.pdf import _cairo
-    import generator.maps.files  # noqa: F401
-    _cairo()
-    register_reportlab_fonts()
-
-
 PART = Part(
     name="maps", build=build, order=20, aliases=("map",),
     doc="hex-map boards: a full-size poster and tiles for Letter/A4 with an assembly page",
     options=(Option(("--map",), {"metavar": "NAME", "dest": "map", "default": None,
                                  "help": "build only this map (a file name in the kit's maps folder)"}),),
     ignores=("rules", "aids", "units.yaml", "technologies.yaml", "counters.yaml"),  # boards read none of these
-    prepare=prepare,
+    needs=("cairo", "reportlab"),
 )

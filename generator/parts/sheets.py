@@ -19,12 +19,6 @@ def build(ctx) -> dict:
     return {"files": files, "pages": pages}
 
 
-def prepare() -> None:
-    from generator.fonts import register_reportlab_fonts
-    import generator.aids.records  # noqa: F401
-    register_reportlab_fonts()
-
-
 PART = Part(name="sheets", build=build, order=40, aliases=("records",),
             doc="production sheets and ship technology sheets (Letter / A4, one set per colour)",
-            ignores=("rules", "maps", "aids/cards.yaml"), prepare=prepare)
+            ignores=("rules", "maps", "aids/cards.yaml"), needs=("reportlab",))
