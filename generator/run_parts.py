@@ -47,7 +47,7 @@ def _build_all(ctx, parts: list):
         for part in parts:
             yield (part, *_build_one(ctx, part))
         return
-    load_shared(parts)
+    load_shared(parts, WORKERS)
     _CONTEXT.update(ctx=ctx, parts={p.name: p for p in parts})
     pool = None
     try:

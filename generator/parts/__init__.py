@@ -54,12 +54,15 @@ def _load_pypdf() -> None:
 SHARED_LOADS = {"cairo": _load_cairo, "reportlab": _load_reportlab, "pypdf": _load_pypdf}
 
 
-def load_shared(parts: list[Part]) -> list[str]:
-    """Load, in this process, what two or more of `parts` need: called before the build's workers fork, they
-    share one copy instead of each loading its own. What one part alone needs is left to its worker (loading
-    it here would only make every worker carry it: peak memory)."""
+def load_shared(parts: list[Part], workers: int) -> list[str]:
+    """Load, in this process, what more of `parts` need than there are workers: called before the workers
+    fork, every worker then starts with one shared copy instead of loading its own. Loading here is serial
+    time before any part starts, so it pays only where every worker would load the same library anyway
+    (measured: 2 workers, cold SE4X 4.7 -> 3.4 s median; an edit that rebuilds 2 parts needing cairo was slower
+    with cairo loaded first). What fewer parts need is left to their workers, which also keeps it out of the
+    others' memory."""
     wanted = [need for part in parts for need in part.needs]
-    shared = [name for name in SHARED_LOADS if wanted.count(name) > 1]
+    shared = [name for name in SHARED_LOADS if wanted.count(name) > workers]
     for name in shared:
         SHARED_LOADS[name]()
     return shared
