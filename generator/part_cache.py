@@ -34,9 +34,25 @@ def _link_or_copy(source: Path, target: Path) -> None:
         shutil.copyfile(source, target)
 
 
+SECONDS = "seconds.json"
+
+
 class PartCache:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
+
+    def seconds(self) -> dict:
+        """{part name: seconds its last build took}: the order to start parts in (longest first)."""
+        try:
+            return dict(json.loads((self.folder / SECONDS).read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError):
+            return {}
+
+    def keep_seconds(self, seconds: dict) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        temporary = self.folder / f".{SECONDS}.{os.getpid()}.tmp"
+        temporary.write_text(json.dumps({k: round(v, 3) for k, v in sorted(seconds.items())}), encoding="utf-8")
+        os.replace(temporary, self.folder / SECONDS)
 
     def fetch(self, part_name: str, key: str, stage) -> dict | None:
         """Copy the cached files of `part_name` into the stage and return its manifest entry, or None."""

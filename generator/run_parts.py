@@ -34,11 +34,17 @@ def run_parts(ctx, parts: list, cache: PartCache, keys: dict, progress) -> dict:
         else:
             ctx.log(f"{part.name}: nothing changed, output reused")
             results[part.name] = entry
+    took = cache.seconds()
+    todo.sort(key=lambda part: -took.get(part.name, part.weight))  # longest first: the last to start is short
+    files = {}
     for done, (part, entry, written, seconds) in enumerate(_build_all(ctx, todo), 1):
-        ctx.stage.written.extend(rel for rel in written if rel not in ctx.stage.written)
         cache.store(part.name, keys[part.name], ctx.stage, written, entry)
-        results[part.name] = entry
+        results[part.name], took[part.name], files[part.name] = entry, seconds, written
         progress.finish(part.name, done, len(todo), seconds)
+    for part in parts:  # the files listed in the parts' order, whichever finished first
+        ctx.stage.written.extend(rel for rel in files.get(part.name, ()) if rel not in ctx.stage.written)
+    if todo:
+        cache.keep_seconds(took)
     return {part.name: results[part.name] for part in parts}
 
 

@@ -32,6 +32,8 @@ class Part:
     key_extra: Callable = lambda ctx: {}   # (BuildContext) -> what else its output depends on (cache key)
     ignores: tuple = ()  # kit-relative folders and files the part never reads: editing them keeps its cache
     needs: tuple = ()  # names in SHARED_LOADS: the libraries its build loads (see load_shared)
+    # rough seconds of a build of the default kit: parts start longest first (after a build, its own timings)
+    weight: float = 1.0
 
 
 def _load_cairo() -> None:

@@ -34,5 +34,5 @@ PART = Part(
         Option(("--back-offset",), {"default": "0,0", "metavar": "X,Y",
                                     "help": "shift of the back pages in mm, as read from the calibration sheet"}),
     ),
-    ignores=("rules", "maps", "aids"), needs=("cairo",),
+    ignores=("rules", "maps", "aids"), needs=("cairo",), weight=2.3,
 )

@@ -17,5 +17,5 @@ PART = Part(
     options=(Option(("--map",), {"metavar": "NAME", "dest": "map", "default": None,
                                  "help": "build only this map (a file name in the kit's maps folder)"}),),
     ignores=("rules", "aids", "units.yaml", "technologies.yaml", "counters.yaml"),  # boards read none of these
-    needs=("cairo", "reportlab"),
+    needs=("cairo", "reportlab"), weight=2.3,
 )
