@@ -77,7 +77,7 @@ class PartCache:
         for rel in written:
             target = entry_dir / "files" / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            _link_or_copy(stage.dir / rel, target)  # the staged file lands by rename: output and cache share it
+            shutil.copyfile(stage.dir / rel, target)
         temporary = entry_dir / f".{ENTRY}.tmp"  # the entry lands last and whole: without it there is no hit
         temporary.write_text(json.dumps({"files": written, "entry": entry}), encoding="utf-8")
         os.replace(temporary, entry_dir / ENTRY)

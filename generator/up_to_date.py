@@ -1,7 +1,7 @@
 """A rebuild with nothing changed does no work: the output is already what the build would write.
 
 After a build lands, a record keeps the key of everything it read (every input file's digest, the options,
-the working directory that located messages are relative to) and the size, mtime and inode of each file it
+the working directory that located messages are relative to, the Python and its libraries) and the size, mtime and inode of each file it
 wrote, with what it printed (the kit's warnings, the parts, the files). The next build with the same key
 whose files are all still there, untouched, loads no kit, validates nothing and draws nothing: it says
 again what the last one said. Anything else (an edit, other options, an output file deleted or changed, no
@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,8 +41,18 @@ def _record_path(out: Path, kit_root: Path) -> Path:
 
 def build_key(inputs: Inputs, options: dict) -> str:
     text = json.dumps({"inputs": inputs.fingerprint(), "options": options, "cwd": os.getcwd(),
-                       "version": RECORD_VERSION}, sort_keys=True, default=str)
+                       "python": _interpreter(), "version": RECORD_VERSION}, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _interpreter() -> list:
+    """The Python and its installed libraries, cheaply: installing, upgrading or removing a package (cairosvg,
+    reportlab) adds or removes entries in site-packages, which changes that folder's mtime."""
+    stamps = [sys.version, sys.prefix]
+    for folder in sys.path:
+        if folder.endswith("-packages") and os.path.isdir(folder):
+            stamps.append([folder, os.stat(folder).st_mtime_ns])
+    return stamps
 
 
 def _stamp(path: Path) -> list | None:
