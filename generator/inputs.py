@@ -14,8 +14,13 @@ import os
 import time
 from pathlib import Path
 
+from generator.kit_folder import BUILTIN_DATA, DEFAULT_KIT
+
 GENERATOR = Path(__file__).resolve().parent
 BUILTIN_TEMPLATES = GENERATOR.parent / "templates"   # as generator.render.templates names it (not imported: jinja)
+# The built-in default kit: a kit without aid texts of its own (or charts) falls back to its files
+# (generator.aids.sources), as templates fall back to the built-in folder, so they are every other kit's input.
+FALLBACK_KIT = BUILTIN_DATA / DEFAULT_KIT
 RACY_SECONDS = 2.0
 MEMO_VERSION = 1
 
@@ -98,7 +103,8 @@ class Inputs:
         skip = (Path(kit_out).resolve(),)
         self.kit = tree_digests(Path(kit_root), skip, memo)
         shared = hashlib.sha256()
-        for folder in (*template_dirs(kit_root), GENERATOR):
+        fallback = () if Path(kit_root).resolve() == FALLBACK_KIT.resolve() else (FALLBACK_KIT,)
+        for folder in (*template_dirs(kit_root), GENERATOR, *fallback):
             shared.update(str(folder.name).encode() + b"\1")
             for rel, digest in tree_digests(folder, skip, memo):
                 shared.update(f"{rel}\0{digest}\0".encode())

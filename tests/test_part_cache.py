@@ -150,3 +150,21 @@ def test_an_up_to_date_build_loads_no_kit_and_a_touched_output_builds_again(run_
     assert result.code == 0 and set(built_parts(result.err).values()) == {"reused"}  # from the part cache
     assert files(workspace / "out") == before
     assert built_parts(run_cli(*build, "--paper", "a4").err)["cards"] == "built"
+
+
+def test_other_kits_are_keyed_by_the_default_kit_they_fall_back_to(tmp_path, monkeypatch):
+    """A kit without aid texts of its own prints the default kit's: an edit there is an edit of its input.
+    The default kit itself keeps its per-part keys (its rules are not an input of its maps)."""
+    from tests.conftest import DEFAULT_KIT_DIR
+    from generator import inputs
+    shutil.copytree(DEFAULT_KIT_DIR, tmp_path / "default")
+    shutil.copytree(DEFAULT_KIT_DIR, tmp_path / "other", ignore=shutil.ignore_patterns("aids"))
+    monkeypatch.setattr(inputs, "FALLBACK_KIT", tmp_path / "default")
+    before = inputs.Inputs(tmp_path / "other", tmp_path / "out" / "other").fingerprint()
+    own = inputs.Inputs(tmp_path / "default", tmp_path / "out" / "default").fingerprint(("rules",))
+    edit(tmp_path / "default" / "aids" / "cards.yaml", "title:", "title: ", 1)
+    edit(tmp_path / "default" / "rules" / "01-introduction.md", "#", "# ", 1)
+    assert inputs.Inputs(tmp_path / "other", tmp_path / "out" / "other").fingerprint() != before
+    assert inputs.Inputs(tmp_path / "default", tmp_path / "out" / "default").fingerprint(("rules",)) != own  # aids
+    edit(tmp_path / "default" / "aids" / "cards.yaml", "title: ", "title:", 1)
+    assert inputs.Inputs(tmp_path / "default", tmp_path / "out" / "default").fingerprint(("rules",)) == own
