@@ -13,9 +13,9 @@ from generator.pieces import Piece
 from generator.lengths import parse_length
 from generator.output import BuildLock, OutputStage
 from generator.pdf_update import mark_print_scaling
-from generator.part_cache import Inputs, PartCache, part_key
+from generator.inputs import Inputs
+from generator.part_cache import PartCache, part_key
 from generator.parts import select_parts
-from generator.run_parts import run_parts
 from generator.problems import BuildError
 from generator.progress import Progress
 
@@ -39,6 +39,7 @@ class BuildContext:
     options: BuildOptions
     stage: OutputStage
     log: Callable[[str], None]  # detail lines, shown with --verbose
+    code_key: str = ""  # digest of the generator's code, fonts and templates: part of any cache key a part keeps
 
     @property
     def paper(self) -> str:
@@ -101,8 +102,10 @@ def check_options(kit: Kit, options: BuildOptions) -> None:
             raise ValueError(f"--back-offset must be within \u00b1{MAX_BACK_OFFSET_MM:g} mm each way, not {offset!r}")
 
 
-def build(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> BuildResult:
-    """Check the options, lock the output folder (one build at a time), build every part into a stage, land it."""
+def build(kit: Kit, options: BuildOptions, progress: Progress | None = None,
+          inputs: Inputs | None = None) -> BuildResult:
+    """Check the options, lock the output folder (one build at a time), build every part into a stage, land it.
+    `inputs`: the input files as hashed before the kit was loaded (the caller's), else hashed here."""
     check_options(kit, options)
     progress = progress or Progress(quiet=True)
     start = time.perf_counter()
@@ -110,18 +113,22 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> 
     parts = [part for part in select_parts(options.only)
              if part.applies(kit) and (part.wanted(options.extra) or options.only)]
     kit_out = Path(options.out) / kit.id
+    if inputs is None or inputs.kit_out != kit_out:
+        from generator.up_to_date import digest_memo
+        inputs = Inputs(kit.root, kit_out, digest_memo(options.out))
     with BuildLock(kit_out):
-        return _build_locked(kit, options, progress, parts, kit_out, start)
+        return _build_locked(kit, options, progress, parts, kit_out, start, inputs)
 
 
 def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: list, kit_out: Path,
-                  start: float) -> BuildResult:
+                  start: float, inputs: Inputs) -> BuildResult:
+    from generator.run_parts import run_parts  # process pools: imported only by a build that may draw, before
+    # its stage exists (an interrupt inside an import would stop a build that cannot yet clean up after itself)
     pieces = game_modules.kit_pieces(kit)
     with OutputStage(kit_out) as stage:
-        ctx = BuildContext(kit, pieces, options, stage, progress)
+        ctx = BuildContext(kit, pieces, options, stage, progress, inputs.shared)
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,
                          **{k: v for k, v in sorted(options.extra.items())}}
-        inputs = Inputs(kit.root, kit_out)
         cache = PartCache(Path(options.out) / ".cache" / kit.id / "parts")
         keys = {part.name: part_key(inputs.fingerprint(part.ignores), part.name, shown_options | part.key_extra(ctx))
                 for part in parts}

@@ -9,13 +9,13 @@ import threading
 from pathlib import Path
 
 from generator import __version__, game_modules
-from generator.build import BuildOptions, build
-from generator.kit import DEFAULT_KIT, find_kit, load_kit
-from generator.components.listing import component_listing
-from generator.newkit import BLANK_KIT, new_kit
+from generator.kit_folder import DEFAULT_KIT, find_kit
 from generator.parts import all_parts
 from generator.problems import BuildError, KitError
 from generator.progress import Progress
+
+# The kit loader, the build and what they import (YAML, Jinja, the schemas) load inside the commands that use
+# them: a build that finds its output up to date never needs them.
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
 EXIT_SIGINT, EXIT_SIGTERM = 130, 143  # the shell's 128 + signal number
@@ -139,11 +139,17 @@ def _kit_arguments(cmd: argparse.ArgumentParser) -> None:
                      help="print a component table at another size, e.g. sectors=80mm or cards=bridge (repeatable)")
 
 
-def _load(args):
-    root = find_kit(args.kit, args.data)
-    kit, warnings = load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)))
+def _load(args, root: Path | None = None):
+    kit, warnings = _load_quietly(args, root)
     _report_problems(warnings)
     return kit
+
+
+def _load_quietly(args, root: Path | None = None):
+    """(kit, its warnings): the warnings are the caller's to print."""
+    from generator.kit import load_kit
+    root = root or find_kit(args.kit, args.data)
+    return load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)))
 
 
 def _piece_sizes(values) -> dict:
@@ -176,6 +182,7 @@ def _validate(args) -> int:
 
 
 def _list(args) -> int:
+    from generator.components.listing import component_listing
     kit = _load(args)
     module = game_modules.of(kit)
     if module and module.listing:
@@ -193,26 +200,59 @@ BUILD_ARGS = {"kit", "data", "strict", "out", "paper", "counter_size", "only", "
 
 
 def _build(args) -> int:
+    from generator.build import BuildOptions
     extra = {k: v for k, v in vars(args).items() if k not in BUILD_ARGS}
     options = BuildOptions(out=Path(args.out), paper=args.paper, counter_size=args.counter_size,
                            only=args.only, extra=extra, strict=args.strict)
     progress = Progress(quiet=args.quiet, verbose=args.verbose)
+    root = find_kit(args.kit, args.data)
     if args.watch:
         from generator.watch import watch
-        return watch(find_kit(args.kit, args.data), options.out, lambda: _build_once(args, options, progress))
-    kit = _load(args)
-    result = build(kit, options, progress)
-    for warning in result.warnings:
+        return watch(root, options.out, lambda: _build_once(args, options, progress))
+    said, seconds = _build_or_reuse(args, root, options, progress)
+    for warning in said.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if not args.quiet:
-        print(f"Built {kit.title} ({', '.join(result.parts) or 'manifest only'}) into {result.kit_out} "
-              f"in {result.seconds:.2f} s:")
-        for path in result.files:
+        print(f"Built {said.title} ({', '.join(said.parts) or 'manifest only'}) into {said.kit_out} "
+              f"in {seconds:.2f} s:")
+        for path in said.files:
             print(f"  {path}")
     return EXIT_OK
 
 
-def _build_once(args, options: BuildOptions, progress: Progress) -> str:
+def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
+    """The build, or what the last one said when nothing it read has changed and its output is intact
+    (generator.up_to_date): the kit is then neither loaded nor validated, and nothing is drawn.
+    (what was said, seconds)"""
+    import time
+
+    from generator import up_to_date
+    from generator.inputs import Inputs
+    start = time.perf_counter()
+    key_options = {**options.__dict__, "out": str(options.out)}
+    memo = up_to_date.digest_memo(options.out)
+    inputs = Inputs(root, up_to_date.kit_out_guess(options.out, root), memo)
+    said = up_to_date.reusable(options.out, root, key_options, inputs)
+    if said is not None:
+        for problem in said.problems:  # only warnings: a kit with errors never built
+            print(problem, file=sys.stderr)
+        for part in said.parts:
+            progress.detail(f"{part}: nothing changed, output reused")
+        return said, time.perf_counter() - start
+    up_to_date.forget(options.out, root)  # a build that fails now must not leave the old record standing
+    kit, problems = _load_quietly(args, root)
+    _report_problems(problems)
+    from generator.build import build
+    result = build(kit, options, progress, inputs)
+    said = up_to_date.Said(kit.title, str(result.kit_out), result.parts, [str(f) for f in result.files],
+                           [str(p) for p in problems], result.warnings)
+    if result.kit_out == inputs.kit_out:  # else the inputs were hashed with the wrong folder left out
+        up_to_date.remember(options.out, root, key_options, inputs, said)
+    return said, result.seconds
+
+
+def _build_once(args, options, progress: Progress) -> str:
+    from generator.build import build
     kit = _load(args)
     result = build(kit, options, progress)
     return f"{', '.join(result.parts) or 'manifest'} ({len(result.files)} files)"
@@ -230,6 +270,8 @@ def _proof(args) -> int:
 
 
 def _new(args) -> int:
+    from generator.kit import load_kit
+    from generator.newkit import BLANK_KIT, new_kit
     source = BLANK_KIT if args.blank else find_kit(args.source)
     load_kit(source)  # copy only a kit that is valid
     target = new_kit(source, Path(args.folder), with_templates=not (args.no_templates or args.blank))

@@ -12,6 +12,7 @@ from generator.components.load import (
 from generator.documents.charts import CHARTS_FILE, charts_path, check_charts, load_charts
 from generator.documents.context import chart_context
 from generator.documents.load import check_documents
+from generator.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE, PROJECT_ROOT, find_kit  # noqa: F401 (re-exported)
 from generator.layout.sheets import check_sheets
 from generator.model import Colour, Kit
 from generator.problems import KitError, Problem, Problems, display_path
@@ -19,20 +20,6 @@ from generator.schema import INVALID, Where
 from generator.schemas import KIT
 from generator.yamlio import LocatedDict, LocatedList, YamlSyntaxError, load_yaml
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-BUILTIN_DATA = PROJECT_ROOT / "data"
-DEFAULT_KIT = "space-empires-4x"
-KIT_FILE = "kit.yaml"
-
-def find_kit(kit: str | None = None, data_dir: str | Path | None = None) -> Path:
-    """The kit folder: --data DIR if given, else KIT as a path, else KIT as a name under data/."""
-    if data_dir is not None:
-        return Path(data_dir)
-    name = kit or DEFAULT_KIT
-    as_path = Path(name)
-    if as_path.is_dir() and (as_path / KIT_FILE).exists():
-        return as_path
-    return BUILTIN_DATA / name
 
 
 def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tuple[Kit, list[Problem]]:

@@ -1,9 +1,10 @@
 """Skip a part whose inputs have not changed: its files and manifest entry come back from the cache.
 
 A part's output depends only on the kit folder, the templates, the generator's own code (game modules
-included) and the build options, so a hash of those is its key. A rebuild with nothing changed then copies files instead of
-drawing them; a changed rules chapter rebuilds the booklet and nothing else that did not change.
+included) and the build options, so a hash of those is its key. A rebuild with nothing changed then copies
+files instead of drawing them; a changed rules chapter rebuilds the booklet and nothing else that did not change.
 The cache lives under the build's cache folder (never in the output) and keeps one entry per part.
+The inputs are hashed by generator.inputs.
 """
 from __future__ import annotations
 
@@ -13,49 +14,7 @@ import os
 import shutil
 from pathlib import Path
 
-from generator.render.templates import template_dirs
-
-GENERATOR = Path(__file__).resolve().parent
-GAMES = GENERATOR.parent / "games"   # the game modules' code: a change there rebuilds their kits too
 ENTRY = "entry.json"
-
-
-def _tree_digests(folder: Path, skip: tuple[Path, ...]) -> list[tuple[str, str]]:
-    """(relative path, content hash) of every file below `folder`, in name order."""
-    if not folder.is_dir():
-        return []
-    out = []
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if not path.is_file() or "__pycache__" in rel.parts or any(p.startswith(".") for p in rel.parts):
-            continue
-        if any(path.resolve().is_relative_to(s) for s in skip):
-            continue
-        out.append((rel.as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()))
-    return out
-
-
-class Inputs:
-    """Every file any part may read (kit files, templates, the generator's code and fonts), hashed once per
-    build; each part's fingerprint leaves out the kit files it never reads (Part.ignores), so editing a
-    rules chapter rebuilds the booklet and nothing else. The kit's own output folder is left out."""
-
-    def __init__(self, kit_root: Path, kit_out: Path):
-        skip = (Path(kit_out).resolve(),)
-        self.kit = _tree_digests(Path(kit_root), skip)
-        shared = hashlib.sha256()
-        for folder in (*template_dirs(kit_root), GENERATOR, GAMES):
-            shared.update(str(folder.name).encode() + b"\1")
-            for rel, digest in _tree_digests(folder, skip):
-                shared.update(f"{rel}\0{digest}\0".encode())
-        self.shared = shared.hexdigest()
-
-    def fingerprint(self, ignores: tuple = ()) -> str:
-        digest = hashlib.sha256(self.shared.encode())
-        for rel, content in self.kit:
-            if not any(rel == i or rel.startswith(i.rstrip("/") + "/") for i in ignores):
-                digest.update(f"{rel}\0{content}\0".encode())
-        return digest.hexdigest()
 
 
 def part_key(fingerprint: str, part_name: str, options: dict) -> str:
@@ -75,9 +34,25 @@ def _link_or_copy(source: Path, target: Path) -> None:
         shutil.copyfile(source, target)
 
 
+SECONDS = "seconds.json"
+
+
 class PartCache:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
+
+    def seconds(self) -> dict:
+        """{part name: seconds its last build took}: the order to start parts in (longest first)."""
+        try:
+            return dict(json.loads((self.folder / SECONDS).read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError):
+            return {}
+
+    def keep_seconds(self, seconds: dict) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        temporary = self.folder / f".{SECONDS}.{os.getpid()}.tmp"
+        temporary.write_text(json.dumps({k: round(v, 3) for k, v in sorted(seconds.items())}), encoding="utf-8")
+        os.replace(temporary, self.folder / SECONDS)
 
     def fetch(self, part_name: str, key: str, stage) -> dict | None:
         """Copy the cached files of `part_name` into the stage and return its manifest entry, or None."""

@@ -62,6 +62,12 @@ def _number(value: int):
     return NumberObject(value)
 
 
+def _tail(path: Path, size: int) -> bytes:
+    with open(path, "rb") as handle:
+        handle.seek(max(0, handle.seek(0, os.SEEK_END) - size))
+        return handle.read()
+
+
 def has_print_scaling_none(reader: PdfReader) -> bool:
     prefs = reader.trailer["/Root"].get("/ViewerPreferences")
     return prefs is not None and prefs.get_object().get("/PrintScaling") == "/None"
@@ -69,7 +75,7 @@ def has_print_scaling_none(reader: PdfReader) -> bool:
 
 def add_print_scaling_none(path: Path) -> bool:
     """Ask viewers to print at 100 %; False when the PDF already asks it (nothing is written then)."""
-    if MARKED in Path(path).read_bytes()[-4096:]:  # our own update, at the end: no need to parse the file
+    if MARKED in _tail(Path(path), 4096):  # our own update, at the end: no need to parse the file
         return False
     from pypdf import PdfReader
     from pypdf.generic import DictionaryObject, NameObject

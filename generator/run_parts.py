@@ -14,10 +14,13 @@ import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from generator.output import signals_held
 from generator.part_cache import PartCache
+from generator.parts import load_shared
 from generator.pdf_update import mark_print_scaling
 
 WORKERS = 2
+PR_SET_PDEATHSIG = 1  # prctl(2)
 _CONTEXT = {}  # set just before the workers fork: {"ctx": BuildContext, "parts": {name: Part}}
 
 
@@ -31,12 +34,17 @@ def run_parts(ctx, parts: list, cache: PartCache, keys: dict, progress) -> dict:
         else:
             ctx.log(f"{part.name}: nothing changed, output reused")
             results[part.name] = entry
+    took = cache.seconds()
+    todo.sort(key=lambda part: -took.get(part.name, part.weight))  # longest first: the last to start is short
+    files = {}
     for done, (part, entry, written, seconds) in enumerate(_build_all(ctx, todo), 1):
-        ctx.stage.written.extend(rel for rel in written if rel not in ctx.stage.written)
-        mark_print_scaling(ctx.stage.dir / rel for rel in written)  # before the cache keeps them: hits are ready
         cache.store(part.name, keys[part.name], ctx.stage, written, entry)
-        results[part.name] = entry
+        results[part.name], took[part.name], files[part.name] = entry, seconds, written
         progress.finish(part.name, done, len(todo), seconds)
+    for part in parts:  # the files listed in the parts' order, whichever finished first
+        ctx.stage.written.extend(rel for rel in files.get(part.name, ()) if rel not in ctx.stage.written)
+    if todo:
+        cache.keep_seconds(took)
     return {part.name: results[part.name] for part in parts}
 
 
@@ -45,14 +53,21 @@ def _build_all(ctx, parts: list):
         for part in parts:
             yield (part, *_build_one(ctx, part))
         return
+    load_shared(parts, WORKERS)
     _CONTEXT.update(ctx=ctx, parts={p.name: p for p in parts})
-    pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork"), initializer=_worker_signals)
+    pool = None
     try:
-        futures = [(part, pool.submit(_build_in_worker, part.name)) for part in parts]
+        # Ctrl-C or SIGTERM are held while the workers fork: one landing inside a fork handler would be lost
+        # (Python ignores exceptions there) and the build would run on; held, it is raised right after.
+        with signals_held():
+            pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork"),
+                                       initializer=_worker_signals, initargs=(os.getpid(),))
+            futures = [(part, pool.submit(_build_in_worker, part.name)) for part in parts]
         for part, future in futures:
             yield (part, *future.result())  # a part's BuildError is raised again here
     except BaseException:  # a failed part, Ctrl-C or SIGTERM: stop the other workers now, do not wait for them
-        _stop(pool)
+        if pool is not None:
+            _stop(pool)
         raise
     else:
         pool.shutdown(wait=True)
@@ -60,14 +75,29 @@ def _build_all(ctx, parts: list):
         _CONTEXT.clear()
 
 
-def _worker_signals() -> None:
+def die_with_parent(parent: int) -> None:
+    """Ask the kernel to kill this forked worker when `parent` dies (Linux): a build killed outright (kill -9)
+    must not leave workers running, or holding its output pipes open, after it."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the worker ends when its pool's pipe closes
+        return
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)
+
+
+def _worker_signals(parent: int) -> None:
     """Workers leave Ctrl-C to the parent (which stops them) and die quietly on SIGTERM, without tracebacks.
     Each leads a process group of its own, so stopping it also stops the processes a part starts in turn
     (the counter faces' render pool), instead of leaving them to fail on a broken pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked while the parent held them (signals_held): take them again
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     if hasattr(os, "setpgrp"):
         os.setpgrp()
+    die_with_parent(parent)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -91,4 +121,6 @@ def _build_one(ctx, part):
     """(manifest entry, files written, seconds) of building one part."""
     start, before = time.perf_counter(), set(ctx.stage.written)
     entry = part.build(ctx)
-    return entry, [rel for rel in ctx.stage.written if rel not in before], time.perf_counter() - start
+    written = [rel for rel in ctx.stage.written if rel not in before]
+    mark_print_scaling(ctx.stage.dir / rel for rel in written)  # here: in the worker, beside the other parts
+    return entry, written, time.perf_counter() - start

@@ -95,6 +95,20 @@ def test_an_edit_rebuilds_only_the_parts_that_read_the_file(run_cli, workspace):
     assert result.code == 0
     assert built_parts(result.err) == {"counters": "built", "maps": "reused", "cards": "built", "sheets": "built",
                                        "booklet": "built"}
+    # A map is read by the maps and by the booklet's scenario figures; of the maps, only the edited one is drawn.
+    drawn_maps = workspace / "out" / ".cache" / "space-empires-4x" / "maps"
+    before = {p.relative_to(drawn_maps): p.stat().st_ino for p in drawn_maps.rglob("*") if p.is_file()}
+    edit(workspace / "kit" / "maps" / "duel-small.yaml", "rounds: 20", "rounds: 21")
+    result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
+    assert result.code == 0
+    assert built_parts(result.err) == {"counters": "reused", "maps": "built", "cards": "reused", "sheets": "reused",
+                                       "booklet": "built"}
+    after = {p.relative_to(drawn_maps): p.stat().st_ino for p in drawn_maps.rglob("*") if p.is_file()}
+    kept = {path.parent for path in after if before.get(path) == after[path]}
+    assert len(before) == len(after) == 6 * 3 and len(kept) == 5  # five maps' files untouched, one drawn anew
+    manifest = json.loads((workspace / "out" / "space-empires-4x" / "manifest.json").read_text())
+    assert len(manifest["parts"]["maps"]["maps"]) == 6 and all(
+        (workspace / "out" / "space-empires-4x" / f["path"]).is_file() for f in manifest["parts"]["maps"]["files"])
 
 
 def test_generic_parts_are_keyed_by_the_folders_they_read(run_cli, tmp_path):
@@ -108,3 +122,47 @@ def test_generic_parts_are_keyed_by_the_folders_they_read(run_cli, tmp_path):
     edit(tmp_path / "kit" / "boards" / "board.yaml", "label: Rim", "label: Edge")
     # the texts may quote the board (boards.<id>.places), so the documents follow it; the pieces do not
     assert built_parts(run_cli(*build).err) == {"components": "reused", "boards": "built", "documents": "built"}
+
+
+def test_an_up_to_date_build_loads_no_kit_and_a_touched_output_builds_again(run_cli, workspace, monkeypatch):
+    """Nothing read changed and the output is as the last build left it: no kit is loaded, nothing is written.
+    A deleted or rewritten output file, or other options, make it an ordinary build again."""
+    import generator.kit
+    build = ("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
+    assert run_cli(*build).code == 0  # the warm copy's record names the warm folder: this build records its own
+    before = files(workspace / "out")
+
+    def no_load(*args, **kwargs):
+        raise AssertionError("an up-to-date build loaded the kit")
+    with monkeypatch.context() as patched:
+        patched.setattr(generator.kit, "load_kit", no_load)
+        result = run_cli(*build)
+    assert result.code == 0 and set(built_parts(result.err).values()) == {"reused"}
+    assert "booklet.pdf" in result.out and files(workspace / "out") == before
+
+    kit_out = workspace / "out" / "space-empires-4x"
+    (kit_out / "cards.pdf").unlink()
+    (kit_out / "booklet.pdf").unlink()  # a new file, not written in place: the output hard-links the part cache
+    (kit_out / "booklet.pdf").write_bytes(b"not a booklet")
+    result = run_cli(*build)
+    assert result.code == 0 and set(built_parts(result.err).values()) == {"reused"}  # from the part cache
+    assert files(workspace / "out") == before
+    assert built_parts(run_cli(*build, "--paper", "a4").err)["cards"] == "built"
+
+
+def test_other_kits_are_keyed_by_the_default_kit_they_fall_back_to(tmp_path, monkeypatch):
+    """A kit without aid texts of its own prints the default kit's: an edit there is an edit of its input.
+    The default kit itself keeps its per-part keys (its rules are not an input of its maps)."""
+    from tests.conftest import DEFAULT_KIT_DIR
+    from generator import inputs
+    shutil.copytree(DEFAULT_KIT_DIR, tmp_path / "default")
+    shutil.copytree(DEFAULT_KIT_DIR, tmp_path / "other", ignore=shutil.ignore_patterns("aids"))
+    monkeypatch.setattr(inputs, "FALLBACK_KIT", tmp_path / "default")
+    before = inputs.Inputs(tmp_path / "other", tmp_path / "out" / "other").fingerprint()
+    own = inputs.Inputs(tmp_path / "default", tmp_path / "out" / "default").fingerprint(("rules",))
+    edit(tmp_path / "default" / "aids" / "cards.yaml", "title:", "title: ", 1)
+    edit(tmp_path / "default" / "rules" / "01-introduction.md", "#", "# ", 1)
+    assert inputs.Inputs(tmp_path / "other", tmp_path / "out" / "other").fingerprint() != before
+    assert inputs.Inputs(tmp_path / "default", tmp_path / "out" / "default").fingerprint(("rules",)) != own  # aids
+    edit(tmp_path / "default" / "aids" / "cards.yaml", "title: ", "title:", 1)
+    assert inputs.Inputs(tmp_path / "default", tmp_path / "out" / "default").fingerprint(("rules",)) == own

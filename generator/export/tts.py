@@ -164,7 +164,7 @@ class Export:
 
     # boards ------------------------------------------------------------------------------------------------
     def boards(self, z: float) -> list[dict]:
-        from generator.parts.boards import board_art
+        from generator.boards.files import board_art
         cache = _art_cache(self.kit)
         drawn = []
         for board in self.kit.boards:

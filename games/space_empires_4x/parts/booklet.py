@@ -10,4 +10,4 @@ def build(ctx) -> dict:
 
 
 PART = Part(name="booklet", build=build, order=50, doc="the rules booklet, in reading order and imposed for folding",
-            aliases=("rules",), ignores=("aids",))
+            aliases=("rules",), ignores=("aids",), needs=("cairo", "reportlab", "pypdf"), weight=0.9)

@@ -29,5 +29,5 @@ PART = Part(
     options=(Option(("--cards-per-sheet",), {"type": int, "choices": (1, 2), "default": 2,
                                               "dest": "cards_per_sheet",
                                               "help": "aid cards: 2 per landscape sheet (default) or 1 per page"}),),
-    ignores=("rules", "maps", "aids/sheets.yaml"),
+    ignores=("rules", "maps", "aids/sheets.yaml"), needs=("reportlab",), weight=0.5,
 )

@@ -21,4 +21,4 @@ def build(ctx) -> dict:
 
 PART = Part(name="sheets", build=build, order=40, aliases=("records",),
             doc="production sheets and ship technology sheets (Letter / A4, one set per colour)",
-            ignores=("rules", "maps", "aids/cards.yaml"))
+            ignores=("rules", "maps", "aids/cards.yaml"), needs=("reportlab",), weight=0.75)

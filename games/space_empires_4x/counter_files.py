@@ -1,0 +1,269 @@
+"""The counters part's files (games.space_empires_4x.parts.counters registers it): every counter of the kit at its rule count,
+double-sided, one PDF per print group (each colour, deep space, neutral) plus a duplex calibration sheet, PNG
+previews, and every placement in the manifest.
+
+The stages stay apart: faces (Jinja SVG per distinct face) -> layout (generator.layout.counters, numbers)
+-> drawing (generator.render.counter_sheets, in worker processes). Two caches under ctx.cache_dir keep
+rebuilds fast: a file whose inputs hash the same as last time is copied instead of drawn
+(generator.output_cache), and a face drawn before is replayed from its recorded cairo calls instead of
+rendered from SVG again (generator.render.face_store).
+"""
+from __future__ import annotations
+
+import multiprocessing
+from importlib import metadata
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from games.space_empires_4x.inventory import DEEP_SPACE, NEUTRAL, Face, Piece
+from generator.layout import calibration as calibration_layout_module
+from generator.layout import counters as layout_module
+from generator.layout.calibration import calibration_layout
+from generator.layout.counters import Page, SheetSpec, impose_counters
+from generator.lengths import mm, parse_length, parse_offset, pt_from_mm
+from generator.output_cache import OutputCache, content_key, source_fingerprint
+from generator.paper import PRINTABLE_MARGIN, paper_size
+from generator.problems import BuildError
+from generator.render import calibration as calibration_module
+from generator.render import counter_sheets as sheets_module
+from generator.render import face_compact as face_compact_module
+from generator.render import face_store as face_store_module
+from generator.render import pdf as pdf_module
+from generator.render import svg_ops as svg_ops_module
+from generator.render.face_store import FaceStore
+from generator.render.calibration import CalibrationFile, write_calibration
+from generator.render.counter_sheets import FaceRef, SheetFile, SheetPage, write_sheet_file
+from generator.render.templates import SUFFIX, template_dirs
+
+CALIBRATION = "counters-calibration.pdf"
+WORKERS = 2
+
+
+# Options -----------------------------------------------------------------------------------------------
+
+def sheet_spec(ctx) -> SheetSpec:
+    gutter = float(ctx.option("gutter", 0.0) or 0.0)
+    if gutter < 0:
+        raise ValueError("--gutter must be 0 or more (mm)")
+    return SheetSpec(page=paper_size(ctx.paper), margin=PRINTABLE_MARGIN, size=parse_length(ctx.counter_size),
+                     gutter=pt_from_mm(gutter), duplex=ctx.option("duplex", "long") or "long",
+                     back_offset=parse_offset(ctx.option("back_offset", "0,0") or "0,0"))
+
+
+# Faces --------------------------------------------------------------------------------------------------
+
+def templates_fingerprint(kit_root: Path) -> str:
+    """A hash of every face template a build can use (kit templates first, then built-ins)."""
+    parts = []
+    for folder in template_dirs(kit_root):
+        for path in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else ():
+            parts += [str(path), path.read_text(encoding="utf-8")]
+    return content_key(*parts)
+
+
+class FaceRefs:
+    """The store key of each distinct face: same templates, parameters and size -> same drawing."""
+
+    def __init__(self, kit_root: Path, size_mm: float):
+        renderer = [metadata.version(name) for name in ("cairosvg", "cairocffi")]
+        self.base = content_key(templates_fingerprint(kit_root), repr(size_mm), *renderer,
+                                source_fingerprint(face_store_module, face_compact_module, svg_ops_module))
+        self.refs: dict[Face, FaceRef] = {}
+
+    def ref(self, face: Face, needed_by: str) -> FaceRef:
+        if face not in self.refs:
+            key = content_key(self.base, face.template, face.params_json)
+            self.refs[face] = FaceRef(key, face.template, face.params_json, needed_by)
+        return self.refs[face]
+
+
+# Print groups ---------------------------------------------------------------------------------------------
+
+def print_groups(ctx) -> list[tuple[str, str, list[Piece]]]:
+    """(group id, printed name, pieces): each colour, then deep space, then neutral; empty groups dropped."""
+    names = {c.id: c.name for c in ctx.kit.colours}
+    names.update({DEEP_SPACE: "Deep space", NEUTRAL: ctx.kit.neutral.name})
+    groups = []
+    for group in [c.id for c in ctx.kit.colours] + [DEEP_SPACE, NEUTRAL]:
+        pieces = [p for p in ctx.pieces if p.group == group]
+        if pieces:
+            groups.append((group, names[group], pieces))
+    return groups
+
+
+def duplex_words(spec: SheetSpec) -> str:
+    return "flip on the long edge" if spec.duplex == "long" else "flip on the short edge"
+
+
+def title_lines(ctx, spec, group_name: str, page: Page, sheets: int) -> tuple[str, ...]:
+    first = (f"{ctx.kit.title} \u00b7 counters \u00b7 {group_name} \u00b7 sheet {page.sheet} of {sheets}"
+             f" \u00b7 {page.side}")
+    if not page.first:
+        return (first,)
+    offset = "" if spec.back_offset == (0, 0) else " (back offset {:.1f},{:.1f} mm in use)".format(
+        mm(spec.back_offset[0]), mm(spec.back_offset[1]))
+    return (first,
+            f"Print at 100% / actual size (never 'fit to page'), two-sided, {duplex_words(spec)}.",
+            f"The bars at the right must measure exactly 1 in and 25 mm. Backs off? Print {CALIBRATION}{offset}.",
+            "Cut along the grey lines.")
+
+
+def group_sheet(ctx, spec, faces: FaceRefs, group: tuple) -> SheetFile:
+    group_id, group_name, pieces = group
+    pages = impose_counters([p.kind for p in pieces], spec)
+    distinct: dict[FaceRef, int] = {}
+    sheet_pages = []
+    for page in pages:
+        indices = []
+        for slot in page.slots:
+            piece = pieces[slot.index]
+            face = piece.front if page.side == "front" else piece.back
+            ref = faces.ref(face, f"{piece.ref} ({piece.label}, {page.side})")
+            indices.append(distinct.setdefault(ref, len(distinct)))
+        lines = title_lines(ctx, spec, group_name, page, pages[-1].sheet)
+        sheet_pages.append(SheetPage(page, tuple(indices), lines))
+    rel = f"counters-{group_id}.pdf"
+    previews = tuple(f"previews/counters-{group_id}-p{n}.png" for n in range(1, len(pages) + 1))
+    return SheetFile(rel, f"{ctx.kit.title}: counters, {group_name}", spec.page, str(ctx.kit.root),
+                     mm(spec.size), tuple(distinct), tuple(sheet_pages), previews)
+
+
+def calibration_file(ctx, spec: SheetSpec) -> CalibrationFile:
+    front = (f"{ctx.kit.title} \u00b7 duplex calibration \u00b7 front",
+             f"Print this one sheet two-sided at 100% / actual size, {duplex_words(spec)}, "
+             "with the printer settings you will use for the counters.",
+             "Then turn the sheet over and read the back.")
+    back = (f"{ctx.kit.title} \u00b7 duplex calibration \u00b7 back",
+            "Hold the sheet up to a light. The cross printed on the front shows through.",
+            "Read the number on each scale where the front's line crosses it (in mm, the marks are 1 mm apart), "
+            "and write both down here:   X = ______ mm     Y = ______ mm.",
+            "Both 0: your printer puts backs on their fronts; print the counter sheets as they are.",
+            "Any other numbers: give them to whoever made these files, and ask for counter sheets made with that "
+            "back offset (X,Y); backs printed from them land on their fronts on this printer.")
+    layout = calibration_layout(spec.page, spec.margin)
+    return CalibrationFile(CALIBRATION, f"{ctx.kit.title}: duplex calibration", layout, front, back,
+                           ("previews/counters-calibration-p1.png", "previews/counters-calibration-p2.png"),
+                           spec.margin)
+
+
+# Producing the files -------------------------------------------------------------------------------------
+
+CODE = (layout_module, calibration_layout_module, sheets_module, calibration_module, pdf_module, face_store_module,
+        face_compact_module)
+
+
+def job_outputs(job) -> list[str]:
+    return [job.path, *job.previews]
+
+
+def job_key(job) -> str:
+    """Everything that decides a file's bytes: the drawing code, the faces' keys, the layout and titles."""
+    faces = [f.key for f in getattr(job, "faces", ())]
+    return content_key(source_fingerprint(*CODE), repr(faces),
+                       repr(replace(job, path="", previews=(), kit_root="", faces=()) if faces else
+                            replace(job, path="", previews=())))
+
+
+def run_job(job, store: FaceStore) -> int:
+    return write_sheet_file(job, store) if isinstance(job, SheetFile) else write_calibration(job)
+
+
+def staged(ctx, job):
+    """The job with its output paths pointing into the build's staging folder."""
+    return replace(job, path=str(ctx.stage.path(job.path)),
+                   previews=tuple(str(ctx.stage.path(p)) for p in job.previews))
+
+
+def render_jobs(jobs: list, store: FaceStore) -> list[int]:
+    """Draw the files, split over worker processes (forked after cairo is loaded) when more than one."""
+    if len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [run_job(job, store) for job in jobs]
+    pdf_module._cairo()  # load cairo and cairosvg once, before forking
+    jobs = sorted(jobs, key=lambda j: -len(getattr(j, "faces", ())))
+    from generator.run_parts import die_with_parent
+    with multiprocessing.get_context("fork").Pool(min(WORKERS, os.cpu_count() or 1, len(jobs)),
+                                                  initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
+        return pool.starmap(run_job, [(job, store) for job in jobs], chunksize=1)
+
+
+def produce(ctx, jobs: list) -> dict:
+    """Copy unchanged files from the cache, draw the rest (replaying stored faces), remember both."""
+    cache = OutputCache(ctx.cache_dir / "counters")
+    missing, keys = [], {}
+    for job in jobs:
+        keys[job.path] = key = job_key(job)
+        if not cache.fetch(key, [ctx.stage.path(rel) for rel in job_outputs(job)]):
+            missing.append(job)
+    store, rendered = FaceStore(ctx.cache_dir / "counter-faces"), 0
+    if missing:
+        rendered = sum(render_jobs([staged(ctx, job) for job in missing], store))
+        store.prune({f.key for job in jobs for f in getattr(job, "faces", ())})
+    for job in missing:
+        cache.store(keys[job.path], [ctx.stage.path(rel) for rel in job_outputs(job)])
+    cache.prune()
+    return {"drawn": [j.path for j in missing], "faces_rendered": rendered}
+
+
+def preflight(ctx, faces: FaceRefs, spec: SheetSpec) -> list[str]:
+    """Every counter face's glyphs, as measured when it was drawn, against the kit's preflight rules. At the
+    kit's own counter size a finding stops the build; at a size chosen with --counter-size it is a warning
+    (smaller counters have smaller text: the player asked for them; --strict still refuses)."""
+    from generator.preflight import check_face, preflight_rules
+    from generator.shapes import Shape
+    store, rules = FaceStore(ctx.cache_dir / "counter-faces"), preflight_rules(ctx.kit)
+    shape, findings = Shape("square", spec.size, spec.size), []
+    for ref in faces.refs.values():
+        record = store.get(ref.key)
+        for finding in check_face((record or {}).get("texts", ()), shape, 0.0, rules):
+            findings.append(f"preflight: {ref.source}: {ref.template}{SUFFIX}: {finding}")
+    return sorted(set(findings))
+
+
+# Manifest --------------------------------------------------------------------------------------------------
+
+def placements(sheet: SheetFile, pieces: list[Piece]) -> list[dict]:
+    rows = []
+    for number, page in enumerate(sheet.pages, start=1):
+        for slot in page.layout.slots:
+            piece = pieces[slot.index]
+            rows.append({"file": sheet.path, "page": number, "x": round(slot.x, 3), "y": round(slot.y, 3),
+                         "width": round(slot.size, 3), "height": round(slot.size, 3), "face": page.layout.side,
+                         "turned": slot.turned, "piece": piece.label, "ref": piece.ref, "colour": piece.colour,
+                         "group": piece.group})
+    return rows
+
+
+def file_entry(ctx, sheet, group: str | None) -> dict:
+    pages = len(sheet.pages) if isinstance(sheet, SheetFile) else 2
+    return {"path": sheet.path, "pages": pages, "paper": ctx.paper, "page_size": list(sheet_page_size(sheet)),
+            "group": group, "previews": list(sheet.previews)}
+
+
+def sheet_page_size(sheet) -> tuple[float, float]:
+    return sheet.page_size if isinstance(sheet, SheetFile) else sheet.layout.page
+
+
+def build_counters(ctx) -> dict:
+    spec = sheet_spec(ctx)
+    faces = FaceRefs(ctx.kit.root, mm(spec.size))
+    groups = print_groups(ctx)
+    sheets = [group_sheet(ctx, spec, faces, group) for group in groups]
+    calibration = calibration_file(ctx, spec)
+    done = produce(ctx, sheets + [calibration])
+    findings = preflight(ctx, faces, spec)
+    if findings and ctx.counter_size == ctx.kit.counter_size:  # the kit as designed must print well
+        raise BuildError("preflight: these counters would print badly:\n" + "\n".join(findings))
+    pages = sum(len(s.pages) for s in sheets)
+    ctx.log(f"counters: {len(sheets)} sheet files, {pages} pages, {len(faces.refs)} distinct faces; "
+            f"drew {len(done['drawn'])} file(s) ({done['faces_rendered']} faces rendered), the rest from cache")
+    return {
+        "files": [file_entry(ctx, s, g[0]) for s, g in zip(sheets, groups)] + [file_entry(ctx, calibration, None)],
+        "counter_size": {"text": ctx.counter_size, "points": spec.size},
+        "sheet": {"margin": spec.margin, "gutter": spec.gutter, "duplex": spec.duplex,
+                  "back_offset": list(spec.back_offset), "origin": "top-left, points"},
+        "placements": [row for s, g in zip(sheets, groups) for row in placements(s, g[2])],
+        "cuts": [{"file": s.path, "page": n, "segments": [list(map(lambda v: round(v, 3), c)) for c in p.layout.cuts]}
+                 for s in sheets for n, p in enumerate(s.pages, start=1)],
+        "warnings": findings,
+    }

@@ -1,0 +1,228 @@
+"""The maps part's files (games.space_empires_4x.parts.maps registers it): every board as a full-size poster PDF and as tiles
+for a home printer.
+
+Each board is drawn ONCE as one piece of art (and its alignment marks as a second); the poster places it
+on one page at full size, and each tile page places the same art shifted and clipped to its share.
+
+The assembly page comes first and shows both arts whole (scaled), then one page per tile. (A clipped first
+use no longer crops the shared art for later pages: PdfDocument records unbounded; tests/test_maps_render.py
+still checks that each tile shows its marks.)
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from generator.lengths import parse_length
+from games.space_empires_4x.maps.board import Board, compose_board
+from games.space_empires_4x.maps.draw import map_svg
+from games.space_empires_4x.maps.layout import hex_too_small
+from generator.maps.pages import draw_tile_pages, place_scaled, svg_size
+from generator.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
+from generator.paper import PRINTABLE_MARGIN
+from generator.problems import BuildError, display_path
+from generator.output_cache import OutputCache, content_key
+from generator.render.pdf import ArtCache, PdfDocument
+from generator.render.templates import render_template
+
+FOLDER = "maps"
+
+
+def build(ctx) -> dict:
+    """Each map's poster and tiles; a map whose drawing and pages an earlier build made (same board, paper,
+    titles, code and templates) comes back from the output cache with its manifest entries."""
+    layouts = chosen_maps(ctx.kit, ctx.option("map"))
+    arts, files, maps = ArtCache(), [], []
+    counter = parse_length(ctx.counter_size)
+    cache, drawn = OutputCache(ctx.cache_dir / "maps"), 0
+    for layout in layouts:
+        _check_counter_fits(layout, ctx.counter_size)
+        board = compose_board(layout, ctx.kit.game.sequence["turns_per_round"], counter)
+        svg = map_svg(ctx.kit, board)
+        plan = plan_tiles(board.width, board.height, ctx.paper)
+        entry, drew = _cached_map(ctx, cache, board, svg, plan, arts)
+        files += entry["files"]
+        drawn += drew
+        maps.append(entry["map"])
+        ctx.log(f"maps: {layout.id}: poster {board.width / 72:.2f} x {board.height / 72:.2f} in, "
+                f"{plan.count} {ctx.paper} tiles ({plan.rows} x {plan.cols})")
+    if not ctx.option("map"):  # a --map build leaves the other maps' entries for the next whole build
+        cache.prune()
+    ctx.log(f"maps: drew {drawn} of {len(layouts)} maps, the rest from the cache")
+    return {"files": files, "maps": maps}
+
+
+def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan, arts: ArtCache) -> tuple:
+    """({"files": [poster, tiles], "map": manifest entry}, drawn?): from the cache, else drawn and kept."""
+    layout = board.layout
+    key = content_key(ctx.code_key, svg, repr(replace(layout, file=Path(layout.file.name))), repr(plan),
+                      _title(ctx.kit, board), ctx.kit.title, ctx.paper, ctx.counter_size)
+    rels = [f"{FOLDER}/{layout.id}-poster.pdf", f"{FOLDER}/{layout.id}-tiles-{plan.paper}.pdf"]
+    noted = ctx.cache_dir / f".map-{layout.id}.json"   # the manifest entries travel with the files
+    if cache.fetch(key, [ctx.stage.path(rel) for rel in rels] + [noted]):
+        return json.loads(noted.read_text(encoding="utf-8")), False
+    art = arts.get(svg, source=f"map {layout.id}")
+    poster = write_poster(ctx, board, art)
+    tiles, pages = write_tiles(ctx, board, art, plan, arts)
+    entry = {"files": [poster, tiles],
+             "map": {"map": layout.id, "scenario": layout.scenario, "file": str(layout.file.name),
+                     "size_in": [round(board.width / 72, 3), round(board.height / 72, 3)],
+                     "hexes": len(board.hexes), "poster": poster["path"], "tiles": tiles["path"],
+                     "tile_grid": [plan.rows, plan.cols], "pages": pages}}
+    noted.write_text(json.dumps(entry), encoding="utf-8")
+    cache.store(key, [ctx.stage.path(rel) for rel in rels] + [noted])
+    return entry, True
+
+
+def chosen_maps(kit, name: str | None) -> tuple:
+    """All of the kit's boards, or the one --map names (an unknown name is a usage error)."""
+    if not name:
+        return kit.maps
+    chosen = tuple(m for m in kit.maps if m.id == name)
+    if not chosen:
+        known = ", ".join(m.id for m in kit.maps) or "none"
+        raise ValueError(f"unknown map {name!r} for --map (known: {known})")
+    return chosen
+
+
+def _check_counter_fits(layout, counter_size: str) -> None:
+    """--counter-size can be larger than the kit's default the layouts were validated against."""
+    problem = hex_too_small(layout, counter_size)
+    if problem:
+        where = f"{display_path(layout.file)}:{layout.lines.get('hex_size', 1)}"
+        raise BuildError(f"{where}: hex_size: {problem} (--counter-size {counter_size})")
+
+
+def write_poster(ctx, board: Board, art) -> dict:
+    """One page exactly the board's size, for a print shop or a large-format printer."""
+    rel = f"{FOLDER}/{board.layout.id}-poster.pdf"
+    doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.layout.id} (poster)",
+                      board.width, board.height)
+    doc.new_page()
+    doc.place(art, 0, 0)
+    doc.close()
+    return {"path": rel, "pages": 1, "paper": "poster", "page_size": [board.width, board.height]}
+
+
+def write_tiles(ctx, board: Board, art, plan: TilePlan, arts: ArtCache) -> tuple[dict, list]:
+    """The assembly page, then one page per tile: the map art clipped to the tile, marks, guides."""
+    rel = f"{FOLDER}/{board.layout.id}-tiles-{plan.paper}.pdf"
+    doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.layout.id} ({plan.paper} tiles)",
+                      *plan.page)
+    marks = arts.get(_marks_svg(ctx.kit, board, plan), source=f"map {board.layout.id} marks")
+    pages = [_assembly_page(ctx, doc, board, (art, marks), plan, arts)]
+    title = _title(ctx.kit, board)
+    draw_tile_pages(ctx, doc, plan, (art, marks), arts, title)
+    pages += [_tile_entry(board, tile) for tile in plan.tiles]
+    doc.close()
+    entry = {"path": rel, "pages": doc.pages, "paper": plan.paper, "page_size": list(plan.page),
+             "landscape": plan.landscape}
+    return entry, pages
+
+
+def _title(kit, board: Board) -> str:
+    scenario = next(s for s in kit.game.scenarios if s.id == board.layout.scenario)
+    return f"{kit.title}: {scenario.name}"
+
+
+def _marks_svg(kit, board: Board, plan: TilePlan) -> str:
+    context = svg_size(board.width, board.height) | {"marks": plan.marks, "ink": "#c00060", "radius": TICK / 2}
+    return render_template(kit.root, "map-marks", context, needed_by=f"map {board.layout.id}")
+
+
+def _tile_entry(board: Board, tile) -> dict:
+    """What the manifest says about a tile page: its label and the part of the map it shows."""
+    s = tile.source
+    inside = [c for c in board.hexes if s.x <= c.centre[0] <= s.x + s.w and s.y <= c.centre[1] <= s.y + s.h]
+    entry = {"page": tile.page + 1, "kind": "tile", "label": tile.label,
+             "region_pt": [round(v, 2) for v in (s.x, s.y, s.w, s.h)], "hexes": len(inside),
+             "neighbours": tile.neighbours}
+    if inside:
+        cols, rows = [c.col + 1 for c in inside], [c.row + 1 for c in inside]
+        entry |= {"columns": [min(cols), max(cols)], "rows": [min(rows), max(rows)]}
+    return entry
+
+
+def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: TilePlan, arts: ArtCache) -> dict:
+    """Page 1: the whole map (and its seam marks) in small, each tile's outline and label, the steps."""
+    doc.new_page()
+    width, height = plan.page
+    margin = PRINTABLE_MARGIN + MARK_ARM / 2
+    ruler = {"x": width - margin - board.layout.hex_size, "y": margin + 60, "length": board.layout.hex_size,
+             "inches": f"{board.layout.hex_size / 72:g}"}
+    steps = _wrapped_steps(_steps(board, plan), width, margin, ruler)
+    top = max(margin + 100, margin + STEP_TOP + len(steps) * STEP_LEADING + 14)
+    scale = min((width - 2 * margin) / board.width, (height - top - margin) / board.height)
+    x0 = (width - board.width * scale) / 2
+    for art in whole:
+        place_scaled(doc, art, x0, top, scale)
+    context = svg_size(width, height) | {
+        "title": _title(ctx.kit, board), "count": plan.count, "margin": margin,
+        "title_size": _title_size(f"{_title(ctx.kit, board)}: putting the {plan.count} tiles together",
+                                  width - 2 * margin),
+        "steps": steps, "numbered": True, "ruler": ruler,
+        "tiles": [_outline(t, x0, top, scale, plan) for t in plan.tiles],
+    }
+    svg = render_template(ctx.kit.root, "map-assembly", context, needed_by=f"map {board.layout.id} assembly page")
+    doc.place(arts.get(svg), 0, 0)
+    return {"page": 1, "kind": "assembly", "scale": round(scale, 4)}
+
+
+STEP_TOP, STEP_LEADING, STEP_SIZE, CAPTION_SIZE = 32, 11, 8.5, 7.5  # as map-assembly.svg.j2 prints them
+TITLE_SIZE = 14.0
+
+
+def _title_size(title: str, width: float) -> float:
+    """The assembly title's size: 14 pt, or smaller where that would run past the margin (A4 is narrower)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from generator.fonts import register_reportlab_fonts
+    register_reportlab_fonts()
+    return round(min(TITLE_SIZE, TITLE_SIZE * width / stringWidth(title, "DejaVuSans-Bold", TITLE_SIZE)), 2)
+
+
+def _wrapped_steps(steps: list[str], width: float, margin: float, ruler: dict) -> list[str]:
+    """The numbered steps as printed lines: a line that would run under the scale bar or its caption (right
+    of the steps) is wrapped, the rest of the step going on an indented line of its own. Lines are strings
+    the template prints one per row; a continuation starts with spaces instead of a number."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from generator.fonts import register_reportlab_fonts
+    register_reportlab_fonts()
+    caption = f"printed at actual size, this bar is {ruler['inches']} in:"
+    left_of_caption = ruler["x"] + ruler["length"] - stringWidth(caption, "DejaVuSans", CAPTION_SIZE) - 12
+    band = (ruler["y"] - 8, ruler["y"] + 28)          # the bar and its two caption lines
+    lines: list[str] = []
+    for number, step in enumerate(steps, 1):
+        words, line, prefix = step.split(), "", f"{number}. "
+        for word in words:
+            y = margin + STEP_TOP + len(lines) * STEP_LEADING
+            limit = (left_of_caption if band[0] <= y <= band[1] else width - margin) - margin
+            trial = f"{line} {word}" if line else word
+            if line and stringWidth(prefix + trial, "DejaVuSans", STEP_SIZE) > limit:
+                lines.append(prefix + line)
+                line, prefix = word, "    "
+            else:
+                line = trial
+        lines.append(prefix + line)
+    return lines
+
+
+def _steps(board: Board, plan: TilePlan) -> list[str]:
+    inches = f"{board.layout.hex_size / 72:g}"
+    return [
+        f"Print pages 2 to {plan.count + 1} at actual size (100%, no fitting to the page): "
+        f"a hex measures {inches} in across the flats.",
+        f"Lay the tiles out as below: rows A to {plan.tiles[-1].label[0]} from the top, "
+        f"columns 1 to {plan.cols} from the left.",
+        "Cut each tile along its dashed edges (left and top); leave its other edges as they are.",
+        "Glue each tile over the GLUE strip of its neighbour: the hex lines and the pink round marks meet.",
+        "Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks.",
+    ]
+
+
+def _outline(tile, x0: float, y0: float, scale: float, plan: TilePlan) -> dict:
+    s = tile.source
+    return {"label": tile.label, "x": x0 + s.x * scale, "y": y0 + s.y * scale, "w": s.w * scale,
+            "h": s.h * scale, "cx": x0 + (s.x + s.w / 2) * scale, "cy": y0 + (s.y + s.h / 2) * scale}

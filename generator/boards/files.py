@@ -1,0 +1,141 @@
+"""The boards part's files (generator.parts.boards registers it): every board of boards/*.yaml drawn once from its
+template, then printed whole as a poster and tiled onto home paper (glue strips, trim lines, alignment marks and
+an assembly page), with the same tiling as the hex maps (generator.maps.tiling)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.lengths import pt_from_mm
+from generator.maps.tiling import MARK_ARM, TICK, plan_tiles
+from generator.paper import PRINTABLE_MARGIN
+from generator.pieces import colour_params
+from generator.maps.pages import draw_tile_pages, place_scaled, svg_size
+from generator.problems import display_path
+from generator.render.templates import render_template
+
+FOLDER = "boards"
+
+
+def board_document(ctx, board, colour) -> str:
+    """The board's SVG: its template rendered with the board's data (cheap; drawing it is what costs)."""
+    from generator.documents.context import tables_context
+    from generator.render.piece_faces import board_svg, render_content
+    params = board.params(colour_params(colour))
+    context = {"board": params, "colour": params["colour"], "kit": {"id": ctx.kit.id, "title": ctx.kit.title},
+               "data": ctx.kit.data, "fields": board.doc["fields"], "tables": tables_context(ctx.kit)}
+    content = render_content(ctx.kit.root, board.template, context, f"{display_path(board.file)}: board {board.id}")
+    return board_svg(content, board.w, board.h)
+
+
+def board_art(ctx, board, colour, arts):
+    """The board drawn (once per ArtCache): for the poster, the tiles and the exports."""
+    return arts.get(board_document(ctx, board, colour), f"board {board.id}")
+
+
+def write_poster(ctx, name: str, title: str, art) -> dict:
+    from generator.render.pdf import PdfDocument
+    rel = f"{FOLDER}/{name}-poster.pdf"
+    doc = PdfDocument(ctx.stage.path(rel), f"{title} (poster)", art.width, art.height)
+    doc.new_page()
+    doc.place(art, 0, 0)
+    doc.close()
+    return {"path": rel, "pages": 1, "paper": "poster", "page_size": [round(art.width, 3), round(art.height, 3)]}
+
+
+def write_tiles(ctx, name: str, title: str, art, arts) -> dict:
+    from generator.render.pdf import PdfDocument
+    plan = plan_tiles(art.width, art.height, ctx.paper)
+    rel = f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"
+    doc = PdfDocument(ctx.stage.path(rel), f"{title} ({plan.paper} tiles)", *plan.page)
+    marks_svg = render_template(ctx.kit.root, "map-marks", svg_size(art.width, art.height) |
+                                {"marks": plan.marks, "ink": "#c00060", "radius": TICK / 2}, needed_by=title)
+    marks = arts.get(marks_svg, f"{title} marks")
+    _assembly(ctx, doc, title, (art, marks), plan, arts)
+    draw_tile_pages(ctx, doc, plan, (art, marks), arts, title)
+    doc.close()
+    return _tiles_entry(rel, plan)
+
+
+def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
+    doc.new_page()
+    width, height = plan.page
+    art = whole[0]
+    margin = PRINTABLE_MARGIN + MARK_ARM / 2
+    top = margin + 100
+    scale = min((width - 2 * margin) / art.width, (height - top - margin) / art.height)
+    x0 = (width - art.width * scale) / 2
+    for one in whole:
+        place_scaled(doc, one, x0, top, scale)
+    inch = 72.0
+    context = svg_size(width, height) | {
+        "title": title, "count": plan.count, "margin": margin, "steps": _steps(plan), "numbered": False,
+        "tiles": [{"label": t.label, "x": x0 + t.source.x * scale, "y": top + t.source.y * scale,
+                   "w": t.source.w * scale, "h": t.source.h * scale, "cx": x0 + (t.source.x + t.source.w / 2) * scale,
+                   "cy": top + (t.source.y + t.source.h / 2) * scale} for t in plan.tiles],
+        "ruler": {"x": width - margin - inch, "y": margin + 60, "length": inch, "inches": "1"},
+    }
+    doc.place(arts.get(render_template(ctx.kit.root, "map-assembly", context, needed_by=f"{title} assembly page")), 0, 0)
+
+
+def _steps(plan) -> list[str]:
+    return [
+        f"Print pages 2 to {plan.count + 1} at actual size (100%, no fitting to the page): the bar at the right "
+        f"must measure 1 in.",
+        f"Lay the tiles out as below: rows A to {plan.tiles[-1].label[0]} from the top, columns 1 to {plan.cols} "
+        f"from the left.",
+        "Cut each tile along its dashed edges (left and top); leave its other edges as they are.",
+        "Glue each tile over the GLUE strip of its neighbour: the lines and the pink round marks meet.",
+        "Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks.",
+    ]
+
+
+def build(ctx) -> dict:
+    """Each board's poster and tiles; a board whose SVG (and the code drawing it) an earlier build printed
+    comes back from the output cache, its manifest entries computed from the numbers alone."""
+    from generator.output_cache import OutputCache
+    from generator.render.pdf import ArtCache
+    arts, files, boards = ArtCache(ctx.kit.root), [], []
+    cache = OutputCache(ctx.cache_dir / "boards")
+    for board in ctx.kit.boards:
+        for colour in (ctx.kit.colours if board.per_colour else (None,)):
+            name = f"{board.id}-{colour.id}" if colour else board.id
+            title = f"{ctx.kit.title}: {board.name}" + (f" ({colour.name})" if colour else "")
+            svg = board_document(ctx, board, colour)
+            width, height = pt_from_mm(board.w), pt_from_mm(board.h)
+            plan = plan_tiles(width, height, ctx.paper)
+            rels = [f"{FOLDER}/{name}-poster.pdf", f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"]
+            key = _key(ctx, svg, title, plan.paper)
+            targets = [ctx.stage.path(rel) for rel in rels]
+            if not cache.fetch(key, targets):
+                art = arts.get(svg, f"board {board.id}")  # what board_art draws, from the SVG in hand
+                write_poster(ctx, name, title, art)
+                write_tiles(ctx, name, title, art, arts)
+                cache.store(key, targets)
+            files += [_poster_entry(rels[0], width, height), _tiles_entry(rels[1], plan)]
+            boards.append({"board": board.id, "colour": colour.id if colour else None, "name": board.name,
+                           "size_mm": [board.w, board.h], "places": len(board.doc["places"]),
+                           "links": len(board.doc["links"]), "tracks": len(board.doc["tracks"])})
+    cache.prune()
+    ctx.log(f"boards: {len(boards)} boards, {len(files)} files")
+    return {"files": files, "boards": boards}
+
+
+def _key(ctx, svg: str, title: str, paper: str) -> str:
+    from generator.output_cache import content_key, source_fingerprint
+    from generator.maps import pages, tiling
+    from generator.render import pdf, svg_ops
+    from generator.render.templates import template_path
+    furniture = [template_path(ctx.kit.root, t).read_text(encoding="utf-8") for t in ("map-marks", "map-tile", "map-assembly")]
+    return content_key(source_fingerprint(pdf, svg_ops, tiling, pages), Path(__file__).read_text(encoding="utf-8"),
+                       *furniture, svg, title, paper)
+
+
+def _poster_entry(rel: str, width: float, height: float) -> dict:
+    return {"path": rel, "pages": 1, "paper": "poster", "page_size": [round(width, 3), round(height, 3)]}
+
+
+def _tiles_entry(rel: str, plan) -> dict:
+    tiles = [{"page": t.page + 1, "label": t.label, "region_pt": [round(v, 2) for v in (t.source.x, t.source.y, t.source.w, t.source.h)],
+              "neighbours": t.neighbours} for t in plan.tiles]
+    return {"path": rel, "pages": plan.count + 1, "paper": plan.paper, "page_size": list(plan.page),
+            "landscape": plan.landscape, "tiles": tiles}

@@ -1,0 +1,120 @@
+"""What a build reads, hashed: the kit's files, the templates, the generator's own code and fonts.
+
+Every part's cache key and the whole build's up-to-date check start from these digests, so they are taken
+on every build, also when nothing changed. Reading and hashing ~200 files each time costs more than the rest
+of such a build; a memo of each file's (size, mtime, inode) -> digest, kept in the build's cache folder,
+re-hashes only the files whose stat changed (as git's index does). A file modified within the last
+RACY_SECONDS is never memoised: an edit landing in the same clock tick as the memo cannot be missed.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+
+from generator.kit_folder import BUILTIN_DATA, DEFAULT_KIT
+
+GENERATOR = Path(__file__).resolve().parent
+GAMES = GENERATOR.parent / "games"   # the game modules' code: a change there rebuilds their kits too
+BUILTIN_TEMPLATES = GENERATOR.parent / "templates"   # as generator.render.templates names it (not imported: jinja)
+# The built-in default kit: a kit without aid texts of its own (or charts) falls back to its files
+# (games/space_empires_4x/aids/sources.py, generator/kit.py for charts), as templates fall back to the built-in folder, so they are every other kit's input.
+FALLBACK_KIT = BUILTIN_DATA / DEFAULT_KIT
+RACY_SECONDS = 2.0
+MEMO_VERSION = 1
+
+
+def template_dirs(kit_root: Path) -> list[Path]:
+    """The folders templates come from, kit first (generator.render.templates.template_dirs, without jinja)."""
+    return [Path(kit_root) / "templates", BUILTIN_TEMPLATES]
+
+
+class DigestMemo:
+    """{absolute path: (size, mtime_ns, inode, sha256)} of files hashed before, kept as one JSON file."""
+
+    def __init__(self, path: Path | None):
+        self.path = Path(path) if path else None
+        self.known: dict[str, list] = {}
+        self.changed = False
+        if self.path is not None:
+            try:
+                stored = json.loads(self.path.read_text(encoding="utf-8"))
+                if stored.get("version") == MEMO_VERSION:
+                    self.known = stored["files"]
+            except (OSError, ValueError, KeyError, AttributeError):
+                self.known = {}
+        self.now_ns = time.time_ns()
+
+    def digest(self, path: Path, stat: os.stat_result) -> str:
+        key, seen = str(path), (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        entry = self.known.get(key)
+        if entry is not None and tuple(entry[:3]) == seen:
+            return entry[3]
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if self.now_ns - stat.st_mtime_ns > RACY_SECONDS * 1e9:
+            self.known[key] = [*seen, digest]
+            self.changed = True
+        return digest
+
+    def save(self) -> None:
+        """Keep the memo for the next build (written whole, then renamed: never half a file)."""
+        if self.path is None or not self.changed:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps({"version": MEMO_VERSION, "files": self.known}), encoding="utf-8")
+        os.replace(temporary, self.path)
+        self.changed = False
+
+
+def tree_digests(folder: Path, skip: tuple[Path, ...], memo: DigestMemo) -> list[tuple[str, str]]:
+    """(relative path, content hash) of every file below `folder`, in name order; hidden files, __pycache__
+    and the folders in `skip` (the build's own output, when it lies inside the kit) left out."""
+    if not folder.is_dir():
+        return []
+    out = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        here = Path(dirpath)
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != "__pycache__"
+                       and (here / d).resolve() not in skip]
+        for name in filenames:
+            if name.startswith("."):
+                continue
+            path = here / name
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            if not os.path.isfile(path):
+                continue
+            out.append((path.relative_to(folder).as_posix(), memo.digest(path, stat)))
+    return sorted(out)
+
+
+class Inputs:
+    """Every file any part may read (kit files, templates, the generator's and game modules' code, fonts), hashed once per
+    build; each part's fingerprint leaves out the kit files it never reads (Part.ignores), so editing a
+    rules chapter rebuilds the booklet and nothing else. The kit's own output folder is left out."""
+
+    def __init__(self, kit_root: Path, kit_out: Path, memo: DigestMemo | None = None):
+        memo = memo or DigestMemo(None)
+        self.kit_out = Path(kit_out)
+        skip = (Path(kit_out).resolve(),)
+        self.kit = tree_digests(Path(kit_root), skip, memo)
+        shared = hashlib.sha256()
+        fallback = () if Path(kit_root).resolve() == FALLBACK_KIT.resolve() else (FALLBACK_KIT,)
+        for folder in (*template_dirs(kit_root), GENERATOR, GAMES, *fallback):
+            shared.update(str(folder.name).encode() + b"\1")
+            for rel, digest in tree_digests(folder, skip, memo):
+                shared.update(f"{rel}\0{digest}\0".encode())
+        self.shared = shared.hexdigest()
+        memo.save()
+
+    def fingerprint(self, ignores: tuple = ()) -> str:
+        digest = hashlib.sha256(self.shared.encode())
+        for rel, content in self.kit:
+            if not any(rel == i or rel.startswith(i.rstrip("/") + "/") for i in ignores):
+                digest.update(f"{rel}\0{content}\0".encode())
+        return digest.hexdigest()

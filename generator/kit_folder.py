@@ -1,0 +1,24 @@
+"""Where a kit is: the folder named on the command line, or a built-in kit under data/.
+
+Kept apart from the loader (generator.kit) so that finding a kit imports nothing: a build that finds its
+output up to date needs the folder, never the YAML, the schemas or Jinja.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+BUILTIN_DATA = PROJECT_ROOT / "data"
+DEFAULT_KIT = "space-empires-4x"
+KIT_FILE = "kit.yaml"
+
+
+def find_kit(kit: str | None = None, data_dir: str | Path | None = None) -> Path:
+    """The kit folder: --data DIR if given, else KIT as a path, else KIT as a name under data/."""
+    if data_dir is not None:
+        return Path(data_dir)
+    name = kit or DEFAULT_KIT
+    as_path = Path(name)
+    if as_path.is_dir() and (as_path / KIT_FILE).exists():
+        return as_path
+    return BUILTIN_DATA / name

@@ -1,0 +1,122 @@
+"""A rebuild with nothing changed does no work: the output is already what the build would write.
+
+After a build lands, a record keeps the key of everything it read (every input file's digest, the options,
+the working directory that located messages are relative to, the Python and its libraries) and the size, mtime and inode of each file it
+wrote, with what it printed (the kit's warnings, the parts, the files). The next build with the same key
+whose files are all still there, untouched, loads no kit, validates nothing and draws nothing: it says
+again what the last one said. Anything else (an edit, other options, an output file deleted or changed, no
+record) is an ordinary build, whose parts still come from the part cache when their inputs did not change.
+Validation and drawing are deterministic functions of those inputs, so the reused answer is the answer.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.inputs import DigestMemo, Inputs
+
+KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([^\s\"'#]+)")
+
+RECORD_VERSION = 1
+
+
+def cache_root(out: Path) -> Path:
+    return Path(out) / ".cache"
+
+
+def digest_memo(out: Path) -> DigestMemo:
+    """The input files' digest memo, shared by every kit built into `out`."""
+    return DigestMemo(cache_root(out) / "input-digests.json")
+
+
+def _record_path(out: Path, kit_root: Path) -> Path:
+    name = hashlib.sha256(str(Path(kit_root).resolve()).encode()).hexdigest()[:24]
+    return cache_root(out) / "last-build" / f"{name}.json"
+
+
+def build_key(inputs: Inputs, options: dict) -> str:
+    text = json.dumps({"inputs": inputs.fingerprint(), "options": options, "cwd": os.getcwd(),
+                       "python": _interpreter(), "version": RECORD_VERSION}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _interpreter() -> list:
+    """The Python and its installed libraries, cheaply: installing, upgrading or removing a package (cairosvg,
+    reportlab) adds or removes entries in site-packages, which changes that folder's mtime."""
+    stamps = [sys.version, sys.prefix]
+    for folder in sys.path:
+        if folder.endswith("-packages") and os.path.isdir(folder):
+            stamps.append([folder, os.stat(folder).st_mtime_ns])
+    return stamps
+
+
+def _stamp(path: Path) -> list | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ino]
+
+
+@dataclass
+class Said:
+    """What a build printed, to be said again by a build that finds it up to date."""
+
+    title: str
+    kit_out: str
+    parts: list[str]
+    files: list[str]
+    problems: list[str]   # the kit's warnings, as printed
+    warnings: list[str]   # the build's warnings
+
+
+def reusable(out: Path, kit_root: Path, options: dict, inputs: Inputs) -> Said | None:
+    """What the last build said, if its key equals this build's and every file it wrote is as it left it."""
+    try:
+        record = json.loads(_record_path(out, kit_root).read_text(encoding="utf-8"))
+        if record.get("version") != RECORD_VERSION:
+            return None
+        said = Said(**record["said"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if said.kit_out != str(inputs.kit_out) or build_key(inputs, options) != record["key"]:
+        return None
+    if any(_stamp(Path(f)) != stamp for f, stamp in record["stamps"].items()):
+        return None
+    return said
+
+
+def remember(out: Path, kit_root: Path, options: dict, inputs: Inputs, said: Said) -> None:
+    """Record the build that just landed, under the key of the inputs as hashed before it read them (an
+    edit made while it ran then changes the key of the next build, which builds again)."""
+    path = _record_path(out, kit_root)
+    key = build_key(inputs, options)
+    record = {"version": RECORD_VERSION, "key": key, "stamps": {f: _stamp(Path(f)) for f in said.files},
+              "said": said.__dict__}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(json.dumps(record), encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def kit_out_guess(out: Path, kit_root: Path) -> Path:
+    """Where the kit will land (OUT/<kit id>), read from kit.yaml without loading it; the build checks the
+    guess against the loaded kit (it matters only to leave that folder out of the inputs)."""
+    try:
+        match = KIT_ID.search((Path(kit_root) / "kit.yaml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        match = None
+    return Path(out) / (match.group(1) if match else Path(kit_root).name)
+
+
+def forget(out: Path, kit_root: Path) -> None:
+    """A build that failed leaves no record: the next one builds for real."""
+    try:
+        _record_path(out, kit_root).unlink()
+    except OSError:
+        pass
