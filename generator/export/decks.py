@@ -98,7 +98,7 @@ class ExportArts:
     Art, so a common back is one image. Same steps as the components part's faces, without its disk store."""
 
     def __init__(self, kit):
-        from generator.parts.components import face_origins
+        from generator.components.files import face_origins
         from generator.render.pdf import ArtCache
         try:
             self.cache = ArtCache(kit.root)   # images in the kit folder resolve against it

@@ -115,7 +115,7 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
     from generator.build import BuildContext
     from generator.export.decks import ExportArts
     from generator.output import BuildLock, OutputStage
-    from generator.parts.components import batches, write_group
+    from generator.components.files import batches, write_group
     from generator.pdf_update import mark_print_scaling
     wanted = [p for p in pieces if (p.ref, p.colour) in keys]
     groups = {p.group for p in wanted if p.kind == "component"}

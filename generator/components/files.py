@@ -1,0 +1,184 @@
+"""The components part's files (generator.parts.components registers it): every component table's pieces on
+imposed sheets, one PDF per print group.
+
+Each distinct face is drawn once per build (generator.render.piece_arts) and placed wherever it appears;
+pieces of one group that differ in shape or size start a new batch of pages; a group whose faces and layout
+did not change is copied from the output cache.
+"""
+from __future__ import annotations
+
+import gc
+from collections import OrderedDict
+from contextlib import contextmanager
+
+from generator.components.pieces import row_faces
+from generator.layout.sheets import impose, settings_for
+from generator.problems import BuildError, display_path
+from generator.render.piece_arts import FaceArts, renderer_fingerprint
+
+SUFFIX = ".pdf"
+
+
+def face_origins(kit) -> dict:
+    """face key -> 'file:line' of the first row that makes it, so a failing face names its row."""
+    origins, shown = {}, {}
+    for table in kit.tables.values():
+        for row in table.rows:
+            file = shown.get(row.file) or shown.setdefault(row.file, display_path(row.file))
+            for colour in (kit.colours if table.per_colour else (kit.neutral,)):
+                for face in row_faces(table, row, colour):
+                    if face is not None:
+                        origins.setdefault(face.key, f"{file}:{row.line}: {table.id} row {row.label}")
+    return origins
+
+
+def batches(kit) -> "OrderedDict[str, list]":
+    """group -> [(table, pieces)] in print order; a table's pieces per colour stay together."""
+    groups = OrderedDict()
+    for piece in kit.component_pieces:
+        table = kit.tables[piece.ref.split(".", 1)[0]]
+        runs = groups.setdefault(piece.group, [])
+        if runs and runs[-1][0].id == table.id:
+            runs[-1][1].append(piece)
+        else:
+            runs.append((table, [piece]))
+    return groups
+
+
+def wanted_faces(ctx, kit) -> list:
+    """(face, shape, bleed) of every face the sheets will print, in print order."""
+    duplex = ctx.option("duplex", "long") or "long"
+    wanted = []
+    for group, runs in batches(kit).items():
+        for table, pieces in runs:
+            bleed = settings_for(table.shape, kit.sheets.get(table.group), ctx.paper, duplex).bleed
+            for piece in pieces:
+                wanted += [(f, table.shape, bleed) for f in (piece.front, piece.back) if f is not None]
+    return wanted
+
+
+def plan_group(ctx, runs: list) -> list:
+    """[(table, pieces, sheet settings, pages)] of one print group: the layout, in numbers only."""
+    duplex = ctx.option("duplex", "long") or "long"
+    offset = _offset(ctx)
+    plan = []
+    for table, pieces in runs:
+        settings = settings_for(table.shape, ctx.kit.sheets.get(table.group), ctx.paper, duplex, offset)
+        two_sided = any(p.back is not None for p in pieces)
+        try:
+            pages = impose(table.shape, len(pieces), settings, two_sided)
+        except ValueError as exc:
+            raise BuildError(f"{display_path(table.file)}: size: {exc}") from None
+        plan.append((table, pieces, settings, pages))
+    return plan
+
+
+def group_key(ctx, group: str, plan: list, arts: FaceArts) -> str:
+    """Everything a group's PDF depends on: the drawing code, its layout and titles, every face's drawing."""
+    from generator.layout import sheets as sheets_layout
+    from generator.output_cache import content_key, source_fingerprint
+    from generator.render import pdf, piece_sheets
+    parts = [source_fingerprint(pdf, piece_sheets, sheets_layout), renderer_fingerprint(), ctx.kit.title, group]
+    for table, pieces, settings, pages in plan:
+        parts += [table.name, repr(table.shape), repr(settings), repr([(p.side, p.header, p.header_side) for p in pages])]
+        for piece in pieces:
+            parts += [arts.key_of(face, table.shape, settings.bleed) if face else "-" for face in (piece.front, piece.back)]
+    return content_key(*parts)
+
+
+def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
+    """The group's PDF: from the output `cache` when nothing in it changed (its faces still preflighted from
+    their stored records), else drawn. Without a cache (a reprint), always drawn."""
+    plan = plan_group(ctx, runs)
+    path = ctx.stage.path(f"{group}{SUFFIX}")
+    if cache is None:
+        draw_group(ctx, group, plan, arts, path)
+    else:
+        key = group_key(ctx, group, plan, arts)
+        faces = [(face, table.shape, settings.bleed) for table, pieces, settings, _ in plan for piece in pieces
+                 for face in (piece.front, piece.back) if face is not None]
+        if not (all(arts.check(*face) for face in faces) and cache.fetch(key, [path])):
+            draw_group(ctx, group, plan, arts, path)
+            cache.store(key, [path])
+    placements, number = [], 0
+    for table, pieces, settings, pages in plan:
+        for page in pages:
+            number += 1
+            placements += [_placement(group, number, page, slot, table, pieces[slot.index], settings.bleed)
+                           for slot in page.slots]
+    return {"path": f"{group}{SUFFIX}", "pages": number, "placements": placements}
+
+
+def draw_group(ctx, group: str, plan: list, arts: FaceArts, path) -> None:
+    from generator.render.pdf import PdfDocument
+    from generator.render.piece_sheets import draw_sheet_page
+    doc = None
+    for table, pieces, settings, pages in plan:
+        two_sided = any(p.back is not None for p in pieces)
+        fronts = [arts.art(p.front, table.shape, settings.bleed) for p in pieces]
+        backs = [arts.art(p.back, table.shape, settings.bleed) if p.back else None for p in pieces]
+        per_sheet = 2 if two_sided else 1
+        for number, page in enumerate(pages):
+            if doc is None:
+                doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size, final=True)
+            doc.new_page(*page.size)
+            title = f"{ctx.kit.title} \u00b7 {table.name} \u00b7 {page.side} {number // per_sheet + 1} of " \
+                    f"{len(pages) // per_sheet}"
+            draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, table.shape,
+                            settings.bleed, title)
+    doc.close()
+
+
+def _placement(group, page_no, page, slot, table, piece, bleed) -> dict:
+    return {"file": f"{group}{SUFFIX}", "page": page_no, "side": page.side, "ref": piece.ref,
+            "colour": piece.colour, "x": round(slot.x, 3), "y": round(slot.y, 3), "w": round(table.shape.w, 3),
+            "h": round(table.shape.h, 3), "shape": table.shape.kind, "turned": slot.turned, "bleed": round(bleed, 3),
+            "face": (piece.front if page.side == "front" else piece.back).template}
+
+
+def _offset(ctx) -> tuple[float, float]:
+    from generator.lengths import parse_offset
+    return parse_offset(ctx.option("back_offset", "0,0") or "0,0")
+
+
+@contextmanager
+def collector_paused():
+    """Python's cycle collector paused while faces are drawn. Each face's drawing calls are hundreds of small
+    lists and numbers; made by the hundred thousand, they set the collector off again and again over every
+    object the build holds (a third of the time spent taking the workers' results). Nothing drawn here
+    makes reference cycles that must go before the part ends; the collector runs again afterwards."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
+def build(ctx) -> dict:
+    with collector_paused():  # the workers that prepare faces are forked with it paused too
+        return _build(ctx)
+
+
+def _build(ctx) -> dict:
+    kit = ctx.kit
+    arts = FaceArts(kit, lambda: face_origins(kit), ctx.cache_dir / "piece-faces.bin")
+    arts.prepare(wanted_faces(ctx, kit))
+    from generator.output_cache import OutputCache
+    cache = OutputCache(ctx.cache_dir / "piece-sheets")
+    files = [write_group(ctx, group, runs, arts, cache) for group, runs in batches(kit).items()]
+    cache.prune()
+    if arts.findings:
+        raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
+    warnings = sorted(set(arts.warnings))
+    arts.store.save(arts.used)
+    ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "
+            f"{len(arts.used)} distinct faces, {arts.rendered} rendered, the rest replayed")
+    return {"files": [{k: v for k, v in f.items() if k != "placements"} for f in files],
+            "placements": [p for f in files for p in f["placements"]], "warnings": warnings,
+            "faces": {"distinct": len(arts.used), "rendered": arts.rendered},
+            "tables": {t.id: {"name": t.name, "shape": t.shape.kind, "w": round(t.shape.w, 3),
+                              "h": round(t.shape.h, 3), "radius": round(t.shape.radius, 3), "group": t.group,
+                              "pieces": sum(1 for p in kit.component_pieces if p.ref.split('.', 1)[0] == t.id)}
+                       for t in kit.tables.values()}}
