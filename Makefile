@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml scripts/check_system.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	$(BIN)/python -m compileall -q generator  # bytecode, as a packaged install has it (editable installs do not)
+	$(BIN)/python -m compileall -q generator games  # bytecode, as a packaged install has it (editable installs do not)
 	@touch $(STAMP)
 
 clean:
