@@ -111,6 +111,9 @@ def _stop(pool: ProcessPoolExecutor) -> None:
                 worker.terminate()
     for worker in workers:
         worker.join(timeout=5)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:  # a thread left running would be inherited mid-lock by the next build's fork
+        manager.join(timeout=5)
 
 
 def _build_in_worker(name: str):
