@@ -52,11 +52,17 @@ def _chart_context(kit, pieces):
     return chart_context(kit, pieces)
 
 
+def _print_groups(kit):
+    """Each colour's counters, then the deep-space markers, then the shared counters."""
+    from games.space_empires_4x.inventory import DEEP_SPACE, NEUTRAL
+    return [(c.id, c.name) for c in kit.colours] + [(DEEP_SPACE, "Deep space"), (NEUTRAL, kit.neutral.name)]
+
+
 def _parts():
-    from games.space_empires_4x.parts import booklet, cards, counters, maps, sheets
-    return tuple(m.PART for m in (counters, maps, cards, sheets, booklet))
+    from games.space_empires_4x.parts import booklet, cards, maps, sheets
+    return tuple(m.PART for m in (maps, cards, sheets, booklet))
 
 
 MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,
                     summary=_summary, listing=_listing, boards=_boards,
-                    chart_context=_chart_context)
+                    chart_context=_chart_context, print_groups=_print_groups)

@@ -1,4 +1,4 @@
-"""The counters part's files (games.space_empires_4x.parts.counters registers it): every counter of the kit at its rule count,
+"""The counters part's files (generator.parts.counters registers it): every counter of the kit at its rule count,
 double-sided, one PDF per print group (each colour, deep space, neutral) plus a duplex calibration sheet, PNG
 previews, and every placement in the manifest.
 
@@ -16,7 +16,8 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from games.space_empires_4x.inventory import DEEP_SPACE, NEUTRAL, Face, Piece
+from generator import game_modules
+from generator.pieces import Face, Piece
 from generator.layout import calibration as calibration_layout_module
 from generator.layout import counters as layout_module
 from generator.layout.calibration import calibration_layout
@@ -81,14 +82,15 @@ class FaceRefs:
 # Print groups ---------------------------------------------------------------------------------------------
 
 def print_groups(ctx) -> list[tuple[str, str, list[Piece]]]:
-    """(group id, printed name, pieces): each colour, then deep space, then neutral; empty groups dropped."""
-    names = {c.id: c.name for c in ctx.kit.colours}
-    names.update({DEEP_SPACE: "Deep space", NEUTRAL: ctx.kit.neutral.name})
+    """(group id, printed name, pieces) of the game module's counters, in the order and with the names the
+    module gives (each colour first by default); empty groups dropped. A kit's tables print elsewhere."""
+    module = game_modules.of(ctx.kit)
+    pieces = module.pieces(ctx.kit)
     groups = []
-    for group in [c.id for c in ctx.kit.colours] + [DEEP_SPACE, NEUTRAL]:
-        pieces = [p for p in ctx.pieces if p.group == group]
-        if pieces:
-            groups.append((group, names[group], pieces))
+    for group, name in module.print_groups(ctx.kit):
+        members = [p for p in pieces if p.group == group]
+        if members:
+            groups.append((group, name, members))
     return groups
 
 
