@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import re
+import shutil
+from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from aid_helpers import all_text, build, colour_box, embedded_font_problems, hex_rgb, page_words
 from conftest import edit
-from games.space_empires_4x.aids.imposition import card_sheet, content_frame
+from generator.aids.imposition import card_sheet, content_frame
 from generator.paper import half_page_size
 
 DASH = "\u2013"
@@ -105,7 +108,7 @@ def test_every_face_fits_its_frame(built):
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_content_fits_on_both_papers(default_kit, paper):
-    from games.space_empires_4x.aids.cards import plan_cards
+    from generator.aids.cards import plan_cards
     sheet = card_sheet(paper, 2)
     frame = content_frame(sheet.slots[0])
     for card in plan_cards(default_kit, sheet):
@@ -199,3 +202,63 @@ def test_names_with_markup_characters_print_as_written(kit_copy, tmp_path):
     cards = all_text(kit_out / "cards.pdf")
     assert "Colony Ship, R&D <Miner>, Mine" in " ".join(cards.split())  # the prose, not just the chart
     assert "&amp;" not in cards
+
+
+# A kit of data only with aid cards of its own ------------------------------------------------------------
+
+MINI_CARDS = """cards:
+  turn:
+    title: Your turn
+    per: table
+    front:
+      - heading: Each turn
+      - bullets:
+          - Draw one of the {{ tables.cards.count }} action cards.
+          - Play it, then pass.
+      - chart: tiles
+    back:
+      - heading: Tokens
+      - text: The bag holds {{ tables.tokens.count }} tokens & a <b>bold</b> promise.
+"""
+
+
+@pytest.fixture
+def mini_with_aids(tmp_path):
+    kit = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "kits" / "mini", kit)
+    (kit / "aids").mkdir()
+    (kit / "aids" / "cards.yaml").write_text(MINI_CARDS, encoding="utf-8")
+    return kit
+
+
+def test_a_data_kit_prints_its_own_aid_cards_with_its_numbers_and_charts(mini_with_aids, run_cli, tmp_path):
+    out = tmp_path / "out"
+    result = run_cli("build", "--data", mini_with_aids, "--out", out, "--only", "cards", "--quiet")
+    assert result.code == 0, result.err
+    reader = PdfReader(out / "mini" / "cards.pdf")
+    assert [float(v) for v in reader.pages[0].mediabox] == [0, 0, 792, 612]   # two half-letter cards a sheet
+    front, back = (" ".join(p.extract_text().split()) for p in reader.pages[:2])
+    assert "Your turn Mini Test Kit · front" in front and "Neutral" not in front   # a single card: no colour
+    assert "Draw one of the 12 action cards." in front
+    assert "Tiles that score Hills 1 2 Tiles that do not Plains 0 3 Void 0 1" in front   # the declared chart
+    assert "The bag holds 16 tokens & a bold promise." in back
+
+
+def test_a_data_kits_aid_card_mistake_is_located(mini_with_aids, run_cli, tmp_path):
+    cards = mini_with_aids / "aids" / "cards.yaml"
+    cards.write_text(MINI_CARDS.replace("chart: tiles", "chart: tilez").replace("tables.tokens.count", "tables.tokenz.count"),
+                     encoding="utf-8")
+    result = run_cli("validate", "--data", mini_with_aids)
+    assert result.code == 1
+    assert "aids/cards.yaml:13: " in result.err and "tokenz" in result.err, result.err
+    cards.write_text(MINI_CARDS.replace("chart: tiles", "chart: tilez"), encoding="utf-8")
+    result = run_cli("validate", "--data", mini_with_aids)
+    assert result.code == 1 and "aids/cards.yaml:10: cards.turn.front[2].chart: " in result.err, result.err
+
+
+def test_a_data_kit_without_aid_cards_has_no_cards_part(mini_with_aids):
+    from generator.kit import load_kit
+    from generator.parts import all_parts
+    cards = next(p for p in all_parts() if p.name == "cards")
+    assert not cards.applies(load_kit(Path(__file__).parent / "kits" / "mini")[0])
+    assert cards.applies(load_kit(mini_with_aids)[0])

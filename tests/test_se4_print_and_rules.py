@@ -315,7 +315,7 @@ def test_assembly_title_stays_inside_the_margin_on_a4(tmp_path):
 
 def test_an_escaped_character_reference_stops_the_cards_at_its_face():
     """`{{ steps | join(" &#8594; ") }}` escapes the &, so the card would print "&#8594;": a located error."""
-    from games.space_empires_4x.aids.cards import check_markup
+    from generator.aids.cards import check_markup
     from generator.problems import BuildError
 
     check_markup([{"text": "5 → 3 → 1 and R&amp;D"}], "cards.yaml:9 cards.x.front")

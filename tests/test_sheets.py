@@ -7,7 +7,7 @@ import pytest
 
 from aid_helpers import all_text, build, embedded_font_problems, page_words
 from conftest import edit
-from games.space_empires_4x.aids.records import PHASES_PER_TABLE, TABLES_PER_PAGE
+from games.space_empires_4x.records import PHASES_PER_TABLE, TABLES_PER_PAGE
 
 ROWS = ["CP carried over", "Colony CP", "Mineral CP", "MS Pipeline CP", "Total", "Maintenance", "Bid",
         "Technology spending", "Ship spending", "Remaining"]

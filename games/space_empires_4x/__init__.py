@@ -52,6 +52,11 @@ def _chart_context(kit, pieces):
     return chart_context(kit, pieces)
 
 
+def _render_markup(kit, source, origin):
+    from games.space_empires_4x.text import render_aid_markup
+    return render_aid_markup(kit, source, origin)
+
+
 def _print_groups(kit):
     """Each colour's counters, then the deep-space markers, then the shared counters."""
     from games.space_empires_4x.inventory import DEEP_SPACE, NEUTRAL
@@ -59,10 +64,11 @@ def _print_groups(kit):
 
 
 def _parts():
-    from games.space_empires_4x.parts import booklet, cards, maps, sheets
-    return tuple(m.PART for m in (maps, cards, sheets, booklet))
+    from games.space_empires_4x.parts import booklet, maps, sheets
+    return tuple(m.PART for m in (maps, sheets, booklet))
 
 
 MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,
                     summary=_summary, listing=_listing, boards=_boards,
-                    chart_context=_chart_context, print_groups=_print_groups)
+                    chart_context=_chart_context, print_groups=_print_groups,
+                    render_markup=_render_markup)

@@ -285,11 +285,12 @@ def _sides_count(kit: Kit, cset) -> int:
 
 
 def _check_aids(kit: Kit, report: _Reporter) -> None:
-    """The aid texts (aids/cards.yaml, aids/sheets.yaml) rendered and read against their schema."""
-    from games.space_empires_4x.aids.schema import SCHEMAS, check_aid_file
+    """The aid texts (aids/cards.yaml, aids/sheets.yaml) rendered and read against their schemas."""
+    from generator.aids.schema import CARDS_FILE, check_aid_file
+    from games.space_empires_4x.records import SHEETS_FILE, sheets_schema
 
-    for rel in SCHEMAS:
-        check_aid_file(kit, rel, report.problems)
+    check_aid_file(kit, CARDS_FILE, report.problems)
+    check_aid_file(kit, SHEETS_FILE, report.problems, sheets_schema)
 
 
 def _check_rules(kit: Kit, report: _Reporter) -> None:

@@ -85,9 +85,9 @@ def inventory(kit: Kit, pieces) -> list[dict]:
 def chart_context(kit: Kit, pieces=()) -> dict:
     """The names the kit's charts may use: its texts' names plus the facts above (`pieces`: the printed
     counters, for the contents chart)."""
-    from games.space_empires_4x.aids.sources import text_context
+    from games.space_empires_4x.text import aid_names
     from games.space_empires_4x.text import kit_context
 
-    return kit_context(kit) | text_context(kit) | {
+    return kit_context(kit) | aid_names(kit) | {
         "level_fact": level_fact, "mix_text": mix_text, "marker_mix": marker_mix(kit),
         "home_hexes": home_hexes(kit), "inventory": inventory(kit, pieces)}

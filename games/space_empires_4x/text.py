@@ -85,3 +85,17 @@ def _line(exc: Exception) -> int:
 
 def render_file(kit: Kit, path: Path, extra: dict | None = None, markup: bool = False) -> str:
     return render_text(kit, read_text(path), path, extra, markup)
+
+
+def aid_names(kit: Kit) -> dict:
+    """Derived lists the aid texts quote: unit names by how they move, colony steps from big to gone."""
+    by_movement: dict[str, list[str]] = {}
+    for unit in kit.units.values():
+        by_movement.setdefault(unit.movement, []).append(unit.name)
+    return {"moving": by_movement, "colony_steps": list(reversed(kit.game.economy["colony_growth"])),
+            "marker_list": list(kit.marker_kinds.values())}
+
+
+def render_aid_markup(kit: Kit, source: str, origin: Path) -> str:
+    """An aid file (cards, record sheet labels) rendered with the kit's numbers and the lists above."""
+    return render_text(kit, source, origin, aid_names(kit), markup=True)

@@ -6,6 +6,7 @@ the file and line), and `table(...)` leaves a directive line that the story buil
 from __future__ import annotations
 
 import traceback
+from xml.sax.saxutils import escape as xml_escape
 from collections import Counter
 from pathlib import Path
 
@@ -145,10 +146,35 @@ _ENV.filters["join_and"] = join_and
 _ENV.filters["num"] = format_number
 
 
-def render_chapter(path: Path, context: dict) -> str:
-    name = display_path(path)
+def _escape_markup(value):
+    """Data quoted into reportlab paragraph markup (an aid card): a name like 'R&D <1>' must print, not break it."""
+    return xml_escape(value) if isinstance(value, str) else value
+
+
+_MARKUP_ENV = KitSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
+                         finalize=_escape_markup)
+_MARKUP_ENV.filters["join_and"] = join_and
+_MARKUP_ENV.filters["num"] = format_number
+
+
+def render_markup(source: str, origin: Path, context: dict) -> str:
+    """A kit text whose output is reportlab markup (an aid card file), quoted data escaped; errors located."""
+    from generator.text import TextError
     try:
-        return _ENV.cached_from_string(path.read_text(encoding="utf-8")).render(**context)
+        return _render(_MARKUP_ENV, source, display_path(origin), context)
+    except BuildError as exc:
+        file, _, rest = str(exc).partition(":")
+        line, _, message = rest.partition(": ")
+        raise TextError(file, int(line) if line.isdigit() else 0, message) from None
+
+
+def render_chapter(path: Path, context: dict) -> str:
+    return _render(_ENV, path.read_text(encoding="utf-8"), display_path(path), context)
+
+
+def _render(env, source: str, name: str, context: dict) -> str:
+    try:
+        return env.cached_from_string(source).render(**context)
     except jinja2.TemplateSyntaxError as exc:
         raise BuildError(f"{name}:{exc.lineno}: template syntax error: {exc.message}") from None
     except jinja2.exceptions.SecurityError as exc:

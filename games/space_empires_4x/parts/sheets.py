@@ -7,7 +7,7 @@ SHEET_FILES = {"production": "production-sheet.pdf", "ship_tech": "ship-tech-she
 
 
 def build(ctx) -> dict:
-    from games.space_empires_4x.aids.records import page_frames, plan_sheet, render_pages  # reportlab loads only when built
+    from games.space_empires_4x.records import page_frames, plan_sheet, render_pages  # reportlab loads only when built
     files, pages = [], {}
     (width, height), _, _ = page_frames(ctx.paper)
     for kind, rel in SHEET_FILES.items():

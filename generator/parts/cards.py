@@ -1,4 +1,5 @@
-"""The `cards` part: double-sided player aid and exploration cards, half-page, imposed for duplex printing."""
+"""The `cards` part: a kit's aid cards (aids/cards.yaml: headings, text, bullets and charts that must fit),
+double-sided, half-page, imposed for duplex printing."""
 from __future__ import annotations
 
 from generator.parts import Option, Part
@@ -7,8 +8,8 @@ CARDS_PDF = "cards.pdf"
 
 
 def build(ctx) -> dict:
-    from games.space_empires_4x.aids.cards import plan_cards, render_cards
-    from games.space_empires_4x.aids.imposition import card_sheet  # reportlab loads only when built
+    from generator.aids.cards import plan_cards, render_cards
+    from generator.aids.imposition import card_sheet  # reportlab loads only when built
     sheet = card_sheet(ctx.paper, int(ctx.option("cards_per_sheet", 2) or 2))
     cards = plan_cards(ctx.kit, sheet)
     entries = render_cards(ctx.kit, cards, sheet, ctx.stage.path(CARDS_PDF))
@@ -23,11 +24,17 @@ def build(ctx) -> dict:
     }
 
 
+def _has_aid_cards(kit) -> bool:
+    from generator.aids.sources import has_aid_cards
+    return has_aid_cards(kit)
+
+
 PART = Part(
     name="cards", build=build, order=30, aliases=("aids",),
-    doc="player aid and exploration cards (half-letter / A5, double-sided)",
+    doc="aid cards from aids/cards.yaml (half-letter / A5, double-sided)",
     options=(Option(("--cards-per-sheet",), {"type": int, "choices": (1, 2), "default": 2,
                                               "dest": "cards_per_sheet",
                                               "help": "aid cards: 2 per landscape sheet (default) or 1 per page"}),),
+    applies=lambda kit: _has_aid_cards(kit),
     ignores=("rules", "maps", "aids/sheets.yaml"), needs=("reportlab",), weight=0.5,
 )

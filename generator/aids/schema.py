@@ -1,6 +1,7 @@
-"""The schema of the aid texts (`aids/cards.yaml`, `aids/sheets.yaml`), checked by `validate` and by the build.
+"""The schema of the aid cards (`aids/cards.yaml`), checked by `validate` and by the build; a game module's
+own aid files (Space Empires 4X's record sheet labels) go through the same check with their own schema.
 
-Both files are Jinja over YAML: they are rendered with the kit's numbers first, then read and checked like
+The files are Jinja over YAML: they are rendered with the kit's numbers first, then read and checked like
 every other kit file, so an unknown key, a missing field, an unknown chart or broken paragraph markup is a
 located problem (`aids/cards.yaml:LINE: cards.player_aid.frnt: unknown field (did you mean 'front'?)`).
 A `chart:` block names one of the kit's charts (charts.yaml).
@@ -12,10 +13,9 @@ from pathlib import Path
 
 from generator.problems import Problems
 from generator.sandbox import code_folder
-from generator.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Record, Spec, Where, optional
+from generator.schema import INVALID, Choice, Field, ListOf, MapOf, Record, Spec, Where, optional
 
 CARDS_FILE = Path("aids") / "cards.yaml"
-SHEETS_FILE = Path("aids") / "sheets.yaml"
 BLOCK_KINDS = ("heading", "text", "bullets", "chart")
 
 
@@ -124,30 +124,14 @@ def cards_schema(charts: tuple = ()) -> Record:
     }, "a card {title, per, front, back}")), doc="the card kinds, in print order")}, "the aid cards file")
 
 
-def sheets_schema(charts: tuple = ()) -> Record:
-    row = Record({
-        "label": Field(Markup(), doc="the row's label"),
-        "total": optional(Bool(), False, "printed bold and shaded"),
-        "minus": optional(Bool(), False, "an amount taken away"),
-    }, "a row {label, total, minus}")
-    return Record({
-        "production": Field(Record({
-            "title": Field(Markup()), "intro": Field(Markup()), "rows": Field(ListOf(row, 1)),
-            "tech_heading": Field(Markup()), "tech_intro": Field(Markup()),
-        }, "the production sheet {title, intro, rows, tech_heading, tech_intro}")),
-        "ship_tech": Field(Record({"title": Field(Markup()), "intro": Field(Markup())},
-                                  "the ship technology sheet {title, intro}")),
-    }, "the record sheets file")
+SCHEMAS = {CARDS_FILE: cards_schema}  # a game module checks its own aid files with its own schemas
 
 
-SCHEMAS = {CARDS_FILE: cards_schema, SHEETS_FILE: sheets_schema}
-
-
-def check_aid_file(kit, rel: Path, problems: Problems):
-    """Render and read one aid file, record every problem located; the checked mapping, or None."""
-    from games.space_empires_4x.aids.sources import aids_path, text_context
+def check_aid_file(kit, rel: Path, problems: Problems, schema=None):
+    """Render and read one aid file, record every problem located; the checked mapping, or None. `schema`:
+    a function of the kit's chart names giving the file's Record (default: the one SCHEMAS holds for `rel`)."""
+    from generator.aids.sources import aids_path, render_aid_text
     from generator.text import TextError, read_text
-    from games.space_empires_4x.text import render_text
     from generator.yamlio import YamlSyntaxError, parse_yaml
 
     path = aids_path(kit, rel)
@@ -155,7 +139,7 @@ def check_aid_file(kit, rel: Path, problems: Problems):
         problems.error(path, 0, "", "links to a file outside the kit folder")
         return None
     try:
-        rendered = render_text(kit, read_text(path), path, text_context(kit), markup=True)
+        rendered = render_aid_text(kit, read_text(path), path)
         raw = parse_yaml(rendered, path)
     except TextError as exc:
         problems.error(path, exc.line, "", exc.message)
@@ -166,5 +150,5 @@ def check_aid_file(kit, rel: Path, problems: Problems):
     if not isinstance(raw, dict):
         problems.error(path, 1, "", "must hold a mapping of fields at the top level")
         return None
-    doc = SCHEMAS[rel](tuple(kit.charts)).check(raw, Where(path, "", getattr(raw, "line", 1), problems))
+    doc = (schema or SCHEMAS[rel])(tuple(kit.charts)).check(raw, Where(path, "", getattr(raw, "line", 1), problems))
     return None if doc is INVALID else raw

@@ -10,13 +10,13 @@ from pathlib import Path
 
 from reportlab.platypus import Flowable, Paragraph
 
-from games.space_empires_4x.aids.styles import chart_look, styles
+from generator.aids.styles import chart_look, styles
 from generator.documents.charts import build_chart
 from generator.documents.table_flow import table_flowable
 from generator.model import Kit
 from generator.problems import BuildError, KitError, Problems, display_path
 from generator.yamlio import LocatedDict
-from games.space_empires_4x.aids.sources import AIDS_FILE, BLOCK_KINDS, aids_path
+from generator.aids.sources import AIDS_FILE, BLOCK_KINDS, aids_path
 
 
 @dataclass(frozen=True)
@@ -30,13 +30,13 @@ class CardText:
     where: dict          # "front"/"back" -> "file:line" of that face
 
 
-def load_aid_yaml(kit: Kit, rel: Path) -> tuple[LocatedDict, str]:
-    """An aid file rendered with the kit's numbers, read and checked against its schema (generator/aids/schema.py);
-    returns it and its display name, or raises KitError with every located problem."""
-    from games.space_empires_4x.aids.schema import check_aid_file
+def load_aid_yaml(kit: Kit, rel: Path, schema=None) -> tuple[LocatedDict, str]:
+    """An aid file rendered with the kit's numbers, read and checked against its schema (generator/aids/schema.py,
+    or the one given); returns it and its display name, or raises KitError with every located problem."""
+    from generator.aids.schema import check_aid_file
 
     problems = Problems()
-    doc = check_aid_file(kit, rel, problems)
+    doc = check_aid_file(kit, rel, problems, schema)
     if doc is None or problems.errors():
         raise KitError(problems.items)
     return doc, display_path(aids_path(kit, rel))

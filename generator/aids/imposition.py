@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.space_empires_4x.aids.fit import Frame
+from generator.aids.fit import Frame
 from generator.paper import PRINTABLE_MARGIN, half_page_size, paper_size
 
 MARK_GAP = 3.0       # crop marks stop this far from the card corner

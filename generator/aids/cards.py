@@ -5,10 +5,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from games.space_empires_4x.aids import draw
-from games.space_empires_4x.aids.fit import Fitted, fit
-from games.space_empires_4x.aids.imposition import CardSheet, band_frame, content_frame
-from games.space_empires_4x.aids.prose import CardText, block_flowables, load_card_texts
+from generator.aids import draw
+from generator.aids.fit import Fitted, fit
+from generator.aids.imposition import CardSheet, band_frame, content_frame
+from generator.aids.prose import CardText, block_flowables, load_card_texts
 from generator.documents.context import chart_context
 from generator.model import Colour, Kit
 from generator.problems import BuildError
@@ -33,7 +33,7 @@ def plan_cards(kit: Kit, sheet: CardSheet) -> list[PlannedCard]:
         for side in SIDES:
             check_markup(text.faces[side], text.where[side])
         faces = {side: _fit_face(kit, text, side, frame, context) for side in SIDES}
-        colours = kit.colours if text.per_colour else (kit.neutral,)
+        colours = kit.colours if text.per_colour and kit.colours else (kit.neutral,)  # no colours: one card
         planned += [PlannedCard(text, colour, faces) for colour in colours]
     return planned
 
@@ -85,8 +85,9 @@ def render_cards(kit: Kit, cards: list[PlannedCard], sheet: CardSheet, path: Pat
 
 
 def _draw_face(canvas, kit: Kit, card: PlannedCard, side: str, slot) -> None:
-    draw.title_band(canvas, band_frame(slot), card.colour, f"{card.text.title} \u00b7 {card.colour.name}",
-                    f"{kit.title} \u00b7 {side}")
+    owned = card.text.per_colour and card.colour.id != "neutral"  # a player's card names its colour
+    title = f"{card.text.title} \u00b7 {card.colour.name}" if owned else card.text.title
+    draw.title_band(canvas, band_frame(slot), card.colour, title, f"{kit.title} \u00b7 {side}")
     draw.content(canvas, card.faces[side], content_frame(slot))
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from games.space_empires_4x.aids.fit import Fitted, Frame, draw_fitted
-from games.space_empires_4x.aids.styles import CONDENSED, CONDENSED_BOLD, CUT_MARK
+from generator.aids.fit import Fitted, Frame, draw_fitted
+from generator.aids.styles import CONDENSED, CONDENSED_BOLD, CUT_MARK
 from generator.fonts import register_reportlab_fonts
 from generator.model import Colour
 

@@ -11,10 +11,12 @@ from xml.sax.saxutils import escape
 
 from reportlab.platypus import Spacer
 
-from games.space_empires_4x.aids import draw
-from games.space_empires_4x.aids.fit import Fitted, Frame, fit
-from games.space_empires_4x.aids.prose import load_aid_yaml
-from games.space_empires_4x.aids.styles import CONDENSED_BOLD, SHADE, grid_table, para
+from generator.aids import draw
+from generator.aids.fit import Fitted, Frame, fit
+from generator.aids.prose import load_aid_yaml
+from generator.aids.schema import Markup
+from generator.schema import Bool, Field, ListOf, Record, optional
+from generator.aids.styles import CONDENSED_BOLD, SHADE, grid_table, para
 from generator.model import Colour, Kit
 from games.space_empires_4x.model import Technology, Unit
 from generator.paper import paper_size
@@ -27,6 +29,22 @@ TABLES_PER_PAGE = ((1,), (2, 3))   # page 1: phases 1-10 and the technology bloc
 ROW_HEIGHT = 22.0           # room to write a number by hand
 SPACE = "\u2003"            # between numbers to circle
 DASH = "\u2013"
+
+
+def sheets_schema(charts: tuple = ()) -> Record:
+    row = Record({
+        "label": Field(Markup(), doc="the row's label"),
+        "total": optional(Bool(), False, "printed bold and shaded"),
+        "minus": optional(Bool(), False, "an amount taken away"),
+    }, "a row {label, total, minus}")
+    return Record({
+        "production": Field(Record({
+            "title": Field(Markup()), "intro": Field(Markup()), "rows": Field(ListOf(row, 1)),
+            "tech_heading": Field(Markup()), "tech_intro": Field(Markup()),
+        }, "the production sheet {title, intro, rows, tech_heading, tech_intro}")),
+        "ship_tech": Field(Record({"title": Field(Markup()), "intro": Field(Markup())},
+                                  "the ship technology sheet {title, intro}")),
+    }, "the record sheets file")
 
 
 @dataclass(frozen=True)
@@ -47,7 +65,7 @@ def page_frames(paper: str) -> tuple[tuple[float, float], Frame, Frame]:
 
 def sheet_texts(kit: Kit) -> tuple[dict, str]:
     """The sheet labels, checked against their schema (generator/aids/schema.py)."""
-    return load_aid_yaml(kit, SHEETS_FILE)
+    return load_aid_yaml(kit, SHEETS_FILE, sheets_schema)
 
 
 # --- production sheet -------------------------------------------------------------------------------
