@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.kit import read_mapping
 from generator.lengths import parse_length
 from generator.maps.geometry import ORIENTATIONS, HexGrid, hex_label
 from generator.problems import Problems
 from generator.schema import INVALID, Choice, Field, Int, Length, ListOf, MapOf, Record, Str, Where, optional
-from generator.yamlio import YamlSyntaxError, load_yaml
 
 OFF_MAP, DEEP_SPACE = "off-map", "deep-space"
 LEGEND_ENTRY = Str(r"off-map|deep-space|(home|homeworld) [A-Za-z][A-Za-z0-9_-]*",
@@ -83,13 +83,8 @@ def load_maps(root: Path, folder: str, kit, problems: Problems) -> tuple[MapLayo
 
 
 def _load_one(path: Path, kit, problems: Problems, named: set) -> MapLayout | None:
-    try:
-        raw = load_yaml(path)
-    except YamlSyntaxError as exc:
-        problems.error(path, exc.line, "", exc.message)
-        return None
-    if not isinstance(raw, dict):
-        problems.error(path, 1, "", "must hold a mapping of fields at the top level")
+    raw = read_mapping(path, problems, "")
+    if raw is None:
         return None
     if isinstance(raw.get("scenario"), str):
         named.add(raw["scenario"])
