@@ -22,16 +22,14 @@ def part_key(fingerprint: str, part_name: str, options: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _link_or_copy(source: Path, target: Path) -> None:
-    """A hard link where the file system allows one (no bytes move: an unchanged kit rebuilds in a blink),
-    else a copy. Nothing writes into an output file in place (pdf_update replaces files whole), so the
-    cached original cannot change through the link."""
-    try:
-        if target.exists():
-            target.unlink()
-        os.link(source, target)
-    except OSError:
-        shutil.copyfile(source, target)
+def _copy(source: Path, target: Path) -> None:
+    """A copy, never a hard link: a player who annotates an output PDF and saves it in place would otherwise
+    change the cached original too, and every later build would hand out the annotated file. (An unchanged
+    kit copies nothing at all: generator.up_to_date skips the build.) The target is unlinked first, so a
+    link left by an older build is not written through."""
+    if target.exists() or target.is_symlink():
+        target.unlink()
+    shutil.copyfile(source, target)
 
 
 SECONDS = "seconds.json"
@@ -65,7 +63,7 @@ class PartCache:
         if not all(s.is_file() for s in sources):
             return None
         for rel, source in zip(stored["files"], sources):
-            _link_or_copy(source, stage.path(rel))
+            _copy(source, stage.path(rel))
         return stored["entry"]
 
     def store(self, part_name: str, key: str, stage, written: list[str], entry: dict) -> None:

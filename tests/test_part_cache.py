@@ -142,7 +142,7 @@ def test_an_up_to_date_build_loads_no_kit_and_a_touched_output_builds_again(run_
 
     kit_out = workspace / "out" / "space-empires-4x"
     (kit_out / "cards.pdf").unlink()
-    (kit_out / "booklet.pdf").unlink()  # a new file, not written in place: the output hard-links the part cache
+    (kit_out / "booklet.pdf").unlink()  # a new file in its place: the up-to-date check sees another file
     (kit_out / "booklet.pdf").write_bytes(b"not a booklet")
     result = run_cli(*build)
     assert result.code == 0 and set(built_parts(result.err).values()) == {"reused"}  # from the part cache
@@ -166,3 +166,20 @@ def test_other_kits_are_keyed_by_the_default_kit_they_fall_back_to(tmp_path, mon
     assert inputs.Inputs(tmp_path / "default", tmp_path / "out" / "default").fingerprint(("rules",)) != own  # aids
     edit(tmp_path / "default" / "aids" / "cards.yaml", "title: ", "title:", 1)
     assert inputs.Inputs(tmp_path / "default", tmp_path / "out" / "default").fingerprint(("rules",)) == own
+
+
+def test_an_output_file_changed_in_place_leaves_the_cache_whole(run_cli, workspace):
+    """A player annotates cards.pdf and saves it in place: the part cache keeps the original, so the next
+    build that needs cards.pdf gets the printed file back, not the annotated one."""
+    kit_out = workspace / "out" / "space-empires-4x"
+    original = (kit_out / "cards.pdf").read_bytes()
+    (kit_out / "cards.pdf").unlink()
+    build = ("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
+    assert built_parts(run_cli(*build).err).get("cards") == "reused"   # fetched from the part cache
+    with open(kit_out / "cards.pdf", "r+b") as handle:                  # saved in place, as a viewer does
+        handle.write(b"%annotated")
+    cached = next((workspace / "out" / ".cache" / "space-empires-4x" / "parts" / "cards").rglob("cards.pdf"))
+    assert cached.read_bytes() == original
+    (kit_out / "cards.pdf").unlink()
+    assert built_parts(run_cli(*build).err).get("cards") == "reused"
+    assert (kit_out / "cards.pdf").read_bytes() == original
