@@ -235,9 +235,11 @@ def _check_template_files(kit: Kit, report: _Reporter) -> None:
     that is not UTF-8 is located now (what a template does when it runs is checked when it is drawn)."""
     import jinja2
 
+    from generator.known_good import KnownGood
     from generator.render.templates import SUFFIX, template_env
     from generator.text import TextError, read_text
 
+    parsed = KnownGood("templates-ok.txt", f"jinja-{jinja2.__version__}")
     folder = kit.root / "templates"
     if not folder.is_dir():
         return
@@ -249,7 +251,10 @@ def _check_template_files(kit: Kit, report: _Reporter) -> None:
             source = read_text(path)
             if "\0" in source:
                 raise TextError(str(path), source[: source.index("\0")].count("\n") + 1, "a NUL byte: not text")
-            env.parse(source, path.name, str(path))
+            digest = parsed.digest(source)
+            if digest not in parsed:  # parsed before, unchanged: no need to parse it again
+                env.parse(source, path.name, str(path))
+                parsed.add(digest)
         except TextError as exc:
             report.problems.error(path, exc.line, "", exc.message)
         except jinja2.TemplateSyntaxError as exc:

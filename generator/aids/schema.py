@@ -8,11 +8,10 @@ A `chart:` block names one of the kit's charts (charts.yaml).
 """
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from generator.problems import Problems
-from generator.sandbox import code_folder
+from generator.known_good import KnownGood
 from generator.schema import INVALID, Choice, Field, ListOf, MapOf, Record, Spec, Where, optional
 
 CARDS_FILE = Path("aids") / "cards.yaml"
@@ -46,8 +45,8 @@ def markup_problem(text: str) -> str | None:
     """Why reportlab cannot read this paragraph (an unclosed <b>, a stray '<' or '&'), or None. Texts that
     parsed before are remembered (by hash, in this user's cache folder), so an unchanged kit is checked
     without loading reportlab at all."""
-    digest = hashlib.sha1(f"{_PARSER_VERSION}\0{text}".encode()).hexdigest()
-    if digest in _known_good():
+    digest = _PARSED.digest(text)
+    if digest in _PARSED:
         return None
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
@@ -57,36 +56,11 @@ def markup_problem(text: str) -> str | None:
     except ValueError as exc:
         message = " ".join(str(exc).split())
         return message.rpartition("caused exception ")[2][:200] or message[:200]
-    _remember(digest)
+    _PARSED.add(digest)
     return None
 
 
-_PARSER_VERSION = "reportlab-paragraph-1"
-_GOOD: set | None = None
-
-
-def _known_good() -> set:
-    global _GOOD
-    if _GOOD is None:
-        _GOOD = set()
-        folder = code_folder()
-        if folder is not None:
-            try:
-                _GOOD = set((folder / "markup-ok.txt").read_text(encoding="ascii").split())
-            except (OSError, ValueError):
-                pass
-    return _GOOD
-
-
-def _remember(digest: str) -> None:
-    _known_good().add(digest)
-    folder = code_folder()
-    if folder is not None:
-        try:
-            with open(folder / "markup-ok.txt", "a", encoding="ascii") as handle:
-                handle.write(digest + "\n")
-        except OSError:
-            pass
+_PARSED = KnownGood("markup-ok.txt", "reportlab-paragraph-1")
 
 
 class Block(Spec):
