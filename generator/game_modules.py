@@ -20,7 +20,7 @@ class GameModule:
     name: str
     load: Callable        # (root, kit_doc, raw_kit, base fields of Kit, problems) -> the module's Kit
     pieces: Callable      # (kit) -> [Piece]: every piece the module's data makes, in print order
-    parts: tuple = ()     # Parts that print the module's kits (counters, maps, cards ...)
+    parts: tuple = ()     # Parts of its own (Space Empires 4X: hex maps, record sheets, booklet)
     inventory: Callable = lambda kit, pieces: []   # manifest.json's inventory lines (dicts)
     summary: Callable = lambda kit, pieces: f"{len(pieces)} pieces"  # what `validate` says it checked
     listing: Callable | None = None  # (kit, pieces) -> text for `pnpgen list`

@@ -2,8 +2,9 @@
 
 Its data files (units, technologies, markers, counters, game, maps) have shapes of their own, the game
 derives numbers from them (a Homeworld's value steps, group numbers, the marker mixes) and checks them
-against each other; its counters, hex maps, aid cards, record sheets and booklet are printed by its parts.
-Everything else a kit holds (tables, boards, documents, sheets) is the core's, as for any kit.
+against each other; its hex maps, record sheets and booklet are printed by its own parts. Its counters (the
+pieces it makes) and its aid cards are printed by the core's parts, as any kit's; so are tables, boards and
+documents.
 """
 from __future__ import annotations
 
