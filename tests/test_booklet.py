@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import re
 from pathlib import Path
 
@@ -225,3 +226,28 @@ def test_a_template_that_prints_no_class_gets_no_class_callout(kit_copy, run_cli
     assert figure.missing == ("Class",) and "Class" not in {c.label for c in figure.callouts}
     result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "booklet", "--verbose")
     assert result.code == 0 and "figure counter-anatomy: the template prints no text for the 'Class' callout" in result.err
+
+
+def test_the_contents_seed_saves_a_pass_and_never_changes_a_byte(run_cli, tmp_path):
+    """The contents' page numbers of the last build seed the next layout: a right seed settles in one pass, a
+    stale or broken one costs the second pass back; the booklet's bytes are the same every time."""
+    from pathlib import Path
+    mini = Path(__file__).parent / "kits" / "mini"
+    out = tmp_path / "out"
+
+    def booklet(seed_text=None):
+        shutil.rmtree(out / "mini", ignore_errors=True)
+        shutil.rmtree(out / ".cache" / "mini" / "parts", ignore_errors=True)
+        seed = out / ".cache" / "mini" / "booklet-contents.json"
+        if seed_text is not None:
+            seed.write_text(seed_text, encoding="utf-8")
+        assert run_cli("build", "--data", mini, "--out", out, "--only", "documents", "--quiet").code == 0
+        return (out / "mini" / "booklet.pdf").read_bytes(), seed
+
+    cold, seed = booklet()
+    entries = json.loads(seed.read_text(encoding="utf-8"))
+    assert entries and all(len(e) == 4 for e in entries)          # (level, title, page, key) per chapter
+    assert booklet()[0] == cold                                   # seeded with the right entries
+    stale = json.dumps([[level, title, page + 3, key] for level, title, page, key in entries])
+    assert booklet(stale)[0] == cold                              # a stale seed: another pass, same bytes
+    assert booklet("not json")[0] == cold                         # a broken seed is no seed

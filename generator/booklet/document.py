@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 import io
+import json
+import os
+from pathlib import Path
 
 from reportlab.lib import colors
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageTemplate, PageBreak, PageTemplate,
                                 Paragraph, Spacer)
 from reportlab.platypus.doctemplate import ActionFlowable
+from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator.booklet.story import Heading, contents
 from generator.booklet.styles import BODY, HEADER_FILL, ITALIC, RULE, styles
@@ -84,12 +88,38 @@ def cover(kit: Kit) -> list:
             Paragraph("Contents", st["h1"]), contents(), PageBreak()]
 
 
-def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list) -> bytes:
-    """The reading-order PDF (before figure art is laid on it); two passes settle the page numbers."""
+def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, contents_seed: Path | None = None) -> bytes:
+    """The reading-order PDF (before figure art is laid on it). The contents need the chapters' page numbers,
+    so reportlab lays the story out until they stop changing: twice from nothing. `contents_seed` keeps the
+    last build's entries: seeded with them, one pass settles when no page moved (the same bytes as two
+    passes would give); a stale seed only costs the second pass back."""
     buffer = io.BytesIO()
     doc = BookletDoc(buffer, kit, pagesize)
-    doc.multiBuild(cover(kit) + [f for chapter in chapters for f in chapter])
+    story = cover(kit) + [f for chapter in chapters for f in chapter]
+    toc = next((f for f in story if isinstance(f, TableOfContents)), None)
+    if toc is not None and contents_seed is not None:
+        toc._entries = _read_entries(contents_seed)  # beforeBuild() makes them the entries the pass draws
+    doc.multiBuild(story)
+    if toc is not None and contents_seed is not None:
+        _write_entries(contents_seed, toc._entries)
     return buffer.getvalue()
+
+
+def _read_entries(path: Path) -> list:
+    try:
+        return [tuple(entry) for entry in json.loads(path.read_text(encoding="utf-8"))]
+    except (OSError, ValueError, TypeError):
+        return []
+
+
+def _write_entries(path: Path, entries: list) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(json.dumps([list(e) for e in entries]), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:  # a cache that cannot be written only costs the next build a pass
+        temporary.unlink(missing_ok=True)
 
 
 def frame_width(pagesize: tuple[float, float]) -> float:

@@ -46,7 +46,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> list[dict]:
     else:
         from pypdf import PdfReader
         from generator.booklet.impose import impose
-        pdf = _typeset(kit, name, settings, pagesize, sources, registry)
+        pdf = _typeset(kit, name, settings, pagesize, sources, registry, ctx.cache_dir / f"{name}-contents.json")
         ctx.stage.write_bytes(rel, pdf)
         if settings["impose"]:
             ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True)))
@@ -61,7 +61,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> list[dict]:
     return files
 
 
-def _typeset(kit, name, settings, pagesize, sources, registry) -> bytes:
+def _typeset(kit, name, settings, pagesize, sources, registry, contents_seed) -> bytes:
     from generator.booklet.document import frame_width, lay_out  # reportlab loads only when typesetting
     from generator.booklet.markdown import parse
     from generator.booklet.story import flowables
@@ -69,7 +69,7 @@ def _typeset(kit, name, settings, pagesize, sources, registry) -> bytes:
     tables = {key: (lambda data=data: data) for key, data in registry.made.items()}
     story = [flowables(parse(text), f"{name}{number}", width, tables, {}, {}, {}, {})
              for number, (_, text) in enumerate(sources)]
-    return lay_out(kit, pagesize, story) if settings["cover"] else lay_out_plain(kit, pagesize, story)
+    return lay_out(kit, pagesize, story, contents_seed) if settings["cover"] else lay_out_plain(kit, pagesize, story)
 
 
 def _key(ctx, name, settings, pagesize, sources, registry) -> str:

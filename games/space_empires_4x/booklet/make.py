@@ -84,7 +84,7 @@ def build_booklet(ctx) -> dict:
     figures = load_figures(ctx, chapters)
     rendered, placements = render_figures(ctx, figures), {}
     story = build_story(ctx, chapters, charts, figures, rendered, placements, frame_width(pagesize))
-    pdf = overlay(lay_out(kit, pagesize, story), rendered, placements)
+    pdf = overlay(lay_out(kit, pagesize, story, ctx.cache_dir / "booklet-contents.json"), rendered, placements)
     sheet = paper_size(ctx.paper, landscape=True)
     imposed = impose(pdf, sheet)
     ctx.stage.write_bytes(BOOKLET, pdf)
