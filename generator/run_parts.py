@@ -18,6 +18,7 @@ from generator.output import signals_held
 from generator.part_cache import PartCache
 from generator.parts import load_shared
 from generator.pdf_update import mark_print_scaling
+from generator.problems import BuildError
 
 WORKERS = 2
 PR_SET_PDEATHSIG = 1  # prctl(2)
@@ -41,11 +42,26 @@ def run_parts(ctx, parts: list, cache: PartCache, keys: dict, progress) -> dict:
         cache.store(part.name, keys[part.name], ctx.stage, written, entry)
         results[part.name], took[part.name], files[part.name] = entry, seconds, written
         progress.finish(part.name, done, len(todo), seconds)
+    _check_no_file_twice(parts, results)
     for part in parts:  # the files listed in the parts' order, whichever finished first
         ctx.stage.written.extend(rel for rel in files.get(part.name, ()) if rel not in ctx.stage.written)
     if todo:
         cache.keep_seconds(took)
     return {part.name: results[part.name] for part in parts}
+
+
+def _check_no_file_twice(parts: list, results: dict) -> None:
+    """Two parts writing one file would leave only the last one's: a kit's `booklet` print group and its
+    booklet, say. Stopped here, before anything lands, naming both parts."""
+    owner = {}
+    for part in parts:
+        for entry in results[part.name].get("files", ()):
+            path = entry.get("path") if isinstance(entry, dict) else None
+            if path in owner:
+                raise BuildError(f"{path} would be written by both the {owner[path]} part and the {part.name} part: "
+                                 f"rename one of them (a print group is named by its table's `group`, or its id)")
+            if path is not None:
+                owner[path] = part.name
 
 
 def _build_all(ctx, parts: list):

@@ -232,10 +232,13 @@ def mini_with_aids(tmp_path):
 
 
 def test_a_data_kit_prints_its_own_aid_cards_with_its_numbers_and_charts(mini_with_aids, run_cli, tmp_path):
+    """Beside its deck: the kit's `cards` table prints cards.pdf, its aid cards aid-cards.pdf."""
     out = tmp_path / "out"
-    result = run_cli("build", "--data", mini_with_aids, "--out", out, "--only", "cards", "--quiet")
+    result = run_cli("build", "--data", mini_with_aids, "--out", out, "--quiet")
     assert result.code == 0, result.err
-    reader = PdfReader(out / "mini" / "cards.pdf")
+    deck = " ".join(p.extract_text() for p in PdfReader(out / "mini" / "cards.pdf").pages)
+    assert "Explore" in deck and "Your turn" not in deck
+    reader = PdfReader(out / "mini" / "aid-cards.pdf")
     assert [float(v) for v in reader.pages[0].mediabox] == [0, 0, 792, 612]   # two half-letter cards a sheet
     front, back = (" ".join(p.extract_text().split()) for p in reader.pages[:2])
     assert "Your turn Mini Test Kit · front" in front and "Neutral" not in front   # a single card: no colour
@@ -262,3 +265,17 @@ def test_a_data_kit_without_aid_cards_has_no_cards_part(mini_with_aids):
     cards = next(p for p in all_parts() if p.name == "cards")
     assert not cards.applies(load_kit(Path(__file__).parent / "kits" / "mini")[0])
     assert cards.applies(load_kit(mini_with_aids)[0])
+
+
+def test_two_parts_writing_one_file_stop_the_build_naming_both(run_cli, tmp_path):
+    """A table whose print group is `booklet` would overwrite the rules booklet (or the booklet it)."""
+    kit = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "kits" / "mini", kit)
+    chits = kit / "components" / "chits.yaml"
+    chits.write_text(chits.read_text(encoding="utf-8").replace("name:", "group: booklet\nname:", 1), encoding="utf-8")
+    kit_yaml = kit / "kit.yaml"
+    kit_yaml.write_text(kit_yaml.read_text(encoding="utf-8").replace("  chits:", "  booklet:", 1), encoding="utf-8")
+    result = run_cli("build", "--data", kit, "--out", tmp_path / "out", "--quiet")
+    assert result.code == 1
+    assert "booklet.pdf would be written by both the components part and the documents part" in result.err, result.err
+    assert not (tmp_path / "out" / "mini").exists()

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from generator.parts import Option, Part
 
-CARDS_PDF = "cards.pdf"
+CARDS_PDF = "cards.pdf"        # a game module's aid cards (Space Empires 4X's players' aids)
+AID_CARDS_PDF = "aid-cards.pdf"  # a data kit's: its own tables often print a `cards` group as cards.pdf
+
+
+def file_name(kit) -> str:
+    return CARDS_PDF if kit.has_game_module else AID_CARDS_PDF
 
 
 def build(ctx) -> dict:
@@ -12,11 +17,12 @@ def build(ctx) -> dict:
     from generator.aids.imposition import card_sheet  # reportlab loads only when built
     sheet = card_sheet(ctx.paper, int(ctx.option("cards_per_sheet", 2) or 2))
     cards = plan_cards(ctx.kit, sheet)
-    entries = render_cards(ctx.kit, cards, sheet, ctx.stage.path(CARDS_PDF))
+    name = file_name(ctx.kit)
+    entries = render_cards(ctx.kit, cards, sheet, ctx.stage.path(name))
     pages = max(e["back"]["page"] for e in entries)
     ctx.log(f"cards: {len(cards)} cards on {pages} pages ({ctx.paper}, duplex: {sheet.duplex})")
     return {
-        "files": [{"path": CARDS_PDF, "pages": pages, "paper": ctx.paper,
+        "files": [{"path": name, "pages": pages, "paper": ctx.paper,
                    "page_size": [round(sheet.width, 3), round(sheet.height, 3)]}],
         "duplex": sheet.duplex,
         "cards_per_sheet": len(sheet.slots),
