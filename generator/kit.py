@@ -40,14 +40,18 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tup
     kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes or {}))
     if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
         check_charts(kit.charts, chart_context(kit), problems)
-    if not module and not problems.errors():  # a data kit's aid cards (a game module checks its own)
-        _check_aid_cards(kit, problems)
+    if not module and not problems.errors():  # a data kit's texts (a game module checks its own)
+        _check_texts(kit, problems)
     stop_on(problems, strict)
     return kit, problems.warnings()
 
 
-def _check_aid_cards(kit: Kit, problems: Problems) -> None:
+def _check_texts(kit: Kit, problems: Problems) -> None:
+    """Templates parsed, chapters rendered, aid cards read: what a build would trip on, found now."""
     from generator.aids.sources import has_aid_cards
+    from generator.validate_texts import check_chapters, check_template_files
+    check_template_files(kit.root, problems)
+    check_chapters(kit, problems)
     if has_aid_cards(kit):
         from generator.aids.schema import CARDS_FILE, check_aid_file
         check_aid_file(kit, CARDS_FILE, problems)

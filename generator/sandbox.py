@@ -7,6 +7,7 @@ the memory (`{{ 'x' * 10**9 }}`, `lipsum(10**6)`). Kit data is looked up as data
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 import marshal
 import os
@@ -18,6 +19,23 @@ from types import ModuleType
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
+
+
+class KitUndefined(jinja2.StrictUndefined):
+    """A missing field of the kit's data says what is there and the nearest name, in the kit's words, instead
+    of Python's ('...Namespace object' has no attribute 'shps')."""
+
+    @property
+    def _undefined_message(self) -> str:
+        obj, name = self._undefined_obj, self._undefined_name
+        keys = sorted(k for k in obj if isinstance(k, str)) if isinstance(obj, dict) else []
+        if not keys or not isinstance(name, str):
+            return super()._undefined_message
+        label = obj.__dict__.get("_label") if hasattr(obj, "__dict__") else None
+        near = difflib.get_close_matches(name, keys, n=1)
+        shown = ", ".join(keys[:15]) + (", ..." if len(keys) > 15 else "")
+        where = f" in {label}" if label else ""
+        return f"no {name!r}{where} (there: {shown})" + (f"; did you mean {near[0]!r}?" if near else "")
 
 
 class KitSandbox(SandboxedEnvironment):

@@ -95,7 +95,7 @@ TABLE = [
     B("cards-markup", "aids/cards.yaml", "<b>Each turn</b>", "<b>Each turn", "cards.player_aid.front[2].bullets[0]",
       "markup does not parse", None),
     B("cards-undefined", "aids/cards.yaml", "roll a d{{ combat.die }}", "roll a d{{ combat.dice }}", "",
-      "has no attribute 'dice'"),
+      "no 'dice' (there: always_hits, classes, die"),
     B("cards-sandbox", "aids/cards.yaml", "roll a d{{ combat.die }}", "roll a d{{ kit.__class__ }}", "",
       "not allowed"),
     B("cards-jinja-syntax", "aids/cards.yaml", "roll a d{{ combat.die }}", "roll a d{{ combat.die }", "",
@@ -124,7 +124,7 @@ TABLE = [
       "production.tech_heading", "is required", None),
     # rules/*.md
     B("rules-undefined", "rules/07-combat.md", "{{ combat.fleet_size_ratio }}", "{{ combat.fleet_ratio }}", "",
-      "has no attribute 'fleet_ratio'"),
+      "no 'fleet_ratio' (there: always_hits, classes, die, fleet_size_bonus, fleet_size_ratio, terrain_class); did you mean 'fleet_size_ratio'?"),
     B("rules-unknown-table", "rules/02-the-kit.md", "{{ table('colours') }}", "{{ table('colors') }}", "",
       "unknown table 'colors'"),
     B("rules-sandbox", "rules/07-combat.md", "{{ combat.fleet_size_ratio }}",

@@ -77,7 +77,7 @@ def test_a_transposed_chart_labels_its_rows(charts):
 
 
 @pytest.mark.parametrize("old, new, field, words", [
-    ('cell: "{{ row.hull }}"', 'cell: "{{ row.hul }}"', "charts.ships.columns[1].cell", "has no attribute 'hul'"),
+    ('cell: "{{ row.hull }}"', 'cell: "{{ row.hul }}"', "charts.ships.columns[1].cell", "no 'hul'"),
     ('where: "row.cost < 100"', 'where: "row.cost <"', "charts.ships.where", "template syntax error"),
     ("rows: levels", "rows: unit", "charts.levels.rows", "must give a list"),
     ('repeat: "range(1, 3)"', 'repeat: "range(1, 3).__class__"', "charts.ships.columns[3].repeat", "not allowed"),

@@ -317,3 +317,20 @@ def test_short_edge_duplex_turns_the_backs(tmp_path):
         assert back["turned"]
         assert any(page == back["page"] - 1 and ref == back["ref"] and abs(x - back["x"]) < 0.01
                    and abs(y - (height - back["y"] - back["h"])) < 0.01 for page, ref, x, y in fronts), back
+
+
+def test_validate_reads_a_data_kits_templates_and_chapters(mini_copy, run_cli):
+    """A template tag typo and a chapter's unknown table are found by `validate`, located, before any build;
+    a missing field reads in the kit's words, with the nearest name."""
+    assert run_cli("validate", "--data", mini_copy).code == 0
+    front = mini_copy / "templates" / "card-front.svg.j2"
+    front.write_text("{% imprt x %}\n" + front.read_text(encoding="utf-8"), encoding="utf-8")
+    chapter = mini_copy / "rules" / "01-rules.md"
+    lines = chapter.read_text(encoding="utf-8").count("\n")
+    with chapter.open("a", encoding="utf-8") as handle:
+        handle.write("{{ tables.card.count }}\n")
+    result = run_cli("validate", "--data", mini_copy)
+    assert result.code == 1
+    assert "templates/card-front.svg.j2:1: template syntax error: Encountered unknown tag 'imprt'" in result.err
+    assert (f"rules/01-rules.md:{lines + 1}: no 'card' in tables (there: cards, chits, tiles, tokens); "
+            "did you mean 'cards'?") in result.err, result.err

@@ -231,34 +231,8 @@ def _leaves_kit(kit: Kit, path, report: _Reporter) -> bool:
 
 
 def _check_template_files(kit: Kit, report: _Reporter) -> None:
-    """The kit's own templates/*.svg.j2 are read and parsed at validation: a syntax error, a NUL byte or a file
-    that is not UTF-8 is located now (what a template does when it runs is checked when it is drawn)."""
-    import jinja2
-
-    from generator.known_good import KnownGood
-    from generator.render.templates import SUFFIX, template_env
-    from generator.text import TextError, read_text
-
-    parsed = KnownGood("templates-ok.txt", f"jinja-{jinja2.__version__}")
-    folder = kit.root / "templates"
-    if not folder.is_dir():
-        return
-    env = template_env(kit.root)
-    for path in sorted(folder.glob(f"*{SUFFIX}")):
-        if _leaves_kit(kit, path, report):
-            continue
-        try:
-            source = read_text(path)
-            if "\0" in source:
-                raise TextError(str(path), source[: source.index("\0")].count("\n") + 1, "a NUL byte: not text")
-            digest = parsed.digest(source)
-            if digest not in parsed:  # parsed before, unchanged: no need to parse it again
-                env.parse(source, path.name, str(path))
-                parsed.add(digest)
-        except TextError as exc:
-            report.problems.error(path, exc.line, "", exc.message)
-        except jinja2.TemplateSyntaxError as exc:
-            report.problems.error(path, exc.lineno, "", f"template syntax error: {exc.message}")
+    from generator.validate_texts import check_template_files
+    check_template_files(kit.root, report.problems)
 
 
 MAX_PIECES = 20_000  # counters in one kit: the standard kit has about 1,000; more would be days of printing

@@ -16,7 +16,7 @@ import jinja2
 
 from generator.model import Kit
 from generator.problems import display_path
-from generator.sandbox import KitSandbox
+from generator.sandbox import KitSandbox, KitUndefined
 from generator.text import TextError, join_and, read_text
 
 
@@ -44,8 +44,7 @@ def kit_context(kit: Kit) -> dict:
 
 
 def _env(finalize=None) -> jinja2.Environment:
-    env = KitSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
-                             finalize=finalize)
+    env = KitSandbox(undefined=KitUndefined, autoescape=False, keep_trailing_newline=True, finalize=finalize)
     env.filters["join_and"] = join_and
     return env
 

@@ -23,7 +23,7 @@ from markupsafe import Markup
 from generator.documents.table_data import ALIGNS, TableData
 from generator.problems import BuildError, Problems, display_path
 from generator.render.templates import format_number
-from generator.sandbox import KitSandbox
+from generator.sandbox import KitSandbox, KitUndefined
 from generator.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Str, Where, optional
 from generator.text import join_and
 from generator.yamlio import YamlSyntaxError, load_yaml
@@ -137,7 +137,7 @@ def _cell_value(value):
     return escape(str(value))
 
 
-_ENV = KitSandbox(undefined=jinja2.StrictUndefined, autoescape=False, finalize=_cell_value)
+_ENV = KitSandbox(undefined=KitUndefined, autoescape=False, finalize=_cell_value)
 _ENV.filters["join_and"] = join_and
 _ENV.filters["num"] = format_number
 _JINJA_ERRORS = (jinja2.TemplateError, AttributeError, KeyError, TypeError, ValueError, ArithmeticError, IndexError,

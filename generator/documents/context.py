@@ -15,13 +15,18 @@ import jinja2
 from generator.documents.charts import build_chart, chart_names_problem
 from generator.documents.table_data import plain_table
 from generator.problems import BuildError, display_path
-from generator.sandbox import KitSandbox
+from generator.sandbox import KitSandbox, KitUndefined
 from generator.render.templates import format_number
 from generator.text import join_and
 
 
 class Namespace(dict):
-    """A mapping whose keys read as attributes too (`tables.reputation`, `tables['ship-parts']`)."""
+    """A mapping whose keys read as attributes too (`tables.reputation`, `tables['ship-parts']`); `label` names
+    it in messages about a missing key ("no 'shps' in tables")."""
+
+    def __init__(self, *args, label: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._label = label
 
     def __getattr__(self, name):
         try:
@@ -40,7 +45,7 @@ def _plain(value):
 
 def tables_context(kit) -> Namespace:
     counts = Counter(p.ref.split(".", 1)[0] for p in kit.component_pieces)
-    out = Namespace()
+    out = Namespace(label="tables")
     for table in kit.tables.values():
         entry = Namespace(id=table.id, name=table.name, count=counts[table.id], rows=[_plain(r.values) for r in table.rows],
                           shape=table.shape.kind, per_colour=table.per_colour)
@@ -51,10 +56,10 @@ def tables_context(kit) -> Namespace:
 
 def text_context(kit) -> dict:
     return {"kit": Namespace(id=kit.id, title=kit.title, subtitle=kit.subtitle),
-            "tables": tables_context(kit), "data": _plain(kit.data),
+            "tables": tables_context(kit), "data": Namespace(_plain(kit.data), label="data"),
             "colours": [Namespace(id=c.id, name=c.name, print=c.print, ink=c.ink, emblem=c.emblem, pattern=c.pattern)
                         for c in kit.colours],
-            "boards": Namespace({b.id.replace("-", "_"): _plain(b.params()) for b in kit.boards}),
+            "boards": Namespace({b.id.replace("-", "_"): _plain(b.params()) for b in kit.boards}, label="boards"),
             "players": Namespace(min=kit.players[0], max=kit.players[1])}
 
 
@@ -125,7 +130,8 @@ class TableRegistry:
                 raise KeyError(f"{name} is not a list in data/")
             return [v if isinstance(v, dict) else {"value": v} for v in value]
         if name not in self.kit.tables:
-            raise KeyError(f"unknown table {name!r} (tables: {', '.join(sorted(self.kit.tables))})")
+            charts = f"; charts: {', '.join(sorted(self.kit.charts))}" if self.kit.charts else ""
+            raise KeyError(f"unknown table {name!r} (tables: {', '.join(sorted(self.kit.tables))}{charts})")
         table = self.kit.tables[name]
         return [{k: v for k, v in r.values.items() if k not in ("front", "back")} | {"qty": r.values["qty"]}
                 for r in table.rows]
@@ -141,7 +147,7 @@ def _cell(value) -> str:
     return format_number(value)
 
 
-_ENV = KitSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
+_ENV = KitSandbox(undefined=KitUndefined, autoescape=False, keep_trailing_newline=True)
 _ENV.filters["join_and"] = join_and
 _ENV.filters["num"] = format_number
 
@@ -151,7 +157,7 @@ def _escape_markup(value):
     return xml_escape(value) if isinstance(value, str) else value
 
 
-_MARKUP_ENV = KitSandbox(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
+_MARKUP_ENV = KitSandbox(undefined=KitUndefined, autoescape=False, keep_trailing_newline=True,
                          finalize=_escape_markup)
 _MARKUP_ENV.filters["join_and"] = join_and
 _MARKUP_ENV.filters["num"] = format_number
@@ -180,7 +186,8 @@ def _render(env, source: str, name: str, context: dict) -> str:
     except jinja2.exceptions.SecurityError as exc:
         raise BuildError(f"{name}:{_line(exc)}: not allowed in a kit text: {exc}") from None
     except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
-        raise BuildError(f"{name}:{_line(exc)}: {exc}") from None
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc  # a KeyError's str() adds quotes
+        raise BuildError(f"{name}:{_line(exc)}: {message}") from None
 
 
 def _line(exc: Exception) -> int:

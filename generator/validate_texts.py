@@ -1,0 +1,65 @@
+"""What `validate` reads in a kit's texts before any build: each template parsed, each document chapter
+rendered with the kit's data. A typo in a template tag or a table's name is then a located problem at
+validation, with exit 1, not a surprise halfway through a build."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.problems import BuildError, Problems
+
+
+def check_template_files(root: Path, problems: Problems) -> None:
+    """The kit's own templates/*.svg.j2 are read and parsed: a syntax error, a NUL byte, a file that is not
+    UTF-8 or a link out of the kit is located now (what a template does when it runs is checked when it is
+    drawn). A template parsed before with the same text is not parsed again."""
+    import jinja2
+
+    from generator.known_good import KnownGood
+    from generator.render.templates import SUFFIX, template_env
+    from generator.text import TextError, read_text
+
+    folder = root / "templates"
+    if not folder.is_dir():
+        return
+    parsed = KnownGood("templates-ok.txt", f"jinja-{jinja2.__version__}")
+    env = template_env(root)
+    for path in sorted(folder.glob(f"*{SUFFIX}")):
+        if not path.resolve().is_relative_to(root.resolve()):
+            problems.error(path, 0, "", "links to a file outside the kit folder")
+            continue
+        try:
+            source = read_text(path)
+            if "\0" in source:
+                raise TextError(str(path), source[: source.index("\0")].count("\n") + 1, "a NUL byte: not text")
+            digest = parsed.digest(source)
+            if digest not in parsed:
+                env.parse(source, path.name, str(path))
+                parsed.add(digest)
+        except TextError as exc:
+            problems.error(path, exc.line, "", exc.message)
+        except jinja2.TemplateSyntaxError as exc:
+            problems.error(path, exc.lineno, "", f"template syntax error: {exc.message}")
+
+
+def check_chapters(kit, problems: Problems) -> None:
+    """Every chapter of every document rendered as a build renders it (text only, no typesetting): an
+    unknown name, table, chart, section or column is located at the chapter's line."""
+    from generator.documents.context import TableRegistry, render_chapter, text_context
+    from generator.documents.make import chapter_files
+
+    for settings in (kit.documents or {}).values():
+        context = text_context(kit)
+        context["table"] = TableRegistry(kit, context)
+        for path in chapter_files(kit, settings["chapters"]):
+            try:
+                render_chapter(path, context)
+            except BuildError as exc:
+                file, line, message = _split(str(exc))
+                problems.error(file or path, line, "", message)
+
+
+def _split(text: str) -> tuple[str, int, str]:
+    """'file:12: message' -> (file, 12, message); anything else -> ('', 0, text)."""
+    file, _, rest = text.partition(":")
+    line, _, message = rest.partition(": ")
+    return (file, int(line), message) if line.isdigit() else ("", 0, text)
