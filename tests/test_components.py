@@ -334,3 +334,12 @@ def test_validate_reads_a_data_kits_templates_and_chapters(mini_copy, run_cli):
     assert "templates/card-front.svg.j2:1: template syntax error: Encountered unknown tag 'imprt'" in result.err
     assert (f"rules/01-rules.md:{lines + 1}: no 'card' in tables (there: cards, chits, tiles, tokens); "
             "did you mean 'cards'?") in result.err, result.err
+
+
+def test_a_count_by_a_column_the_table_lacks_names_the_column(mini_copy, run_cli):
+    tiles = mini_copy / "components" / "tiles.yaml"
+    line = edit(tiles, "counts:\n", "counts:\n  by: {pionts: {1: 2}}\n") + 1
+    result = run_cli("validate", "--data", mini_copy)
+    assert result.code == 1
+    assert f"tiles.yaml:{line}: counts.by.pionts: no column 'pionts' to count by" in result.err, result.err
+    assert "did you mean 'points'?" in result.err and "the rule asks for" not in result.err

@@ -51,7 +51,7 @@ def _card_text(card_id: str, cards: LocatedDict, name: str) -> CardText:
     raw = cards[card_id]
     faces = {side: list(raw[side]) for side in ("front", "back")}
     return CardText(card_id, str(raw["title"]), raw.get("per", "colour") == "colour", faces,
-                    {side: f"{name}:{raw.line_of(side)} cards.{card_id}.{side}" for side in faces})
+                    {side: f"{name}:{raw.line_of(side)}: cards.{card_id}.{side}" for side in faces})
 
 
 def block_flowables(kit: Kit, blocks: list, width: float, where: str, context: dict) -> list[Flowable]:

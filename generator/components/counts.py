@@ -2,6 +2,7 @@
 error at the file and line of the rule, naming it, so a designer's table can never drift from the rules."""
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 
 from generator.problems import Problems
@@ -28,7 +29,14 @@ def check_table_counts(table, pieces: list, colours: tuple, problems: Problems) 
         for colour in colours if table.per_colour else ():
             report("counts.per_colour", f"{table.name} per colour ({colour.name})", counts["per_colour"],
                    by_colour[colour.id])
+    known = sorted({"colour", "qty", "id", *table.columns})
     for column, wanted in (counts["by"] or {}).items():
+        if column not in known:
+            near = difflib.get_close_matches(column, known, n=1)
+            problems.error(table.file, table.lines.get(f"counts.by.{column}", table.lines.get("counts", 0)),
+                           f"counts.by.{column}", f"no column {column!r} to count by (columns: {', '.join(known)})"
+                           + (f"; did you mean {near[0]!r}?" if near else ""))
+            continue
         have = Counter(_key(v.get(column)) for v in values)
         for value, number in wanted.items():
             report(f"counts.by.{column}.{value}", f"{table.name} with {column} {value}", number, have[_key(value)])
