@@ -279,3 +279,14 @@ def test_two_parts_writing_one_file_stop_the_build_naming_both(run_cli, tmp_path
     assert result.code == 1
     assert "booklet.pdf would be written by both the components part and the documents part" in result.err, result.err
     assert not (tmp_path / "out" / "mini").exists()
+
+
+def test_a_broken_tag_in_an_aid_card_is_located_not_dropped(mini_with_aids, run_cli):
+    """'<b{{ n }}</b>' renders '<b16</b>': reportlab would print nothing there; validate names it."""
+    cards = mini_with_aids / "aids" / "cards.yaml"
+    cards.write_text(MINI_CARDS.replace("a <b>bold</b> promise", "a <b{{ tables.tokens.count }}</b> promise"),
+                     encoding="utf-8")
+    result = run_cli("validate", "--data", mini_with_aids)
+    assert result.code == 1
+    assert "aids/cards.yaml:13: cards.turn.back[1].text: the text's markup does not parse: <b16> is not a markup tag" \
+        in result.err, result.err

@@ -8,6 +8,8 @@ A `chart:` block names one of the kit's charts (charts.yaml).
 """
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 from generator.problems import Problems
@@ -48,6 +50,9 @@ def markup_problem(text: str) -> str | None:
     digest = _PARSED.digest(text)
     if digest in _PARSED:
         return None
+    for name in TAG.findall(text):  # reportlab drops what it cannot read: '<b5</b>' would print nothing
+        if name.lower() not in TAGS:
+            return f"<{name}> is not a markup tag (use <b>, <i>, <u>, <font ...>, <br/>; write a lone < as &lt;)"
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
 
@@ -60,7 +65,10 @@ def markup_problem(text: str) -> str | None:
     return None
 
 
-_PARSED = KnownGood("markup-ok.txt", "reportlab-paragraph-1")
+_PARSED = KnownGood("markup-ok.txt", "reportlab-paragraph-2")
+TAG = re.compile(r"<\s*/?\s*([A-Za-z][A-Za-z0-9]*)")
+TAGS = frozenset({"b", "i", "u", "strike", "strong", "em", "super", "sup", "sub", "font", "br", "span", "a",
+                  "greek", "img"})  # reportlab paragraph markup an aid text may use
 
 
 class Block(Spec):
