@@ -84,10 +84,10 @@ class FaceRefs:
 def print_groups(ctx) -> list[tuple[str, str, list[Piece]]]:
     """(group id, printed name, pieces) of the game module's counters, in the order and with the names the
     module gives (each colour first by default); empty groups dropped. A kit's tables print elsewhere."""
-    module = game_modules.of(ctx.kit)
-    pieces = module.pieces(ctx.kit)
+    tables = set(ctx.kit.component_pieces)  # printed by the components part
+    pieces = [p for p in ctx.pieces if p not in tables]  # the module's, expanded once by the build
     groups = []
-    for group, name in module.print_groups(ctx.kit):
+    for group, name in game_modules.of(ctx.kit).print_groups(ctx.kit):
         members = [p for p in pieces if p.group == group]
         if members:
             groups.append((group, name, members))

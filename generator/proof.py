@@ -30,7 +30,7 @@ from generator.model import Kit
 from generator.output import BuildLock, OutputStage
 from generator.paper import PRINTABLE_MARGIN, paper_size
 from generator.pdf_update import add_print_scaling_none
-from generator.pieces import Piece
+from generator.pieces import Piece, is_table_face
 from generator.render.counter_sheets import draw_scale, paint_art, save_png
 from generator.render.pdf import Art, PdfDocument
 from generator.render.piece_sheets import outline_path
@@ -129,7 +129,7 @@ def file_stem(ref: str, variant: str | None) -> str:
 
 def shape_of(kit: Kit, piece: Piece, counter: Shape) -> Shape:
     """A table's piece has its table's shape; a game module's counter is a square of the counter size."""
-    table = kit.tables.get(piece.ref.split(".", 1)[0]) if "piece" in piece.front.params else None
+    table = kit.tables.get(piece.ref.split(".", 1)[0]) if is_table_face(piece.front) else None
     return table.shape if table is not None else counter
 
 

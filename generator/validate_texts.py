@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.problems import BuildError, Problems
+from generator.problems import Problems
 
 
 def check_template_files(root: Path, problems: Problems) -> None:
@@ -45,6 +45,7 @@ def check_chapters(kit, problems: Problems) -> None:
     """Every chapter of every document rendered as a build renders it (text only, no typesetting): an
     unknown name, table, chart, section or column is located at the chapter's line."""
     from generator.documents.context import TableRegistry, render_chapter, text_context
+    from generator.text import TextError
     from generator.documents.make import chapter_files
 
     for settings in (kit.documents or {}).values():
@@ -53,13 +54,5 @@ def check_chapters(kit, problems: Problems) -> None:
         for path in chapter_files(kit, settings["chapters"]):
             try:
                 render_chapter(path, context)
-            except BuildError as exc:
-                file, line, message = _split(str(exc))
-                problems.error(file or path, line, "", message)
-
-
-def _split(text: str) -> tuple[str, int, str]:
-    """'file:12: message' -> (file, 12, message); anything else -> ('', 0, text)."""
-    file, _, rest = text.partition(":")
-    line, _, message = rest.partition(": ")
-    return (file, int(line), message) if line.isdigit() else ("", 0, text)
+            except TextError as exc:
+                problems.error(path, exc.line, "", exc.message)

@@ -14,10 +14,10 @@ import jinja2
 
 from generator.documents.charts import build_chart, chart_names_problem
 from generator.documents.table_data import plain_table
-from generator.problems import BuildError, display_path
+from generator.problems import display_path
 from generator.sandbox import KitSandbox, KitUndefined
 from generator.render.templates import format_number
-from generator.text import join_and
+from generator.text import TextError, join_and
 
 
 class Namespace(dict):
@@ -165,13 +165,7 @@ _MARKUP_ENV.filters["num"] = format_number
 
 def render_markup(source: str, origin: Path, context: dict) -> str:
     """A kit text whose output is reportlab markup (an aid card file), quoted data escaped; errors located."""
-    from generator.text import TextError
-    try:
-        return _render(_MARKUP_ENV, source, display_path(origin), context)
-    except BuildError as exc:
-        file, _, rest = str(exc).partition(":")
-        line, _, message = rest.partition(": ")
-        raise TextError(file, int(line) if line.isdigit() else 0, message) from None
+    return _render(_MARKUP_ENV, source, display_path(origin), context)
 
 
 def render_chapter(path: Path, context: dict) -> str:
@@ -179,15 +173,16 @@ def render_chapter(path: Path, context: dict) -> str:
 
 
 def _render(env, source: str, name: str, context: dict) -> str:
+    """The rendered text; a TextError (a BuildError that keeps its file, line and message apart) otherwise."""
     try:
         return env.cached_from_string(source).render(**context)
     except jinja2.TemplateSyntaxError as exc:
-        raise BuildError(f"{name}:{exc.lineno}: template syntax error: {exc.message}") from None
+        raise TextError(name, exc.lineno, f"template syntax error: {exc.message}") from None
     except jinja2.exceptions.SecurityError as exc:
-        raise BuildError(f"{name}:{_line(exc)}: not allowed in a kit text: {exc}") from None
+        raise TextError(name, _line(exc), f"not allowed in a kit text: {exc}") from None
     except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc  # a KeyError's str() adds quotes
-        raise BuildError(f"{name}:{_line(exc)}: {message}") from None
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)  # str(KeyError) adds quotes
+        raise TextError(name, _line(exc), message) from None
 
 
 def _line(exc: Exception) -> int:

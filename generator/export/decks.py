@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from generator.lengths import parse_length
+from generator.pieces import is_table_face
 
 TARGETS = ("home", "print-shop", "tts")
 BLEED = parse_length("1/8in")          # print shops ask 1/8 in past the trim on every side (9 pt)
@@ -110,7 +111,7 @@ class ExportArts:
         from generator.lengths import mm
         from generator.render.piece_faces import face_context, piece_svg, render_content
         key = (face.key, round(bleed_pt, 3))
-        if key not in self.done and "piece" not in face.params:  # a game-module counter: its own templates
+        if key not in self.done and not is_table_face(face):  # a game module's counter: its own templates
             from generator.render.counter_sheets import FaceRef, face_svg
             svg = face_svg(FaceRef(face.key, face.template, face.params_json, face.template), self.kit.root,
                            round(mm(shape.w), 4))
