@@ -89,12 +89,23 @@ def test_a_part_failing_beside_others_is_located_and_output_stays(run_cli, works
 
 
 def test_an_edit_rebuilds_only_the_parts_that_read_the_file(run_cli, workspace):
-    """A unit's cost is on the cards, the sheets and in the booklet, never on a map: the maps stay cached."""
+    """A unit's cost is on the counters, the cards and in the booklet, never on a map or a record sheet: those
+    stay cached. The sheets are keyed by the values they print from units.yaml and technologies.yaml, not by
+    the files: a technology's cost, which the production sheet prints, draws them again."""
+    sheets = workspace / "out" / "space-empires-4x" / "production-sheet.pdf"
+    before = sheets.read_bytes()
     edit(workspace / "kit" / "units.yaml", "cost: 12", "cost: 13")
     result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
     assert result.code == 0
-    assert built_parts(result.err) == {"counters": "built", "maps": "reused", "cards": "built", "sheets": "built",
+    assert built_parts(result.err) == {"counters": "built", "maps": "reused", "cards": "built", "sheets": "reused",
                                        "booklet": "built"}
+    edit(workspace / "kit" / "technologies.yaml", "{level: 2, cost: 10}", "{level: 2, cost: 11}")
+    result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
+    assert result.code == 0 and built_parts(result.err)["sheets"] == "built"
+    assert sheets.read_bytes() != before
+    edit(workspace / "kit" / "units.yaml", "hull: 1", "hull: 2")  # the ship technology sheet's level choices
+    result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
+    assert result.code == 0 and built_parts(result.err)["sheets"] == "built"
     # A map is read by the maps and by the booklet's scenario figures; of the maps, only the edited one is drawn.
     drawn_maps = workspace / "out" / ".cache" / "space-empires-4x" / "maps"
     before = {p.relative_to(drawn_maps): p.stat().st_ino for p in drawn_maps.rglob("*") if p.is_file()}
