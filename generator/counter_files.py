@@ -126,7 +126,8 @@ def group_sheet(ctx, spec, faces: FaceRefs, group: tuple) -> SheetFile:
         lines = title_lines(ctx, spec, group_name, page, pages[-1].sheet)
         sheet_pages.append(SheetPage(page, tuple(indices), lines))
     rel = f"counters-{group_id}.pdf"
-    previews = tuple(f"previews/counters-{group_id}-p{n}.png" for n in range(1, len(pages) + 1))
+    previews = tuple(f"previews/counters-{group_id}-p{n}.png" for n in range(1, len(pages) + 1)
+                     if ctx.option("previews"))
     return SheetFile(rel, f"{ctx.kit.title}: counters, {group_name}", spec.page, str(ctx.kit.root),
                      mm(spec.size), tuple(distinct), tuple(sheet_pages), previews)
 
@@ -145,7 +146,8 @@ def calibration_file(ctx, spec: SheetSpec) -> CalibrationFile:
             "back offset (X,Y); backs printed from them land on their fronts on this printer.")
     layout = calibration_layout(spec.page, spec.margin)
     return CalibrationFile(CALIBRATION, f"{ctx.kit.title}: duplex calibration", layout, front, back,
-                           ("previews/counters-calibration-p1.png", "previews/counters-calibration-p2.png"),
+                           ("previews/counters-calibration-p1.png", "previews/counters-calibration-p2.png")
+                           if ctx.option("previews") else (),
                            spec.margin)
 
 
@@ -162,7 +164,7 @@ def job_outputs(job) -> list[str]:
 def job_key(job) -> str:
     """Everything that decides a file's bytes: the drawing code, the faces' keys, the layout and titles."""
     faces = [f.key for f in getattr(job, "faces", ())]
-    return content_key(source_fingerprint(*CODE), repr(faces),
+    return content_key(source_fingerprint(*CODE), repr(faces), f"previews: {bool(job.previews)}",
                        repr(replace(job, path="", previews=(), kit_root="", faces=()) if faces else
                             replace(job, path="", previews=())))
 

@@ -23,7 +23,7 @@ def letter(tmp_path_factory):
 def a4_short(tmp_path_factory):
     """A4, 1/2 in counters, 1 mm gutters, short-edge duplex and a back offset: every option at once."""
     kit_out = build_counters(DEFAULT_KIT_DIR, tmp_path_factory.mktemp("a4"), paper="a4", counter_size="1/2in",
-                             gutter=1.0, duplex="short", back_offset="1.5,-0.5")
+                             gutter=1.0, duplex="short", back_offset="1.5,-0.5", previews=True)
     return kit_out, counters_manifest(kit_out)
 
 
@@ -128,11 +128,19 @@ def test_marker_backs_cannot_be_told_apart(letter):
     assert mean_difference(crop(fronts, placement(manifest, path, "Danger", "front")), danger) > 5.0
 
 
-def test_every_page_has_a_preview(letter):
+def test_previews_are_drawn_only_when_asked_one_per_page_showing_the_page(letter, a4_short):
+    from PIL import Image
     kit_out, manifest = letter
-    for entry in manifest["files"]:
-        for preview in entry["previews"]:
-            assert (kit_out / preview).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert all(entry["previews"] == [] for entry in manifest["files"]) and not (kit_out / "previews").exists()
+    kit_out, manifest = a4_short
+    entry = manifest["files"][0]
+    assert len(entry["previews"]) == entry["pages"] == len(PdfReader(kit_out / entry["path"]).pages)
+    for number, preview in enumerate(entry["previews"], start=1):
+        image = Image.open(kit_out / preview).convert("RGB")
+        assert image.size == (round(595.276 * 60 / 72), round(841.89 * 60 / 72))  # A4 at 60 dpi
+        page = render_page(kit_out / entry["path"], number, scale=60 / 72).resize(image.size)
+        assert mean_difference(image, page) < 15.0, preview  # two rasterisers; another colour's page: ~29
+    assert all(len(e["previews"]) == e["pages"] for e in manifest["files"])
 
 
 def pdf_bytes(kit_out):
