@@ -112,9 +112,15 @@ class Inputs:
         self.shared = shared.hexdigest()
         memo.save()
 
-    def fingerprint(self, ignores: tuple = ()) -> str:
+    def fingerprint(self, ignores: tuple = (), reads: tuple | None = None) -> str:
+        """The shared inputs and the kit files a part may read: all of them but `ignores`, or, for a part
+        keyed by the content it prints (Part.reads), only `reads`."""
         digest = hashlib.sha256(self.shared.encode())
         for rel, content in self.kit:
-            if not any(rel == i or rel.startswith(i.rstrip("/") + "/") for i in ignores):
+            if (reads is None or _under(rel, reads)) and not _under(rel, ignores):
                 digest.update(f"{rel}\0{content}\0".encode())
         return digest.hexdigest()
+
+
+def _under(rel: str, paths: tuple) -> bool:
+    return any(rel == p or rel.startswith(p.rstrip("/") + "/") for p in paths)

@@ -48,13 +48,15 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tup
 
 def _check_texts(kit: Kit, problems: Problems) -> None:
     """Templates parsed, chapters rendered, aid cards read: what a build would trip on, found now."""
-    from generator.aids.sources import has_aid_cards
+    from generator.aids.schema import CARDS_FILE, SHEETS_FILE, check_aid_file
+    from generator.aids.sources import has_aid_cards, has_sheets
     from generator.validate_texts import check_chapters, check_template_files
     check_template_files(kit.root, problems)
     check_chapters(kit, problems)
     if has_aid_cards(kit):
-        from generator.aids.schema import CARDS_FILE, check_aid_file
         check_aid_file(kit, CARDS_FILE, problems)
+    if has_sheets(kit):
+        check_aid_file(kit, SHEETS_FILE, problems)
 
 
 def _game_module(kit_doc, raw_kit, kit_file: Path, problems):

@@ -74,15 +74,18 @@ class Int(Spec):
 @dataclass
 class Number(Spec):
     min: float | None = None
+    max: float | None = None
 
     @property
     def description(self):
+        if self.min is not None and self.max is not None:
+            return f"a number from {self.min:g} to {self.max:g}"
         return "a number" + (f" >= {self.min}" if self.min is not None else "")
 
     def check(self, value, where):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return where.error(f"must be {self.description}, not {value!r}")
-        if self.min is not None and value < self.min:
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
             return where.error(f"must be {self.description}, not {value!r}")
         return value
 

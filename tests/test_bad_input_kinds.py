@@ -116,12 +116,14 @@ TABLE = [
     B("rules-unknown-column", "rules/09-technology.md", "'technology', 'levels'", "'technology', 'level'", "",
       "chart 'research' has no column 'level'"),
     # aids/sheets.yaml
-    B("sheets-unknown-top", "aids/sheets.yaml", "production:\n", "zz_bogus_key: 1\nproduction:\n", "zz_bogus_key",
+    B("sheets-unknown-top", "aids/sheets.yaml", "sheets:\n", "zz_bogus_key: 1\nsheets:\n", "zz_bogus_key",
       "unknown field"),
     B("sheets-wrong-type", "aids/sheets.yaml", '{label: "Total", total: true}', '{label: "Total", total: yes please}',
-      "production.rows[4].total", "true or false"),
-    B("sheets-missing", "aids/sheets.yaml", "  tech_heading: Technology progression\n", "",
-      "production.tech_heading", "is required", None),
+      "sheets.production.pages[0][2].form.rows[4].total", "true or false"),
+    B("sheets-missing", "aids/sheets.yaml", "    title: Ship technology sheet\n", "",
+      "sheets.ship_tech.title", "is required", None),
+    B("sheets-unknown-chart", "aids/sheets.yaml", "chart: ship-groups", "chart: ship-group",
+      "sheets.ship_tech.pages[0][2].chart", "must be one of"),
     # rules/*.md
     B("rules-undefined", "rules/07-combat.md", "{{ combat.fleet_size_ratio }}", "{{ combat.fleet_ratio }}", "",
       "no 'fleet_ratio' (there: always_hits, classes, die, fleet_size_bonus, fleet_size_ratio, terrain_class); did you mean 'fleet_size_ratio'?"),

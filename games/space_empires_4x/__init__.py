@@ -2,8 +2,8 @@
 
 Its data files (units, technologies, markers, counters, game, maps) have shapes of their own, the game
 derives numbers from them (a Homeworld's value steps, group numbers, the marker mixes) and checks them
-against each other; its hex maps, record sheets and booklet are printed by its own parts. Its counters (the
-pieces it makes) and its aid cards are printed by the core's parts, as any kit's; so are tables, boards and
+against each other; its hex maps and booklet are printed by its own parts. Its counters (the pieces it makes), its
+aid cards and its record sheets are printed by the core's parts, as any kit's; so are tables, boards and
 documents.
 """
 from __future__ import annotations
@@ -65,8 +65,8 @@ def _print_groups(kit):
 
 
 def _parts():
-    from games.space_empires_4x.parts import booklet, maps, sheets
-    return tuple(m.PART for m in (maps, sheets, booklet))
+    from games.space_empires_4x.parts import booklet, maps
+    return tuple(m.PART for m in (maps, booklet))
 
 
 MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,

@@ -82,6 +82,18 @@ def inventory(kit: Kit, pieces) -> list[dict]:
     return rows
 
 
+def group_counters(kit: Kit) -> list[dict]:
+    """One row per numbered group counter (the ship technology sheet's rows), every second unit type
+    striped so a row is easy to follow across the page."""
+    rows, codes = [], []
+    for unit in kit.units.values():
+        if not unit.groups:
+            continue
+        codes.append(unit.code)
+        rows += [{"unit": unit, "number": n, "stripe": len(codes) % 2 == 0} for n in unit.group_numbers]
+    return rows
+
+
 def chart_context(kit: Kit, pieces=()) -> dict:
     """The names the kit's charts may use: its texts' names plus the facts above (`pieces`: the printed
     counters, for the contents chart)."""
@@ -90,4 +102,4 @@ def chart_context(kit: Kit, pieces=()) -> dict:
 
     return kit_context(kit) | aid_names(kit) | {
         "level_fact": level_fact, "mix_text": mix_text, "marker_mix": marker_mix(kit),
-        "home_hexes": home_hexes(kit), "inventory": inventory(kit, pieces)}
+        "home_hexes": home_hexes(kit), "inventory": inventory(kit, pieces), "group_counters": group_counters(kit)}

@@ -38,8 +38,10 @@ class Fitted:
     height: float
 
 
-def fit(flowables: list[Flowable], width: float, height: float, where: str) -> Fitted:
-    """Wrap each flowable to `width`; raise BuildError at `where` when the stack is taller than `height`."""
+def fit(flowables: list[Flowable], width: float, height: float, where: str,
+        elsewhere: str = "to the other side") -> Fitted:
+    """Wrap each flowable to `width`; raise BuildError at `where` when the stack is taller than `height`
+    (`elsewhere`: where the message suggests a block could go)."""
     heights, offsets, used = [], [], 0.0
     for index, flowable in enumerate(flowables):
         wide, tall = flowable.wrap(width, height)
@@ -51,7 +53,7 @@ def fit(flowables: list[Flowable], width: float, height: float, where: str) -> F
         used += tall + (flowable.getSpaceAfter() if index < len(flowables) - 1 else 0.0)
     if used > height + 0.01:
         raise BuildError(f"{where}: the text and tables are {used:.0f} pt tall but the frame holds "
-                         f"{height:.0f} pt; shorten the text or move a block to the other side")
+                         f"{height:.0f} pt; shorten the text or move a block {elsewhere}")
     return Fitted(tuple(flowables), tuple(heights), tuple(offsets), used)
 
 

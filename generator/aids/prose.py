@@ -54,18 +54,24 @@ def _card_text(card_id: str, cards: LocatedDict, name: str) -> CardText:
                     {side: f"{name}:{raw.line_of(side)}: cards.{card_id}.{side}" for side in faces})
 
 
-def block_flowables(kit: Kit, blocks: list, width: float, where: str, context: dict) -> list[Flowable]:
-    """The flowables of one card face, in order; `context` holds the names the kit's charts use."""
+def block_flowables(kit: Kit, blocks: list, width: float, where: str, context: dict, look=None,
+                    kinds: tuple = BLOCK_KINDS, extra=None) -> list[Flowable]:
+    """The flowables of one card face (or sheet page), in order; `context` holds the names the kit's charts
+    use, `look` how its charts print (default: the aid cards'); `extra(kind, value, width)` draws the kinds
+    beyond the cards' (a record sheet's lines and forms)."""
     out: list[Flowable] = []
     for block in blocks:
-        kind = next((k for k in BLOCK_KINDS if isinstance(block, dict) and k in block), None)
+        kind = next((k for k in kinds if isinstance(block, dict) and k in block), None)
         if kind is None:
-            raise BuildError(f"{where}: each block needs one of {', '.join(BLOCK_KINDS)}; got {block!r}")
-        out += _block(kit, kind, block[kind], width, where, context)
+            raise BuildError(f"{where}: each block needs one of {', '.join(kinds)}; got {block!r}")
+        if kind in BLOCK_KINDS:
+            out += _block(kit, kind, block[kind], width, where, context, look)
+        else:
+            out += extra(kind, block[kind], width)
     return out
 
 
-def _block(kit: Kit, kind: str, value, width: float, where: str, context: dict) -> list[Flowable]:
+def _block(kit: Kit, kind: str, value, width: float, where: str, context: dict, look=None) -> list[Flowable]:
     style = styles()
     if kind == "heading":
         return [Paragraph(str(value), style["heading"])]
@@ -75,4 +81,4 @@ def _block(kit: Kit, kind: str, value, width: float, where: str, context: dict) 
         return [Paragraph(" ".join(str(item).split()), style["bullet"], bulletText="\u2022") for item in value]
     if str(value) not in kit.charts:
         raise BuildError(f"{where}: unknown chart {value!r} (known: {', '.join(kit.charts)})")
-    return [table_flowable(build_chart(kit.charts[str(value)], context), width, chart_look())]
+    return [table_flowable(build_chart(kit.charts[str(value)], context), width, look or chart_look())]

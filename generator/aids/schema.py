@@ -1,5 +1,5 @@
-"""The schema of the aid cards (`aids/cards.yaml`), checked by `validate` and by the build; a game module's
-own aid files (Space Empires 4X's record sheet labels) go through the same check with their own schema.
+"""The schemas of the aid cards (`aids/cards.yaml`) and the record sheets (`aids/sheets.yaml`), checked by
+`validate` and by the build.
 
 The files are Jinja over YAML: they are rendered with the kit's numbers first, then read and checked like
 every other kit file, so an unknown key, a missing field, an unknown chart or broken paragraph markup is a
@@ -14,10 +14,12 @@ from pathlib import Path
 
 from generator.problems import Problems
 from generator.known_good import KnownGood
-from generator.schema import INVALID, Choice, Field, ListOf, MapOf, Record, Spec, Where, optional
+from generator.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Spec, Str, Where, optional
 
 CARDS_FILE = Path("aids") / "cards.yaml"
+SHEETS_FILE = Path("aids") / "sheets.yaml"
 BLOCK_KINDS = ("heading", "text", "bullets", "chart")
+SHEET_BLOCK_KINDS = BLOCK_KINDS + ("field", "form")  # a record sheet adds lines and grids to write on
 
 
 class Markup(Spec):
@@ -71,26 +73,43 @@ TAGS = frozenset({"b", "i", "u", "strike", "strong", "em", "super", "sup", "sub"
                   "greek", "img"})  # reportlab paragraph markup an aid text may use
 
 
+FORM_ROW = Record({
+    "label": Field(Markup(), doc="the row's label"),
+    "total": optional(Bool(), False, "printed bold and shaded"),
+    "minus": optional(Bool(), False, "an amount taken away: the label starts with a minus sign"),
+}, "a row {label, total, minus}")
+FORM = Record({
+    "corner": optional(Markup(), "", "the top-left cell, over the labels"),
+    "columns": Field(ListOf(Markup(), 1), doc="the column headings; each column is left blank to write in"),
+    "rows": Field(ListOf(FORM_ROW, 1), doc="the rows, top to bottom"),
+    "label_width": optional(Number(0.05, 0.9), 0.3, "the label column's share of the width"),
+    "row_height": optional(Number(8, 200), 22, "points: room to write a number by hand"),
+}, "a form {corner, columns, rows, label_width, row_height}")
+
+
 class Block(Spec):
-    """One block of a card face: exactly one of heading, text, bullets or chart."""
+    """One block of a card face or a record sheet page: exactly one of its kinds."""
 
-    description = "a block {heading|text|bullets|chart: ...}"
-
-    def __init__(self, charts: tuple = ()):
-        self.record = Record({
+    def __init__(self, charts: tuple = (), kinds: tuple = BLOCK_KINDS):
+        self.kinds = kinds
+        self.description = f"a block {{{'|'.join(kinds)}: ...}}"
+        fields = {
             "heading": optional(Markup()),
             "text": optional(Markup()),
             "bullets": optional(ListOf(Markup(), 1)),
             "chart": optional(Choice(tuple(charts))),
-        }, self.description)
+            "field": optional(Markup(), None, "a label and a line to write on ('Player: ______')"),
+            "form": optional(FORM, None, "a grid of blank boxes to write in"),
+        }
+        self.record = Record({k: v for k, v in fields.items() if k in kinds}, self.description)
 
     def check(self, value, where):
         checked = self.record.check(value, where)
         if checked is INVALID:
             return INVALID
-        given = [kind for kind in BLOCK_KINDS if kind in value]
+        given = [kind for kind in self.kinds if kind in value]
         if len(given) != 1:
-            return where.error(f"a block holds exactly one of {', '.join(BLOCK_KINDS)}, not "
+            return where.error(f"a block holds exactly one of {', '.join(self.kinds)}, not "
                                f"{', '.join(given) or 'none'}")
         return {given[0]: checked[given[0]]}
 
@@ -106,7 +125,18 @@ def cards_schema(charts: tuple = ()) -> Record:
     }, "a card {title, per, front, back}")), doc="the card kinds, in print order")}, "the aid cards file")
 
 
-SCHEMAS = {CARDS_FILE: cards_schema}  # a game module checks its own aid files with its own schemas
+def sheets_schema(charts: tuple = ()) -> Record:
+    page = ListOf(Block(charts, SHEET_BLOCK_KINDS), 1)
+    return Record({"sheets": Field(MapOf(Record({
+        "title": Field(Markup(), doc="printed in the page's title band, with the colour's name"),
+        "file": optional(Str(r"[a-z0-9][a-z0-9-]*\.pdf", "a file name such as score-sheet.pdf"), None,
+                         "the PDF's name (default: the sheet's id, '-sheet.pdf')"),
+        "per": optional(Choice(("colour", "table")), "colour", "one copy per player colour, or a single one"),
+        "pages": Field(ListOf(page, 1), doc="each page's blocks, top to bottom"),
+    }, "a sheet {title, file, per, pages}")), doc="the record sheets, in print order")}, "the record sheets file")
+
+
+SCHEMAS = {CARDS_FILE: cards_schema, SHEETS_FILE: sheets_schema}
 
 
 def check_aid_file(kit, rel: Path, problems: Problems, schema=None):

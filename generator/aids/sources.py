@@ -22,6 +22,11 @@ def has_aid_cards(kit: Kit) -> bool:
     return aids_path(kit).is_file()
 
 
+def has_sheets(kit: Kit) -> bool:
+    from generator.aids.schema import SHEETS_FILE
+    return aids_path(kit, SHEETS_FILE).is_file()
+
+
 def render_aid_text(kit: Kit, source: str, origin: Path) -> str:
     """An aid file's Jinja rendered with what the kit's texts may quote, quoted data escaped for reportlab's
     paragraph markup: a game module's names (GameModule.render_markup), else a data kit's (its tables, data,

@@ -61,6 +61,17 @@ def chart_look():
                      head=st["cell_bold"], shade=ADVANCED, header_fill=SHADE, grid=0.4, rule=RULE)
 
 
+@cache
+def sheet_look():
+    """Charts on record sheets: the cards' look, larger, with room around each value to circle it."""
+    from generator.documents.table_flow import TableLook
+
+    st = styles()
+    return TableLook(font=CONDENSED, bold=CONDENSED_BOLD, size=8.5, leading=10, cell=st["sheet_cell"],
+                     head=st["sheet_cell_bold"], shade=ADVANCED, header_fill=SHADE, grid=0.4, rule=RULE,
+                     padding=(2.0, 2.0, 2.2, 2.2))
+
+
 def grid_table(rows: list[list], widths: list[float], header_rows: int = 1, shaded_rows=(),
                padding: float = 1.0, font_size: float = 7, row_heights=None) -> Table:
     """A ruled table with a shaded header; `shaded_rows` marks rows (say, advanced units) apart."""

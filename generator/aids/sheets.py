@@ -1,0 +1,117 @@
+"""Record sheets players write on (`aids/sheets.yaml`): each sheet's pages of blocks, one copy per player
+colour (or one in all), measured to fit their page and drawn under a title band in the copy's colour.
+
+A page holds the aid cards' blocks (heading, text, bullets, a chart of the kit's charts.yaml) plus two of
+its own: `field`, a label and a line to write on, and `form`, a grid of blank boxes under column headings
+(one column per Economic Phase, per round, per player...). Layout is here; `render_sheet` only draws.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.platypus import Spacer
+
+from generator.aids import draw
+from generator.aids.fit import Fitted, Frame, fit
+from generator.aids.prose import block_flowables, load_aid_yaml
+from generator.aids.schema import SHEET_BLOCK_KINDS, SHEETS_FILE, sheets_schema
+from generator.aids.styles import grid_table, para, sheet_look
+from generator.documents.context import chart_context
+from generator.model import Colour, Kit
+from generator.paper import paper_size
+
+PAGE_MARGIN = 36.0          # half an inch: clear of every home printer's dead zone
+BAND_HEIGHT, BAND_GAP = 20.0, 8.0
+HEADER_HEIGHT = 14.0        # a form's heading row
+FIELD_LINE = "_" * 30
+MINUS = "\u2212 "
+
+
+@dataclass(frozen=True)
+class SheetPage:
+    colour: Colour
+    title: str
+    fitted: Fitted
+
+
+@dataclass(frozen=True)
+class Sheet:
+    id: str
+    file: str
+    pages: tuple[SheetPage, ...]
+
+
+def page_frames(paper: str) -> tuple[tuple[float, float], Frame, Frame]:
+    """Page size, title band, content frame (portrait, half-inch margins)."""
+    width, height = paper_size(paper)
+    band = Frame(PAGE_MARGIN, height - PAGE_MARGIN - BAND_HEIGHT, width - 2 * PAGE_MARGIN, BAND_HEIGHT)
+    body = Frame(PAGE_MARGIN, PAGE_MARGIN, band.width, band.y - BAND_GAP - PAGE_MARGIN)
+    return (width, height), band, body
+
+
+def sheet_texts(kit: Kit):
+    """The sheets file rendered with the kit's numbers and checked (a located KitError otherwise)."""
+    return load_aid_yaml(kit, SHEETS_FILE, sheets_schema)
+
+
+def file_name(sheet_id: str, spec) -> str:
+    return spec.get("file") or f"{sheet_id.replace('_', '-')}-sheet.pdf"
+
+
+def plan_sheets(kit: Kit, paper: str) -> list[Sheet]:
+    """Every sheet's pages for every copy, measured; a located BuildError names a page that overflows."""
+    doc, name = sheet_texts(kit)
+    _, _, body = page_frames(paper)
+    context, sheets = chart_context(kit), []
+    for sheet_id, spec in doc["sheets"].items():
+        fitted = []
+        for index, blocks in enumerate(spec["pages"]):
+            where = f"{name}:{spec['pages'].line_of(index)}: sheets.{sheet_id}.pages[{index}]"
+            flowables = block_flowables(kit, blocks, body.width, where, context, sheet_look(), SHEET_BLOCK_KINDS,
+                                        _sheet_block)
+            fitted.append(fit(flowables, body.width, body.height, f"{where} (page {index + 1})",
+                              "to another page"))
+        colours = kit.colours if spec.get("per", "colour") == "colour" and kit.colours else (kit.neutral,)
+        pages = tuple(SheetPage(colour, str(spec["title"]), page) for colour in colours for page in fitted)
+        sheets.append(Sheet(sheet_id, file_name(sheet_id, spec), pages))
+    return sheets
+
+
+def _sheet_block(kind: str, value, width: float) -> list:
+    if kind == "field":
+        return [para(f"{value}: {FIELD_LINE}", "sheet_cell")]
+    return [Spacer(1, 6), form_table(value, width)]
+
+
+def form_table(form: dict, width: float):
+    """The column headings over blank boxes, one row per label; total rows bold and shaded."""
+    columns = [str(c) for c in form["columns"]]
+    rows = [[para(str(form.get("corner", "")), "sheet_cell_bold")] + columns]
+    totals = []
+    for row in form["rows"]:
+        label = (MINUS if row.get("minus") else "") + str(row["label"])
+        rows.append([para(f"<b>{label}</b>" if row.get("total") else label, "sheet_cell")] + [""] * len(columns))
+        if row.get("total"):
+            totals.append(len(rows) - 1)
+    label_width = width * form.get("label_width", 0.3)
+    widths = [label_width] + [(width - label_width) / len(columns)] * len(columns)
+    heights = [HEADER_HEIGHT] + [form.get("row_height", 22)] * (len(rows) - 1)
+    table = grid_table(rows, widths, shaded_rows=totals, font_size=8.5, row_heights=heights)
+    table.setStyle([("ALIGN", (1, 0), (-1, 0), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")])
+    return table
+
+
+def render_sheet(kit: Kit, sheet: Sheet, paper: str, path: Path) -> list[dict]:
+    """Draw one sheet's pages into `path`; one manifest entry per page."""
+    size, band, body = page_frames(paper)
+    canvas = draw.open_canvas(path, f"{kit.title}: {sheet.pages[0].title}", size)
+    entries = []
+    for number, page in enumerate(sheet.pages, start=1):
+        draw.title_band(canvas, band, page.colour, f"{page.title} \u00b7 {page.colour.name}", kit.title)
+        draw.content(canvas, page.fitted, body)
+        canvas.showPage()
+        entries.append({"page": number, "colour": page.colour.id, "frame": body.as_list(),
+                        "content_height": round(page.fitted.height, 2)})
+    canvas.save()
+    return entries

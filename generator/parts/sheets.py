@@ -1,0 +1,48 @@
+"""The `sheets` part: a kit's record sheets (aids/sheets.yaml), one PDF per sheet, a copy per player colour.
+
+The part is keyed by what it prints, not by the kit's files: the sheets file as rendered with the kit's
+numbers and the cells of the charts it shows (generator.documents.charts), plus kit.yaml (colours, title).
+An edit to a number no sheet shows (a unit's attack) leaves the sheets' cache standing.
+"""
+from __future__ import annotations
+
+import json
+
+from generator.parts import Part
+
+
+def build(ctx) -> dict:
+    from generator.aids.sheets import page_frames, plan_sheets, render_sheet  # reportlab loads only when built
+    (width, height), _, _ = page_frames(ctx.paper)
+    files, pages = [], {}
+    for sheet in plan_sheets(ctx.kit, ctx.paper):
+        pages[sheet.id] = render_sheet(ctx.kit, sheet, ctx.paper, ctx.stage.path(sheet.file))
+        files.append({"path": sheet.file, "pages": len(sheet.pages), "paper": ctx.paper,
+                      "page_size": [round(width, 3), round(height, 3)]})
+        ctx.log(f"sheets: {sheet.file}: {len(sheet.pages)} pages")
+    return {"files": files, "pages": pages}
+
+
+def printed(ctx) -> dict:
+    """The sheets file as rendered, and each chart it shows as built: everything the pages print that does
+    not come from kit.yaml."""
+    from generator.aids.sheets import sheet_texts
+    from generator.documents.charts import build_chart
+    from generator.documents.context import chart_context
+    doc, _ = sheet_texts(ctx.kit)
+    text = json.dumps(doc, sort_keys=True, default=str)
+    shown = sorted({block["chart"] for sheet in doc["sheets"].values() for page in sheet["pages"]
+                    for block in page if "chart" in block})
+    context = chart_context(ctx.kit) if shown else {}
+    charts = {name: repr(build_chart(ctx.kit.charts[name], context)) for name in shown}
+    return {"sheets_text": text, "sheets_charts": charts}
+
+
+def _has_sheets(kit) -> bool:
+    from generator.aids.sources import has_sheets
+    return has_sheets(kit)
+
+
+PART = Part(name="sheets", build=build, order=40, aliases=("records",),
+            doc="record sheets from aids/sheets.yaml (Letter / A4, one copy per player colour)",
+            applies=_has_sheets, reads=("kit.yaml",), key_extra=printed, needs=("reportlab",), weight=0.75)
