@@ -107,6 +107,7 @@ def test_a_build_killed_outright_leaves_no_lock_and_its_staging_is_cleared(good,
 
 SIGNALS_HELD = """
 import os, signal, time
+from generator.output import signals_held
 caught = []
 signal.signal(signal.SIGINT, lambda *a: caught.append("late"))
 with signals_held():
