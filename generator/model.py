@@ -33,6 +33,7 @@ class Kit:
     # The generic layer: component tables, boards, free data, sheet settings, documents, their pieces.
     tables: dict = field(default_factory=dict, compare=False, repr=False)
     boards: tuple = field(default=(), compare=False, repr=False)
+    maps: tuple = field(default=(), compare=False, repr=False)  # HexMap per maps/*.yaml (generator/maps/hexmap.py)
     data: dict = field(default_factory=dict, compare=False, repr=False)
     sheets: dict = field(default_factory=dict, compare=False, repr=False)
     documents: dict | None = field(default=None, compare=False, repr=False)

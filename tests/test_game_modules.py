@@ -67,7 +67,7 @@ def test_a_kit_of_data_only_has_no_module_and_the_default_kit_has_its_own(defaul
     assert mini.module is None and game_modules.of(mini) is None
     assert default_kit.module == "space_empires_4x"
     module = game_modules.of(default_kit)
-    assert {p.name for p in module.parts} == {"maps", "sheets", "booklet"}
+    assert {p.name for p in module.parts} == {"sheets", "booklet"}
     assert all(not p.applies(mini) for p in module.parts) and all(p.applies(default_kit) for p in module.parts)
     counters = next(p for p in all_parts() if p.name == "counters")  # the core prints a module's counters
     assert counters.applies(default_kit) and not counters.applies(mini)
