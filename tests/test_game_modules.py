@@ -53,10 +53,31 @@ def test_the_core_reads_no_game_field_of_a_kit():
     assert not reads
 
 
+# Words only Space Empires 4X's maps mean: the core's hex maps (generator/maps, the maps part) read a legend's
+# words through the kit's MapRules and never name these.
+MAP_WORDS = ("home", "homeworld", "deep-space", "deep_space", "scenario", "rounds")
+
+
+def test_the_core_hex_maps_name_no_game_word():
+    files = sorted((CORE / "maps").glob("*.py")) + [CORE / "parts" / "maps.py"]
+    found = {}
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}  # docstrings speak of home printers
+        texts = [n.value for n in ast.walk(tree)
+                 if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+        names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)] + \
+                [n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)]
+        words = {w for t in texts for w in re.findall(r"[a-z_-]+", t.lower())} | set(names)
+        if words & set(MAP_WORDS):
+            found[path.name] = sorted(words & set(MAP_WORDS))
+    assert not found
+
+
 def test_built_in_templates_are_only_what_every_kit_shares():
     """The game's faces (units, markers, counters, its hex map) are its kit's own templates."""
     built_in = {p.name for p in (ROOT / "templates").glob("*.svg.j2")}
-    assert built_in == {"_board.svg.j2", "_pieces.svg.j2", "board.svg.j2", "map-assembly.svg.j2",
+    assert built_in == {"_board.svg.j2", "_pieces.svg.j2", "board.svg.j2", "map.svg.j2", "map-assembly.svg.j2",
                         "map-marks.svg.j2", "map-tile.svg.j2"}
     own = {p.name for p in (ROOT / "data" / "space-empires-4x" / "templates").glob("*.svg.j2")}
     assert {"unit-front.svg.j2", "_counter.svg.j2", "marker-danger.svg.j2", "map.svg.j2"} <= own

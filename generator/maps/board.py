@@ -23,7 +23,7 @@ class HexCell:
     row: int
     label: str                         # printed coordinate, "0704"
     region: str
-    mark: str | None                   # what the legend says besides the region (a game's "homeworld")
+    mark: str | None                   # what the legend says besides the region (a capital, say)
     centre: tuple[float, float]
     corners: tuple[tuple[float, float], ...]
 

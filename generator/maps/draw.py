@@ -47,11 +47,11 @@ def _path(polygons) -> str:
 
 
 def _styles(kit, board: Board) -> dict:
-    """A region named after a player colour takes its tint, emblem and pattern; any other the neutral paper."""
-    colours = {c.id: _style(c) for c in kit.colours}
-    n = kit.neutral
-    neutral = {"print": n.ink, "tint": n.print, "ink": n.ink, "emblem": None, "pattern": "none"}
-    return colours | {r: neutral | {"name": r} for r in board.regions if r not in colours}
+    """A region named after a player colour takes its tint, emblem and pattern; any other its fill from the
+    map file, else the neutral paper."""
+    colours, n, fills = {c.id: _style(c) for c in kit.colours}, kit.neutral, board.hexmap.fills
+    neutral = {"print": n.ink, "ink": n.ink, "emblem": None, "pattern": "none"}
+    return colours | {r: neutral | {"name": r, "tint": fills.get(r, n.print)} for r in board.regions if r not in colours}
 
 
 def _style(colour) -> dict:

@@ -33,6 +33,8 @@ CORE_FIELDS = {
     "hex_size": optional(Length(0, 6 * 72, hint="a length such as 1.25in or 32mm"), "1.25in",
                          "across the flats; big enough for a stack of counters"),
     "tracks": optional(ListOf(TRACK), [], "rows of numbered boxes printed under the grid"),
+    "fills": optional(MapOf(Str(r"#[0-9a-fA-F]{6}", "a colour written #rrggbb")), {},
+                      "a region's fill (a region named after a player colour takes that colour's tint)"),
 }
 MAX_BOARD_IN = 120  # a side of the poster; Space Empires 4X's four-player board is 17.3 x 23.8 in
 
@@ -58,6 +60,7 @@ class HexMap:
     cols: int
     rows: int
     tracks: tuple                   # Track per `tracks:` entry of the file
+    fills: dict = field(compare=False)        # region -> "#rrggbb", as the file gives them
     extra: dict = field(compare=False)        # the kit's own fields (MapRules.fields), as checked
     regions: dict = field(compare=False)      # (col, row) -> region; off-map hexes absent
     marks: dict = field(compare=False)        # (col, row) -> mark, for marked hexes only
@@ -164,7 +167,7 @@ def _parse(path: Path, raw, doc: dict, rules: MapRules, problems: Problems) -> H
     extra = {k: doc[k] for k in rules.fields if rules.fields[k] is not None}
     return HexMap(id=path.stem, file=path, title=doc.get("title") or path.stem, orientation=doc["orientation"],
                   hex_size=parse_length(doc["hex_size"]), cols=len(cells[0]), rows=len(cells), tracks=tracks,
-                  extra=extra, regions=regions, marks=marks, legend=legend, lines=lines)
+                  fills=doc.get("fills") or {}, extra=extra, regions=regions, marks=marks, legend=legend, lines=lines)
 
 
 def _tracks(path: Path, docs: list, lines: dict, problems: Problems) -> tuple | None:

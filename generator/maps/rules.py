@@ -2,8 +2,9 @@
 
 The core reads a map file (rows of letters, a legend, hex size, tracks), composes it into positions and prints
 it. What the legend's words stand for, which extra fields a file holds, the game's own checks and the names
-its template needs are the kit's: a data kit gets the defaults here (every legend word but `off-map` names a
-region), a game module gives its own MapRules (GameModule.hex_maps).
+its template needs are the kit's: a data kit gets the defaults here (a legend entry other than `off-map` is a
+region's name, then maybe a mark its hexes carry: 'forest', 'red capital'), a game module gives its own
+MapRules (GameModule.hex_maps).
 """
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Callable
 
 from generator.schema import Str
 
-OFF_MAP = "off-map"   # the one legend word the core knows: no hex there
+OFF_MAP = "off-map"
+X = "deep-space"   # the one legend word the core knows: no hex there
 
 
 @dataclass(frozen=True)
@@ -31,9 +33,10 @@ class MapRules:
 
     # extra fields of a map file (name -> schema Field), or None to drop a core field (title, tracks)
     fields: dict = field(default_factory=dict)
-    legend_entry: Str = field(default_factory=lambda: Str(r"\S.*", "a word naming a region, or 'off-map'"))
+    legend_entry: Str = field(default_factory=lambda: Str(
+        r"[A-Za-z0-9_-]+( [A-Za-z0-9_-]+)?", "a region's name, then maybe a mark ('forest', 'red capital'), or 'off-map'"))
     # a legend entry -> (region, mark): the region it colours and a mark its hexes carry (or None)
-    meaning: Callable = lambda entry: (entry, None)
+    meaning: Callable = lambda entry: _region_and_mark(entry)
     order: Callable = lambda regions: regions             # regions as first seen -> drawing and legend order
     tracks: Callable = lambda kit, hexmap: hexmap.tracks  # the Tracks printed under the grid, in order
     title: Callable = lambda kit, hexmap: f"{kit.title}: {hexmap.title}"
@@ -42,6 +45,11 @@ class MapRules:
     context: Callable = lambda kit, board: {}             # names its map template reads besides the core's
     manifest: Callable = lambda hexmap: {}                # what manifest.json says of a map besides the core's
     ignores: tuple = ()   # the module's data files its maps never read (kit-relative): editing them keeps the maps
+
+
+def _region_and_mark(entry: str) -> tuple[str, str | None]:
+    region, _, mark = entry.partition(" ")
+    return region, mark or None
 
 
 DEFAULT = MapRules()
