@@ -85,7 +85,7 @@ def base_fields(root: Path, kit_doc: dict, lines: dict) -> dict:
 
 
 def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict) -> dict:
-    """Component tables, boards, free data and documents: what every kit may hold."""
+    """Component tables, boards, hex maps, free data and documents: what every kit may hold."""
     kit_file = root / KIT_FILE
     line = raw_kit.line_of
     before = len(problems.errors())

@@ -55,7 +55,8 @@ def test_every_hex_prints_its_coordinate_once(built):
     on_map = sum(1 for row in rows for letter in row if letter != ".")
     labels = re.findall(r"\b\d{4}\b", poster_text(kit_out))
     assert len(labels) == len(set(labels)) == on_map == manifest["parts"]["maps"]["maps"][0]["hexes"] == 52
-    expected = {f"{c + 1:02d}{r + 1:02d}" for r, row in enumerate(rows) for c, letter in enumerate(row) if letter != "."}
+    expected = {f"{c + 1:02d}{r + 1:02d}" for r, row in enumerate(rows)
+                for c, letter in enumerate(row) if letter != "."}
     assert set(labels) == expected
 
 

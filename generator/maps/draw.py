@@ -51,7 +51,8 @@ def _styles(kit, board: Board) -> dict:
     map file, else the neutral paper."""
     colours, n, fills = {c.id: _style(c) for c in kit.colours}, kit.neutral, board.hexmap.fills
     neutral = {"print": n.ink, "ink": n.ink, "emblem": None, "pattern": "none"}
-    return colours | {r: neutral | {"name": r, "tint": fills.get(r, n.print)} for r in board.regions if r not in colours}
+    others = (r for r in board.regions if r not in colours)
+    return colours | {r: neutral | {"name": r, "tint": fills.get(r, n.print)} for r in others}
 
 
 def _style(colour) -> dict:

@@ -13,8 +13,7 @@ from typing import Callable
 
 from generator.schema import Str
 
-OFF_MAP = "off-map"
-X = "deep-space"   # the one legend word the core knows: no hex there
+OFF_MAP = "off-map"   # the one legend word the core knows: no hex there
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,8 @@ class MapRules:
     # extra fields of a map file (name -> schema Field), or None to drop a core field (title, tracks)
     fields: dict = field(default_factory=dict)
     legend_entry: Str = field(default_factory=lambda: Str(
-        r"[A-Za-z0-9_-]+( [A-Za-z0-9_-]+)?", "a region's name, then maybe a mark ('forest', 'red capital'), or 'off-map'"))
+        r"[A-Za-z0-9_-]+( [A-Za-z0-9_-]+)?",
+        "a region's name, then maybe a mark ('forest', 'red capital'), or 'off-map'"))
     # a legend entry -> (region, mark): the region it colours and a mark its hexes carry (or None)
     meaning: Callable = lambda entry: _region_and_mark(entry)
     order: Callable = lambda regions: regions             # regions as first seen -> drawing and legend order

@@ -53,7 +53,8 @@ def check(kit, hexmaps, written, problems) -> None:
         scenario = scenario_of(kit, hexmap)
         if scenario is None:
             known = ", ".join(s.id for s in kit.game.scenarios)
-            hexmap.error(problems, "scenario", f"no scenario {hexmap.extra['scenario']!r} in the game file (known: {known})")
+            hexmap.error(problems, "scenario",
+                         f"no scenario {hexmap.extra['scenario']!r} in the game file (known: {known})")
         _check_homes(kit, hexmap, scenario, problems)
         found = len(hexmap.hexes(DEEP_SPACE))
         if scenario is not None and found != scenario.deep_space_markers:
