@@ -40,6 +40,7 @@ def _listing(kit, pieces):
 
 
 def _hex_maps():
+    """The game's meaning of its hex maps (imported when a kit's maps are read, not when the module registers)."""
     from games.space_empires_4x.maps.rules import RULES
     return RULES
 
@@ -66,6 +67,6 @@ def _parts():
 
 
 MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,
-                    summary=_summary, listing=_listing, hex_maps=_hex_maps(),
+                    summary=_summary, listing=_listing, hex_maps=_hex_maps,
                     chart_context=_chart_context, print_groups=_print_groups,
                     render_markup=_render_markup)

@@ -4,7 +4,7 @@ The core reads a map file (rows of letters, a legend, hex size, tracks), compose
 it. What the legend's words stand for, which extra fields a file holds, the game's own checks and the names
 its template needs are the kit's: a data kit gets the defaults here (a legend entry other than `off-map` is a
 region's name, then maybe a mark its hexes carry: 'forest', 'red capital'), a game module gives its own
-MapRules (GameModule.hex_maps).
+MapRules (GameModule.hex_maps returns it).
 """
 from __future__ import annotations
 
@@ -59,4 +59,4 @@ def rules_of(kit) -> MapRules:
     """The kit's game module's MapRules, or the data kit's defaults."""
     from generator import game_modules
     module = game_modules.of(kit)
-    return (module.hex_maps if module else None) or DEFAULT
+    return module.hex_maps() if module and module.hex_maps else DEFAULT
