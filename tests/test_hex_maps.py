@@ -93,6 +93,17 @@ def test_the_tiles_are_letter_pages_after_an_assembly_page(built):
     assert shown >= entry["hexes"]  # every hex on some tile (those on a seam on two)
 
 
+def test_the_map_goes_to_the_digital_table_as_a_board_image(built, tmp_path):
+    from PIL import Image
+    assert main(["build", "--data", str(HEXES), "--out", str(tmp_path), "--only", "tts", "-q"]) == 0
+    saved = json.loads((tmp_path / "hexes" / "tts" / "hexes.json").read_text())
+    boards = [o for o in saved["ObjectStates"] if o["Name"] == "Custom_Board"]
+    assert [b["Nickname"] for b in boards] == ["Map: island"]
+    poster = PdfReader(built[0] / "maps" / "island-poster.pdf").pages[0].mediabox
+    with Image.open(tmp_path / "hexes" / "tts" / "map-island.png") as png:
+        assert png.width / png.height == pytest.approx(float(poster.width) / float(poster.height), rel=0.01)
+
+
 def snapshot(out: Path) -> dict:
     return {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts}
 
