@@ -115,6 +115,7 @@ def snapshot(out: Path) -> dict:
     ("hex_size: 1in", "hex_size: 0.5in", "hex_size", "0.5in across the flats cannot hold a 1/2in counter"),
     ('caption: "Turn track", boxes: 12', 'caption: "Turn track"', "tracks[0]", "give either `boxes`"),
     ("  h: hills", "  h: rolling green hills", "legend.h", "must be a region's name, then maybe a mark"),
+    ('sea: "#d6eaf8"', "sea: blue", "fills.sea", "must be a colour written #rrggbb, not 'blue'"),
 ])
 def test_a_broken_map_is_located_and_leaves_earlier_output_intact(tmp_path, capsys, old, new, field, words):
     kit = tmp_path / "hexes"
@@ -127,3 +128,13 @@ def test_a_broken_map_is_located_and_leaves_earlier_output_intact(tmp_path, caps
     err = capsys.readouterr().err
     assert f"island.yaml:{line}: {field}: {words}" in err, err
     assert "Traceback" not in err and snapshot(out) == before
+
+
+def test_a_maps_folder_outside_the_kit_is_located(tmp_path, capsys):
+    kit = tmp_path / "hexes"
+    shutil.copytree(HEXES, kit)
+    with (kit / "kit.yaml").open("a", encoding="utf-8") as f:
+        f.write("maps: ../elsewhere\n")
+    line = len((kit / "kit.yaml").read_text(encoding="utf-8").splitlines())
+    assert main(["validate", "--data", str(kit)]) == 1
+    assert f"kit.yaml:{line}: maps: '../elsewhere' is not a folder inside the kit" in capsys.readouterr().err
