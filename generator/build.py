@@ -130,7 +130,8 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,
                          **{k: v for k, v in sorted(options.extra.items())}}
         cache = PartCache(Path(options.out) / ".cache" / kit.id / "parts")
-        keys = {part.name: part_key(inputs.fingerprint(part.ignores, part.reads), part.name, shown_options | part.key_extra(ctx))
+        keys = {part.name: part_key(inputs.fingerprint(part.ignores + part.ignores_of(kit), part.reads), part.name,
+                                    shown_options | part.key_extra(ctx))
                 for part in parts}
         results = run_parts(ctx, parts, cache, keys, progress)
         mark_print_scaling(stage.dir / rel for rel in stage.written)  # every PDF asks viewers not to scale

@@ -25,6 +25,7 @@ class GameModule:
     summary: Callable = lambda kit, pieces: f"{len(pieces)} pieces"  # what `validate` says it checked
     listing: Callable | None = None  # (kit, pieces) -> text for `pnpgen list`
     boards: Callable = lambda kit, counter_pt: []  # (id, title, svg) of its own boards, for digital tables
+    hex_maps: Callable | None = None  # () -> its meaning of the kit's hex maps (generator.maps.rules.MapRules)
     chart_context: Callable = lambda kit, pieces: {}  # the names its charts (charts.yaml) may use
     render_markup: Callable | None = None  # (kit, source, origin) -> an aid file's Jinja rendered with its names
     # (group, printed name) of its pieces' print groups, in print order: the counters part's files

@@ -87,7 +87,7 @@ def base_fields(root: Path, kit_doc: dict, lines: dict) -> dict:
 
 
 def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict) -> dict:
-    """Component tables, boards, free data and documents: what every kit may hold."""
+    """Component tables, boards, hex maps, free data and documents: what every kit may hold."""
     kit_file = root / KIT_FILE
     line = raw_kit.line_of
     before = len(problems.errors())
@@ -100,13 +100,21 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict) -> 
     if tables or not kit.has_game_module:
         check_template_images(root, problems)
     boards = load_boards(root, kit_doc["boards"], kit_file, line("boards"), kit.colours, problems)
+    maps = kit.maps if kit.has_game_module else _load_maps(root, kit_doc["maps"], kit, problems)
     if not broken:
         check_sheets(kit_doc["sheets"], {p.group for p in pieces}, {t.group for t in tables.values()},
                      kit_file, lines, problems)
     documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems,
                                 default_booklet=not kit.has_game_module)  # that kit's booklet part makes its own
-    return {"tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards,
+    return {"tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
             "sheets": kit_doc["sheets"], "documents": documents, "preflight": kit_doc["preflight"]}
+
+
+def _load_maps(root: Path, folder: str, kit, problems: Problems) -> tuple:
+    """A data kit's hex maps (a game module's kit: its module loads them from where its files say)."""
+    from generator.maps.hexmap import load_hex_maps
+    from generator.maps.rules import DEFAULT
+    return load_hex_maps(root, folder, kit, DEFAULT, problems)
 
 
 def read_mapping(path: Path, problems: Problems, field: str, named_in: Path | None = None, named_line: int = 0):

@@ -30,9 +30,10 @@ class Kit:
     paper: str
     module: str | None = None  # the game module that loaded it (kit.yaml `module:`), or None
     lines: dict = field(default_factory=dict, compare=False, repr=False)
-    # The generic layer: component tables, boards, free data, sheet settings, documents, their pieces.
+    # The generic layer: component tables, boards, hex maps, free data, sheet settings, documents, their pieces.
     tables: dict = field(default_factory=dict, compare=False, repr=False)
     boards: tuple = field(default=(), compare=False, repr=False)
+    maps: tuple = field(default=(), compare=False, repr=False)  # HexMap per maps/*.yaml (generator/maps/hexmap.py)
     data: dict = field(default_factory=dict, compare=False, repr=False)
     sheets: dict = field(default_factory=dict, compare=False, repr=False)
     documents: dict | None = field(default=None, compare=False, repr=False)

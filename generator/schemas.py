@@ -71,6 +71,7 @@ KIT = Record({
     "files": optional(Nullable(MapOf(Nullable(Str()))), None, "the game module's data files, by the names it reads"),
     "components": optional(Str(), "components", "folder of component tables"),
     "boards": optional(Str(), "boards", "folder of boards"),
+    "maps": optional(Str(), "maps", "folder of hex maps, one file per map (a game module's kit: where it says)"),
     "data": optional(Str(), "data", "folder of free data files that templates and texts quote"),
     "sheets": optional(MapOf(SHEET), {}, "settings per print group"),
     "documents": optional(MapOf(DOCUMENT), None, "documents to typeset (default: a booklet from rules/)"),

@@ -53,10 +53,31 @@ def test_the_core_reads_no_game_field_of_a_kit():
     assert not reads
 
 
+# Words only Space Empires 4X's maps mean: the core's hex maps (generator/maps, the maps part) read a legend's
+# words through the kit's MapRules and never name these.
+MAP_WORDS = ("home", "homeworld", "deep-space", "deep_space", "scenario", "rounds")
+
+
+def test_the_core_hex_maps_name_no_game_word():
+    files = sorted((CORE / "maps").glob("*.py")) + [CORE / "parts" / "maps.py"]
+    found = {}
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}  # docstrings speak of home printers
+        texts = [n.value for n in ast.walk(tree)
+                 if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+        names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)] + \
+                [n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)]
+        words = {w for t in texts for w in re.findall(r"[a-z_-]+", t.lower())} | set(names)
+        if words & set(MAP_WORDS):
+            found[path.name] = sorted(words & set(MAP_WORDS))
+    assert not found
+
+
 def test_built_in_templates_are_only_what_every_kit_shares():
     """The game's faces (units, markers, counters, its hex map) are its kit's own templates."""
     built_in = {p.name for p in (ROOT / "templates").glob("*.svg.j2")}
-    assert built_in == {"_board.svg.j2", "_pieces.svg.j2", "board.svg.j2", "map-assembly.svg.j2",
+    assert built_in == {"_board.svg.j2", "_pieces.svg.j2", "board.svg.j2", "map.svg.j2", "map-assembly.svg.j2",
                         "map-marks.svg.j2", "map-tile.svg.j2"}
     own = {p.name for p in (ROOT / "data" / "space-empires-4x" / "templates").glob("*.svg.j2")}
     assert {"unit-front.svg.j2", "_counter.svg.j2", "marker-danger.svg.j2", "map.svg.j2"} <= own
@@ -67,7 +88,7 @@ def test_a_kit_of_data_only_has_no_module_and_the_default_kit_has_its_own(defaul
     assert mini.module is None and game_modules.of(mini) is None
     assert default_kit.module == "space_empires_4x"
     module = game_modules.of(default_kit)
-    assert {p.name for p in module.parts} == {"maps", "booklet"}  # record sheets: the core's sheets part
+    assert {p.name for p in module.parts} == {"booklet"}  # maps, sheets: the core's parts
     assert all(not p.applies(mini) for p in module.parts) and all(p.applies(default_kit) for p in module.parts)
     counters = next(p for p in all_parts() if p.name == "counters")  # the core prints a module's counters
     assert counters.applies(default_kit) and not counters.applies(mini)

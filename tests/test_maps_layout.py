@@ -4,13 +4,18 @@ from __future__ import annotations
 import pytest
 
 from conftest import edit
-from games.space_empires_4x.maps.layout import DEEP_SPACE, connected_pieces, home_system_hexes
+from games.space_empires_4x.maps.rules import DEEP_SPACE, HOMEWORLD, home_system_hexes
+from generator.maps.hexmap import connected_pieces
 
 MAPS = "maps/four-player.yaml"
 
 
+def _homes(layout) -> list[str]:
+    return [r for r in layout.seen if r != DEEP_SPACE]
+
+
 def test_every_scenario_has_one_board(default_kit):
-    assert sorted(m.scenario for m in default_kit.maps) == sorted(s.id for s in default_kit.game.scenarios)
+    assert sorted(m.extra["scenario"] for m in default_kit.maps) == sorted(s.id for s in default_kit.game.scenarios)
 
 
 def test_home_system_size_comes_from_the_marker_mix(default_kit):
@@ -21,23 +26,23 @@ def test_home_system_size_comes_from_the_marker_mix(default_kit):
 @pytest.mark.parametrize("scenario", ["duel-small", "duel-standard", "duel-large", "duel-xl",
                                       "three-player", "four-player"])
 def test_region_counts_and_connectivity(default_kit, scenario):
-    layout = next(m for m in default_kit.maps if m.scenario == scenario)
+    layout = next(m for m in default_kit.maps if m.extra["scenario"] == scenario)
     rules = next(s for s in default_kit.game.scenarios if s.id == scenario)
-    assert len(layout.home_colours) == rules.players
+    assert len(_homes(layout)) == rules.players
     assert len(layout.hexes(DEEP_SPACE)) == rules.deep_space_markers
     assert len(connected_pieces(layout, DEEP_SPACE)) == 1
-    for colour in layout.home_colours:
+    for colour in _homes(layout):
         assert len(layout.hexes(colour)) == 26
-        assert len(layout.homeworlds[colour]) == 1
-        assert layout.regions[layout.homeworlds[colour][0]] == colour
+        homeworlds = [h for h, mark in layout.marks.items() if mark == HOMEWORLD and layout.regions[h] == colour]
+        assert len(homeworlds) == 1 and layout.marked(colour, HOMEWORLD) == homeworlds
         assert len(connected_pieces(layout, colour)) == 1
 
 
 @pytest.mark.parametrize("scenario", ["duel-small", "duel-xl", "three-player", "four-player"])
 def test_home_systems_do_not_touch_and_each_borders_deep_space(default_kit, scenario):
-    layout = next(m for m in default_kit.maps if m.scenario == scenario)
+    layout = next(m for m in default_kit.maps if m.extra["scenario"] == scenario)
     grid = layout.grid
-    for colour in layout.home_colours:
+    for colour in _homes(layout):
         around = {layout.regions.get(n) for h in layout.hexes(colour) for n in grid.neighbours(*h)}
         assert around - {colour, DEEP_SPACE, None} == set()
         assert DEEP_SPACE in around

@@ -8,7 +8,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator.cli import main
-from games.space_empires_4x.maps.board import compose_board
+from generator.maps.draw import compose
 from generator.maps.tiling import OVERLAP, plan_tiles
 
 MAP = "four-player"
@@ -26,7 +26,7 @@ def built(tmp_path_factory):
 @pytest.fixture(scope="module")
 def board(default_kit):
     layout = next(m for m in default_kit.maps if m.id == MAP)
-    return compose_board(layout, default_kit.game.sequence["turns_per_round"], 45.0)
+    return compose(default_kit, layout, "45pt")
 
 
 def test_only_the_named_map_is_built(built):

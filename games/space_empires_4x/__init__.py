@@ -2,9 +2,9 @@
 
 Its data files (units, technologies, markers, counters, game, maps) have shapes of their own, the game
 derives numbers from them (a Homeworld's value steps, group numbers, the marker mixes) and checks them
-against each other; its hex maps and booklet are printed by its own parts. Its counters (the pieces it makes), its
-aid cards and its record sheets are printed by the core's parts, as any kit's; so are tables, boards and
-documents.
+against each other; its booklet is printed by its own part. Its counters (the pieces it makes), its aid
+cards, its record sheets and its hex maps (with the game's meaning of them, maps/rules.py) are printed by
+the core's parts, as any kit's; so are tables, boards and documents.
 """
 from __future__ import annotations
 
@@ -39,13 +39,10 @@ def _listing(kit, pieces):
     return inventory_text(kit, pieces)
 
 
-def _boards(kit, counter_pt):
-    """Each hex map drawn as the maps part draws it: (id, title, SVG)."""
-    from games.space_empires_4x.maps.board import compose_board
-    from games.space_empires_4x.maps.draw import map_svg
-    turns = kit.game.sequence["turns_per_round"]
-    return [(f"map-{layout.id}", f"Map: {layout.id}", map_svg(kit, compose_board(layout, turns, counter_pt)))
-            for layout in kit.maps]
+def _hex_maps():
+    """The game's meaning of its hex maps (imported when a kit's maps are read, not when the module registers)."""
+    from games.space_empires_4x.maps.rules import RULES
+    return RULES
 
 
 def _chart_context(kit, pieces):
@@ -65,11 +62,11 @@ def _print_groups(kit):
 
 
 def _parts():
-    from games.space_empires_4x.parts import booklet, maps
-    return tuple(m.PART for m in (maps, booklet))
+    from games.space_empires_4x.parts import booklet
+    return (booklet.PART,)
 
 
 MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,
-                    summary=_summary, listing=_listing, boards=_boards,
+                    summary=_summary, listing=_listing, hex_maps=_hex_maps,
                     chart_context=_chart_context, print_groups=_print_groups,
                     render_markup=_render_markup)

@@ -6,7 +6,6 @@ import dataclasses
 from pathlib import Path
 
 from games.space_empires_4x import checks
-from games.space_empires_4x.maps.layout import load_maps
 from games.space_empires_4x.model import (
     CounterSet, Game, Level, MarkerKind, Mix, MixEntry, Scenario, Se4xKit, Technology, Unit,
 )
@@ -37,8 +36,16 @@ def load(root: Path, kit_doc: dict, raw_kit, base: dict, problems) -> Se4xKit:
     kit = _build_model(base, {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()})
     checks.check_kit(kit, problems, broken)  # still run the checks whose files are sound, to report all at once
     if files and files["maps"] and not broken & {"game", "markers"}:  # boards are checked against both
-        kit = dataclasses.replace(kit, maps=load_maps(root, files["maps"], kit, problems))
+        kit = dataclasses.replace(kit, maps=_load_maps(root, files["maps"], kit, raw_kit, problems))
     return kit
+
+
+def _load_maps(root: Path, folder: str, kit, raw_kit, problems) -> tuple:
+    """The core reads the maps folder `files.maps` names, with the game's meaning of them (maps/rules.py)."""
+    from games.space_empires_4x.maps.rules import RULES
+    from generator.maps.hexmap import load_hex_maps
+    named = (root / KIT_FILE, raw_kit["files"].line_of("maps"), "files.maps")
+    return load_hex_maps(root, folder, kit, RULES, problems, named)
 
 
 def _files(kit_doc: dict, raw_kit, root: Path, problems) -> dict | None:

@@ -154,4 +154,3 @@ class Se4xKit(Kit):
     deep_space: Mix
     counters: dict[str, CounterSet]
     game: Game
-    maps: tuple = field(default=(), compare=False, repr=False)  # MapLayout per board (maps/layout.py)

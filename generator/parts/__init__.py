@@ -33,6 +33,7 @@ class Part:
     key_extra: Callable = lambda ctx: {}   # (BuildContext) -> what else its output depends on (cache key)
     ignores: tuple = ()  # kit-relative folders and files the part never reads: editing them keeps its cache
     reads: tuple | None = None  # only these kit files are keyed (the rest of its inputs is in key_extra)
+    ignores_of: Callable = lambda kit: ()  # (kit) -> more of them, where they depend on the kit's module
     needs: tuple = ()  # names in SHARED_LOADS: the libraries its build loads (see load_shared)
     # rough seconds of a build of the default kit: parts start longest first (after a build, its own timings)
     weight: float = 1.0

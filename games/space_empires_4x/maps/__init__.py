@@ -1,1 +1,2 @@
-"""Space Empires 4X's hex maps: the layout files, where each part of a board sits, and its drawing."""
+"""Space Empires 4X's meaning of its hex maps (rules) and its booklet's map pictures (draw); the core reads,
+composes and prints the maps (generator/maps)."""

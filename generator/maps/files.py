@@ -1,5 +1,5 @@
-"""The maps part's files (games.space_empires_4x.parts.maps registers it): every board as a full-size poster PDF and as tiles
-for a home printer.
+"""The maps part's files (generator.parts.maps registers it): every hex map as a full-size poster PDF and as
+tiles for a home printer.
 
 Each board is drawn ONCE as one piece of art (and its alignment marks as a second); the poster places it
 on one page at full size, and each tile page places the same art shifted and clipped to its share.
@@ -14,10 +14,10 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from generator.lengths import parse_length
-from games.space_empires_4x.maps.board import Board, compose_board
-from games.space_empires_4x.maps.draw import map_svg
-from games.space_empires_4x.maps.layout import hex_too_small
+from generator.maps.board import Board
+from generator.maps.draw import compose, map_svg
+from generator.maps.hexmap import hex_too_small
+from generator.maps.rules import rules_of
 from generator.maps.pages import draw_tile_pages, place_scaled, svg_size
 from generator.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
 from generator.paper import PRINTABLE_MARGIN
@@ -32,41 +32,40 @@ FOLDER = "maps"
 def build(ctx) -> dict:
     """Each map's poster and tiles; a map whose drawing and pages an earlier build made (same board, paper,
     titles, code and templates) comes back from the output cache with its manifest entries."""
-    layouts = chosen_maps(ctx.kit, ctx.option("map"))
+    hexmaps = chosen_maps(ctx.kit, ctx.option("map"))
     arts, files, maps = ArtCache(), [], []
-    counter = parse_length(ctx.counter_size)
     cache, drawn = OutputCache(ctx.cache_dir / "maps"), 0
-    for layout in layouts:
-        _check_counter_fits(layout, ctx.counter_size)
-        board = compose_board(layout, ctx.kit.game.sequence["turns_per_round"], counter)
+    for hexmap in hexmaps:
+        _check_counter_fits(hexmap, ctx.counter_size)
+        board = compose(ctx.kit, hexmap, ctx.counter_size)
         svg = map_svg(ctx.kit, board)
         plan = plan_tiles(board.width, board.height, ctx.paper)
         entry, drew = _cached_map(ctx, cache, board, svg, plan, arts)
         files += entry["files"]
         drawn += drew
         maps.append(entry["map"])
-        ctx.log(f"maps: {layout.id}: poster {board.width / 72:.2f} x {board.height / 72:.2f} in, "
+        ctx.log(f"maps: {hexmap.id}: poster {board.width / 72:.2f} x {board.height / 72:.2f} in, "
                 f"{plan.count} {ctx.paper} tiles ({plan.rows} x {plan.cols})")
     if not ctx.option("map"):  # a --map build leaves the other maps' entries for the next whole build
         cache.prune()
-    ctx.log(f"maps: drew {drawn} of {len(layouts)} maps, the rest from the cache")
+    ctx.log(f"maps: drew {drawn} of {len(hexmaps)} maps, the rest from the cache")
     return {"files": files, "maps": maps}
 
 
 def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan, arts: ArtCache) -> tuple:
     """({"files": [poster, tiles], "map": manifest entry}, drawn?): from the cache, else drawn and kept."""
-    layout = board.layout
-    key = content_key(ctx.code_key, svg, repr(replace(layout, file=Path(layout.file.name))), repr(plan),
+    hexmap = board.hexmap
+    key = content_key(ctx.code_key, svg, repr(replace(hexmap, file=Path(hexmap.file.name))), repr(plan),
                       _title(ctx.kit, board), ctx.kit.title, ctx.paper, ctx.counter_size)
-    rels = [f"{FOLDER}/{layout.id}-poster.pdf", f"{FOLDER}/{layout.id}-tiles-{plan.paper}.pdf"]
-    noted = ctx.cache_dir / f".map-{layout.id}.json"   # the manifest entries travel with the files
+    rels = [f"{FOLDER}/{hexmap.id}-poster.pdf", f"{FOLDER}/{hexmap.id}-tiles-{plan.paper}.pdf"]
+    noted = ctx.cache_dir / f".map-{hexmap.id}.json"   # the manifest entries travel with the files
     if cache.fetch(key, [ctx.stage.path(rel) for rel in rels] + [noted]):
         return json.loads(noted.read_text(encoding="utf-8")), False
-    art = arts.get(svg, source=f"map {layout.id}")
+    art = arts.get(svg, source=f"map {hexmap.id}")
     poster = write_poster(ctx, board, art)
     tiles, pages = write_tiles(ctx, board, art, plan, arts)
     entry = {"files": [poster, tiles],
-             "map": {"map": layout.id, "scenario": layout.scenario, "file": str(layout.file.name),
+             "map": {"map": hexmap.id, **rules_of(ctx.kit).manifest(hexmap), "file": str(hexmap.file.name),
                      "size_in": [round(board.width / 72, 3), round(board.height / 72, 3)],
                      "hexes": len(board.hexes), "poster": poster["path"], "tiles": tiles["path"],
                      "tile_grid": [plan.rows, plan.cols], "pages": pages}}
@@ -86,18 +85,18 @@ def chosen_maps(kit, name: str | None) -> tuple:
     return chosen
 
 
-def _check_counter_fits(layout, counter_size: str) -> None:
-    """--counter-size can be larger than the kit's default the layouts were validated against."""
-    problem = hex_too_small(layout, counter_size)
+def _check_counter_fits(hexmap, counter_size: str) -> None:
+    """--counter-size can be larger than the kit's default the maps were validated against."""
+    problem = hex_too_small(hexmap, counter_size)
     if problem:
-        where = f"{display_path(layout.file)}:{layout.lines.get('hex_size', 1)}"
+        where = f"{display_path(hexmap.file)}:{hexmap.lines.get('hex_size', 1)}"
         raise BuildError(f"{where}: hex_size: {problem} (--counter-size {counter_size})")
 
 
 def write_poster(ctx, board: Board, art) -> dict:
     """One page exactly the board's size, for a print shop or a large-format printer."""
-    rel = f"{FOLDER}/{board.layout.id}-poster.pdf"
-    doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.layout.id} (poster)",
+    rel = f"{FOLDER}/{board.hexmap.id}-poster.pdf"
+    doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.hexmap.id} (poster)",
                       board.width, board.height)
     doc.new_page()
     doc.place(art, 0, 0)
@@ -107,10 +106,10 @@ def write_poster(ctx, board: Board, art) -> dict:
 
 def write_tiles(ctx, board: Board, art, plan: TilePlan, arts: ArtCache) -> tuple[dict, list]:
     """The assembly page, then one page per tile: the map art clipped to the tile, marks, guides."""
-    rel = f"{FOLDER}/{board.layout.id}-tiles-{plan.paper}.pdf"
-    doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.layout.id} ({plan.paper} tiles)",
+    rel = f"{FOLDER}/{board.hexmap.id}-tiles-{plan.paper}.pdf"
+    doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.hexmap.id} ({plan.paper} tiles)",
                       *plan.page)
-    marks = arts.get(_marks_svg(ctx.kit, board, plan), source=f"map {board.layout.id} marks")
+    marks = arts.get(_marks_svg(ctx.kit, board, plan), source=f"map {board.hexmap.id} marks")
     pages = [_assembly_page(ctx, doc, board, (art, marks), plan, arts)]
     title = _title(ctx.kit, board)
     draw_tile_pages(ctx, doc, plan, (art, marks), arts, title)
@@ -122,13 +121,12 @@ def write_tiles(ctx, board: Board, art, plan: TilePlan, arts: ArtCache) -> tuple
 
 
 def _title(kit, board: Board) -> str:
-    scenario = next(s for s in kit.game.scenarios if s.id == board.layout.scenario)
-    return f"{kit.title}: {scenario.name}"
+    return rules_of(kit).title(kit, board.hexmap)
 
 
 def _marks_svg(kit, board: Board, plan: TilePlan) -> str:
     context = svg_size(board.width, board.height) | {"marks": plan.marks, "ink": "#c00060", "radius": TICK / 2}
-    return render_template(kit.root, "map-marks", context, needed_by=f"map {board.layout.id}")
+    return render_template(kit.root, "map-marks", context, needed_by=f"map {board.hexmap.id}")
 
 
 def _tile_entry(board: Board, tile) -> dict:
@@ -149,8 +147,8 @@ def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: Tile
     doc.new_page()
     width, height = plan.page
     margin = PRINTABLE_MARGIN + MARK_ARM / 2
-    ruler = {"x": width - margin - board.layout.hex_size, "y": margin + 60, "length": board.layout.hex_size,
-             "inches": f"{board.layout.hex_size / 72:g}"}
+    ruler = {"x": width - margin - board.hexmap.hex_size, "y": margin + 60, "length": board.hexmap.hex_size,
+             "inches": f"{board.hexmap.hex_size / 72:g}"}
     steps = _wrapped_steps(_steps(board, plan), width, margin, ruler)
     top = max(margin + 100, margin + STEP_TOP + len(steps) * STEP_LEADING + 14)
     scale = min((width - 2 * margin) / board.width, (height - top - margin) / board.height)
@@ -164,7 +162,7 @@ def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: Tile
         "steps": steps, "numbered": True, "ruler": ruler,
         "tiles": [_outline(t, x0, top, scale, plan) for t in plan.tiles],
     }
-    svg = render_template(ctx.kit.root, "map-assembly", context, needed_by=f"map {board.layout.id} assembly page")
+    svg = render_template(ctx.kit.root, "map-assembly", context, needed_by=f"map {board.hexmap.id} assembly page")
     doc.place(arts.get(svg), 0, 0)
     return {"page": 1, "kind": "assembly", "scale": round(scale, 4)}
 
@@ -210,7 +208,7 @@ def _wrapped_steps(steps: list[str], width: float, margin: float, ruler: dict) -
 
 
 def _steps(board: Board, plan: TilePlan) -> list[str]:
-    inches = f"{board.layout.hex_size / 72:g}"
+    inches = f"{board.hexmap.hex_size / 72:g}"
     return [
         f"Print pages 2 to {plan.count + 1} at actual size (100%, no fitting to the page): "
         f"a hex measures {inches} in across the flats.",

@@ -1,0 +1,219 @@
+"""Hex-map files (maps/*.yaml in a kit): their schema, parsing into HexMap, and the checks every map gets.
+
+A map is rows of one-character hex letters plus a legend naming what each letter is, so a designer edits the
+board by eye. What the legend's words mean is the kit's (MapRules.meaning); every problem is reported with
+its file, line and field.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.kit import read_mapping
+from generator.lengths import parse_length
+from generator.maps.geometry import ORIENTATIONS, HexGrid, hex_label
+from generator.maps.rules import OFF_MAP, MapRules, Track
+from generator.problems import Problems
+from generator.schema import (
+    INVALID, Bool, Choice, Field, Int, Length, ListOf, MapOf, Record, Str, Where, optional,
+)
+
+TRACK = Record({
+    "id": Field(Str(r"[A-Za-z0-9_-]+", "an id of letters, digits, _ or -")),
+    "caption": optional(Str(), "", "printed above the boxes"),
+    "boxes": optional(Int(1, 500), None, "how many numbered boxes (1, 2, ...)"),
+    "first": optional(Int(), 1, "the first box's number"),
+    "labels": optional(ListOf(Str(), 1), None, "or what each box shows, instead of numbers"),
+    "wrap": optional(Bool(), True, "run onto more rows at the board's width; false: one row"),
+}, "a track {id, caption, boxes or labels, first, wrap}")
+
+CORE_FIELDS = {
+    "title": optional(Str(), None, "printed above the grid (default: the file's name)"),
+    "orientation": optional(Choice(ORIENTATIONS), "flat", "flat: flat-topped hexes in columns; pointy: in rows"),
+    "hex_size": optional(Length(0, 6 * 72, hint="a length such as 1.25in or 32mm"), "1.25in",
+                         "across the flats; big enough for a stack of counters"),
+    "tracks": optional(ListOf(TRACK), [], "rows of numbered boxes printed under the grid"),
+    "fills": optional(MapOf(Str(r"#[0-9a-fA-F]{6}", "a colour written #rrggbb")), {},
+                      "a region's fill (a region named after a player colour takes that colour's tint)"),
+}
+MAX_BOARD_IN = 120  # a side of the poster; Space Empires 4X's four-player board is 17.3 x 23.8 in
+
+
+def map_schema(rules: MapRules) -> Record:
+    """The core's fields with the kit's own (a None drops a core field), then the legend and the rows."""
+    fields = {**rules.fields, **{k: v for k, v in CORE_FIELDS.items() if k not in rules.fields}}
+    return Record({k: v for k, v in fields.items() if v is not None} | {
+        "legend": Field(MapOf(rules.legend_entry, key=Str(r"\S", "a single character")), doc="what each letter means"),
+        "rows": Field(ListOf(Str(), 1), doc="one text per row of hexes, one letter per hex; spaces are ignored"),
+    }, "a map")
+
+
+@dataclass(frozen=True)
+class HexMap:
+    """One board: its grid, which region (and mark) each on-map hex has, and where each field was written."""
+
+    id: str
+    file: Path
+    title: str
+    orientation: str
+    hex_size: float                 # points across the flats
+    cols: int
+    rows: int
+    tracks: tuple                   # Track per `tracks:` entry of the file
+    fills: dict = field(compare=False)        # region -> "#rrggbb", as the file gives them
+    extra: dict = field(compare=False)        # the kit's own fields (MapRules.fields), as checked
+    regions: dict = field(compare=False)      # (col, row) -> region; off-map hexes absent
+    marks: dict = field(compare=False)        # (col, row) -> mark, for marked hexes only
+    legend: dict = field(compare=False)       # letter -> (region, mark) or None (off-map)
+    lines: dict = field(compare=False, repr=False)  # field path -> line
+
+    @property
+    def grid(self) -> HexGrid:
+        return HexGrid(self.orientation, self.hex_size, self.cols, self.rows)
+
+    @property
+    def seen(self) -> list[str]:
+        """Its regions in the order the rows first show them."""
+        return list(dict.fromkeys(self.regions.values()))
+
+    def hexes(self, region: str) -> list[tuple[int, int]]:
+        return sorted(h for h, r in self.regions.items() if r == region)
+
+    def marked(self, region: str, mark: str) -> list[tuple[int, int]]:
+        return [h for h in self.hexes(region) if self.marks.get(h) == mark]
+
+    def error(self, problems: Problems, at: str, message: str) -> None:
+        """A located error: `at` is a field path, or `region:NAME` (its legend entry's line)."""
+        if at.startswith("region:"):
+            at = self.region_field(at.split(":", 1)[1])
+        problems.error(self.file, self.lines.get(at, self.lines.get("legend", 1)), at, message)
+
+    def region_field(self, region: str) -> str:
+        """A region's legend entry, the line a designer looks at to find its letter (unmarked letters first)."""
+        letters = sorted((meant[1] is not None, i, letter) for i, (letter, meant) in enumerate(self.legend.items())
+                         if meant and meant[0] == region)
+        return f"legend.{letters[0][2]}" if letters else "legend"
+
+
+def connected_pieces(hexmap: HexMap, region: str) -> list[set]:
+    """The region's hexes grouped into pieces that touch edge to edge."""
+    grid, todo, pieces = hexmap.grid, set(hexmap.hexes(region)), []
+    while todo:
+        stack, piece = [min(todo)], set()
+        while stack:
+            here = stack.pop()
+            if here in todo:
+                todo.discard(here)
+                piece.add(here)
+                stack.extend(grid.neighbours(*here))
+        pieces.append(piece)
+    return sorted(pieces, key=min)
+
+
+def load_hex_maps(root: Path, folder: str, kit, rules: MapRules, problems: Problems,
+                  named: tuple | None = None) -> tuple[HexMap, ...]:
+    """Every maps/*.yaml of a kit, parsed and checked; problems are recorded, not raised. `named` is
+    (file, line, field) where kit.yaml names the folder: then it must exist."""
+    path, inside = (Path(root) / folder).resolve(), Path(root).resolve()
+    if not path.is_relative_to(inside) or (named and not path.is_dir()):
+        file, line, at = named or (kit.locate("kit", "maps") + ("maps",))
+        problems.error(file, line, at, f"{folder!r} is not a folder inside the kit")
+        return ()
+    files = sorted(path.glob("*.yaml")) if path.is_dir() else []
+    for file in files:
+        if not file.resolve().is_relative_to(inside):
+            problems.error(file, 0, "", "links to a file outside the kit folder")
+    schema, written, maps = map_schema(rules), [], []
+    for file in (f for f in files if f.resolve().is_relative_to(inside)):
+        raw = read_mapping(file, problems, "")
+        if raw is not None:
+            written.append(raw)
+            maps.append(_load_one(file, raw, schema, rules, kit, problems))
+    maps = tuple(m for m in maps if m is not None)
+    rules.check(kit, maps, written, problems)
+    return maps
+
+
+def _load_one(path: Path, raw, schema: Record, rules: MapRules, kit, problems: Problems) -> HexMap | None:
+    before = len(problems.errors())
+    doc = schema.check(raw, Where(path, "", raw.line, problems))
+    if doc is INVALID:
+        return None
+    hexmap = _parse(path, raw, doc, rules, problems)
+    if hexmap is None or len(problems.errors()) > before:
+        return None
+    _check_sizes(hexmap, kit.counter_size, problems)
+    return hexmap
+
+
+def _parse(path: Path, raw, doc: dict, rules: MapRules, problems: Problems) -> HexMap | None:
+    """Rows of letters -> regions; ragged rows and letters missing from the legend are located errors."""
+    lines = {f"legend.{k}": raw["legend"].line_of(k) for k in doc["legend"]}
+    lines.update({f"rows[{i}]": raw["rows"].line_of(i) for i in range(len(doc["rows"]))})
+    lines.update({f"tracks[{i}]": raw["tracks"].line_of(i) for i in range(len(doc.get("tracks") or []))})
+    lines.update({k: raw.line_of(k) for k in raw})
+    cells = [[c for c in text if not c.isspace()] for text in doc["rows"]]
+    tracks = _tracks(path, doc.get("tracks") or [], lines, problems)
+    if not _check_rows(path, cells, doc["legend"], lines, problems) or tracks is None:
+        return None
+    legend = {k: None if v == OFF_MAP else rules.meaning(v) for k, v in doc["legend"].items()}
+    regions, marks = {}, {}
+    for row, letters in enumerate(cells):
+        for col, letter in enumerate(letters):
+            if legend[letter] is not None:
+                regions[(col, row)], mark = legend[letter]
+                if mark is not None:
+                    marks[(col, row)] = mark
+    extra = {k: doc[k] for k in rules.fields if rules.fields[k] is not None}
+    return HexMap(id=path.stem, file=path, title=doc.get("title") or path.stem, orientation=doc["orientation"],
+                  hex_size=parse_length(doc["hex_size"]), cols=len(cells[0]), rows=len(cells), tracks=tracks,
+                  fills=doc.get("fills") or {}, extra=extra, regions=regions, marks=marks, legend=legend, lines=lines)
+
+
+def _tracks(path: Path, docs: list, lines: dict, problems: Problems) -> tuple | None:
+    """Each `tracks:` entry as a Track: its numbered boxes, or its labels."""
+    out = []
+    for i, t in enumerate(docs):
+        if (t["boxes"] is None) == (t["labels"] is None):
+            problems.error(path, lines[f"tracks[{i}]"], f"tracks[{i}]", "give either `boxes` (how many) or `labels`")
+            return None
+        labels = t["labels"] or [str(t["first"] + n) for n in range(t["boxes"])]
+        out.append(Track(t["id"], t["caption"], tuple((label, 1) for label in labels), t["wrap"]))
+    return tuple(out)
+
+
+def _check_rows(path: Path, cells: list, legend: dict, lines: dict, problems: Problems) -> bool:
+    ok, width = True, len(cells[0])
+    for row, letters in enumerate(cells):
+        where = f"rows[{row}]"
+        if len(letters) != width:
+            problems.error(path, lines[where], where,
+                           f"ragged row: {len(letters)} hexes, but the first row has {width}")
+            ok = False
+        for col, letter in enumerate(letters):
+            if letter not in legend:
+                known = " ".join(repr(k) for k in legend)
+                problems.error(path, lines[where], where, f"letter {letter!r} (hex {hex_label(col, row)}) "
+                               f"is not in the legend (known: {known})")
+                ok = False
+    return ok
+
+
+def _check_sizes(hexmap: HexMap, counter_size: str, problems: Problems) -> None:
+    """A counter must fit in a hex, and a board of thousands of hexes would tile onto thousands of pages."""
+    problem = hex_too_small(hexmap, counter_size)
+    if problem:
+        hexmap.error(problems, "hex_size", problem)
+    width, height = hexmap.grid.size
+    if max(width, height) > MAX_BOARD_IN * 72:
+        hexmap.error(problems, "rows", f"the board measures {width / 72:.0f} x {height / 72:.0f} in, more than "
+                                       f"{MAX_BOARD_IN} in a side: use fewer rows or columns, or a smaller hex_size")
+
+
+def hex_too_small(hexmap: HexMap, counter_size: str) -> str | None:
+    """Why a counter of `counter_size` does not fit in the map's hexes, or None when it does."""
+    needed = parse_length(counter_size) * 2 ** 0.5  # a square counter inside the hex's inscribed circle
+    if hexmap.hex_size >= needed:
+        return None
+    return (f"{hexmap.hex_size / 72:.3g}in across the flats cannot hold a {counter_size} counter "
+            f"(needs at least {needed / 72:.3g}in)")

@@ -1,0 +1,28 @@
+"""Part "maps": every hex map of maps/*.yaml as a full-size poster PDF and as tiles for a home printer, with an
+assembly page.
+
+The work is in generator.maps.files, imported when the part is built."""
+from __future__ import annotations
+
+from generator.parts import Option, Part
+
+
+def build(ctx) -> dict:
+    from generator.maps.files import build as build_maps
+    return build_maps(ctx)
+
+
+def _ignores(kit) -> tuple:
+    from generator.maps.rules import rules_of
+    return rules_of(kit).ignores
+
+
+PART = Part(
+    name="maps", build=build, order=20, aliases=("map",),
+    doc="hex maps: a full-size poster and tiles for Letter/A4 with an assembly page",
+    options=(Option(("--map",), {"metavar": "NAME", "dest": "map", "default": None,
+                                 "help": "build only this map (a file name in the kit's maps folder)"}),),
+    applies=lambda kit: bool(kit.maps),
+    ignores=("rules", "aids", "components", "boards", "charts.yaml"), ignores_of=_ignores,  # maps read none of these
+    needs=("cairo", "reportlab"), weight=2.3,
+)
