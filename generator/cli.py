@@ -176,8 +176,10 @@ def _validate(args) -> int:
     if module:
         print(f"{kit.title}: the data is valid ({module.summary(kit, module.pieces(kit))}).")
     else:
-        print(f"{kit.title}: the data is valid ({len(kit.component_pieces)} pieces in {len(kit.tables)} tables, "
-              f"{len(kit.boards)} boards, {len(kit.documents)} documents).")
+        counted = [(len(kit.component_pieces), "piece"), (len(kit.tables), "table"), (len(kit.boards), "board"),
+                   (len(kit.maps), "hex map"), (len(kit.documents), "document")]
+        said = [f"{n} {word}{'' if n == 1 else 's'}" for n, word in counted]
+        print(f"{kit.title}: the data is valid ({said[0]} in {', '.join(said[1:])}).")
     return EXIT_OK
 
 

@@ -2,6 +2,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.conftest import edit
 
@@ -61,6 +62,12 @@ def test_python_dash_m_and_console_script_both_run():
     script = subprocess.run([sys.executable, "-c", "from generator.cli import main; raise SystemExit(main(['list']))"],
                             capture_output=True, text=True)
     assert script.returncode == 0 and "Deep-space markers" in script.stdout
+
+
+def test_validate_counts_what_a_data_kit_holds(run_cli):
+    root = Path(__file__).parent / "kits"
+    assert "(44 pieces in 4 tables, 1 board, 0 hex maps, 1 document)" in run_cli("validate", "--data", root / "mini").out
+    assert "1 hex map," in run_cli("validate", "--data", root / "hexes").out
 
 
 def test_no_command_prints_help_and_fails(run_cli):
