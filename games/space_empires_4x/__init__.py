@@ -2,9 +2,10 @@
 
 Its data files (units, technologies, markers, counters, game, maps) have shapes of their own, the game
 derives numbers from them (a Homeworld's value steps, group numbers, the marker mixes) and checks them
-against each other; its hex maps, record sheets and booklet are printed by its own parts. Its counters (the
-pieces it makes) and its aid cards are printed by the core's parts, as any kit's; so are tables, boards and
-documents.
+against each other; its hex maps and record sheets are printed by its own parts. Its counters (the pieces
+it makes), its aid cards and its rules booklet (the core's documents part, under the name `booklet`, with
+the figures and names of booklet/chapters.py) are printed by the core's parts, as any kit's; so are tables,
+boards and documents.
 """
 from __future__ import annotations
 
@@ -64,12 +65,21 @@ def _print_groups(kit):
     return [(c.id, c.name) for c in kit.colours] + [(DEEP_SPACE, "Deep space"), (NEUTRAL, kit.neutral.name)]
 
 
+def _documents(kit, pieces, counter_size, tables):
+    from games.space_empires_4x.booklet.chapters import chapter_extras
+    return chapter_extras(kit, pieces, counter_size, tables)
+
+
 def _parts():
-    from games.space_empires_4x.parts import booklet, maps, sheets
-    return tuple(m.PART for m in (maps, sheets, booklet))
+    from games.space_empires_4x.parts import maps, sheets
+    from generator.parts import documents
+    booklet = documents.named("booklet", order=50, aliases=("rules",), ignores=("aids",), weight=0.9,
+                              doc="the rules booklet, in reading order and imposed for folding",
+                              needs=("cairo", "reportlab", "pypdf"))
+    return tuple(m.PART for m in (maps, sheets)) + (booklet,)
 
 
 MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,
                     summary=_summary, listing=_listing, boards=_boards,
                     chart_context=_chart_context, print_groups=_print_groups,
-                    render_markup=_render_markup)
+                    render_markup=_render_markup, documents=_documents)

@@ -11,7 +11,16 @@ from pathlib import Path
 from pypdf import PdfReader, PdfWriter
 
 from generator.booklet.pdfforms import draw_forms, page_form
-from generator.render.pdf import PdfDocument
+from generator.render.pdf import ArtCache, PdfDocument
+
+
+def render_arts(figures: dict) -> dict:
+    """Each figure's art drawn by cairo once (the same SVG twice, once): {(figure, index): Art}."""
+    cache, rendered = ArtCache(), {}
+    for fig in figures.values():
+        for index, art in enumerate(fig.arts):
+            rendered[(fig.name, index)] = cache.get(art.svg, f"booklet figure {fig.name} ({art.source})")
+    return rendered
 
 
 def art_pdf(arts: list, folder: Path) -> PdfReader:
