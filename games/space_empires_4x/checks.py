@@ -263,13 +263,6 @@ def _check_aids(kit: Kit, report: _Reporter) -> None:
     check_aid_file(kit, SHEETS_FILE, report.problems, sheets_schema)
 
 
-def _check_rules(kit: Kit, report: _Reporter) -> None:
-    """Every rules chapter rendered as the booklet would (the core's check of any kit's documents): an
-    undefined name, an unknown table or figure, or a Jinja error is located at validation, not in a build."""
-    from generator.validate_texts import check_chapters
-    check_chapters(kit, report.problems)
-
-
 CHECKS = (  # each check with the files it reads
     (_check_players, frozenset()),
     (_check_units, frozenset({"units", "technologies"})),
@@ -281,5 +274,4 @@ CHECKS = (  # each check with the files it reads
     (_check_size, frozenset({"units", "markers", "counters", "game"})),
     (_check_template_files, frozenset()),
     (_check_aids, frozenset({"units", "technologies", "markers", "counters", "game"})),
-    (_check_rules, frozenset({"units", "technologies", "markers", "counters", "game"})),
 )

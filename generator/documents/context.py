@@ -89,9 +89,9 @@ def chapter_context(kit, pieces=(), counter_size: str | None = None) -> tuple[di
     (GameModule.documents; `counter_size` is the size this build prints counters at)."""
     from generator import game_modules
     from generator.documents.extras import ChapterExtras, figure_helper
-    context = dict(chart_context(kit, pieces))
-    registry = TableRegistry(kit, context)
-    context["table"] = registry
+    charts = chart_context(kit, pieces)
+    registry = TableRegistry(kit, charts)  # the shared context object: a chart built at load is not built again
+    context = dict(charts, table=registry)
     module = game_modules.of(kit)
     extras = module.documents(kit, pieces, counter_size or kit.counter_size, registry) \
         if module and module.documents else ChapterExtras()
