@@ -14,9 +14,10 @@ from generator.booklet.pdfforms import draw_forms, page_form
 from generator.render.pdf import ArtCache, PdfDocument
 
 
-def render_arts(figures: dict) -> dict:
-    """Each figure's art drawn by cairo once (the same SVG twice, once): {(figure, index): Art}."""
-    cache, rendered = ArtCache(), {}
+def render_arts(figures: dict, base: Path) -> dict:
+    """Each figure's art drawn by cairo once (the same SVG twice, once): {(figure, index): Art}; images
+    the art shows come from the kit folder `base`."""
+    cache, rendered = ArtCache(base), {}
     for fig in figures.values():
         for index, art in enumerate(fig.arts):
             rendered[(fig.name, index)] = cache.get(art.svg, f"booklet figure {fig.name} ({art.source})")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import traceback
 from xml.sax.saxutils import escape as xml_escape
-from collections import Counter
+from collections import ChainMap, Counter
 from pathlib import Path
 
 import jinja2
@@ -85,19 +85,22 @@ def chart_context(kit, pieces=()) -> dict:
 
 def chapter_context(kit, pieces=(), counter_size: str | None = None) -> tuple[dict, "TableRegistry", dict]:
     """What a document's chapters see, the tables they place and the figures they may place: the kit's chart
-    names (a game module's, else its data's), `table(...)`, `figure(...)` and a game module's own names
-    (GameModule.documents; `counter_size` is the size this build prints counters at)."""
+    names (a game module's, else its data's), `table(...)`, `figure(...)` (a game module's figures, and any
+    component piece by its ref) and a game module's own names (GameModule.documents; `counter_size` is the
+    size this build prints counters at)."""
     from generator import game_modules
     from generator.documents.extras import ChapterExtras, figure_helper
+    from generator.documents.piece_figures import piece_figures
     charts = chart_context(kit, pieces)
     registry = TableRegistry(kit, charts)  # the shared context object: a chart built at load is not built again
     context = dict(charts, table=registry)
     module = game_modules.of(kit)
     extras = module.documents(kit, pieces, counter_size or kit.counter_size, registry) \
         if module and module.documents else ChapterExtras()
+    figures = ChainMap(extras.figures, piece_figures(kit))  # the module's first; it may add while rendering
     context.update(extras.names)
-    context["figure"] = figure_helper(extras.figures)
-    return context, registry, extras.figures
+    context["figure"] = figure_helper(figures)
+    return context, registry, figures
 
 
 class TableRegistry:

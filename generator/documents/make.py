@@ -107,7 +107,7 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
     if not figures:
         return _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {}, seed)[0]
     from generator.booklet.overlay import overlay, render_arts
-    rendered = render_arts(figures)
+    rendered = render_arts(figures, ctx.kit.root)
     sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
              for f in figures.values()}
     layout = Layouts(ctx, name, cache, content_key_of("layout", text_key, repr(sorted(sizes.items()))))
