@@ -40,19 +40,21 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tup
     kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes or {}))
     if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
         check_charts(kit.charts, chart_context(kit), problems)
-    if not module and not problems.errors():  # a data kit's texts (a game module checks its own)
-        _check_texts(kit, problems)
+    if not problems.errors():  # the kit's texts (a game module checks its own templates and aid texts)
+        _check_texts(kit, problems, generic=not module)
     stop_on(problems, strict)
     return kit, problems.warnings()
 
 
-def _check_texts(kit: Kit, problems: Problems) -> None:
+def _check_texts(kit: Kit, problems: Problems, generic: bool) -> None:
     """Templates parsed, chapters rendered, aid cards read: what a build would trip on, found now."""
     from generator.aids.schema import CARDS_FILE, SHEETS_FILE, check_aid_file
     from generator.aids.sources import has_aid_cards, has_sheets
     from generator.validate_texts import check_chapters, check_template_files
-    check_template_files(kit.root, problems)
     check_chapters(kit, problems)
+    if not generic:
+        return
+    check_template_files(kit.root, problems)
     if has_aid_cards(kit):
         check_aid_file(kit, CARDS_FILE, problems)
     if has_sheets(kit):
@@ -104,8 +106,7 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict) -> 
     if not broken:
         check_sheets(kit_doc["sheets"], {p.group for p in pieces}, {t.group for t in tables.values()},
                      kit_file, lines, problems)
-    documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems,
-                                default_booklet=not kit.has_game_module)  # that kit's booklet part makes its own
+    documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems)
     return {"tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
             "sheets": kit_doc["sheets"], "documents": documents, "preflight": kit_doc["preflight"]}
 

@@ -42,15 +42,14 @@ def check_template_files(root: Path, problems: Problems) -> None:
 
 
 def check_chapters(kit, problems: Problems) -> None:
-    """Every chapter of every document rendered as a build renders it (text only, no typesetting): an
-    unknown name, table, chart, section or column is located at the chapter's line."""
-    from generator.documents.context import TableRegistry, render_chapter, text_context
+    """Every chapter of every document rendered as a build renders it (text only: no figure drawn, nothing
+    typeset): an unknown name, table, chart, section, column or figure is located at the chapter's line."""
+    from generator.documents.context import chapter_context, render_chapter
     from generator.text import TextError
     from generator.documents.make import chapter_files
 
     for settings in (kit.documents or {}).values():
-        context = text_context(kit)
-        context["table"] = TableRegistry(kit, context)
+        context = chapter_context(kit)[0]
         for path in chapter_files(kit, settings["chapters"]):
             try:
                 render_chapter(path, context)

@@ -251,3 +251,52 @@ def test_the_contents_seed_saves_a_pass_and_never_changes_a_byte(run_cli, tmp_pa
     stale = json.dumps([[level, title, page + 3, key] for level, title, page, key in entries])
     assert booklet(stale)[0] == cold                              # a stale seed: another pass, same bytes
     assert booklet("not json")[0] == cold                         # a broken seed is no seed
+
+
+def test_an_edit_to_figure_art_alone_redraws_the_figure_on_the_last_layout(kit_copy, run_cli, tmp_path):
+    """A template edit that changes a figure's art and no text: the booklet's text stays, the figure's pixels
+    change, the pages laid out before are reused (only the art is laid on again), and the result is the
+    booklet a build from nothing makes."""
+    def booklet(out, *flags):
+        result = run_cli("build", "--data", kit_copy, "--out", out, "--only", "booklet", *flags)
+        assert result.code == 0, result.err
+        return out / "space-empires-4x" / BOOKLET, result.err
+
+    def figure_page(path):
+        index = next(i for i, t in enumerate(page_texts(path)) if "Reading a ship counter" in t and "Group number" in t)
+        return index, pdfium.PdfDocument(str(path))[index].render(scale=1).to_pil().convert("RGB").tobytes()
+
+    path, _ = booklet(tmp_path / "out")
+    before_texts, (before_index, before_pixels) = page_texts(path), figure_page(path)
+    edit(kit_copy / "templates" / "unit-front.svg.j2", "c.emblem(colour.emblem, 88, 14, 6.5, ink)",
+         "c.emblem(colour.emblem, 88, 14, 9, ink)")
+    path, log = booklet(tmp_path / "out", "--verbose")
+    assert "only figure art changed: laid on the last layout" in log
+    assert page_texts(path) == before_texts
+    index, pixels = figure_page(path)
+    assert index == before_index and pixels != before_pixels
+    fresh, log = booklet(tmp_path / "fresh", "--verbose")
+    assert "laid on the last layout" not in log and fresh.read_bytes() == path.read_bytes()
+
+
+def test_a_data_kit_places_a_piece_as_its_sheets_print_it(run_cli, tmp_path):
+    """figure('cards.Explore') in a data kit's chapter: the card's front and back, drawn from its own templates,
+    are laid on the page (the back's navy fills its box); an unknown figure is located at its line."""
+    kit = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "kits" / "mini", kit)
+    chapter = kit / "rules" / "01-rules.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8") + "\n## A card\n\n{{ figure('cards.Explore') }}\n",
+                       encoding="utf-8")
+    assert run_cli("build", "--data", kit, "--out", tmp_path / "out", "--only", "documents").code == 0
+    out = tmp_path / "out" / "mini"
+    assert json.loads((out / "manifest.json").read_text())["parts"]["documents"]["figures"] == ["cards.Explore"]
+    texts = page_texts(out / BOOKLET)
+    index = next(i for i, t in enumerate(texts) if "Front: Action cards: Explore" in t and "Back: Action cards" in t)
+    raw = pdfium.PdfDocument(str(out / BOOKLET))[index].render(scale=1).to_pil().convert("RGB").tobytes()
+    navy = (0x1e, 0x3a, 0x5f)  # card-back.svg.j2's ground
+    close = sum(1 for i in range(0, len(raw), 3) if all(abs(raw[i + k] - navy[k]) < 12 for k in range(3)))
+    assert close > 0.5 * 94 * 132  # the back is about 94 x 132 pt at 72 dpi, mostly navy
+
+    chapter.write_text(chapter.read_text(encoding="utf-8") + "\n{{ figure('cards.Exploer') }}\n", encoding="utf-8")
+    result = run_cli("build", "--data", kit, "--out", tmp_path / "out", "--only", "documents")
+    assert result.code == 1 and re.search(r"rules/01-rules\.md:\d+: unknown figure 'cards\.Exploer'", result.err)

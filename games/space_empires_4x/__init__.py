@@ -2,9 +2,10 @@
 
 Its data files (units, technologies, markers, counters, game, maps) have shapes of their own, the game
 derives numbers from them (a Homeworld's value steps, group numbers, the marker mixes) and checks them
-against each other; its booklet is printed by its own part. Its counters (the pieces it makes), its aid
-cards, its record sheets and its hex maps (with the game's meaning of them, maps/rules.py) are printed by
-the core's parts, as any kit's; so are tables, boards and documents.
+against each other; its own Python says what its hex maps mean (maps/rules.py) and adds its booklet's
+figures and chapter names (booklet/chapters.py). Everything is printed by the core's parts, as any kit's:
+its counters (the pieces it makes), aid cards, record sheets, hex maps and rules booklet (the documents part,
+under the name `booklet`); so are tables, boards and documents.
 """
 from __future__ import annotations
 
@@ -61,12 +62,20 @@ def _print_groups(kit):
     return [(c.id, c.name) for c in kit.colours] + [(DEEP_SPACE, "Deep space"), (NEUTRAL, kit.neutral.name)]
 
 
+def _documents(kit, pieces, counter_size, tables):
+    from games.space_empires_4x.booklet.chapters import chapter_extras
+    return chapter_extras(kit, pieces, counter_size, tables)
+
+
 def _parts():
-    from games.space_empires_4x.parts import booklet
-    return (booklet.PART,)
+    from generator.parts import documents
+    booklet = documents.named("booklet", order=50, aliases=("rules",), ignores=("aids",), weight=0.9,
+                              doc="the rules booklet, in reading order and imposed for folding",
+                              needs=("cairo", "reportlab", "pypdf"))
+    return (booklet,)
 
 
 MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,
                     summary=_summary, listing=_listing, hex_maps=_hex_maps,
                     chart_context=_chart_context, print_groups=_print_groups,
-                    render_markup=_render_markup)
+                    render_markup=_render_markup, documents=_documents)

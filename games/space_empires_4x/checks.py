@@ -221,15 +221,6 @@ def _check_templates(kit: Kit, report: _Reporter) -> None:
             report.error(file_key, path, f"template {name}{SUFFIX} not found in {folders}")
 
 
-def _leaves_kit(kit: Kit, path, report: _Reporter) -> bool:
-    """A file of the kit that is a link to somewhere outside it (rules/x.md -> /etc/passwd) is refused: its
-    text would be printed into the booklet or a face."""
-    if path.resolve().is_relative_to(kit.root.resolve()):
-        return False
-    report.problems.error(path, 0, "", "links to a file outside the kit folder")
-    return True
-
-
 def _check_template_files(kit: Kit, report: _Reporter) -> None:
     from generator.validate_texts import check_template_files
     check_template_files(kit.root, report.problems)
@@ -271,28 +262,6 @@ def _check_aids(kit: Kit, report: _Reporter) -> None:
     check_aid_file(kit, SHEETS_FILE, report.problems)
 
 
-def _check_rules(kit: Kit, report: _Reporter) -> None:
-    """Every rules chapter rendered as the booklet would: an undefined name, an unknown table or figure, or a
-    Jinja error is located at validation, not halfway through a build."""
-    from games.space_empires_4x.booklet.chapters import RULES_DIR, helpers
-    from generator.booklet.markdown import parse
-    from generator.documents.charts import ChartTables
-    from generator.text import TextError
-    from games.space_empires_4x.text import render_file
-
-    folder = kit.root / RULES_DIR
-    if not folder.is_dir():
-        return  # the booklet part says so if it is asked for
-    extra = helpers(kit, ChartTables(kit.charts), kit.counter_size)
-    for path in sorted(folder.glob("*.md")):
-        if _leaves_kit(kit, path, report):
-            continue
-        try:
-            parse(render_file(kit, path, extra))
-        except TextError as exc:
-            report.problems.error(path, exc.line, "", exc.message)
-
-
 CHECKS = (  # each check with the files it reads
     (_check_players, frozenset()),
     (_check_units, frozenset({"units", "technologies"})),
@@ -304,5 +273,4 @@ CHECKS = (  # each check with the files it reads
     (_check_size, frozenset({"units", "markers", "counters", "game"})),
     (_check_template_files, frozenset()),
     (_check_aids, frozenset({"units", "technologies", "markers", "counters", "game"})),
-    (_check_rules, frozenset({"units", "technologies", "markers", "counters", "game"})),
 )

@@ -17,7 +17,7 @@ import jinja2
 from generator.model import Kit
 from generator.problems import display_path
 from generator.sandbox import KitSandbox, KitUndefined
-from generator.text import TextError, join_and, read_text
+from generator.text import TextError, join_and
 
 
 def kit_context(kit: Kit) -> dict:
@@ -80,10 +80,6 @@ def _line(exc: Exception) -> int:
         if frame.filename == "<template>":
             return frame.lineno
     return 0
-
-
-def render_file(kit: Kit, path: Path, extra: dict | None = None, markup: bool = False) -> str:
-    return render_text(kit, read_text(path), path, extra, markup)
 
 
 def aid_names(kit: Kit) -> dict:

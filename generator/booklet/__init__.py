@@ -1,6 +1,7 @@
-"""The rules booklet: Markdown chapters with Jinja numbers -> blocks -> platypus story -> PDF -> imposed PDF.
+"""A typeset document (the rules booklet, a reference sheet): rendered Markdown blocks -> platypus story ->
+PDF -> figure art laid on -> imposed PDF. generator/documents/make.py drives it.
 
-markdown.py parses the rendered chapters into plain blocks, tables.py turns kit data into table rows,
-figures.py renders counter art from the real templates, story.py turns blocks into flowables,
-document.py lays the pages out, impose.py folds them into a saddle-stitched booklet.
+markdown.py parses rendered chapters into plain blocks, story.py turns blocks into flowables (tables,
+figures' room and callouts), document.py lays the pages out, overlay.py lays each figure's art on them,
+impose.py folds them into a saddle-stitched booklet.
 """

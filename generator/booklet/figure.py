@@ -1,6 +1,7 @@
 """A figure the booklet story can place: the SVG of each piece of art it shows, and callouts located on the
 first. story.py reserves room for it and draws the callouts; overlay.py places the art itself, as vector,
-once reportlab has laid the pages out. A game module draws its figures (games/*/booklet/figures.py)."""
+once reportlab has laid the pages out. Any kit's component pieces make figures (generator/documents/
+piece_figures.py); a game module adds its own (GameModule.documents)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,7 +1,7 @@
 """A small Markdown subset for rules chapters, parsed into plain blocks (no layout, no drawing).
 
 Headings (#, ##, ###), paragraphs, bullet lists ("- "), **bold**, *italic*, and directive lines that the
-Jinja helpers write: [[table:units]], [[figure:counter-anatomy]], [[scenario-maps]], [[pagebreak]], [[toc]].
+Jinja helpers write: [[table:t0]], [[figure:counter-anatomy]], [[pagebreak]].
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-DIRECTIVE = re.compile(r"^\[\[([a-z-]+)(?::([A-Za-z0-9_.-]+))?\]\]$")
+DIRECTIVE = re.compile(r"^\[\[([a-z-]+)(?::([A-Za-z0-9_.:-]+))?\]\]$")  # [[figure:scenario-map:duel]]
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,17 @@ from pathlib import Path
 from pypdf import PdfReader, PdfWriter
 
 from generator.booklet.pdfforms import draw_forms, page_form
-from generator.render.pdf import PdfDocument
+from generator.render.pdf import ArtCache, PdfDocument
+
+
+def render_arts(figures: dict, base: Path) -> dict:
+    """Each figure's art drawn by cairo once (the same SVG twice, once): {(figure, index): Art}; images
+    the art shows come from the kit folder `base`."""
+    cache, rendered = ArtCache(base), {}
+    for fig in figures.values():
+        for index, art in enumerate(fig.arts):
+            rendered[(fig.name, index)] = cache.get(art.svg, f"booklet figure {fig.name} ({art.source})")
+    return rendered
 
 
 def art_pdf(arts: list, folder: Path) -> PdfReader:

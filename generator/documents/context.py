@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import traceback
 from xml.sax.saxutils import escape as xml_escape
-from collections import Counter
+from collections import ChainMap, Counter
 from pathlib import Path
 
 import jinja2
@@ -17,7 +17,7 @@ from generator.documents.table_data import plain_table
 from generator.problems import display_path
 from generator.sandbox import KitSandbox, KitUndefined
 from generator.render.templates import format_number
-from generator.text import TextError, join_and
+from generator.text import TextError, join_and, read_text
 
 
 class Namespace(dict):
@@ -83,6 +83,26 @@ def chart_context(kit, pieces=()) -> dict:
     return context
 
 
+def chapter_context(kit, pieces=(), counter_size: str | None = None) -> tuple[dict, "TableRegistry", dict]:
+    """What a document's chapters see, the tables they place and the figures they may place: the kit's chart
+    names (a game module's, else its data's), `table(...)`, `figure(...)` (a game module's figures, and any
+    component piece by its ref) and a game module's own names (GameModule.documents; `counter_size` is the
+    size this build prints counters at)."""
+    from generator import game_modules
+    from generator.documents.extras import ChapterExtras, figure_helper
+    from generator.documents.piece_figures import piece_figures
+    charts = chart_context(kit, pieces)
+    registry = TableRegistry(kit, charts)  # the shared context object: a chart built at load is not built again
+    context = dict(charts, table=registry)
+    module = game_modules.of(kit)
+    extras = module.documents(kit, pieces, counter_size or kit.counter_size, registry) \
+        if module and module.documents else ChapterExtras()
+    figures = ChainMap(extras.figures, piece_figures(kit))  # the module's first; it may add while rendering
+    context.update(extras.names)
+    context["figure"] = figure_helper(figures)
+    return context, registry, figures
+
+
 class TableRegistry:
     """table('name', columns=[...], headers=[...]) -> a directive; the TableData is kept for the story. A
     chart declared in the kit's charts.yaml is printed as declared (one `section`, some `columns` by id)."""
@@ -106,7 +126,7 @@ class TableRegistry:
         if len(header) != len(columns):
             raise ValueError(f"table {name!r}: {len(header)} headers for {len(columns)} columns")
         body = tuple(tuple(_cell(r.get(c)) for c in columns) for r in rows)
-        return self._keep(plain_table(header, body, widths or [2] + [1] * (len(columns) - 1)))
+        return self.keep(plain_table(header, body, widths or [2] + [1] * (len(columns) - 1)))
 
     def _chart(self, name: str, columns, section, given) -> str:
         if any(g is not None for g in given):
@@ -114,9 +134,10 @@ class TableRegistry:
         problem = chart_names_problem(self.kit.charts, name, section, columns)
         if problem:
             raise ValueError(problem)
-        return self._keep(build_chart(self.kit.charts[name], self.context, section, columns))
+        return self.keep(build_chart(self.kit.charts[name], self.context, section, columns))
 
-    def _keep(self, data) -> str:
+    def keep(self, data) -> str:
+        """The directive that places `data` (a TableData) where the text asked for it."""
         key = f"t{len(self.made)}"
         self.made[key] = data
         return f"\n[[table:{key}]]\n"
@@ -130,8 +151,9 @@ class TableRegistry:
                 raise KeyError(f"{name} is not a list in data/")
             return [v if isinstance(v, dict) else {"value": v} for v in value]
         if name not in self.kit.tables:
-            charts = f"; charts: {', '.join(sorted(self.kit.charts))}" if self.kit.charts else ""
-            raise KeyError(f"unknown table {name!r} (tables: {', '.join(sorted(self.kit.tables))}{charts})")
+            known = [f"{what}: {', '.join(sorted(names))}" for what, names in
+                     (("tables", self.kit.tables), ("charts", self.kit.charts)) if names]
+            raise KeyError(f"unknown table {name!r} ({'; '.join(known) or 'the kit has no tables'})")
         table = self.kit.tables[name]
         return [{k: v for k, v in r.values.items() if k not in ("front", "back")} | {"qty": r.values["qty"]}
                 for r in table.rows]
@@ -169,7 +191,11 @@ def render_markup(source: str, origin: Path, context: dict) -> str:
 
 
 def render_chapter(path: Path, context: dict) -> str:
-    return _render(_ENV, path.read_text(encoding="utf-8"), display_path(path), context)
+    """A chapter's text rendered; a file that is not text (not UTF-8, a NUL byte) is a located error too."""
+    source, name = read_text(path), display_path(path)
+    if "\0" in source:
+        raise TextError(name, source[: source.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
+    return _render(_ENV, source, name, context)
 
 
 def _render(env, source: str, name: str, context: dict) -> str:
@@ -180,7 +206,8 @@ def _render(env, source: str, name: str, context: dict) -> str:
         raise TextError(name, exc.lineno, f"template syntax error: {exc.message}") from None
     except jinja2.exceptions.SecurityError as exc:
         raise TextError(name, _line(exc), f"not allowed in a kit text: {exc}") from None
-    except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
+    except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, IndexError, ArithmeticError,
+            RecursionError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)  # str(KeyError) adds quotes
         raise TextError(name, _line(exc), message) from None
 

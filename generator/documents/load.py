@@ -8,12 +8,11 @@ from generator.problems import Problems
 DEFAULT_BOOKLET = {"chapters": "rules", "title": None, "page": "half", "impose": True, "cover": True}
 
 
-def check_documents(root: Path, documents: dict | None, kit_file: Path, lines: dict, problems: Problems,
-                    default_booklet: bool = True) -> dict:
+def check_documents(root: Path, documents: dict | None, kit_file: Path, lines: dict, problems: Problems) -> dict:
     """{id: settings} with each document's chapters checked to exist inside the kit."""
     from generator.components.load import inside
     if documents is None:
-        return {"booklet": DEFAULT_BOOKLET} if default_booklet and (root / "rules").is_dir() else {}
+        documents = {"booklet": DEFAULT_BOOKLET} if any((root / "rules").glob("*.md")) else {}
     out = {}
     for name, doc in documents.items():
         line = lines.get(("kit", f"documents.{name}.chapters"), ("", 0))[1]
@@ -24,7 +23,14 @@ def check_documents(root: Path, documents: dict | None, kit_file: Path, lines: d
             problems.error(kit_file, line, f"documents.{name}.chapters",
                            f"{doc['chapters']!r} is neither a folder of .md chapters nor a .md file")
         else:
+            for chapter in _links_out(root, path):  # its text would be printed: refused, as any kit file
+                problems.error(chapter, 0, "", "links to a file outside the kit folder")
             half = doc["page"] == "half"
             out[name] = {**doc, "impose": half if doc["impose"] is None else doc["impose"],
                          "cover": half if doc["cover"] is None else doc["cover"]}
     return out
+
+
+def _links_out(root: Path, chapters: Path) -> list[Path]:
+    files = sorted(chapters.glob("*.md")) if chapters.is_dir() else [chapters]
+    return [f for f in files if not f.resolve().is_relative_to(root.resolve())]

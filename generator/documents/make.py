@@ -1,16 +1,26 @@
-"""Typesetting a generic kit's documents: Markdown chapters (Jinja over the kit's data) through the
-booklet's story builder and page layout, in reading order, and 2-up for saddle stitching where asked."""
+"""Typesetting a kit's documents: Markdown chapters (Jinja over the kit's data) through the booklet's story
+builder and page layout, in reading order; figure art laid on the pages afterwards; 2-up for saddle
+stitching where asked.
+
+Two caches, so a rebuild does only what changed: the finished PDFs, keyed by everything that went into
+them; and the laid-out pages before any figure art, keyed by everything but that art (the text, its
+tables, each figure's captions, callouts and art sizes). An edit that only redraws a figure's art (a
+counter's colour or number) then lays the new art on the last layout instead of typesetting again.
+"""
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
-from generator.documents.context import TableRegistry, render_chapter, text_context
+from generator.documents.context import chapter_context, render_chapter
 from generator.paper import half_page_size, paper_size
+from generator.problems import BuildError, display_path
 
-TYPESETTING = ("document", "impose", "markdown", "story", "styles", "pdfforms")
-PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # reportlab's page objects: a cached PDF is counted unparsed
+TYPESETTING = ("document", "impose", "markdown", "story", "styles", "pdfforms", "figure")
+OVERLAY = ("overlay", "pdfforms")  # what lays figure art on laid-out pages
+PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # page objects: a cached PDF is counted unparsed
 
 
 def lay_out_plain(kit, pagesize, chapters: list) -> bytes:
@@ -29,56 +39,147 @@ def chapter_files(kit, chapters: str) -> list:
     return sorted(path.glob("*.md")) if path.is_dir() else [path]
 
 
-def build_document(ctx, name: str, settings: dict, cache=None) -> list[dict]:
-    """The document's PDF (and its imposed copy). The text is rendered first (cheap); when it, the tables it
-    asks for and the page settings are what an earlier build typeset, the PDFs come from `cache`."""
+def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
+    """The document's PDF (and its imposed copy), with what the manifest lists: its files, chapters and
+    figures. The text is rendered and the figures' SVG drawn from the templates first (cheap); what an
+    earlier build made from the same comes from `cache`."""
+    from generator.booklet.markdown import parse
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
-    context = text_context(kit)
-    registry = TableRegistry(kit, context)
-    context["table"] = registry
+    context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size)
     sources = [(path, render_chapter(path, context)) for path in chapter_files(kit, settings["chapters"])]
+    chapters = [(path, parse(text)) for path, text in sources]
+    figures = draw_figures(ctx, name, chapters, known)
     rel, imposed = f"{name}.pdf", f"{name}-imposed.pdf"
     targets = [ctx.stage.path(rel)] + ([ctx.stage.path(imposed)] if settings["impose"] else [])
-    key = _key(ctx, name, settings, pagesize, sources, registry)
+    text_key = _key(ctx, name, settings, pagesize, sources, registry, figures)
+    key = _art_key(text_key, figures) if figures else text_key
     if cache is not None and cache.fetch(key, targets):
         pages = len(PAGE.findall(targets[0].read_bytes()))
     else:
         from pypdf import PdfReader
         from generator.booklet.impose import impose
-        pdf = _typeset(kit, name, settings, pagesize, sources, registry, ctx.cache_dir / f"{name}-contents.json")
+        pdf = _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache)
         ctx.stage.write_bytes(rel, pdf)
         if settings["impose"]:
             ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True)))
         if cache is not None:
             cache.store(key, targets)
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
-    files = [{"path": rel, "pages": pages, "page_size": [round(v, 3) for v in pagesize]}]
+    return {"files": _files(ctx, settings, rel, imposed, pages, pagesize),
+            "chapters": [display_path(path) for path, _ in sources], "figures": sorted(figures)}
+
+
+def _files(ctx, settings, rel, imposed, pages, pagesize) -> list[dict]:
+    half = settings["page"] == "half"
+    files = [{"path": rel, "pages": pages, "paper": f"half-{ctx.paper}" if half else ctx.paper,
+              "page_size": [round(v, 3) for v in pagesize]}]
     if settings["impose"]:
         files.append({"path": imposed, "pages": -(-pages // 4) * 2,  # two sides a sheet, four pages a sheet
-                      "page_size": list(paper_size(ctx.paper, landscape=True)),
+                      "paper": ctx.paper, "page_size": [round(v, 3) for v in paper_size(ctx.paper, landscape=True)],
                       "binding": "saddle-stitch, duplex flip on short edge"})
     return files
 
 
-def _typeset(kit, name, settings, pagesize, sources, registry, contents_seed) -> bytes:
+def draw_figures(ctx, name: str, chapters: list, known: dict) -> dict:
+    """{figure name: Figure} of every figure the chapters place, each drawn once (its SVG, from templates)."""
+    figures = {}
+    for path, blocks in chapters:
+        for block in blocks:
+            if block.kind != "directive" or block.text != "figure" or block.arg in figures:
+                continue
+            where = f"{display_path(path)}: figure {block.arg}"
+            if block.arg not in known:
+                raise BuildError(f"{where}: unknown figure (known: {', '.join(sorted(known)) or 'none'})")
+            try:
+                figures[block.arg] = known[block.arg]()
+            except BuildError as exc:
+                raise BuildError(f"{where}: {exc}") from None
+            for label in figures[block.arg].missing:
+                ctx.log(f"{name}: figure {block.arg}: the template prints no text for the '{label}' callout; left out")
+    return figures
+
+
+def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache) -> bytes:
+    """The finished PDF: the laid-out pages, with each figure's art (drawn by cairo) laid on them. Pages an
+    earlier build laid out for the same text and figure sizes are reused."""
+    seed = ctx.cache_dir / f"{name}-contents.json"
+    if not figures:
+        return _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {}, seed)[0]
+    from generator.booklet.overlay import overlay, render_arts
+    rendered = render_arts(figures, ctx.kit.root)
+    sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
+             for f in figures.values()}
+    layout = Layouts(ctx, name, cache, content_key_of("layout", text_key, repr(sorted(sizes.items()))))
+    pdf, placements = layout.fetch() or (None, None)
+    if pdf is None:
+        pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, figures, sizes, seed)
+        layout.store(pdf, placements)
+    else:
+        ctx.log(f"{name}: only figure art changed: laid on the last layout")
+    return overlay(pdf, rendered, placements)
+
+
+def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, contents_seed) -> tuple[bytes, dict]:
+    """The laid-out PDF and where each figure's art goes on it ({(figure, index): (page, x, y, w, h)})."""
     from generator.booklet.document import frame_width, lay_out  # reportlab loads only when typesetting
-    from generator.booklet.markdown import parse
     from generator.booklet.story import flowables
-    width = frame_width(pagesize)
+    width, placements = frame_width(pagesize), {}
     tables = {key: (lambda data=data: data) for key, data in registry.made.items()}
-    story = [flowables(parse(text), f"{name}{number}", width, tables, {}, {}, {}, {})
-             for number, (_, text) in enumerate(sources)]
-    return lay_out(kit, pagesize, story, contents_seed) if settings["cover"] else lay_out_plain(kit, pagesize, story)
+    story = [flowables(list(blocks), f"c{number}", width, tables, figures, sizes, placements, {})
+             for number, (_, blocks) in enumerate(chapters)]
+    pdf = lay_out(kit, pagesize, story, contents_seed) if settings["cover"] else lay_out_plain(kit, pagesize, story)
+    return pdf, placements
 
 
-def _key(ctx, name, settings, pagesize, sources, registry) -> str:
-    """The rendered text, its tables, the page settings and the typesetting code (read as files: importing
-    it would load reportlab, which a cache hit never needs)."""
+class Layouts:
+    """One laid-out PDF and its figure placements in the documents' OutputCache (two files beside the
+    cache, copied in and out as the cache does)."""
+
+    def __init__(self, ctx, name: str, cache, key: str):
+        self.cache, self.key = cache, key
+        self.files = [ctx.cache_dir / f"{name}-layout.pdf", ctx.cache_dir / f"{name}-layout.json"]
+
+    def fetch(self) -> tuple[bytes, dict] | None:
+        if self.cache is None or not self.cache.fetch(self.key, self.files):
+            return None
+        try:
+            placed = json.loads(self.files[1].read_text(encoding="utf-8"))
+            return self.files[0].read_bytes(), {(f, i): tuple(where) for f, i, *where in placed}
+        except (OSError, ValueError, TypeError):
+            return None  # a broken entry only costs the typesetting
+
+    def store(self, pdf: bytes, placements: dict) -> None:
+        if self.cache is None:
+            return
+        self.files[0].parent.mkdir(parents=True, exist_ok=True)
+        self.files[0].write_bytes(pdf)
+        self.files[1].write_text(json.dumps([[f, i, *where] for (f, i), where in sorted(placements.items())]),
+                                 encoding="utf-8")
+        self.cache.store(self.key, self.files)
+
+
+def content_key_of(*parts: str) -> str:
     from generator.output_cache import content_key
-    booklet = Path(__file__).resolve().parent.parent / "booklet"
-    code = [(booklet / f"{m}.py").read_text(encoding="utf-8") for m in TYPESETTING]
-    code.append((Path(__file__).resolve().parent / "table_flow.py").read_text(encoding="utf-8"))  # draws the tables
+    return content_key(*parts)
+
+
+def _code(folder: str, modules) -> list[str]:
+    base = Path(__file__).resolve().parent.parent / folder
+    return [(base / f"{m}.py").read_text(encoding="utf-8") for m in modules]
+
+
+def _key(ctx, name, settings, pagesize, sources, registry, figures) -> str:
+    """The rendered text, its tables, what the figures print beside their art (captions, callouts, widths),
+    the page settings and the typesetting code (read as files: importing it would load reportlab, which a
+    cache hit never needs)."""
+    code = _code("booklet", TYPESETTING) + _code("documents", ("table_flow",))  # table_flow draws the tables
+    figures_text = [repr((f.name, f.width, f.callouts, [a.caption for a in f.arts])) for f in figures.values()]
     kit = ctx.kit
-    return content_key(*code, name, repr(settings), repr(pagesize), kit.title, kit.subtitle, repr(kit.players),
-                       *(text for _, text in sources), repr(sorted(registry.made.items())))
+    return content_key_of(*code, name, repr(settings), repr(pagesize), kit.title, kit.subtitle, repr(kit.players),
+                          *(text for _, text in sources), repr(sorted(registry.made.items())), *figures_text)
+
+
+def _art_key(text_key: str, figures: dict) -> str:
+    """The finished PDF's key: the layout's, every art's SVG and the code that lays the art on."""
+    return content_key_of(text_key, *_code("booklet", OVERLAY), *(a.svg for f in figures.values() for a in f.arts))

@@ -2,21 +2,30 @@
 Markdown chapters with the kit's data."""
 from __future__ import annotations
 
+import dataclasses
+
 from generator.parts import Part
 
 
 def build(ctx) -> dict:
     from generator.documents.make import build_document  # reportlab and pypdf load only when needed
     from generator.output_cache import OutputCache
-    cache, files = OutputCache(ctx.cache_dir / "documents"), []
+    cache, made = OutputCache(ctx.cache_dir / "documents"), {"files": [], "chapters": [], "figures": []}
     for name, settings in ctx.kit.documents.items():
-        files += build_document(ctx, name, settings, cache)
+        for field, values in build_document(ctx, name, settings, cache).items():
+            made[field] += values
     cache.prune()
-    ctx.log(f"documents: {len(files)} files")
-    return {"files": files}
+    ctx.log("documents: " + ", ".join(f"{f['path']} {f['pages']} pages" for f in made["files"]))
+    return made | {"figures": sorted(set(made["figures"]))}
 
 
 PART = Part(name="documents", build=build, order=55, aliases=("docs",),
             doc="the kit's rules booklet and reference documents, from Markdown",
-            applies=lambda kit: bool(kit.documents) and not kit.has_game_module, ignores=("templates", "art"),
+            applies=lambda kit: bool(kit.documents) and not kit.has_game_module,  # figures read templates, art
             needs=("reportlab", "pypdf"))
+
+
+def named(name: str, **settings) -> Part:
+    """The documents part under the name a game module's kits know it by, with that module's settings
+    (what its figures need, what its texts never read): GameModule.parts lists it, so it applies only there."""
+    return dataclasses.replace(PART, name=name, applies=lambda kit: bool(kit.documents), **settings)

@@ -1,0 +1,26 @@
+"""Figures any kit's documents may place without code: a component piece as its sheets print it, front and
+back, drawn from the kit's own templates. `{{ figure('cards.Explore') }}` names the piece by its ref (table
+and row); a per-colour piece shows its first colour."""
+from __future__ import annotations
+
+from generator.booklet.figure import Art, Figure
+
+
+def piece_figures(kit) -> dict:
+    """{ref: () -> Figure} for the first piece of every ref of the kit's component tables."""
+    first: dict = {}
+    for piece in kit.component_pieces:
+        first.setdefault(piece.ref, piece)
+    return {ref: (lambda piece=piece: piece_figure(kit, piece)) for ref, piece in first.items()}
+
+
+def piece_figure(kit, piece) -> Figure:
+    from generator.render.piece_faces import face_context, piece_svg, render_content
+    shape = kit.tables[piece.ref.split(".", 1)[0]].shape
+    sides = [("Front", piece.front)] + ([("Back", piece.back)] if piece.back and piece.back != piece.front else [])
+    arts = []
+    for side, face in sides:
+        params = face.params | {"piece": face.params["piece"] | {"bleed": 0}}
+        content = render_content(kit.root, face.template, face_context(params, kit), f"figure {piece.ref}")
+        arts.append(Art(piece_svg(content, shape, 0), piece.label, f"{side}: {piece.name}"))
+    return Figure(piece.ref, tuple(arts))
