@@ -300,3 +300,20 @@ def test_a_data_kit_places_a_piece_as_its_sheets_print_it(run_cli, tmp_path):
     chapter.write_text(chapter.read_text(encoding="utf-8") + "\n{{ figure('cards.Exploer') }}\n", encoding="utf-8")
     result = run_cli("build", "--data", kit, "--out", tmp_path / "out", "--only", "documents")
     assert result.code == 1 and re.search(r"rules/01-rules\.md:\d+: unknown figure 'cards\.Exploer'", result.err)
+
+
+def test_a_swapped_picture_reaches_a_figure_that_shows_it(run_cli, tmp_path):
+    """A tile's back shows art/hex.png: replacing the picture (same name, same SVG) must redraw the figure,
+    the result being the booklet a build from nothing makes."""
+    kit = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "kits" / "mini", kit)
+    chapter = kit / "rules" / "01-rules.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8") + "\n{{ figure('tiles.plains') }}\n", encoding="utf-8")
+    build = ("build", "--data", kit, "--only", "documents")
+    assert run_cli(*build, "--out", tmp_path / "out").code == 0
+    before = (tmp_path / "out" / "mini" / BOOKLET).read_bytes()
+    shutil.copyfile(kit / "art" / "red.png", kit / "art" / "hex.png")
+    assert run_cli(*build, "--out", tmp_path / "out").code == 0
+    after = (tmp_path / "out" / "mini" / BOOKLET).read_bytes()
+    assert run_cli(*build, "--out", tmp_path / "fresh").code == 0
+    assert after != before and after == (tmp_path / "fresh" / "mini" / BOOKLET).read_bytes()

@@ -53,7 +53,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     rel, imposed = f"{name}.pdf", f"{name}-imposed.pdf"
     targets = [ctx.stage.path(rel)] + ([ctx.stage.path(imposed)] if settings["impose"] else [])
     text_key = _key(ctx, name, settings, pagesize, sources, registry, figures)
-    key = _art_key(text_key, figures) if figures else text_key
+    key = _art_key(text_key, figures, kit.root) if figures else text_key
     if cache is not None and cache.fetch(key, targets):
         pages = len(PAGE.findall(targets[0].read_bytes()))
     else:
@@ -180,6 +180,10 @@ def _key(ctx, name, settings, pagesize, sources, registry, figures) -> str:
                           *(text for _, text in sources), repr(sorted(registry.made.items())), *figures_text)
 
 
-def _art_key(text_key: str, figures: dict) -> str:
-    """The finished PDF's key: the layout's, every art's SVG and the code that lays the art on."""
-    return content_key_of(text_key, *_code("booklet", OVERLAY), *(a.svg for f in figures.values() for a in f.arts))
+def _art_key(text_key: str, figures: dict, root) -> str:
+    """The finished PDF's key: the layout's, every art's SVG with the bytes of each image it links to (a
+    swapped picture keeps its SVG), and the code that lays the art on."""
+    from generator.render.piece_arts import svg_key
+    images: dict = {}
+    return content_key_of(text_key, *_code("booklet", OVERLAY),
+                          *(svg_key(a.svg, root, images) for f in figures.values() for a in f.arts))
