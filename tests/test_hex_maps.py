@@ -138,3 +138,20 @@ def test_a_maps_folder_outside_the_kit_is_located(tmp_path, capsys):
     line = len((kit / "kit.yaml").read_text(encoding="utf-8").splitlines())
     assert main(["validate", "--data", str(kit)]) == 1
     assert f"kit.yaml:{line}: maps: '../elsewhere' is not a folder inside the kit" in capsys.readouterr().err
+
+
+def test_a_map_template_sees_the_kit_by_name_only(tmp_path, capsys):
+    """The maps part is keyed by the map files and kit.yaml, not the kit's tables: its template sees the kit's
+    id, title and subtitle, and asking for more is a located error, not a poster left stale by a table edit."""
+    kit = tmp_path / "hexes"
+    shutil.copytree(HEXES, kit)
+    (kit / "templates").mkdir()
+    builtin = (Path(__file__).parent.parent / "templates" / "map.svg.j2").read_text(encoding="utf-8")
+    (kit / "templates" / "map.svg.j2").write_text(builtin.replace("</svg>", "<!-- {{ kit.title }} -->\n</svg>"),
+                                                  encoding="utf-8")
+    assert main(["build", "--data", str(kit), "--out", str(tmp_path / "out"), "-q"]) == 0
+    (kit / "templates" / "map.svg.j2").write_text(
+        builtin.replace("</svg>", "{{ kit.tables.cards }}\n</svg>"), encoding="utf-8")
+    assert main(["build", "--data", str(kit), "--out", str(tmp_path / "out"), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "map.svg.j2:" in err and "no attribute 'tables'" in err and "Traceback" not in err, err

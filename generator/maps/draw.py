@@ -2,6 +2,8 @@
 Board's numbers, decides none."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from generator.fonts import CONDENSED, FAMILY
 from generator.lengths import mm, parse_length
 from generator.maps.board import Board, compose_board
@@ -26,7 +28,8 @@ def map_svg(kit, board: Board, thumbnail: bool = False) -> str:
     view = (grid.x, grid.y, grid.w, grid.h) if thumbnail else (0, 0, board.width, board.height)
     context = {
         "view": view, "w_mm": f"{mm(view[2]):.6f}", "h_mm": f"{mm(view[3]):.6f}",
-        "font": FAMILY, "condensed": CONDENSED, "board": board, "kit": kit, "title": rules.title(kit, hexmap),
+        "font": FAMILY, "condensed": CONDENSED, "board": board, "title": rules.title(kit, hexmap),
+        "kit": SimpleNamespace(id=kit.id, title=kit.title, subtitle=kit.subtitle),  # what the maps part is keyed by
         "flats": hexmap.hex_size, "hex_inches": f"{hexmap.hex_size / 72:g}", "regions": _regions(board),
         "outline": _path(c.corners for c in board.hexes), "styles": _styles(kit, board), "thumbnail": thumbnail,
     }
