@@ -20,11 +20,10 @@ class GameModule:
     name: str
     load: Callable        # (root, kit_doc, raw_kit, base fields of Kit, problems) -> the module's Kit
     pieces: Callable      # (kit) -> [Piece]: every piece the module's data makes, in print order
-    parts: tuple = ()     # Parts of its own (Space Empires 4X: hex maps, record sheets, booklet)
+    parts: tuple = ()     # Parts of its own (a kit's documents under another name, say)
     inventory: Callable = lambda kit, pieces: []   # manifest.json's inventory lines (dicts)
     summary: Callable = lambda kit, pieces: f"{len(pieces)} pieces"  # what `validate` says it checked
     listing: Callable | None = None  # (kit, pieces) -> text for `pnpgen list`
-    boards: Callable = lambda kit, counter_pt: []  # (id, title, svg) of its own boards, for digital tables
     hex_maps: Callable | None = None  # () -> its meaning of the kit's hex maps (generator.maps.rules.MapRules)
     chart_context: Callable = lambda kit, pieces: {}  # the names its charts (charts.yaml) may use
     render_markup: Callable | None = None  # (kit, source, origin) -> an aid file's Jinja rendered with its names

@@ -20,7 +20,7 @@ GENERATOR = Path(__file__).resolve().parent
 GAMES = GENERATOR.parent / "games"   # the game modules' code: a change there rebuilds their kits too
 BUILTIN_TEMPLATES = GENERATOR.parent / "templates"   # as generator.render.templates names it (not imported: jinja)
 # The built-in default kit: a kit without aid texts of its own (or charts) falls back to its files
-# (games/space_empires_4x/aids/sources.py, generator/kit.py for charts), as templates fall back to the built-in folder, so they are every other kit's input.
+# (generator/aids/sources.py, generator/kit.py for charts), as templates fall back to the built-in folder, so they are every other kit's input.
 FALLBACK_KIT = BUILTIN_DATA / DEFAULT_KIT
 RACY_SECONDS = 2.0
 MEMO_VERSION = 1

@@ -3,7 +3,7 @@ colour (or one in all), measured to fit their page and drawn under a title band 
 
 A page holds the aid cards' blocks (heading, text, bullets, a chart of the kit's charts.yaml) plus two of
 its own: `field`, a label and a line to write on, and `form`, a grid of blank boxes under column headings
-(one column per Economic Phase, per round, per player...). Layout is here; `render_sheet` only draws.
+(one column per round, per turn, per player...). Layout is here; `render_sheet` only draws.
 """
 from __future__ import annotations
 

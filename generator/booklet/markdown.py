@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-DIRECTIVE = re.compile(r"^\[\[([a-z-]+)(?::([A-Za-z0-9_.:-]+))?\]\]$")  # [[figure:scenario-map:duel]]
+DIRECTIVE = re.compile(r"^\[\[([a-z-]+)(?::([A-Za-z0-9_.:-]+))?\]\]$")  # [[figure:cards.Explore]]
 
 
 @dataclass(frozen=True)

@@ -185,15 +185,10 @@ class Export:
         return objects
 
     def hex_maps(self, cache) -> list:
-        """The kit's hex maps, drawn as the maps part draws them, then a game module's own boards."""
-        from generator import game_modules
-        from generator.lengths import parse_length
+        """The kit's hex maps, drawn as the maps part draws them."""
         from generator.maps.draw import compose, map_svg
         drawn = [(f"map-{m.id}", f"Map: {m.id}", map_svg(self.kit, compose(self.kit, m, self.ctx.counter_size)))
                  for m in self.kit.maps]
-        module = game_modules.of(self.kit)
-        if module:
-            drawn += module.boards(self.kit, parse_length(self.ctx.counter_size))
         return [(name, title, cache.get(svg, name)) for name, title, svg in drawn]
 
 

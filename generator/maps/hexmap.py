@@ -36,7 +36,7 @@ CORE_FIELDS = {
     "fills": optional(MapOf(Str(r"#[0-9a-fA-F]{6}", "a colour written #rrggbb")), {},
                       "a region's fill (a region named after a player colour takes that colour's tint)"),
 }
-MAX_BOARD_IN = 120  # a side of the poster; Space Empires 4X's four-player board is 17.3 x 23.8 in
+MAX_BOARD_IN = 120  # a side of the poster: ten feet, far past any table
 
 
 def map_schema(rules: MapRules) -> Record:
