@@ -30,16 +30,27 @@ def start_build(out: Path, *extra: str) -> subprocess.Popen:
                             cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def wait_for_staging(out: Path, proc: subprocess.Popen, timeout: float = 30.0) -> None:
-    """Until the build has started writing (its staging folder exists), so a signal lands mid-build."""
+def wait_for_staging(out: Path, proc: subprocess.Popen, timeout: float = 30.0) -> bool:
+    """Until the build has started writing (its staging folder exists): True, or False if it ended first."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
-            pytest.fail(f"the build ended before it could be interrupted: {proc.communicate()}")
+            return False
         if any(p.name.startswith(".staging-") for p in out.iterdir()):
-            return
+            return True
         time.sleep(0.02)
     pytest.fail("the build never started writing")
+
+
+def stopped(proc: subprocess.Popen, timeout: float = 5.0) -> bool:
+    """Whether the process is stopped (SIGSTOP lands at once, but is seen a moment later), not ended."""
+    stat = Path(f"/proc/{proc.pid}/stat")
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and proc.poll() is None:
+        if not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "T":
+            return True  # no /proc (not Linux): alive is all that can be told
+        time.sleep(0.01)
+    return False
 
 
 @pytest.fixture(scope="module")
@@ -49,23 +60,32 @@ def good(tmp_path_factory) -> tuple[Path, dict]:
     return out, snapshot(out)
 
 
-def fresh_copy(good, tmp_path) -> Path:
-    out = tmp_path / "out"
+def fresh_copy(good, tmp_path, name: str = "out") -> Path:
+    out = tmp_path / name
     shutil.copytree(good[0], out)
     return out
 
 
-def pause_mid_build(out: Path, proc: subprocess.Popen) -> None:
-    """Stop the build (SIGSTOP) as soon as it writes: whatever happens next happens mid-build, every time."""
-    wait_for_staging(out, proc)
-    proc.send_signal(signal.SIGSTOP)
+def paused_build(good, tmp_path) -> tuple[Path, subprocess.Popen]:
+    """A copy of the good output and a build into it (A4: every file changes) stopped mid-build: writing,
+    nothing landed yet. On a busy machine a quick build can finish, or start landing, between the test seeing
+    its staging folder and the SIGSTOP: that build is let go and another tried on a fresh copy, so what a
+    test sees always happened mid-build."""
+    for attempt in range(5):
+        out = fresh_copy(good, tmp_path, f"out{attempt}")
+        proc = start_build(out, "--paper", "a4")
+        if wait_for_staging(out, proc):
+            proc.send_signal(signal.SIGSTOP)
+            if stopped(proc) and snapshot(out) == good[1]:
+                return out, proc
+            proc.send_signal(signal.SIGCONT)
+        proc.communicate(timeout=120)
+    pytest.fail("five builds in a row finished before they could be stopped mid-build")
 
 
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
 def test_a_signal_mid_build_leaves_the_previous_output_whole(good, tmp_path, signum, code):
-    out = fresh_copy(good, tmp_path)
-    proc = start_build(out, "--paper", "a4")  # a4 changes every file: any that landed would show
-    pause_mid_build(out, proc)
+    out, proc = paused_build(good, tmp_path)  # a4 changes every file: any that landed would show
     proc.send_signal(signum)
     proc.send_signal(signal.SIGCONT)
     _, err = proc.communicate(timeout=60)
@@ -76,9 +96,7 @@ def test_a_signal_mid_build_leaves_the_previous_output_whole(good, tmp_path, sig
 
 
 def test_two_builds_into_one_folder_end_with_one_whole_build(good, tmp_path, capsys):
-    out = fresh_copy(good, tmp_path)
-    first = start_build(out, "--paper", "a4")
-    pause_mid_build(out, first)
+    out, first = paused_build(good, tmp_path)
     second = main(["build", "--out", str(out), "--only", ONLY, "--quiet"])
     err = capsys.readouterr().err
     first.send_signal(signal.SIGCONT)
@@ -95,9 +113,7 @@ def test_two_builds_into_one_folder_end_with_one_whole_build(good, tmp_path, cap
 
 
 def test_a_build_killed_outright_leaves_no_lock_and_its_staging_is_cleared(good, tmp_path):
-    out = fresh_copy(good, tmp_path)
-    proc = start_build(out, "--paper", "a4")
-    pause_mid_build(out, proc)
+    out, proc = paused_build(good, tmp_path)
     proc.kill()
     proc.communicate(timeout=30)
     assert snapshot(out) == good[1]
