@@ -26,10 +26,11 @@ def build(ctx) -> dict:
 def printed(ctx) -> dict:
     """The sheets file as rendered, and each chart it shows as built: everything the pages print that does
     not come from kit.yaml."""
-    from generator.aids.sheets import sheet_texts
-    from generator.documents.charts import build_chart
+    from generator.aids.schema import SHEETS_FILE, check_aid_file  # no reportlab: a build that draws no
+    from generator.documents.charts import build_chart              # sheet must not load it for a key
     from generator.documents.context import chart_context
-    doc, _ = sheet_texts(ctx.kit)
+    from generator.problems import Problems
+    doc = check_aid_file(ctx.kit, SHEETS_FILE, Problems())  # checked at load: a build gets this far only if valid
     text = json.dumps(doc, sort_keys=True, default=str)
     shown = sorted({block["chart"] for sheet in doc["sheets"].values() for page in sheet["pages"]
                     for block in page if "chart" in block})
