@@ -121,3 +121,11 @@ def test_a_page_that_overflows_names_the_sheet_and_page(kit, run_cli, tmp_path):
     assert "aids/sheets.yaml:5: sheets.score.pages[0] (page 1): the text and tables are" in result.err, result.err
     assert "move a block to another page" in result.err
     assert not (tmp_path / "out" / "mini").exists()
+
+
+def test_two_sheets_printing_to_one_file_is_a_located_error(kit, run_cli, tmp_path):
+    line = edit(kit / "aids" / "sheets.yaml", "  tally:", "  tally:")
+    edit(kit / "aids" / "sheets.yaml", "file: tally.pdf", "file: score-sheet.pdf")
+    result, _ = build(run_cli, kit, tmp_path / "out")
+    assert result.code == 1
+    assert f"aids/sheets.yaml:{line}: sheets.tally: prints to score-sheet.pdf, as sheets.score does" in result.err

@@ -20,6 +20,7 @@ from generator.aids.styles import grid_table, para, sheet_look
 from generator.documents.context import chart_context
 from generator.model import Colour, Kit
 from generator.paper import paper_size
+from generator.problems import BuildError
 
 PAGE_MARGIN = 36.0          # half an inch: clear of every home printer's dead zone
 BAND_HEIGHT, BAND_GAP = 20.0, 8.0
@@ -75,6 +76,10 @@ def plan_sheets(kit: Kit, paper: str) -> list[Sheet]:
         colours = kit.colours if spec.get("per", "colour") == "colour" and kit.colours else (kit.neutral,)
         pages = tuple(SheetPage(colour, str(spec["title"]), page) for colour in colours for page in fitted)
         sheets.append(Sheet(sheet_id, file_name(sheet_id, spec), pages))
+        twin = next((s for s in sheets[:-1] if s.file == sheets[-1].file), None)
+        if twin is not None:  # the second would silently replace the first
+            raise BuildError(f"{name}:{doc['sheets'].line_of(sheet_id)}: sheets.{sheet_id}: prints to "
+                             f"{twin.file}, as sheets.{twin.id} does: give one of them another `file`")
     return sheets
 
 
