@@ -185,10 +185,20 @@ def render_jobs(jobs: list, store: FaceStore) -> list[int]:
         return [run_job(job, store) for job in jobs]
     pdf_module._cairo()  # load cairo and cairosvg once, before forking
     jobs = sorted(jobs, key=lambda j: -len(getattr(j, "faces", ())))
-    from generator.run_parts import die_with_parent
-    with multiprocessing.get_context("fork").Pool(min(WORKERS, os.cpu_count() or 1, len(jobs)),
-                                                  initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
-        return pool.starmap(run_job, [(job, store) for job in jobs], chunksize=1)
+    from generator.run_parts import pool_worker
+    pool = multiprocessing.get_context("fork").Pool(min(WORKERS, os.cpu_count() or 1, len(jobs)),
+                                                    initializer=pool_worker, initargs=(os.getpid(),))
+    try:
+        drawn = pool.starmap(run_job, [(job, store) for job in jobs], chunksize=1)
+    except BaseException:
+        pool.terminate()
+        raise
+    # Done: the workers leave on the pool's own end-of-work message. Not terminate() (Pool's __exit__): its
+    # SIGTERM can reach a worker still inside fork, where Python drops a signal its handler has not yet
+    # seen, and the join then waits for ever (seen once in a full test run).
+    pool.close()
+    pool.join()
+    return drawn
 
 
 def produce(ctx, jobs: list) -> dict:

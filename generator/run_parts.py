@@ -103,6 +103,15 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+def pool_worker(parent: int) -> None:
+    """A drawing pool's worker (forked by a part): SIGTERM kills it at once, by the kernel, even where the
+    part's process had a Python handler for it (a build of one part runs in the main process); Ctrl-C is
+    the part's to handle."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
+
+
 def _worker_signals(parent: int) -> None:
     """Workers leave Ctrl-C to the parent (which stops them) and die quietly on SIGTERM, without tracebacks.
     Each leads a process group of its own, so stopping it also stops the processes a part starts in turn
