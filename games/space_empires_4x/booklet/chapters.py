@@ -7,7 +7,7 @@ documents part renders, typesets and caches the booklet (generator/documents/mak
 from __future__ import annotations
 
 from games.space_empires_4x.booklet.figures import FIGURES
-from games.space_empires_4x.booklet.maps_hook import scenario_figure
+from games.space_empires_4x.booklet.maps_hook import scenario_figure, scenario_hexmap
 from games.space_empires_4x.facts import home_hexes
 from generator.documents.extras import ChapterExtras
 from generator.documents.table_data import plain_table
@@ -36,11 +36,12 @@ def chapter_extras(kit: Kit, pieces, counter_size: str, tables) -> ChapterExtras
                for name, draw in FIGURES.items()}
 
     def scenario_map(scenario) -> str:
-        figure = scenario_figure(kit, scenario)
-        if figure is None:
+        hexmap = scenario_hexmap(kit, scenario.id)
+        if hexmap is None:
             return tables.keep(scenario_numbers(kit, scenario))
-        figures[figure.name] = lambda: figure  # the core's figure(...) reads this same dict
-        return f"\n[[figure:{figure.name}]]\n"
+        name = f"scenario-map:{scenario.id}"
+        figures[name] = lambda: scenario_figure(kit, scenario, hexmap)  # the core's figure(...) reads this dict
+        return f"\n[[figure:{name}]]\n"
 
     names = {"scenario_map": scenario_map, "unit_label": unit_label, "home_hexes": home_hexes(kit),
              "counter_size": counter_size}

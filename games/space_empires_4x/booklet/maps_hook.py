@@ -1,26 +1,25 @@
-"""Scenario map pictures for the set-up chapter, drawn from the kit's own boards (generator.maps).
+"""Scenario map pictures for the set-up chapter, drawn from the kit's own hex maps (generator.maps).
 
-`scenario_figure(kit, scenario)` returns a Figure holding that scenario's whole board, or None when the kit
-has no board for it; the booklet then shows the scenario's numbers instead (booklet/chapters.py).
+A scenario with a board gets a figure holding that whole board, drawn only when the booklet places it (a
+chapter rendered at load to be checked draws nothing); without one, the booklet shows the scenario's
+numbers instead (booklet/chapters.py).
 """
 from __future__ import annotations
 
-from games.space_empires_4x.maps.draw import scenario_map_svg
 from generator.booklet.figure import Art, Figure
 from generator.model import Kit
 
 MAP_WIDTH = 230.0  # points: a small picture of the whole map, across most of the page
-_DRAWN: dict = {}  # (id of kit, scenario id) -> (kit, Figure | None): the load's check draws for the build
 
 
-def scenario_figure(kit: Kit, scenario) -> Figure | None:
-    drawn = _DRAWN.get((id(kit), scenario.id))
-    if drawn is not None and drawn[0] is kit:
-        return drawn[1]
-    svg = scenario_map_svg(kit, scenario.id)
-    figure = Figure(f"scenario-map:{scenario.id}", (Art(svg, f"map of {scenario.name}", scenario.name),),
-                    width=MAP_WIDTH) if svg else None
-    if len(_DRAWN) > 64:
-        _DRAWN.clear()
-    _DRAWN[(id(kit), scenario.id)] = (kit, figure)
-    return figure
+def scenario_hexmap(kit: Kit, scenario_id: str):
+    """The kit's board for a scenario, or None."""
+    return next((m for m in kit.maps if m.extra["scenario"] == scenario_id), None)
+
+
+def scenario_figure(kit: Kit, scenario, hexmap) -> Figure:
+    """The board as a thumbnail: the grid only, no coordinates (unreadable that small)."""
+    from generator.maps.draw import compose, map_svg
+    svg = map_svg(kit, compose(kit, hexmap, kit.counter_size), thumbnail=True)
+    return Figure(f"scenario-map:{scenario.id}", (Art(svg, f"map of {scenario.name}", scenario.name),),
+                  width=MAP_WIDTH)
