@@ -22,7 +22,7 @@ golden: $(STAMP)
 check-system:
 	@$(PYTHON) scripts/check_system.py
 
-$(STAMP): pyproject.toml scripts/check_system.py
+$(STAMP): pyproject.toml setup.py scripts/check_system.py
 	@$(PYTHON) scripts/check_system.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip

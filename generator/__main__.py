@@ -1,6 +1,6 @@
-"""Lets `python -m generator` run the same CLI as the `pnpgen` script."""
+"""Lets `python -m pnpgen` run the same CLI as the `pnpgen` script."""
 import sys
 
-from generator.cli import main
+from pnpgen.cli import main
 
 sys.exit(main())

@@ -6,18 +6,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from generator import game_modules
-from generator.manifest import MANIFEST, build_manifest, read_previous
-from generator.model import Kit
-from generator.pieces import Piece
-from generator.lengths import parse_length
-from generator.output import BuildLock, OutputStage
-from generator.pdf_update import mark_print_scaling
-from generator.inputs import Inputs
-from generator.part_cache import PartCache, part_key
-from generator.parts import select_parts
-from generator.problems import BuildError
-from generator.progress import Progress
+from pnpgen import game_modules
+from pnpgen.manifest import MANIFEST, build_manifest, read_previous
+from pnpgen.model import Kit
+from pnpgen.pieces import Piece
+from pnpgen.lengths import parse_length
+from pnpgen.output import BuildLock, OutputStage
+from pnpgen.pdf_update import mark_print_scaling
+from pnpgen.inputs import Inputs
+from pnpgen.part_cache import PartCache, part_key
+from pnpgen.parts import select_parts
+from pnpgen.problems import BuildError
+from pnpgen.progress import Progress
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None,
              if part.applies(kit) and (part.wanted(options.extra) or options.only)]
     kit_out = Path(options.out) / kit.id
     if inputs is None or inputs.kit_out != kit_out:
-        from generator.up_to_date import digest_memo
+        from pnpgen.up_to_date import digest_memo
         inputs = Inputs(kit.root, kit_out, digest_memo(options.out))
     with BuildLock(kit_out):
         return _build_locked(kit, options, progress, parts, kit_out, start, inputs)
@@ -122,7 +122,7 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None,
 
 def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: list, kit_out: Path,
                   start: float, inputs: Inputs) -> BuildResult:
-    from generator.run_parts import run_parts  # process pools: imported only by a build that may draw, before
+    from pnpgen.run_parts import run_parts  # process pools: imported only by a build that may draw, before
     # its stage exists (an interrupt inside an import would stop a build that cannot yet clean up after itself)
     pieces = game_modules.kit_pieces(kit)
     with OutputStage(kit_out) as stage:

@@ -8,11 +8,11 @@ import sys
 import threading
 from pathlib import Path
 
-from generator import __version__, game_modules
-from generator.kit_folder import DEFAULT_KIT, find_kit
-from generator.parts import all_parts
-from generator.problems import BuildError, KitError
-from generator.progress import Progress
+from pnpgen import __version__, game_modules
+from pnpgen.kit_folder import DEFAULT_KIT, find_kit
+from pnpgen.parts import all_parts
+from pnpgen.problems import BuildError, KitError
+from pnpgen.progress import Progress
 
 # The kit loader, the build and what they import (YAML, Jinja, the schemas) load inside the commands that use
 # them: a build that finds its output up to date never needs them.
@@ -122,7 +122,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="start a new game instead: a deck of cards, round tokens, hex tiles, a board and rules")
     new.set_defaults(run=_new)
 
-    from generator.export.reprint import add_command as add_diff_command
+    from pnpgen.export.reprint import add_command as add_diff_command
     add_diff_command(commands, _kit_arguments)
     return parser
 
@@ -147,7 +147,7 @@ def _load(args, root: Path | None = None):
 
 def _load_quietly(args, root: Path | None = None):
     """(kit, its warnings): the warnings are the caller's to print."""
-    from generator.kit import load_kit
+    from pnpgen.kit import load_kit
     root = root or find_kit(args.kit, args.data)
     return load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)))
 
@@ -184,7 +184,7 @@ def _validate(args) -> int:
 
 
 def _list(args) -> int:
-    from generator.components.listing import component_listing
+    from pnpgen.components.listing import component_listing
     kit = _load(args)
     module = game_modules.of(kit)
     if module and module.listing:
@@ -202,14 +202,14 @@ BUILD_ARGS = {"kit", "data", "strict", "out", "paper", "counter_size", "only", "
 
 
 def _build(args) -> int:
-    from generator.build import BuildOptions
+    from pnpgen.build import BuildOptions
     extra = {k: v for k, v in vars(args).items() if k not in BUILD_ARGS}
     options = BuildOptions(out=Path(args.out), paper=args.paper, counter_size=args.counter_size,
                            only=args.only, extra=extra, strict=args.strict)
     progress = Progress(quiet=args.quiet, verbose=args.verbose)
     root = find_kit(args.kit, args.data)
     if args.watch:
-        from generator.watch import watch
+        from pnpgen.watch import watch
         return watch(root, options.out, lambda: _build_once(args, options, progress))
     said, seconds = _build_or_reuse(args, root, options, progress)
     for warning in said.warnings:
@@ -224,12 +224,12 @@ def _build(args) -> int:
 
 def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
     """The build, or what the last one said when nothing it read has changed and its output is intact
-    (generator.up_to_date): the kit is then neither loaded nor validated, and nothing is drawn.
+    (pnpgen.up_to_date): the kit is then neither loaded nor validated, and nothing is drawn.
     (what was said, seconds)"""
     import time
 
-    from generator import up_to_date
-    from generator.inputs import Inputs
+    from pnpgen import up_to_date
+    from pnpgen.inputs import Inputs
     start = time.perf_counter()
     key_options = {**options.__dict__, "out": str(options.out)}
     memo = up_to_date.digest_memo(options.out)
@@ -244,7 +244,7 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
     up_to_date.forget(options.out, root)  # a build that fails now must not leave the old record standing
     kit, problems = _load_quietly(args, root)
     _report_problems(problems)
-    from generator.build import build
+    from pnpgen.build import build
     result = build(kit, options, progress, inputs)
     said = up_to_date.Said(kit.title, str(result.kit_out), result.parts, [str(f) for f in result.files],
                            [str(p) for p in problems], result.warnings)
@@ -254,14 +254,14 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
 
 
 def _build_once(args, options, progress: Progress) -> str:
-    from generator.build import build
+    from pnpgen.build import build
     kit = _load(args)
     result = build(kit, options, progress)
     return f"{', '.join(result.parts) or 'manifest'} ({len(result.files)} files)"
 
 
 def _proof(args) -> int:
-    from generator.proof import make_proofs
+    from pnpgen.proof import make_proofs
     kit = _load(args)
     result = make_proofs(kit, args.only, Path(args.out), colour=args.colour, dpi=args.dpi,
                          counter_size=args.counter_size)
@@ -272,8 +272,8 @@ def _proof(args) -> int:
 
 
 def _new(args) -> int:
-    from generator.kit import load_kit
-    from generator.newkit import BLANK_KIT, new_kit
+    from pnpgen.kit import load_kit
+    from pnpgen.newkit import BLANK_KIT, new_kit
     source = BLANK_KIT if args.blank else find_kit(args.source)
     load_kit(source)  # copy only a kit that is valid
     target = new_kit(source, Path(args.folder), with_templates=not (args.no_templates or args.blank))

@@ -1,12 +1,12 @@
-"""The counters part's files (generator.parts.counters registers it): every counter of the kit at its rule count,
+"""The counters part's files (pnpgen.parts.counters registers it): every counter of the kit at its rule count,
 double-sided, one PDF per print group (each colour, deep space, neutral) plus a duplex calibration sheet, PNG
 previews, and every placement in the manifest.
 
-The stages stay apart: faces (Jinja SVG per distinct face) -> layout (generator.layout.counters, numbers)
--> drawing (generator.render.counter_sheets, in worker processes). Two caches under ctx.cache_dir keep
+The stages stay apart: faces (Jinja SVG per distinct face) -> layout (pnpgen.layout.counters, numbers)
+-> drawing (pnpgen.render.counter_sheets, in worker processes). Two caches under ctx.cache_dir keep
 rebuilds fast: a file whose inputs hash the same as last time is copied instead of drawn
-(generator.output_cache), and a face drawn before is replayed from its recorded cairo calls instead of
-rendered from SVG again (generator.render.face_store).
+(pnpgen.output_cache), and a face drawn before is replayed from its recorded cairo calls instead of
+rendered from SVG again (pnpgen.render.face_store).
 """
 from __future__ import annotations
 
@@ -16,26 +16,26 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from generator import game_modules
-from generator.pieces import Face, Piece
-from generator.layout import calibration as calibration_layout_module
-from generator.layout import counters as layout_module
-from generator.layout.calibration import calibration_layout
-from generator.layout.counters import Page, SheetSpec, impose_counters
-from generator.lengths import mm, parse_length, parse_offset, pt_from_mm
-from generator.output_cache import OutputCache, content_key, source_fingerprint
-from generator.paper import PRINTABLE_MARGIN, paper_size
-from generator.problems import BuildError
-from generator.render import calibration as calibration_module
-from generator.render import counter_sheets as sheets_module
-from generator.render import face_compact as face_compact_module
-from generator.render import face_store as face_store_module
-from generator.render import pdf as pdf_module
-from generator.render import svg_ops as svg_ops_module
-from generator.render.face_store import FaceStore
-from generator.render.calibration import CalibrationFile, write_calibration
-from generator.render.counter_sheets import FaceRef, SheetFile, SheetPage, write_sheet_file
-from generator.render.templates import SUFFIX, template_dirs
+from pnpgen import game_modules
+from pnpgen.pieces import Face, Piece
+from pnpgen.layout import calibration as calibration_layout_module
+from pnpgen.layout import counters as layout_module
+from pnpgen.layout.calibration import calibration_layout
+from pnpgen.layout.counters import Page, SheetSpec, impose_counters
+from pnpgen.lengths import mm, parse_length, parse_offset, pt_from_mm
+from pnpgen.output_cache import OutputCache, content_key, source_fingerprint
+from pnpgen.paper import PRINTABLE_MARGIN, paper_size
+from pnpgen.problems import BuildError
+from pnpgen.render import calibration as calibration_module
+from pnpgen.render import counter_sheets as sheets_module
+from pnpgen.render import face_compact as face_compact_module
+from pnpgen.render import face_store as face_store_module
+from pnpgen.render import pdf as pdf_module
+from pnpgen.render import svg_ops as svg_ops_module
+from pnpgen.render.face_store import FaceStore
+from pnpgen.render.calibration import CalibrationFile, write_calibration
+from pnpgen.render.counter_sheets import FaceRef, SheetFile, SheetPage, write_sheet_file
+from pnpgen.render.templates import SUFFIX, template_dirs
 
 CALIBRATION = "counters-calibration.pdf"
 WORKERS = 2
@@ -185,7 +185,7 @@ def render_jobs(jobs: list, store: FaceStore) -> list[int]:
         return [run_job(job, store) for job in jobs]
     pdf_module._cairo()  # load cairo and cairosvg once, before forking
     jobs = sorted(jobs, key=lambda j: -len(getattr(j, "faces", ())))
-    from generator.run_parts import pool_worker
+    from pnpgen.run_parts import pool_worker
     pool = multiprocessing.get_context("fork").Pool(min(WORKERS, os.cpu_count() or 1, len(jobs)),
                                                     initializer=pool_worker, initargs=(os.getpid(),))
     try:
@@ -223,8 +223,8 @@ def preflight(ctx, faces: FaceRefs, spec: SheetSpec) -> list[str]:
     """Every counter face's glyphs, as measured when it was drawn, against the kit's preflight rules. At the
     kit's own counter size a finding stops the build; at a size chosen with --counter-size it is a warning
     (smaller counters have smaller text: the player asked for them; --strict still refuses)."""
-    from generator.preflight import check_face, preflight_rules
-    from generator.shapes import Shape
+    from pnpgen.preflight import check_face, preflight_rules
+    from pnpgen.shapes import Shape
     store, rules = FaceStore(ctx.cache_dir / "counter-faces"), preflight_rules(ctx.kit)
     shape, findings = Shape("square", spec.size, spec.size), []
     for ref in faces.refs.values():

@@ -24,7 +24,7 @@ class GameModule:
     inventory: Callable = lambda kit, pieces: []   # manifest.json's inventory lines (dicts)
     summary: Callable = lambda kit, pieces: f"{len(pieces)} pieces"  # what `validate` says it checked
     listing: Callable | None = None  # (kit, pieces) -> text for `pnpgen list`
-    hex_maps: Callable | None = None  # () -> its meaning of the kit's hex maps (generator.maps.rules.MapRules)
+    hex_maps: Callable | None = None  # () -> its meaning of the kit's hex maps (pnpgen.maps.rules.MapRules)
     chart_context: Callable = lambda kit, pieces: {}  # the names its charts (charts.yaml) may use
     render_markup: Callable | None = None  # (kit, source, origin) -> an aid file's Jinja rendered with its names
     # (kit, pieces, counter size, tables) -> a ChapterExtras: its documents' own Jinja names and figures
@@ -35,7 +35,7 @@ class GameModule:
 
 @cache
 def names() -> tuple[str, ...]:
-    import games
+    import pnpgen.games as games
     return tuple(sorted(info.name for info in pkgutil.iter_modules(games.__path__) if info.ispkg))
 
 
@@ -46,7 +46,7 @@ def get(name: str) -> GameModule:
         near = difflib.get_close_matches(name, names(), n=1)
         hint = f" (did you mean {near[0]}?)" if near else ""
         raise KeyError(f"unknown game module {name!r}{hint}; known: {', '.join(names()) or 'none'}")
-    module = importlib.import_module(f"games.{name}").MODULE
+    module = importlib.import_module(f"pnpgen.games.{name}").MODULE
     parts = tuple(dataclasses.replace(p, applies=lambda kit, a=p.applies: kit.module == name and a(kit))
                   for p in module.parts)
     return dataclasses.replace(module, parts=parts)

@@ -14,11 +14,11 @@ import os
 import time
 from pathlib import Path
 
-from generator.kit_folder import BUILTIN_DATA, DEFAULT_KIT
+from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
 
 GENERATOR = Path(__file__).resolve().parent
 GAMES = GENERATOR.parent / "games"   # the game modules' code: a change there rebuilds their kits too
-BUILTIN_TEMPLATES = GENERATOR.parent / "templates"   # as generator.render.templates names it (not imported: jinja)
+BUILTIN_TEMPLATES = GENERATOR.parent / "templates"   # as pnpgen.render.templates names it (not imported: jinja)
 # The built-in default kit: a kit without aid texts of its own (or charts) falls back to its files
 # (generator/aids/sources.py, generator/kit.py for charts), as templates fall back to the built-in folder, so they are every other kit's input.
 FALLBACK_KIT = BUILTIN_DATA / DEFAULT_KIT
@@ -27,7 +27,7 @@ MEMO_VERSION = 1
 
 
 def template_dirs(kit_root: Path) -> list[Path]:
-    """The folders templates come from, kit first (generator.render.templates.template_dirs, without jinja)."""
+    """The folders templates come from, kit first (pnpgen.render.templates.template_dirs, without jinja)."""
     return [Path(kit_root) / "templates", BUILTIN_TEMPLATES]
 
 

@@ -4,21 +4,21 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from generator import game_modules
-from generator.boards.load import load_boards
-from generator.components.load import (
+from pnpgen import game_modules
+from pnpgen.boards.load import load_boards
+from pnpgen.components.load import (
     check_counts, check_template_images, load_data_files, load_tables, resize_tables,
 )
-from generator.documents.charts import CHARTS_FILE, charts_path, check_charts, load_charts
-from generator.documents.context import chart_context
-from generator.documents.load import check_documents
-from generator.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE, PROJECT_ROOT, find_kit  # noqa: F401 (re-exported)
-from generator.layout.sheets import check_sheets
-from generator.model import Colour, Kit
-from generator.problems import KitError, Problem, Problems, display_path
-from generator.schema import INVALID, Where
-from generator.schemas import KIT
-from generator.yamlio import LocatedDict, LocatedList, YamlSyntaxError, load_yaml
+from pnpgen.documents.charts import CHARTS_FILE, charts_path, check_charts, load_charts
+from pnpgen.documents.context import chart_context
+from pnpgen.documents.load import check_documents
+from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE, PROJECT_ROOT, find_kit  # noqa: F401 (re-exported)
+from pnpgen.layout.sheets import check_sheets
+from pnpgen.model import Colour, Kit
+from pnpgen.problems import KitError, Problem, Problems, display_path
+from pnpgen.schema import INVALID, Where
+from pnpgen.schemas import KIT
+from pnpgen.yamlio import LocatedDict, LocatedList, YamlSyntaxError, load_yaml
 
 
 
@@ -48,9 +48,9 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tup
 
 def _check_texts(kit: Kit, problems: Problems, generic: bool) -> None:
     """Templates parsed, chapters rendered, aid cards read: what a build would trip on, found now."""
-    from generator.aids.schema import CARDS_FILE, SHEETS_FILE, check_aid_file
-    from generator.aids.sources import has_aid_cards, has_sheets
-    from generator.validate_texts import check_chapters, check_template_files
+    from pnpgen.aids.schema import CARDS_FILE, SHEETS_FILE, check_aid_file
+    from pnpgen.aids.sources import has_aid_cards, has_sheets
+    from pnpgen.validate_texts import check_chapters, check_template_files
     check_chapters(kit, problems)
     if not generic:
         return
@@ -113,8 +113,8 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict) -> 
 
 def _load_maps(root: Path, folder: str, kit, problems: Problems) -> tuple:
     """A data kit's hex maps (a game module's kit: its module loads them from where its files say)."""
-    from generator.maps.hexmap import load_hex_maps
-    from generator.maps.rules import DEFAULT
+    from pnpgen.maps.hexmap import load_hex_maps
+    from pnpgen.maps.rules import DEFAULT
     return load_hex_maps(root, folder, kit, DEFAULT, problems)
 
 

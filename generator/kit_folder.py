@@ -1,6 +1,6 @@
 """Where a kit is: the folder named on the command line, or a built-in kit under data/.
 
-Kept apart from the loader (generator.kit) so that finding a kit imports nothing: a build that finds its
+Kept apart from the loader (pnpgen.kit) so that finding a kit imports nothing: a build that finds its
 output up to date needs the folder, never the YAML, the schemas or Jinja.
 """
 from __future__ import annotations

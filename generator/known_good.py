@@ -1,10 +1,10 @@
-"""Texts a check found sound before, remembered by hash in this user's code folder (generator.sandbox):
+"""Texts a check found sound before, remembered by hash in this user's code folder (pnpgen.sandbox):
 an unchanged kit is checked again without parsing again (a template's Jinja, an aid paragraph's markup)."""
 from __future__ import annotations
 
 import hashlib
 
-from generator.sandbox import code_folder
+from pnpgen.sandbox import code_folder
 
 
 class KnownGood:

@@ -5,9 +5,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from generator import __version__, game_modules
-from generator.model import Kit
-from generator.pieces import Piece
+from pnpgen import __version__, game_modules
+from pnpgen.model import Kit
+from pnpgen.pieces import Piece
 
 MANIFEST = "manifest.json"
 

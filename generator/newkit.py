@@ -8,8 +8,8 @@ import re
 import shutil
 from pathlib import Path
 
-from generator.kit import KIT_FILE
-from generator.render.templates import BUILTIN_TEMPLATES
+from pnpgen.kit import KIT_FILE
+from pnpgen.render.templates import BUILTIN_TEMPLATES
 
 TEMPLATES_README = """\
 The kit's own face templates live in this folder. Copies of the built-in ones (boards, map tiles and

@@ -14,7 +14,7 @@ import signal
 import tempfile
 from pathlib import Path
 
-from generator.problems import BuildError, display_path
+from pnpgen.problems import BuildError, display_path
 
 try:
     import fcntl

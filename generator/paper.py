@@ -1,7 +1,7 @@
 """Paper and card sizes in points, and the margin a home printer can be trusted to print into."""
 from __future__ import annotations
 
-from generator.lengths import parse_length
+from pnpgen.lengths import parse_length
 
 PAPER = {  # portrait width, height in points: home paper first, then sizes for sheets and boards
     "letter": (612.0, 792.0),

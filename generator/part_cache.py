@@ -4,7 +4,7 @@ A part's output depends only on the kit folder, the templates, the generator's o
 included) and the build options, so a hash of those is its key. A rebuild with nothing changed then copies
 files instead of drawing them; a changed rules chapter rebuilds the booklet and nothing else that did not change.
 The cache lives under the build's cache folder (never in the output) and keeps one entry per part.
-The inputs are hashed by generator.inputs.
+The inputs are hashed by pnpgen.inputs.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def part_key(fingerprint: str, part_name: str, options: dict) -> str:
 def _copy(source: Path, target: Path) -> None:
     """A copy, never a hard link: a player who annotates an output PDF and saves it in place would otherwise
     change the cached original too, and every later build would hand out the annotated file. (An unchanged
-    kit copies nothing at all: generator.up_to_date skips the build.) The target is unlinked first, so a
+    kit copies nothing at all: pnpgen.up_to_date skips the build.) The target is unlinked first, so a
     link left by an older build is not written through."""
     if target.exists() or target.is_symlink():
         target.unlink()

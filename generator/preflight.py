@@ -1,13 +1,13 @@
 """Preflight: what would print badly, found before it prints. Every glyph a face draws was measured as it
-was drawn (generator.render.face_store.glyph_box); here each is held against the piece's cut path and a
+was drawn (pnpgen.render.face_store.glyph_box); here each is held against the piece's cut path and a
 minimum size. Findings name the text so a designer can find it in the template."""
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from generator.lengths import parse_length
-from generator.shapes import Shape, hex_corners
+from pnpgen.lengths import parse_length
+from pnpgen.shapes import Shape, hex_corners
 
 MIN_TEXT = parse_length("6pt")       # smaller text is hard to read at arm's length
 CUT_MARGIN = parse_length("1mm")     # text closer to a cut than this is cut into by an ordinary hand

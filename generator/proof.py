@@ -21,20 +21,20 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.fonts import FAMILY
-from generator import game_modules
-from generator.game_modules import kit_pieces
-from generator.layout.proof import SAFE_INSET_MM, png_canvas, proof_rows, safe_inset
-from generator.lengths import mm, parse_length
-from generator.model import Kit
-from generator.output import BuildLock, OutputStage
-from generator.paper import PRINTABLE_MARGIN, paper_size
-from generator.pdf_update import add_print_scaling_none
-from generator.pieces import Piece, is_table_face
-from generator.render.counter_sheets import draw_scale, paint_art, save_png
-from generator.render.pdf import Art, PdfDocument
-from generator.render.piece_sheets import outline_path
-from generator.shapes import Shape
+from pnpgen.fonts import FAMILY
+from pnpgen import game_modules
+from pnpgen.game_modules import kit_pieces
+from pnpgen.layout.proof import SAFE_INSET_MM, png_canvas, proof_rows, safe_inset
+from pnpgen.lengths import mm, parse_length
+from pnpgen.model import Kit
+from pnpgen.output import BuildLock, OutputStage
+from pnpgen.paper import PRINTABLE_MARGIN, paper_size
+from pnpgen.pdf_update import add_print_scaling_none
+from pnpgen.pieces import Piece, is_table_face
+from pnpgen.render.counter_sheets import draw_scale, paint_art, save_png
+from pnpgen.render.pdf import Art, PdfDocument
+from pnpgen.render.piece_sheets import outline_path
+from pnpgen.shapes import Shape
 
 PROOFS = "proofs"
 CUT_COLOUR = (0.9, 0.0, 0.9)     # magenta: no player colour or face uses it, so the overlay never blends in
@@ -233,7 +233,7 @@ def make_proofs(kit: Kit, only: str | None, out: Path, colour: str | None = None
     """Choose the pieces, draw each face once, write PNGs and the PDF through one output stage."""
     start = time.perf_counter()
     if counter_size is not None:
-        from generator.build import check_counter_size
+        from pnpgen.build import check_counter_size
         check_counter_size(counter_size)
     counter_size = counter_size or kit.counter_size
     size, dpi, colour = parse_length(counter_size), check_dpi(dpi), pick_colour(kit, colour)
@@ -242,7 +242,7 @@ def make_proofs(kit: Kit, only: str | None, out: Path, colour: str | None = None
         raise ValueError(f"{kit.title} has no pieces to proof")
     wanted = parse_only(only) if only else [(ref, None) for ref in dict.fromkeys(p.ref for p in pieces)]
     chosen = {file_stem(ref, variant): choose(pieces, ref, variant, colour) for ref, variant in wanted}
-    from generator.export.decks import ExportArts
+    from pnpgen.export.decks import ExportArts
     arts, counter = ExportArts(kit), Shape("square", size, size)
     proofs = []
     for stem, piece in chosen.items():

@@ -14,11 +14,11 @@ import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from generator.output import signals_held
-from generator.part_cache import PartCache
-from generator.parts import load_shared
-from generator.pdf_update import mark_print_scaling
-from generator.problems import BuildError
+from pnpgen.output import signals_held
+from pnpgen.part_cache import PartCache
+from pnpgen.parts import load_shared
+from pnpgen.pdf_update import mark_print_scaling
+from pnpgen.problems import BuildError
 
 WORKERS = 2
 PR_SET_PDEATHSIG = 1  # prctl(2)

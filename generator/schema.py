@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.problems import Problems
-from generator.yamlio import LocatedDict, LocatedList
+from pnpgen.problems import Problems
+from pnpgen.yamlio import LocatedDict, LocatedList
 
 INVALID = object()  # returned by a check that recorded a problem
 
@@ -121,7 +121,7 @@ class Length(Spec):
         return self.hint
 
     def check(self, value, where):
-        from generator.lengths import LENGTH_PATTERN, describe_range, parse_length
+        from pnpgen.lengths import LENGTH_PATTERN, describe_range, parse_length
 
         if not isinstance(value, str) or not re.fullmatch(LENGTH_PATTERN, value):
             return where.error(f"must be {self.description}, not {value!r}")

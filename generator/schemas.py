@@ -2,8 +2,8 @@
 why it exists. A game module (games/) keeps the schemas of its own files."""
 from __future__ import annotations
 
-from generator.lengths import LENGTH_PATTERN
-from generator.schema import (
+from pnpgen.lengths import LENGTH_PATTERN
+from pnpgen.schema import (
     Bool, Choice, Field, Int, Length, ListOf, MapOf, Nullable, Record, Str, optional,
 )
 

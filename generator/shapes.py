@@ -9,7 +9,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from generator.lengths import mm, parse_length
+from pnpgen.lengths import mm, parse_length
 
 SHAPES = ("square", "rect", "circle", "hex")
 ORIENTATIONS = ("flat", "pointy")

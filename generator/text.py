@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.problems import BuildError, display_path
+from pnpgen.problems import BuildError, display_path
 
 
 class TextError(BuildError):

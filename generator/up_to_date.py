@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.inputs import DigestMemo, Inputs
+from pnpgen.inputs import DigestMemo, Inputs
 
 KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([^\s\"'#]+)")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.problems import Problems
+from pnpgen.problems import Problems
 
 
 def check_template_files(root: Path, problems: Problems) -> None:
@@ -14,9 +14,9 @@ def check_template_files(root: Path, problems: Problems) -> None:
     drawn). A template parsed before with the same text is not parsed again."""
     import jinja2
 
-    from generator.known_good import KnownGood
-    from generator.render.templates import SUFFIX, template_env
-    from generator.text import TextError, read_text
+    from pnpgen.known_good import KnownGood
+    from pnpgen.render.templates import SUFFIX, template_env
+    from pnpgen.text import TextError, read_text
 
     folder = root / "templates"
     if not folder.is_dir():
@@ -44,9 +44,9 @@ def check_template_files(root: Path, problems: Problems) -> None:
 def check_chapters(kit, problems: Problems) -> None:
     """Every chapter of every document rendered as a build renders it (text only: no figure drawn, nothing
     typeset): an unknown name, table, chart, section, column or figure is located at the chapter's line."""
-    from generator.documents.context import chapter_context, render_chapter
-    from generator.text import TextError
-    from generator.documents.make import chapter_files
+    from pnpgen.documents.context import chapter_context, render_chapter
+    from pnpgen.text import TextError
+    from pnpgen.documents.make import chapter_files
 
     for settings in (kit.documents or {}).values():
         context = chapter_context(kit)[0]

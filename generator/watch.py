@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from generator.problems import BuildError, KitError
-from generator.render.templates import template_dirs
+from pnpgen.problems import BuildError, KitError
+from pnpgen.render.templates import template_dirs
 
 
 def watched_paths(kit_root: Path) -> list[Path]:

@@ -23,11 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.kit import BUILTIN_DATA, DEFAULT_KIT  # noqa: E402
+from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT  # noqa: E402
 
 RUNNER = """
 import resource, sys
-from generator.cli import main
+from pnpgen.cli import main
 code = main(sys.argv[1:])
 peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 print(f"PEAK_KIB {peak}", file=sys.stderr)
@@ -183,7 +183,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 sys.path.insert(0, {root!r})
-from generator.fonts import FONT_DIR
+from pnpgen.fonts import FONT_DIR
 pdfmetrics.registerFont(TTFont("B", str(FONT_DIR / "DejaVuSans-Bold.ttf")))
 pdfmetrics.registerFont(TTFont("R", str(FONT_DIR / "DejaVuSans.ttf")))
 mm = 72 / 25.4
@@ -278,7 +278,7 @@ def compile_bytecode() -> None:
     import compileall
     for package in ("generator", "games"):
         compileall.compile_dir(str(ROOT / package), quiet=1)
-    print("(generator and games bytecode compiled before timing)")
+    print("(generator/ and games/ bytecode compiled before timing)")
 
 
 def main() -> None:

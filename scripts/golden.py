@@ -36,8 +36,8 @@ if str(ROOT) not in sys.path:
 import pypdfium2 as pdfium  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from generator.cli import main as pnpgen  # noqa: E402
-from generator.kit import BUILTIN_DATA, DEFAULT_KIT  # noqa: E402
+from pnpgen.cli import main as pnpgen  # noqa: E402
+from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden" / DEFAULT_KIT
 DEFAULT_KIT_DIR = BUILTIN_DATA / DEFAULT_KIT

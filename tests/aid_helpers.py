@@ -7,7 +7,7 @@ from pathlib import Path
 import pypdfium2
 from pypdf import PdfReader
 
-from generator.cli import main
+from pnpgen.cli import main
 
 
 def build(out: Path, *args: str) -> tuple[Path, dict]:

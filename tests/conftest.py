@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from generator.kit import BUILTIN_DATA, DEFAULT_KIT, load_kit
+from pnpgen.cli import main
+from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT, load_kit
 
 DEFAULT_KIT_DIR = BUILTIN_DATA / DEFAULT_KIT
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.build import BuildOptions, build
-from generator.kit import load_kit
+from pnpgen.build import BuildOptions, build
+from pnpgen.kit import load_kit
 
 
 def build_counters(kit_dir: Path, out: Path, **extra) -> Path:

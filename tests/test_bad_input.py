@@ -3,7 +3,7 @@ import shutil
 
 import pytest
 
-from generator.cli import main
+from pnpgen.cli import main
 
 from tests.conftest import edit
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from pnpgen.cli import main
 
 KIT = "space-empires-4x"
 BOMB = "b0: &b0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(f"b{i}: &b{i} [" + ", ".join([f"*b{i - 1}"] * 10) + "]\n" for i in range(1, 8))

@@ -10,10 +10,10 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from games.space_empires_4x.booklet.figures import counter_anatomy
-from generator.build import BuildOptions, build
-from games.space_empires_4x.inventory import kit_pieces
-from generator.kit import load_kit
+from pnpgen.games.space_empires_4x.booklet.figures import counter_anatomy
+from pnpgen.build import BuildOptions, build
+from pnpgen.games.space_empires_4x.inventory import kit_pieces
+from pnpgen.kit import load_kit
 from tests.conftest import DEFAULT_KIT_DIR, edit
 
 BOOKLET, IMPOSED = "booklet.pdf", "booklet-imposed.pdf"

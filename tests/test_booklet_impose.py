@@ -5,7 +5,7 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from generator.booklet.impose import padded, sheet_sides
+from pnpgen.booklet.impose import padded, sheet_sides
 from tests.test_booklet import BOOKLET, IMPOSED, built, page_texts  # noqa: F401  (module fixture reused)
 
 

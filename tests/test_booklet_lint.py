@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from generator.booklet.markdown import inline, parse
+from pnpgen.booklet.markdown import inline, parse
 from tests.conftest import DEFAULT_KIT_DIR
 
 RULES = sorted((DEFAULT_KIT_DIR / "rules").glob("*.md"))

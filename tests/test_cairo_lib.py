@@ -7,7 +7,7 @@ from pathlib import Path
 
 PROBE = """
 import sys
-from generator.render.cairo_lib import import_cairocffi
+from pnpgen.render.cairo_lib import import_cairocffi
 cairo = import_cairocffi()
 surface = cairo.PDFSurface(sys.argv[1], 100, 100)
 surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z")
@@ -32,7 +32,7 @@ def probe(pdf: Path, code: str = PROBE) -> str:
 def test_cairocffi_loads_precompiled_and_draws_the_same(tmp_path):
     probe(tmp_path / "first.pdf")                      # the first run on a machine writes the cache
     fast = probe(tmp_path / "fast.pdf")
-    usual = probe(tmp_path / "usual.pdf", PROBE.replace("from generator.render.cairo_lib import import_cairocffi\n"
+    usual = probe(tmp_path / "usual.pdf", PROBE.replace("from pnpgen.render.cairo_lib import import_cairocffi\n"
                                                         "cairo = import_cairocffi()", "import cairocffi as cairo"))
     assert fast.split()[0] == "precompiled" and usual.split()[0] == "parsed"
     assert fast.split()[1] == usual.split()[1]

@@ -10,8 +10,8 @@ from pypdf import PdfReader
 
 from aid_helpers import all_text, build, colour_box, embedded_font_problems, hex_rgb, page_words
 from conftest import edit
-from generator.aids.imposition import card_sheet, content_frame
-from generator.paper import half_page_size
+from pnpgen.aids.imposition import card_sheet, content_frame
+from pnpgen.paper import half_page_size
 
 DASH = "\u2013"
 
@@ -108,7 +108,7 @@ def test_every_face_fits_its_frame(built):
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_content_fits_on_both_papers(default_kit, paper):
-    from generator.aids.cards import plan_cards
+    from pnpgen.aids.cards import plan_cards
     sheet = card_sheet(paper, 2)
     frame = content_frame(sheet.slots[0])
     for card in plan_cards(default_kit, sheet):
@@ -260,8 +260,8 @@ def test_a_data_kits_aid_card_mistake_is_located(mini_with_aids, run_cli, tmp_pa
 
 
 def test_a_data_kit_without_aid_cards_has_no_cards_part(mini_with_aids):
-    from generator.kit import load_kit
-    from generator.parts import all_parts
+    from pnpgen.kit import load_kit
+    from pnpgen.parts import all_parts
     cards = next(p for p in all_parts() if p.name == "cards")
     assert not cards.applies(load_kit(Path(__file__).parent / "kits" / "mini")[0])
     assert cards.applies(load_kit(mini_with_aids)[0])

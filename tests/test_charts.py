@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.documents.charts import ChartError, build_chart, load_charts
-from generator.problems import Problems
+from pnpgen.documents.charts import ChartError, build_chart, load_charts
+from pnpgen.problems import Problems
 
 CHARTS = """\
 charts:

@@ -56,10 +56,10 @@ def test_unknown_part_is_a_usage_error(run_cli, tmp_path):
 
 
 def test_python_dash_m_and_console_script_both_run():
-    by_module = subprocess.run([sys.executable, "-m", "generator", "validate"], capture_output=True, text=True)
+    by_module = subprocess.run([sys.executable, "-m", "pnpgen", "validate"], capture_output=True, text=True)
     assert by_module.returncode == 0, by_module.stderr
     assert "the data is valid" in by_module.stdout
-    script = subprocess.run([sys.executable, "-c", "from generator.cli import main; raise SystemExit(main(['list']))"],
+    script = subprocess.run([sys.executable, "-c", "from pnpgen.cli import main; raise SystemExit(main(['list']))"],
                             capture_output=True, text=True)
     assert script.returncode == 0 and "Deep-space markers" in script.stdout
 

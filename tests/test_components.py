@@ -13,7 +13,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from generator.cli import main
+from pnpgen.cli import main
 from tests.conftest import edit
 
 MINI = Path(__file__).parent / "kits" / "mini"
@@ -211,7 +211,7 @@ def test_kit_templates_are_sandboxed(mini_copy, capsys):
 
 def test_textbox_centres_lines_with_bold_runs_as_a_whole():
     """SVG would centre each bold run of a line on its own: every line is placed from its measured width."""
-    from generator.render.textbox import textbox, width_mm
+    from pnpgen.render.textbox import textbox, width_mm
     svg = str(textbox("Pay **2** coins now", 0, 0, 60, 20, size=10, min_size=10, align="middle"))
     assert "text-anchor" not in svg
     x = float(svg.split('<tspan x="')[1].split('"')[0])

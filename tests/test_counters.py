@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 from pypdf import PdfReader
 
-from games.space_empires_4x.inventory import kit_pieces
+from pnpgen.games.space_empires_4x.inventory import kit_pieces
 from tests.conftest import DEFAULT_KIT_DIR
 from tests.counters_helpers import build_counters, counters_manifest
 
@@ -172,7 +172,7 @@ def test_two_builds_give_identical_bytes(sheets, tmp_path):
 
 
 def test_millimetres_convert_exactly():
-    from generator.lengths import parse_length
+    from pnpgen.lengths import parse_length
     assert parse_length("25.4mm") == pytest.approx(72.0)
     assert parse_length("210mm") == pytest.approx(595.2756, abs=1e-4)  # A4 width
     assert parse_length("2.54cm") == pytest.approx(72.0)

@@ -1,10 +1,10 @@
 """Imposition and calibration layout as pure numbers, and the face compaction rules, without drawing."""
 import pytest
 
-from generator.layout.calibration import calibration_layout
-from generator.layout.counters import SheetSpec, columns, impose_counters, rows
-from generator.lengths import parse_length, pt_from_mm
-from generator.render.face_compact import compact
+from pnpgen.layout.calibration import calibration_layout
+from pnpgen.layout.counters import SheetSpec, columns, impose_counters, rows
+from pnpgen.lengths import parse_length, pt_from_mm
+from pnpgen.render.face_compact import compact
 
 LETTER = SheetSpec(page=(612.0, 792.0), margin=18.0, size=45.0)
 

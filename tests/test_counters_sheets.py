@@ -6,9 +6,9 @@ from collections import defaultdict
 import pytest
 from pypdf import PdfReader
 
-from generator.paper import PRINTABLE_MARGIN
-from generator.problems import BuildError
-from generator.render.templates import template_env
+from pnpgen.paper import PRINTABLE_MARGIN
+from pnpgen.problems import BuildError
+from pnpgen.render.templates import template_env
 from tests.conftest import DEFAULT_KIT_DIR, edit
 from tests.counters_helpers import build_counters, counters_manifest, crop, mean_difference, render_page
 
@@ -175,9 +175,9 @@ def test_an_edit_redraws_only_changed_faces_and_matches_a_fresh_build(kit_copy, 
     """Replayed faces must give the very bytes a fresh render gives, or the cache would change the output."""
     kit_out = build_counters(kit_copy, tmp_path / "a")
     edit(kit_copy / "units.yaml", "class: D\n    attack: 4", "class: D\n    attack: 5")
-    from generator.build import BuildOptions, build
-    from generator.kit import load_kit
-    from generator.progress import Progress
+    from pnpgen.build import BuildOptions, build
+    from pnpgen.kit import load_kit
+    from pnpgen.progress import Progress
     kit, _ = load_kit(kit_copy)
     said = io.StringIO()
     build(kit, BuildOptions(out=tmp_path / "a", only="counters",

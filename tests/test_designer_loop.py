@@ -46,7 +46,7 @@ class Watcher:
 
     def __init__(self, kit_dir, out_dir, only="manifest"):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "generator", "build", "--watch", "--data", str(kit_dir), "--out", str(out_dir),
+            [sys.executable, "-m", "pnpgen", "build", "--watch", "--data", str(kit_dir), "--out", str(out_dir),
              "--only", only, "--quiet"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines = queue.Queue()

@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from generator.export.reprint import diff_entries
+from pnpgen.export.reprint import diff_entries
 from tests.conftest import edit
 
 MINI = Path(__file__).parent / "kits" / "mini"

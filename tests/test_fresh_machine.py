@@ -127,7 +127,7 @@ os.system("gs -q -o x.png a.pdf | cat")
 sp.run("pdftoppm a.pdf x", shell=True)
 sp.run(["sh", "-c", "pdfinfo a.pdf"])
 sp.run(cmd)
-sp.run([sys.executable, "-m", "generator"])
+sp.run([sys.executable, "-m", "pnpgen"])
 sp.run(["git", "status"]); sp.run(["pnpgen", "build"]); os.system("make test")
 '''
     assert outside_programs(source) == [(4, "pdffonts"), (5, "/usr/bin/qpdf"), (6, "mutool"), (7, "gs"),

@@ -1,5 +1,5 @@
 """The core names no game: a game's own Python lives in its module under games/, chosen by kit.yaml's
-`module:`, and the core reaches it only through generator.game_modules."""
+`module:`, and the core reaches it only through pnpgen.game_modules."""
 from __future__ import annotations
 
 import ast
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from conftest import edit
-from generator import game_modules
-from generator.kit import load_kit
-from generator.parts import all_parts
+from pnpgen import game_modules
+from pnpgen.kit import load_kit
+from pnpgen.parts import all_parts
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "generator"
@@ -36,10 +36,10 @@ def _imports(tree) -> set[str]:
 
 
 def test_the_core_imports_no_game_module():
-    offenders = {rel: sorted(m for m in _imports(tree) if m == "games" or m.startswith("games."))
+    offenders = {rel: sorted(m for m in _imports(tree) if m == "pnpgen.games" or m.startswith("pnpgen.games."))
                  for rel, tree in _core_files()}
     gateway = offenders.pop("game_modules.py")  # the one door: it lists the games package, names none
-    assert gateway == ["games"]
+    assert gateway == ["pnpgen.games"]
     assert not {rel: mods for rel, mods in offenders.items() if mods}
 
 

@@ -14,9 +14,9 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import edit
-from generator import game_modules
-from generator.cli import main
-from generator.kit import load_kit
+from pnpgen import game_modules
+from pnpgen.cli import main
+from pnpgen.kit import load_kit
 
 HEXES = Path(__file__).parent / "kits" / "hexes"
 MAP = HEXES / "maps" / "island.yaml"

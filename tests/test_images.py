@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from generator.cli import main
+from pnpgen.cli import main
 from tests.conftest import edit
 
 MINI = Path(__file__).parent / "kits" / "mini"

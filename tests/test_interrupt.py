@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from pnpgen.cli import main
 
 from tests.conftest import DEFAULT_KIT_DIR
 
@@ -25,7 +25,7 @@ def snapshot(out: Path) -> dict:
 
 
 def start_build(out: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "generator", "build", "--data", str(DEFAULT_KIT_DIR), "--out",
+    return subprocess.Popen([sys.executable, "-m", "pnpgen", "build", "--data", str(DEFAULT_KIT_DIR), "--out",
                              str(out), "--only", ONLY, "--quiet", *extra],
                             cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -123,7 +123,7 @@ def test_a_build_killed_outright_leaves_no_lock_and_its_staging_is_cleared(good,
 
 SIGNALS_HELD = """
 import os, signal, time
-from generator.output import signals_held
+from pnpgen.output import signals_held
 caught = []
 signal.signal(signal.SIGINT, lambda *a: caught.append("late"))
 with signals_held():
@@ -150,9 +150,9 @@ def _worker_terminates_by_default(job, store):
 
 def test_a_drawing_pool_s_workers_die_on_sigterm_whatever_the_build_s_handler(monkeypatch):
     """A build of one part draws its counter files in a pool forked from the main process, whose SIGTERM has
-    a Python handler (generator.cli). Inherited, that handler could lose a SIGTERM sent while a worker was
+    a Python handler (pnpgen.cli). Inherited, that handler could lose a SIGTERM sent while a worker was
     still inside fork, and the pool's join then waited for ever: the workers die by the kernel's default."""
-    from generator import counter_files
+    from pnpgen import counter_files
     monkeypatch.setattr(counter_files, "run_job", _worker_terminates_by_default)
     previous = signal.signal(signal.SIGTERM, lambda *a: None)
     try:

@@ -14,8 +14,8 @@ import pypdfium2 as pdfium
 import pytest
 import yaml
 
-from generator.cli import main
-from generator.kit import BUILTIN_DATA
+from pnpgen.cli import main
+from pnpgen.kit import BUILTIN_DATA
 from tests.conftest import edit
 
 KIT = BUILTIN_DATA / "4x-space-euro"

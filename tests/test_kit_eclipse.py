@@ -19,7 +19,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from generator.cli import main
+from pnpgen.cli import main
 
 KIT = Path(__file__).resolve().parent.parent / "data" / "eclipse"
 REFERENCE = Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "eclipse-sectors.csv"

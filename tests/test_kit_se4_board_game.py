@@ -16,8 +16,8 @@ import pypdfium2 as pdfium
 import pytest
 import yaml
 
-from generator.cli import main
-from generator.kit import BUILTIN_DATA
+from pnpgen.cli import main
+from pnpgen.kit import BUILTIN_DATA
 
 KIT = BUILTIN_DATA / "se4-board-game"
 TABLES = ("hulls", "facilities", "colonies", "techs", "components", "armour", "reference")

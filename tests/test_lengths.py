@@ -1,8 +1,8 @@
 """Lengths parse into exact points: a wrong factor here would misprint every page and counter."""
 import pytest
 
-from generator.lengths import parse_length
-from generator.paper import half_page_size, paper_size
+from pnpgen.lengths import parse_length
+from pnpgen.paper import half_page_size, paper_size
 
 
 @pytest.mark.parametrize("text, points", [

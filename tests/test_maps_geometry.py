@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from generator.maps.geometry import HexGrid, hex_label
-from generator.maps.tiling import OVERLAP, content_box, plan_tiles, tiles_needed
-from generator.paper import paper_size
+from pnpgen.maps.geometry import HexGrid, hex_label
+from pnpgen.maps.tiling import OVERLAP, content_box, plan_tiles, tiles_needed
+from pnpgen.paper import paper_size
 
 FLATS = 90.0  # 1.25 in
 

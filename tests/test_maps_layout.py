@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import edit
-from games.space_empires_4x.maps.rules import DEEP_SPACE, HOMEWORLD, home_system_hexes
-from generator.maps.hexmap import connected_pieces
+from pnpgen.games.space_empires_4x.maps.rules import DEEP_SPACE, HOMEWORLD, home_system_hexes
+from pnpgen.maps.hexmap import connected_pieces
 
 MAPS = "maps/four-player.yaml"
 

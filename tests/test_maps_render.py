@@ -7,9 +7,9 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from generator.cli import main
-from generator.maps.draw import compose
-from generator.maps.tiling import OVERLAP, plan_tiles
+from pnpgen.cli import main
+from pnpgen.maps.draw import compose
+from pnpgen.maps.tiling import OVERLAP, plan_tiles
 
 MAP = "four-player"
 SCALE = 2  # render at 144 dpi: one point is two pixels

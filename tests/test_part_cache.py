@@ -23,7 +23,7 @@ def built_parts(err: str) -> dict:
 def warm(tmp_path_factory):
     """A kit copy built once, so each test starts with a warm cache."""
     from tests.conftest import DEFAULT_KIT_DIR
-    from generator.cli import main
+    from pnpgen.cli import main
     root = tmp_path_factory.mktemp("warm")
     shutil.copytree(DEFAULT_KIT_DIR, root / "kit")
     assert main(["build", "--data", str(root / "kit"), "--out", str(root / "out"), "--quiet"]) == 0
@@ -138,7 +138,7 @@ def test_generic_parts_are_keyed_by_the_folders_they_read(run_cli, tmp_path):
 def test_an_up_to_date_build_loads_no_kit_and_a_touched_output_builds_again(run_cli, workspace, monkeypatch):
     """Nothing read changed and the output is as the last build left it: no kit is loaded, nothing is written.
     A deleted or rewritten output file, or other options, make it an ordinary build again."""
-    import generator.kit
+    import pnpgen.kit
     build = ("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
     assert run_cli(*build).code == 0  # the warm copy's record names the warm folder: this build records its own
     before = files(workspace / "out")
@@ -146,7 +146,7 @@ def test_an_up_to_date_build_loads_no_kit_and_a_touched_output_builds_again(run_
     def no_load(*args, **kwargs):
         raise AssertionError("an up-to-date build loaded the kit")
     with monkeypatch.context() as patched:
-        patched.setattr(generator.kit, "load_kit", no_load)
+        patched.setattr(pnpgen.kit, "load_kit", no_load)
         result = run_cli(*build)
     assert result.code == 0 and set(built_parts(result.err).values()) == {"reused"}
     assert "booklet.pdf" in result.out and files(workspace / "out") == before
@@ -165,7 +165,7 @@ def test_other_kits_are_keyed_by_the_default_kit_they_fall_back_to(tmp_path, mon
     """A kit without aid texts of its own prints the default kit's: an edit there is an edit of its input.
     The default kit itself keeps its per-part keys (its rules are not an input of its maps)."""
     from tests.conftest import DEFAULT_KIT_DIR
-    from generator import inputs
+    from pnpgen import inputs
     shutil.copytree(DEFAULT_KIT_DIR, tmp_path / "default")
     shutil.copytree(DEFAULT_KIT_DIR, tmp_path / "other", ignore=shutil.ignore_patterns("aids"))
     monkeypatch.setattr(inputs, "FALLBACK_KIT", tmp_path / "default")

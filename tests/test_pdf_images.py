@@ -11,9 +11,9 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw
 
-from generator.render.face_store import replay
-from generator.render.pdf import PdfDocument
-from generator.render.pdf_images import png_info
+from pnpgen.render.face_store import replay
+from pnpgen.render.pdf import PdfDocument
+from pnpgen.render.pdf_images import png_info
 
 SIZE = 96
 

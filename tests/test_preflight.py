@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from generator.preflight import Rules, check_face, clearance
-from generator.shapes import Shape
+from pnpgen.cli import main
+from pnpgen.preflight import Rules, check_face, clearance
+from pnpgen.shapes import Shape
 from tests.conftest import edit
 
 MINI = Path(__file__).parent / "kits" / "mini"
@@ -79,7 +79,7 @@ def test_the_kit_sets_its_own_limits(mini_copy, capsys):
 
 def test_the_default_kit_s_counter_faces_are_measured(tmp_path):
     """Counter faces are checked too: the measured glyphs of every stored face reach the preflight."""
-    from generator.kit import BUILTIN_DATA, DEFAULT_KIT
+    from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT
     assert main(["build", "--data", str(BUILTIN_DATA / DEFAULT_KIT), "--out", str(tmp_path), "-q", "--only", "counters"]) == 0
     faces = list((tmp_path / ".cache" / DEFAULT_KIT / "counter-faces").glob("*.json"))
     import json

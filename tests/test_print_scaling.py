@@ -1,13 +1,13 @@
 """A final cairo PDF asks to print at 100 % from the start, with the very bytes the build's post-pass
-(generator.pdf_update) would append, so that pass skips it (and pypdf is not needed for it)."""
+(pnpgen.pdf_update) would append, so that pass skips it (and pypdf is not needed for it)."""
 from __future__ import annotations
 
 import shutil
 
 import pypdf
 
-from generator.pdf_update import add_print_scaling_none
-from generator.render.pdf import PdfDocument
+from pnpgen.pdf_update import add_print_scaling_none
+from pnpgen.render.pdf import PdfDocument
 
 
 def draw(path, final: bool) -> None:
@@ -35,7 +35,7 @@ def test_a_final_pdf_carries_the_post_pass_update_byte_for_byte(tmp_path):
 
 
 def test_an_unusual_catalog_is_left_to_the_post_pass():
-    from generator.render.print_scaling import ask_print_at_full_size
+    from pnpgen.render.print_scaling import ask_print_at_full_size
     odd = b"%PDF-1.5\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R /Outlines 3 0 R >>\nendobj\n" \
           b"trailer\n<< /Size 4\n   /Root 1 0 R\n   /Info 3 0 R\n>>\nstartxref\n9\n%%EOF\n"
     assert ask_print_at_full_size(odd) == odd

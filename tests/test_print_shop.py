@@ -14,8 +14,8 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 
-from generator.cli import main
-from generator.kit import BUILTIN_DATA, DEFAULT_KIT
+from pnpgen.cli import main
+from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT
 
 MINI = Path(__file__).parent / "kits" / "mini"
 BLEED = 9.0                      # 1/8 in, in points
@@ -194,8 +194,8 @@ def test_bleed_out_of_range_is_a_usage_error(tmp_path, capsys):
 def test_the_space_empires_counters_go_to_the_print_shop_with_mirrored_bleed(tmp_path):
     """A deck per print group, back then front for every counter, trim = the counter, bleed 1/8 in larger,
     and the bleed band printed (the face's edges mirrored), not left white."""
-    from games.space_empires_4x.inventory import kit_pieces
-    from generator.kit import load_kit
+    from pnpgen.games.space_empires_4x.inventory import kit_pieces
+    from pnpgen.kit import load_kit
     assert main(["build", "--out", str(tmp_path), "--for", "print-shop", "--only", "print-shop", "-q"]) == 0
     kit, _ = load_kit(BUILTIN_DATA / DEFAULT_KIT)
     shop_dir = tmp_path / DEFAULT_KIT / "print-shop"

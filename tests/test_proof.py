@@ -7,9 +7,9 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 
-from generator.cli import main
-from generator.layout.proof import PNG_MARGIN_MM, SAFE_INSET_MM
-from generator.lengths import parse_length, pt_from_mm
+from pnpgen.cli import main
+from pnpgen.layout.proof import PNG_MARGIN_MM, SAFE_INSET_MM
+from pnpgen.lengths import parse_length, pt_from_mm
 from tests.conftest import DEFAULT_KIT_DIR
 
 XX_UNIT = """  XX:
@@ -165,7 +165,7 @@ def mini_proofs(tmp_path_factory):
 
 
 def test_a_card_proof_is_the_card_size_plus_its_margin(mini_proofs):
-    from generator.kit import load_kit
+    from pnpgen.kit import load_kit
     shape = load_kit(MINI)[0].tables["cards"].shape
     image = Image.open(mini_proofs / "cards.Explore-front.png")
     margin = 2 * pt_from_mm(PNG_MARGIN_MM)

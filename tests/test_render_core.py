@@ -2,9 +2,9 @@
 import pytest
 from pypdf import PdfReader
 
-from generator.problems import BuildError
-from generator.render.pdf import ArtCache, PdfDocument
-from generator.render.templates import render_template, template_env
+from pnpgen.problems import BuildError
+from pnpgen.render.pdf import ArtCache, PdfDocument
+from pnpgen.render.templates import render_template, template_env
 
 SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{w}mm" viewBox="0 0 {w} {w}">'
        '<rect width="{w}" height="{w}" fill="#1e5bb8"/>'

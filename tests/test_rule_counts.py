@@ -3,7 +3,7 @@ from collections import Counter
 
 import pytest
 
-from games.space_empires_4x.inventory import kit_pieces
+from pnpgen.games.space_empires_4x.inventory import kit_pieces
 
 HOME_MIX = {"Minerals 5 CP": 11, "Planet": 8, "Nebula": 2, "Asteroids": 2, "Barren Planet": 1, "Black Hole": 1}
 DEEP_MIX = {

@@ -15,8 +15,8 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from pypdf import PdfReader
 
-from generator.cli import main
-from generator.kit import load_kit
+from pnpgen.cli import main
+from pnpgen.kit import load_kit
 from tests.conftest import DEFAULT_KIT_DIR
 
 MM = 72 / 25.4
@@ -315,8 +315,8 @@ def test_assembly_title_stays_inside_the_margin_on_a4(tmp_path):
 
 def test_an_escaped_character_reference_stops_the_cards_at_its_face():
     """`{{ steps | join(" &#8594; ") }}` escapes the &, so the card would print "&#8594;": a located error."""
-    from generator.aids.cards import check_markup
-    from generator.problems import BuildError
+    from pnpgen.aids.cards import check_markup
+    from pnpgen.problems import BuildError
 
     check_markup([{"text": "5 → 3 → 1 and R&amp;D"}], "cards.yaml:9 cards.x.front")
     with pytest.raises(BuildError, match=r"cards.yaml:9 cards.x.front: '&#8594;' would print as text"):

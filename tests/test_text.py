@@ -1,8 +1,8 @@
 """Prose with Jinja: numbers come from the data, and a wrong name is a located error."""
 import pytest
 
-from generator.problems import BuildError
-from games.space_empires_4x.text import render_text
+from pnpgen.problems import BuildError
+from pnpgen.games.space_empires_4x.text import render_text
 
 
 def test_numbers_come_from_the_data(default_kit):

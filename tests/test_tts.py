@@ -11,9 +11,9 @@ from urllib.parse import unquote, urlparse
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from generator.cli import main
-from generator.export.tts import MAX_COLS, MAX_ROWS, MAX_SIDE, cell_pixels, sheet_grid
-from generator.shapes import Shape
+from pnpgen.cli import main
+from pnpgen.export.tts import MAX_COLS, MAX_ROWS, MAX_SIDE, cell_pixels, sheet_grid
+from pnpgen.shapes import Shape
 
 MINI = Path(__file__).parent / "kits" / "mini"
 
@@ -180,8 +180,8 @@ def test_only_naming_the_part_builds_it_without_for(tmp_path):
 def test_the_space_empires_counters_and_maps_go_to_the_table_too(tmp_path):
     """The game-module kit: a bag of two-sided square tiles per print group (every counter, at the kit's
     counter size), and each hex map as a board image."""
-    from games.space_empires_4x.inventory import kit_pieces
-    from generator.kit import BUILTIN_DATA, DEFAULT_KIT, load_kit
+    from pnpgen.games.space_empires_4x.inventory import kit_pieces
+    from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT, load_kit
     assert main(["build", "--out", str(tmp_path), "--for", "tts", "--only", "tts", "-q"]) == 0
     saved = json.loads((tmp_path / DEFAULT_KIT / "tts" / f"{DEFAULT_KIT}.json").read_text())
     kit, _ = load_kit(BUILTIN_DATA / DEFAULT_KIT)

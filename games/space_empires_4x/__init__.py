@@ -9,23 +9,23 @@ under the name `booklet`); so are tables, boards and documents.
 """
 from __future__ import annotations
 
-from generator.game_modules import GameModule
+from pnpgen.game_modules import GameModule
 
 NAME = "space_empires_4x"
 
 
 def _load(*args):
-    from games.space_empires_4x.load import load
+    from pnpgen.games.space_empires_4x.load import load
     return load(*args)
 
 
 def _pieces(kit):
-    from games.space_empires_4x.inventory import kit_pieces
+    from pnpgen.games.space_empires_4x.inventory import kit_pieces
     return kit_pieces(kit)
 
 
 def _inventory(kit, pieces):
-    from games.space_empires_4x.inventory import inventory_lines
+    from pnpgen.games.space_empires_4x.inventory import inventory_lines
     return [{"kind": line.kind, "ref": line.ref, "name": line.name, "per_colour": line.per_colour,
              "neutral": line.neutral, "total": line.total} for line in inventory_lines(kit, pieces)]
 
@@ -36,39 +36,39 @@ def _summary(kit, pieces):
 
 
 def _listing(kit, pieces):
-    from games.space_empires_4x.listing import inventory_text
+    from pnpgen.games.space_empires_4x.listing import inventory_text
     return inventory_text(kit, pieces)
 
 
 def _hex_maps():
     """The game's meaning of its hex maps (imported when a kit's maps are read, not when the module registers)."""
-    from games.space_empires_4x.maps.rules import RULES
+    from pnpgen.games.space_empires_4x.maps.rules import RULES
     return RULES
 
 
 def _chart_context(kit, pieces):
-    from games.space_empires_4x.facts import chart_context
+    from pnpgen.games.space_empires_4x.facts import chart_context
     return chart_context(kit, pieces)
 
 
 def _render_markup(kit, source, origin):
-    from games.space_empires_4x.text import render_aid_markup
+    from pnpgen.games.space_empires_4x.text import render_aid_markup
     return render_aid_markup(kit, source, origin)
 
 
 def _print_groups(kit):
     """Each colour's counters, then the deep-space markers, then the shared counters."""
-    from games.space_empires_4x.inventory import DEEP_SPACE, NEUTRAL
+    from pnpgen.games.space_empires_4x.inventory import DEEP_SPACE, NEUTRAL
     return [(c.id, c.name) for c in kit.colours] + [(DEEP_SPACE, "Deep space"), (NEUTRAL, kit.neutral.name)]
 
 
 def _documents(kit, pieces, counter_size, tables):
-    from games.space_empires_4x.booklet.chapters import chapter_extras
+    from pnpgen.games.space_empires_4x.booklet.chapters import chapter_extras
     return chapter_extras(kit, pieces, counter_size, tables)
 
 
 def _parts():
-    from generator.parts import documents
+    from pnpgen.parts import documents
     booklet = documents.named("booklet", order=50, aliases=("rules",), ignores=("aids",), weight=0.9,
                               doc="the rules booklet, in reading order and imposed for folding",
                               needs=("cairo", "reportlab", "pypdf"))

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.model import Kit
-from games.space_empires_4x.model import Mix
-from generator.problems import Problems
+from pnpgen.model import Kit
+from pnpgen.games.space_empires_4x.model import Mix
+from pnpgen.problems import Problems
 
 
 class _Reporter:
@@ -38,7 +38,7 @@ def with_free_data(kit: Kit) -> Kit:
     (kit.data.rules). Problems in the folder itself are reported by the generic loader, not here."""
     import dataclasses
 
-    from generator.components.load import load_data_files
+    from pnpgen.components.load import load_data_files
 
     folder = kit.root / "data"
     if kit.data or not folder.is_dir():
@@ -209,7 +209,7 @@ def _check_roll_table(kit, report, name, field, known) -> None:
 
 def _check_templates(kit: Kit, report: _Reporter) -> None:
     """A face template named in the data must exist in the kit's templates/ folder or the built-in one."""
-    from generator.render.templates import SUFFIX, template_dirs, template_path
+    from pnpgen.render.templates import SUFFIX, template_dirs, template_path
 
     named = [("units", f"units.{code}.{field}", getattr(unit, field))
              for code, unit in kit.units.items() for field in ("template", "back_template")]
@@ -222,7 +222,7 @@ def _check_templates(kit: Kit, report: _Reporter) -> None:
 
 
 def _check_template_files(kit: Kit, report: _Reporter) -> None:
-    from generator.validate_texts import check_template_files
+    from pnpgen.validate_texts import check_template_files
     check_template_files(kit.root, report.problems)
 
 
@@ -256,7 +256,7 @@ def _sides_count(kit: Kit, cset) -> int:
 
 def _check_aids(kit: Kit, report: _Reporter) -> None:
     """The aid texts (aids/cards.yaml, aids/sheets.yaml) rendered and read against their schemas."""
-    from generator.aids.schema import CARDS_FILE, SHEETS_FILE, check_aid_file
+    from pnpgen.aids.schema import CARDS_FILE, SHEETS_FILE, check_aid_file
 
     check_aid_file(kit, CARDS_FILE, report.problems)
     check_aid_file(kit, SHEETS_FILE, report.problems)

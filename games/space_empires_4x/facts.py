@@ -11,8 +11,8 @@ from collections import Counter
 
 from markupsafe import Markup, escape
 
-from generator.model import Kit
-from games.space_empires_4x.model import Level
+from pnpgen.model import Kit
+from pnpgen.games.space_empires_4x.model import Level
 
 DASH = "\u2013"
 
@@ -70,7 +70,7 @@ def _mix_counts(mix) -> Counter:
 
 def inventory(kit: Kit, pieces) -> list[dict]:
     """The kit's contents: one row per distinct item, with where it belongs, per colour and in total."""
-    from games.space_empires_4x.inventory import inventory_lines
+    from pnpgen.games.space_empires_4x.inventory import inventory_lines
 
     rows = []
     for line in inventory_lines(kit, list(pieces)):
@@ -97,8 +97,8 @@ def group_counters(kit: Kit) -> list[dict]:
 def chart_context(kit: Kit, pieces=()) -> dict:
     """The names the kit's charts may use: its texts' names plus the facts above (`pieces`: the printed
     counters, for the contents chart)."""
-    from games.space_empires_4x.text import aid_names
-    from games.space_empires_4x.text import kit_context
+    from pnpgen.games.space_empires_4x.text import aid_names
+    from pnpgen.games.space_empires_4x.text import kit_context
 
     return kit_context(kit) | aid_names(kit) | {
         "level_fact": level_fact, "mix_text": mix_text, "marker_mix": marker_mix(kit),

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from generator.model import Colour, Kit
-from games.space_empires_4x.model import CounterSet, MarkerKind, Unit
-from generator.pieces import Face, Piece, colour_params, face
+from pnpgen.model import Colour, Kit
+from pnpgen.games.space_empires_4x.model import CounterSet, MarkerKind, Unit
+from pnpgen.pieces import Face, Piece, colour_params, face
 
 DEEP_SPACE = "deep-space"
 NEUTRAL = "neutral"

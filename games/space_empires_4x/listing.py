@@ -1,8 +1,8 @@
 """`pnpgen list`: the kit's component inventory, laid out the way a box's component list reads."""
 from __future__ import annotations
 
-from games.space_empires_4x.inventory import DEEP_SPACE, InventoryLine, Piece, inventory_lines
-from generator.model import Kit
+from pnpgen.games.space_empires_4x.inventory import DEEP_SPACE, InventoryLine, Piece, inventory_lines
+from pnpgen.model import Kit
 
 SECTIONS = (
     ("Units, per colour", lambda l, k: l.kind == "unit"),

@@ -1,17 +1,17 @@
 """Loading the Space Empires 4X data files that kit.yaml's `files:` names into the game's model, with the
-game's own checks; the generic fields come from the core (generator.kit.base_fields)."""
+game's own checks; the generic fields come from the core (pnpgen.kit.base_fields)."""
 from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
 
-from games.space_empires_4x import checks
-from games.space_empires_4x.model import (
+from pnpgen.games.space_empires_4x import checks
+from pnpgen.games.space_empires_4x.model import (
     CounterSet, Game, Level, MarkerKind, Mix, MixEntry, Scenario, Se4xKit, Technology, Unit,
 )
-from games.space_empires_4x.schemas import FILE_SCHEMAS, FILES
-from generator.kit import KIT_FILE, index_lines, read_mapping
-from generator.schema import INVALID, Where
+from pnpgen.games.space_empires_4x.schemas import FILE_SCHEMAS, FILES
+from pnpgen.kit import KIT_FILE, index_lines, read_mapping
+from pnpgen.schema import INVALID, Where
 
 # Stand-ins for a file that failed its schema, so checks on the other files can still run.
 _NO_MIX = {"total": 0, "mix": [], "face_up": []}
@@ -42,8 +42,8 @@ def load(root: Path, kit_doc: dict, raw_kit, base: dict, problems) -> Se4xKit:
 
 def _load_maps(root: Path, folder: str, kit, raw_kit, problems) -> tuple:
     """The core reads the maps folder `files.maps` names, with the game's meaning of them (maps/rules.py)."""
-    from games.space_empires_4x.maps.rules import RULES
-    from generator.maps.hexmap import load_hex_maps
+    from pnpgen.games.space_empires_4x.maps.rules import RULES
+    from pnpgen.maps.hexmap import load_hex_maps
     named = (root / KIT_FILE, raw_kit["files"].line_of("maps"), "files.maps")
     return load_hex_maps(root, folder, kit, RULES, problems, named)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.model import Kit
+from pnpgen.model import Kit
 
 
 @dataclass(frozen=True)

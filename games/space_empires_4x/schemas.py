@@ -2,10 +2,10 @@
 kit.yaml `files:` that names them: each field with its type, whether it is required, and why it exists."""
 from __future__ import annotations
 
-from generator.schema import (
+from pnpgen.schema import (
     Bool, Choice, Either, Field, Int, ListOf, MapOf, Nullable, Number, Record, Str, optional,
 )
-from generator.schemas import MAX_COUNT, MAX_STAT, TEMPLATE
+from pnpgen.schemas import MAX_COUNT, MAX_STAT, TEMPLATE
 
 RULES = Choice(("basic", "advanced"))
 

@@ -14,10 +14,10 @@ from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 
-from generator.model import Kit
-from generator.problems import display_path
-from generator.sandbox import KitSandbox, KitUndefined
-from generator.text import TextError, join_and
+from pnpgen.model import Kit
+from pnpgen.problems import display_path
+from pnpgen.sandbox import KitSandbox, KitUndefined
+from pnpgen.text import TextError, join_and
 
 
 def kit_context(kit: Kit) -> dict:

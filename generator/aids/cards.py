@@ -5,13 +5,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.aids import draw
-from generator.aids.fit import Fitted, fit
-from generator.aids.imposition import CardSheet, band_frame, content_frame
-from generator.aids.prose import CardText, block_flowables, load_card_texts
-from generator.documents.context import chart_context
-from generator.model import Colour, Kit
-from generator.problems import BuildError
+from pnpgen.aids import draw
+from pnpgen.aids.fit import Fitted, fit
+from pnpgen.aids.imposition import CardSheet, band_frame, content_frame
+from pnpgen.aids.prose import CardText, block_flowables, load_card_texts
+from pnpgen.documents.context import chart_context
+from pnpgen.model import Colour, Kit
+from pnpgen.problems import BuildError
 
 SIDES = ("front", "back")
 

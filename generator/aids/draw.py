@@ -6,10 +6,10 @@ from pathlib import Path
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.aids.fit import Fitted, Frame, draw_fitted
-from generator.aids.styles import CONDENSED, CONDENSED_BOLD, CUT_MARK
-from generator.fonts import register_reportlab_fonts
-from generator.model import Colour
+from pnpgen.aids.fit import Fitted, Frame, draw_fitted
+from pnpgen.aids.styles import CONDENSED, CONDENSED_BOLD, CUT_MARK
+from pnpgen.fonts import register_reportlab_fonts
+from pnpgen.model import Colour
 
 
 def open_canvas(path: Path, title: str, size: tuple[float, float]) -> Canvas:

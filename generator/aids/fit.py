@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from reportlab.platypus import Flowable
 
-from generator.problems import BuildError
+from pnpgen.problems import BuildError
 
 
 @dataclass(frozen=True)

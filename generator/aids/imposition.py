@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.aids.fit import Frame
-from generator.paper import PRINTABLE_MARGIN, half_page_size, paper_size
+from pnpgen.aids.fit import Frame
+from pnpgen.paper import PRINTABLE_MARGIN, half_page_size, paper_size
 
 MARK_GAP = 3.0       # crop marks stop this far from the card corner
 MARK_LENGTH = 14.0

@@ -10,13 +10,13 @@ from pathlib import Path
 
 from reportlab.platypus import Flowable, Paragraph
 
-from generator.aids.styles import chart_look, styles
-from generator.documents.charts import build_chart
-from generator.documents.table_flow import table_flowable
-from generator.model import Kit
-from generator.problems import BuildError, KitError, Problems, display_path
-from generator.yamlio import LocatedDict
-from generator.aids.sources import AIDS_FILE, BLOCK_KINDS, aids_path
+from pnpgen.aids.styles import chart_look, styles
+from pnpgen.documents.charts import build_chart
+from pnpgen.documents.table_flow import table_flowable
+from pnpgen.model import Kit
+from pnpgen.problems import BuildError, KitError, Problems, display_path
+from pnpgen.yamlio import LocatedDict
+from pnpgen.aids.sources import AIDS_FILE, BLOCK_KINDS, aids_path
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class CardText:
 def load_aid_yaml(kit: Kit, rel: Path, schema=None) -> tuple[LocatedDict, str]:
     """An aid file rendered with the kit's numbers, read and checked against its schema (generator/aids/schema.py,
     or the one given); returns it and its display name, or raises KitError with every located problem."""
-    from generator.aids.schema import check_aid_file
+    from pnpgen.aids.schema import check_aid_file
 
     problems = Problems()
     doc = check_aid_file(kit, rel, problems, schema)

@@ -12,9 +12,9 @@ import re
 
 from pathlib import Path
 
-from generator.problems import Problems
-from generator.known_good import KnownGood
-from generator.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Spec, Str, Where, optional
+from pnpgen.problems import Problems
+from pnpgen.known_good import KnownGood
+from pnpgen.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Spec, Str, Where, optional
 
 CARDS_FILE = Path("aids") / "cards.yaml"
 SHEETS_FILE = Path("aids") / "sheets.yaml"
@@ -142,9 +142,9 @@ SCHEMAS = {CARDS_FILE: cards_schema, SHEETS_FILE: sheets_schema}
 def check_aid_file(kit, rel: Path, problems: Problems, schema=None):
     """Render and read one aid file, record every problem located; the checked mapping, or None. `schema`:
     a function of the kit's chart names giving the file's Record (default: the one SCHEMAS holds for `rel`)."""
-    from generator.aids.sources import aids_path, render_aid_text
-    from generator.text import TextError, read_text
-    from generator.yamlio import YamlSyntaxError, parse_yaml
+    from pnpgen.aids.sources import aids_path, render_aid_text
+    from pnpgen.text import TextError, read_text
+    from pnpgen.yamlio import YamlSyntaxError, parse_yaml
 
     path = aids_path(kit, rel)
     if path.is_relative_to(kit.root) and not path.resolve().is_relative_to(kit.root.resolve()):

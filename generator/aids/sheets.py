@@ -12,15 +12,15 @@ from pathlib import Path
 
 from reportlab.platypus import Spacer
 
-from generator.aids import draw
-from generator.aids.fit import Fitted, Frame, fit
-from generator.aids.prose import block_flowables, load_aid_yaml
-from generator.aids.schema import SHEET_BLOCK_KINDS, SHEETS_FILE, sheets_schema
-from generator.aids.styles import grid_table, para, sheet_look
-from generator.documents.context import chart_context
-from generator.model import Colour, Kit
-from generator.paper import paper_size
-from generator.problems import BuildError
+from pnpgen.aids import draw
+from pnpgen.aids.fit import Fitted, Frame, fit
+from pnpgen.aids.prose import block_flowables, load_aid_yaml
+from pnpgen.aids.schema import SHEET_BLOCK_KINDS, SHEETS_FILE, sheets_schema
+from pnpgen.aids.styles import grid_table, para, sheet_look
+from pnpgen.documents.context import chart_context
+from pnpgen.model import Colour, Kit
+from pnpgen.paper import paper_size
+from pnpgen.problems import BuildError
 
 PAGE_MARGIN = 36.0          # half an inch: clear of every home printer's dead zone
 BAND_HEIGHT, BAND_GAP = 20.0, 8.0

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator import game_modules
-from generator.kit_folder import BUILTIN_DATA, DEFAULT_KIT
-from generator.model import Kit
+from pnpgen import game_modules
+from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
+from pnpgen.model import Kit
 
 AIDS_FILE = Path("aids") / "cards.yaml"
 BLOCK_KINDS = ("heading", "text", "bullets", "chart")
@@ -23,16 +23,16 @@ def has_aid_cards(kit: Kit) -> bool:
 
 
 def has_sheets(kit: Kit) -> bool:
-    from generator.aids.schema import SHEETS_FILE
+    from pnpgen.aids.schema import SHEETS_FILE
     return aids_path(kit, SHEETS_FILE).is_file()
 
 
 def render_aid_text(kit: Kit, source: str, origin: Path) -> str:
     """An aid file's Jinja rendered with what the kit's texts may quote, quoted data escaped for reportlab's
     paragraph markup: a game module's names (GameModule.render_markup), else a data kit's (its tables, data,
-    boards, colours, players: generator.documents.context)."""
+    boards, colours, players: pnpgen.documents.context)."""
     module = game_modules.of(kit)
     if module is not None and module.render_markup is not None:
         return module.render_markup(kit, source, origin)
-    from generator.documents.context import render_markup, text_context
+    from pnpgen.documents.context import render_markup, text_context
     return render_markup(source, origin, text_context(kit))

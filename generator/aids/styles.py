@@ -11,8 +11,8 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from generator.fonts import BODY, BOLD, CONDENSED_BOLD, register_reportlab_fonts
-from generator.fonts import CONDENSED_FACE as CONDENSED
+from pnpgen.fonts import BODY, BOLD, CONDENSED_BOLD, register_reportlab_fonts
+from pnpgen.fonts import CONDENSED_FACE as CONDENSED
 
 INK = colors.HexColor("#1a1a1a")
 RULE = colors.HexColor("#8c8c8c")
@@ -54,7 +54,7 @@ def para(text: str, style: str = "cell") -> Paragraph:
 @cache
 def chart_look():
     """Charts on aid cards: small, fully ruled, a light header row, advanced rows and sections shaded."""
-    from generator.documents.table_flow import TableLook
+    from pnpgen.documents.table_flow import TableLook
 
     st = styles()
     return TableLook(font=CONDENSED, bold=CONDENSED_BOLD, size=7, leading=7 * 1.17, cell=st["cell"],
@@ -64,7 +64,7 @@ def chart_look():
 @cache
 def sheet_look():
     """Charts on record sheets: the cards' look, larger, with room around each value to circle it."""
-    from generator.documents.table_flow import TableLook
+    from pnpgen.documents.table_flow import TableLook
 
     st = styles()
     return TableLook(font=CONDENSED, bold=CONDENSED_BOLD, size=8.5, leading=10, cell=st["sheet_cell"],

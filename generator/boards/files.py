@@ -1,25 +1,25 @@
-"""The boards part's files (generator.parts.boards registers it): every board of boards/*.yaml drawn once from its
+"""The boards part's files (pnpgen.parts.boards registers it): every board of boards/*.yaml drawn once from its
 template, then printed whole as a poster and tiled onto home paper (glue strips, trim lines, alignment marks and
-an assembly page), with the same tiling as the hex maps (generator.maps.tiling)."""
+an assembly page), with the same tiling as the hex maps (pnpgen.maps.tiling)."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from generator.lengths import pt_from_mm
-from generator.maps.tiling import MARK_ARM, TICK, plan_tiles
-from generator.paper import PRINTABLE_MARGIN
-from generator.pieces import colour_params
-from generator.maps.pages import draw_tile_pages, place_scaled, svg_size
-from generator.problems import display_path
-from generator.render.templates import render_template
+from pnpgen.lengths import pt_from_mm
+from pnpgen.maps.tiling import MARK_ARM, TICK, plan_tiles
+from pnpgen.paper import PRINTABLE_MARGIN
+from pnpgen.pieces import colour_params
+from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
+from pnpgen.problems import display_path
+from pnpgen.render.templates import render_template
 
 FOLDER = "boards"
 
 
 def board_document(ctx, board, colour) -> str:
     """The board's SVG: its template rendered with the board's data (cheap; drawing it is what costs)."""
-    from generator.documents.context import tables_context
-    from generator.render.piece_faces import board_svg, render_content
+    from pnpgen.documents.context import tables_context
+    from pnpgen.render.piece_faces import board_svg, render_content
     params = board.params(colour_params(colour))
     context = {"board": params, "colour": params["colour"], "kit": {"id": ctx.kit.id, "title": ctx.kit.title},
                "data": ctx.kit.data, "fields": board.doc["fields"], "tables": tables_context(ctx.kit)}
@@ -33,7 +33,7 @@ def board_art(ctx, board, colour, arts):
 
 
 def write_poster(ctx, name: str, title: str, art) -> dict:
-    from generator.render.pdf import PdfDocument
+    from pnpgen.render.pdf import PdfDocument
     rel = f"{FOLDER}/{name}-poster.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{title} (poster)", art.width, art.height)
     doc.new_page()
@@ -43,7 +43,7 @@ def write_poster(ctx, name: str, title: str, art) -> dict:
 
 
 def write_tiles(ctx, name: str, title: str, art, arts) -> dict:
-    from generator.render.pdf import PdfDocument
+    from pnpgen.render.pdf import PdfDocument
     plan = plan_tiles(art.width, art.height, ctx.paper)
     rel = f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{title} ({plan.paper} tiles)", *plan.page)
@@ -92,8 +92,8 @@ def _steps(plan) -> list[str]:
 def build(ctx) -> dict:
     """Each board's poster and tiles; a board whose SVG (and the code drawing it) an earlier build printed
     comes back from the output cache, its manifest entries computed from the numbers alone."""
-    from generator.output_cache import OutputCache
-    from generator.render.pdf import ArtCache
+    from pnpgen.output_cache import OutputCache
+    from pnpgen.render.pdf import ArtCache
     arts, files, boards = ArtCache(ctx.kit.root), [], []
     cache = OutputCache(ctx.cache_dir / "boards")
     for board in ctx.kit.boards:
@@ -121,10 +121,10 @@ def build(ctx) -> dict:
 
 
 def _key(ctx, svg: str, title: str, paper: str) -> str:
-    from generator.output_cache import content_key, source_fingerprint
-    from generator.maps import pages, tiling
-    from generator.render import pdf, svg_ops
-    from generator.render.templates import template_path
+    from pnpgen.output_cache import content_key, source_fingerprint
+    from pnpgen.maps import pages, tiling
+    from pnpgen.render import pdf, svg_ops
+    from pnpgen.render.templates import template_path
     furniture = [template_path(ctx.kit.root, t).read_text(encoding="utf-8") for t in ("map-marks", "map-tile", "map-assembly")]
     return content_key(source_fingerprint(pdf, svg_ops, tiling, pages), Path(__file__).read_text(encoding="utf-8"),
                        *furniture, svg, title, paper)

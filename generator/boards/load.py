@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.components.columns import TEMPLATE, Anything, Text
-from generator.lengths import LENGTH_PATTERN, mm, parse_length
-from generator.paper import PAPER
-from generator.problems import Problems
-from generator.schema import INVALID, Bool, Choice, Field, Int, ListOf, MapOf, Number, Record, Str, Where, optional
-from generator.shapes import MAX_SIDE
+from pnpgen.components.columns import TEMPLATE, Anything, Text
+from pnpgen.lengths import LENGTH_PATTERN, mm, parse_length
+from pnpgen.paper import PAPER
+from pnpgen.problems import Problems
+from pnpgen.schema import INVALID, Bool, Choice, Field, Int, ListOf, MapOf, Number, Record, Str, Where, optional
+from pnpgen.shapes import MAX_SIDE
 
 LENGTH = Str(LENGTH_PATTERN, "a length such as 420mm or 11in")
 COLOUR = Str(r"#[0-9a-fA-F]{6}", "a colour written #rrggbb")
@@ -183,8 +183,8 @@ def _links_ok(doc: dict, raw, where: Where) -> bool:
 
 
 def load_boards(root: Path, rel: str, kit_file: Path, line: int, colours: tuple, problems: Problems) -> tuple:
-    from generator.components.load import yaml_mappings
-    from generator.render.templates import template_path
+    from pnpgen.components.load import yaml_mappings
+    from pnpgen.render.templates import template_path
     boards = []
     for path, raw in yaml_mappings(root, rel, "boards", "name, size", kit_file, line, problems):
         board = load_board(path, raw, problems)

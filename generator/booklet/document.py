@@ -12,9 +12,9 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageT
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from generator.booklet.story import Heading, contents
-from generator.booklet.styles import BODY, HEADER_FILL, ITALIC, RULE, styles
-from generator.model import Kit
+from pnpgen.booklet.story import Heading, contents
+from pnpgen.booklet.styles import BODY, HEADER_FILL, ITALIC, RULE, styles
+from pnpgen.model import Kit
 
 QUIET = (Spacer, CondPageBreak, PageBreak, ActionFlowable)  # print nothing: do not end a page's "top"
 MARGIN = {"left": 34.0, "right": 34.0, "top": 46.0, "bottom": 40.0}

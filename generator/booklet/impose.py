@@ -6,7 +6,7 @@ import io
 
 from pypdf import PdfReader, PdfWriter
 
-from generator.booklet.pdfforms import draw_forms, page_form
+from pnpgen.booklet.pdfforms import draw_forms, page_form
 
 
 def padded(pages: int) -> list[int | None]:

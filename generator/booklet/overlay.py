@@ -10,8 +10,8 @@ from pathlib import Path
 
 from pypdf import PdfReader, PdfWriter
 
-from generator.booklet.pdfforms import draw_forms, page_form
-from generator.render.pdf import ArtCache, PdfDocument
+from pnpgen.booklet.pdfforms import draw_forms, page_form
+from pnpgen.render.pdf import ArtCache, PdfDocument
 
 
 def render_arts(figures: dict, base: Path) -> dict:

@@ -5,11 +5,11 @@ from reportlab.lib import colors
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from generator.booklet.figure import Figure
-from generator.booklet.markdown import Block
-from generator.booklet.styles import BOLD, CONDENSED, styles, table_look
-from generator.documents.table_data import TableData
-from generator.documents.table_flow import WholeTable, table_flowable
+from pnpgen.booklet.figure import Figure
+from pnpgen.booklet.markdown import Block
+from pnpgen.booklet.styles import BOLD, CONDENSED, styles, table_look
+from pnpgen.documents.table_data import TableData
+from pnpgen.documents.table_flow import WholeTable, table_flowable
 
 
 class Heading(Paragraph):

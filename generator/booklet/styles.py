@@ -7,7 +7,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 
-from generator.fonts import BODY, BOLD, ITALIC, register_reportlab_fonts
+from pnpgen.fonts import BODY, BOLD, ITALIC, register_reportlab_fonts
 
 INK = colors.HexColor("#1a1a1a")
 RULE = colors.HexColor("#7a7a7a")
@@ -54,7 +54,7 @@ SHORT_TABLE = 14  # rows; longer tables break across pages, repeating their head
 @cache
 def table_look():
     """Tables in the booklet: a dark header row, hairlines between rows, zebra stripes, short ones kept whole."""
-    from generator.documents.table_flow import TableLook
+    from pnpgen.documents.table_flow import TableLook
 
     st = styles()
     return TableLook(font=CONDENSED, bold=CONDENSED_BOLD, size=7.6, leading=9, cell=st["cell"], head=st["cell-head"],

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from generator.lengths import LENGTH_PATTERN
-from generator.schema import (
+from pnpgen.lengths import LENGTH_PATTERN
+from pnpgen.schema import (
     INVALID, Bool, Choice, Field, Int, ListOf, Number, Record, Spec, Str, Where, optional,
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 
-from generator.problems import Problems
+from pnpgen.problems import Problems
 
 
 def check_table_counts(table, pieces: list, colours: tuple, problems: Problems) -> None:

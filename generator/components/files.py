@@ -1,7 +1,7 @@
-"""The components part's files (generator.parts.components registers it): every component table's pieces on
+"""The components part's files (pnpgen.parts.components registers it): every component table's pieces on
 imposed sheets, one PDF per print group.
 
-Each distinct face is drawn once per build (generator.render.piece_arts) and placed wherever it appears;
+Each distinct face is drawn once per build (pnpgen.render.piece_arts) and placed wherever it appears;
 pieces of one group that differ in shape or size start a new batch of pages; a group whose faces and layout
 did not change is copied from the output cache.
 """
@@ -11,10 +11,10 @@ import gc
 from collections import OrderedDict
 from contextlib import contextmanager
 
-from generator.components.pieces import row_faces
-from generator.layout.sheets import impose, settings_for
-from generator.problems import BuildError, display_path
-from generator.render.piece_arts import FaceArts, renderer_fingerprint
+from pnpgen.components.pieces import row_faces
+from pnpgen.layout.sheets import impose, settings_for
+from pnpgen.problems import BuildError, display_path
+from pnpgen.render.piece_arts import FaceArts, renderer_fingerprint
 
 SUFFIX = ".pdf"
 
@@ -75,9 +75,9 @@ def plan_group(ctx, runs: list) -> list:
 
 def group_key(ctx, group: str, plan: list, arts: FaceArts) -> str:
     """Everything a group's PDF depends on: the drawing code, its layout and titles, every face's drawing."""
-    from generator.layout import sheets as sheets_layout
-    from generator.output_cache import content_key, source_fingerprint
-    from generator.render import pdf, piece_sheets
+    from pnpgen.layout import sheets as sheets_layout
+    from pnpgen.output_cache import content_key, source_fingerprint
+    from pnpgen.render import pdf, piece_sheets
     parts = [source_fingerprint(pdf, piece_sheets, sheets_layout), renderer_fingerprint(), ctx.kit.title, group]
     for table, pieces, settings, pages in plan:
         parts += [table.name, repr(table.shape), repr(settings), repr([(p.side, p.header, p.header_side) for p in pages])]
@@ -110,8 +110,8 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
 
 
 def draw_group(ctx, group: str, plan: list, arts: FaceArts, path) -> None:
-    from generator.render.pdf import PdfDocument
-    from generator.render.piece_sheets import draw_sheet_page
+    from pnpgen.render.pdf import PdfDocument
+    from pnpgen.render.piece_sheets import draw_sheet_page
     doc = None
     for table, pieces, settings, pages in plan:
         two_sided = any(p.back is not None for p in pieces)
@@ -137,7 +137,7 @@ def _placement(group, page_no, page, slot, table, piece, bleed) -> dict:
 
 
 def _offset(ctx) -> tuple[float, float]:
-    from generator.lengths import parse_offset
+    from pnpgen.lengths import parse_offset
     return parse_offset(ctx.option("back_offset", "0,0") or "0,0")
 
 
@@ -165,7 +165,7 @@ def _build(ctx) -> dict:
     kit = ctx.kit
     arts = FaceArts(kit, lambda: face_origins(kit), ctx.cache_dir / "piece-faces.bin")
     arts.prepare(wanted_faces(ctx, kit))
-    from generator.output_cache import OutputCache
+    from pnpgen.output_cache import OutputCache
     cache = OutputCache(ctx.cache_dir / "piece-sheets")
     files = [write_group(ctx, group, runs, arts, cache) for group, runs in batches(kit).items()]
     cache.prune()

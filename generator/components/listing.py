@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.lengths import mm
+from pnpgen.lengths import mm
 
 
 def describe_shape(table) -> str:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from generator.components.counts import check_kit_counts, check_table_counts
-from generator.components.pieces import table_pieces
-from generator.components.tables import Table, load_table
-from generator.images import check_image, template_references
-from generator.problems import Problems, display_path
-from generator.render.templates import template_path
-from generator.yamlio import YamlSyntaxError, load_yaml
+from pnpgen.components.counts import check_kit_counts, check_table_counts
+from pnpgen.components.pieces import table_pieces
+from pnpgen.components.tables import Table, load_table
+from pnpgen.images import check_image, template_references
+from pnpgen.problems import Problems, display_path
+from pnpgen.render.templates import template_path
+from pnpgen.yamlio import YamlSyntaxError, load_yaml
 
 MAX_PIECES = 100_000  # a kit larger than this is a typo in a qty column, not a game
 
@@ -73,7 +73,7 @@ def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Probl
 def resize_tables(tables: dict, sizes: dict, problems: Problems) -> dict:
     """`--piece-size TABLE=SIZE`: the same table printed at another size (its shape and orientation kept)."""
     import dataclasses
-    from generator.shapes import Shape, parse_size
+    from pnpgen.shapes import Shape, parse_size
     out = dict(tables)
     for table_id, size in sizes.items():
         if table_id not in tables:

@@ -5,9 +5,9 @@ the piece's shape and the colour, never the copy number, so identical copies ren
 """
 from __future__ import annotations
 
-from generator.components.tables import Table
-from generator.pieces import Face, Piece, colour_params, face
-from generator.lengths import mm
+from pnpgen.components.tables import Table
+from pnpgen.pieces import Face, Piece, colour_params, face
+from pnpgen.lengths import mm
 
 NEUTRAL = "neutral"
 OWN_COLUMNS = ("qty", "front", "back")

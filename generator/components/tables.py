@@ -10,12 +10,12 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.components.columns import BUILTIN_COLUMNS, COLUMN, TEMPLATE, Anything, check_column, from_csv, row_record
-from generator.lengths import LENGTH_PATTERN, parse_length
-from generator.problems import Problems, display_path
-from generator.schema import INVALID, Bool, Choice, Either, Field, Int, ListOf, MapOf, Record, Str, Where, optional
-from generator.shapes import ORIENTATIONS, SHAPES, Shape, parse_size
-from generator.yamlio import LocatedDict, LocatedList
+from pnpgen.components.columns import BUILTIN_COLUMNS, COLUMN, TEMPLATE, Anything, check_column, from_csv, row_record
+from pnpgen.lengths import LENGTH_PATTERN, parse_length
+from pnpgen.problems import Problems, display_path
+from pnpgen.schema import INVALID, Bool, Choice, Either, Field, Int, ListOf, MapOf, Record, Str, Where, optional
+from pnpgen.shapes import ORIENTATIONS, SHAPES, Shape, parse_size
+from pnpgen.yamlio import LocatedDict, LocatedList
 
 ID = Str(r"[A-Za-z][A-Za-z0-9_-]*", "an id of letters, digits, _ or -")
 MAX_ROWS = 20_000

@@ -20,13 +20,13 @@ from xml.sax.saxutils import escape
 import jinja2
 from markupsafe import Markup
 
-from generator.documents.table_data import ALIGNS, TableData
-from generator.problems import BuildError, Problems, display_path
-from generator.render.templates import format_number
-from generator.sandbox import KitSandbox, KitUndefined
-from generator.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Str, Where, optional
-from generator.text import join_and
-from generator.yamlio import YamlSyntaxError, load_yaml
+from pnpgen.documents.table_data import ALIGNS, TableData
+from pnpgen.problems import BuildError, Problems, display_path
+from pnpgen.render.templates import format_number
+from pnpgen.sandbox import KitSandbox, KitUndefined
+from pnpgen.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Str, Where, optional
+from pnpgen.text import join_and
+from pnpgen.yamlio import YamlSyntaxError, load_yaml
 
 CHARTS_FILE = "charts.yaml"
 SPACES = re.compile(r"[ \t\r\n]+")

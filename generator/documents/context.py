@@ -12,12 +12,12 @@ from pathlib import Path
 
 import jinja2
 
-from generator.documents.charts import build_chart, chart_names_problem
-from generator.documents.table_data import plain_table
-from generator.problems import display_path
-from generator.sandbox import KitSandbox, KitUndefined
-from generator.render.templates import format_number
-from generator.text import TextError, join_and, read_text
+from pnpgen.documents.charts import build_chart, chart_names_problem
+from pnpgen.documents.table_data import plain_table
+from pnpgen.problems import display_path
+from pnpgen.sandbox import KitSandbox, KitUndefined
+from pnpgen.render.templates import format_number
+from pnpgen.text import TextError, join_and, read_text
 
 
 class Namespace(dict):
@@ -74,7 +74,7 @@ def chart_context(kit, pieces=()) -> dict:
     entry = _CONTEXTS.get((id(kit), id(pieces)))
     if entry is not None and entry[0] is kit and entry[1] is pieces:
         return entry[2]
-    from generator import game_modules
+    from pnpgen import game_modules
     module = game_modules.of(kit)
     context = module.chart_context(kit, pieces) if module else text_context(kit)
     if len(_CONTEXTS) > 16:
@@ -88,9 +88,9 @@ def chapter_context(kit, pieces=(), counter_size: str | None = None) -> tuple[di
     names (a game module's, else its data's), `table(...)`, `figure(...)` (a game module's figures, and any
     component piece by its ref) and a game module's own names (GameModule.documents; `counter_size` is the
     size this build prints counters at)."""
-    from generator import game_modules
-    from generator.documents.extras import ChapterExtras, figure_helper
-    from generator.documents.piece_figures import piece_figures
+    from pnpgen import game_modules
+    from pnpgen.documents.extras import ChapterExtras, figure_helper
+    from pnpgen.documents.piece_figures import piece_figures
     charts = chart_context(kit, pieces)
     registry = TableRegistry(kit, charts)  # the shared context object: a chart built at load is not built again
     context = dict(charts, table=registry)

@@ -10,7 +10,7 @@ from typing import Callable
 @dataclass(frozen=True)
 class ChapterExtras:
     names: dict = field(default_factory=dict)    # Jinja names and helpers the chapters may use
-    figures: dict[str, Callable] = field(default_factory=dict)  # figure name -> () -> generator.booklet.figure.Figure
+    figures: dict[str, Callable] = field(default_factory=dict)  # figure name -> () -> pnpgen.booklet.figure.Figure
 
 
 def figure_helper(figures: dict) -> Callable:

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.problems import Problems
+from pnpgen.problems import Problems
 
 DEFAULT_BOOKLET = {"chapters": "rules", "title": None, "page": "half", "impose": True, "cover": True}
 
 
 def check_documents(root: Path, documents: dict | None, kit_file: Path, lines: dict, problems: Problems) -> dict:
     """{id: settings} with each document's chapters checked to exist inside the kit."""
-    from generator.components.load import inside
+    from pnpgen.components.load import inside
     if documents is None:
         documents = {"booklet": DEFAULT_BOOKLET} if any((root / "rules").glob("*.md")) else {}
     out = {}

@@ -14,9 +14,9 @@ import json
 import re
 from pathlib import Path
 
-from generator.documents.context import chapter_context, render_chapter
-from generator.paper import half_page_size, paper_size
-from generator.problems import BuildError, display_path
+from pnpgen.documents.context import chapter_context, render_chapter
+from pnpgen.paper import half_page_size, paper_size
+from pnpgen.problems import BuildError, display_path
 
 TYPESETTING = ("document", "impose", "markdown", "story", "styles", "pdfforms", "figure")
 OVERLAY = ("overlay", "pdfforms")  # what lays figure art on laid-out pages
@@ -26,7 +26,7 @@ PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # page objects: a cached PDF i
 def lay_out_plain(kit, pagesize, chapters: list) -> bytes:
     """A document without cover and contents (a reference sheet): body pages from the first."""
     from reportlab.platypus import NextPageTemplate
-    from generator.booklet.document import BookletDoc
+    from pnpgen.booklet.document import BookletDoc
     buffer = io.BytesIO()
     doc = BookletDoc(buffer, kit, pagesize)
     doc.pageTemplates.sort(key=lambda t: t.id != "body")  # the first page is a body page
@@ -43,7 +43,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     """The document's PDF (and its imposed copy), with what the manifest lists: its files, chapters and
     figures. The text is rendered and the figures' SVG drawn from the templates first (cheap); what an
     earlier build made from the same comes from `cache`."""
-    from generator.booklet.markdown import parse
+    from pnpgen.booklet.markdown import parse
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
     context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size)
@@ -58,7 +58,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
         pages = len(PAGE.findall(targets[0].read_bytes()))
     else:
         from pypdf import PdfReader
-        from generator.booklet.impose import impose
+        from pnpgen.booklet.impose import impose
         pdf = _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache)
         ctx.stage.write_bytes(rel, pdf)
         if settings["impose"]:
@@ -106,7 +106,7 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
     seed = ctx.cache_dir / f"{name}-contents.json"
     if not figures:
         return _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {}, seed)[0]
-    from generator.booklet.overlay import overlay, render_arts
+    from pnpgen.booklet.overlay import overlay, render_arts
     rendered = render_arts(figures, ctx.kit.root)
     sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
              for f in figures.values()}
@@ -122,8 +122,8 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
 
 def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, contents_seed) -> tuple[bytes, dict]:
     """The laid-out PDF and where each figure's art goes on it ({(figure, index): (page, x, y, w, h)})."""
-    from generator.booklet.document import frame_width, lay_out  # reportlab loads only when typesetting
-    from generator.booklet.story import flowables
+    from pnpgen.booklet.document import frame_width, lay_out  # reportlab loads only when typesetting
+    from pnpgen.booklet.story import flowables
     width, placements = frame_width(pagesize), {}
     tables = {key: (lambda data=data: data) for key, data in registry.made.items()}
     story = [flowables(list(blocks), f"c{number}", width, tables, figures, sizes, placements, {})
@@ -160,7 +160,7 @@ class Layouts:
 
 
 def content_key_of(*parts: str) -> str:
-    from generator.output_cache import content_key
+    from pnpgen.output_cache import content_key
     return content_key(*parts)
 
 
@@ -183,7 +183,7 @@ def _key(ctx, name, settings, pagesize, sources, registry, figures) -> str:
 def _art_key(text_key: str, figures: dict, root) -> str:
     """The finished PDF's key: the layout's, every art's SVG with the bytes of each image it links to (a
     swapped picture keeps its SVG), and the code that lays the art on."""
-    from generator.render.piece_arts import svg_key
+    from pnpgen.render.piece_arts import svg_key
     images: dict = {}
     return content_key_of(text_key, *_code("booklet", OVERLAY),
                           *(svg_key(a.svg, root, images) for f in figures.values() for a in f.arts))

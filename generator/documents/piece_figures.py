@@ -3,7 +3,7 @@ back, drawn from the kit's own templates. `{{ figure('cards.Explore') }}` names 
 and row); a per-colour piece shows its first colour."""
 from __future__ import annotations
 
-from generator.booklet.figure import Art, Figure
+from pnpgen.booklet.figure import Art, Figure
 
 
 def piece_figures(kit) -> dict:
@@ -15,7 +15,7 @@ def piece_figures(kit) -> dict:
 
 
 def piece_figure(kit, piece) -> Figure:
-    from generator.render.piece_faces import face_context, piece_svg, render_content
+    from pnpgen.render.piece_faces import face_context, piece_svg, render_content
     shape = kit.tables[piece.ref.split(".", 1)[0]].shape
     sides = [("Front", piece.front)] + ([("Back", piece.back)] if piece.back and piece.back != piece.front else [])
     arts = []

@@ -15,7 +15,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from generator.documents.table_data import TableData
+from pnpgen.documents.table_data import TableData
 
 ALIGNMENT = {"left": TA_LEFT, "centre": TA_CENTER, "right": TA_RIGHT}
 REPORTLAB_ALIGN = {"left": "LEFT", "centre": "CENTER", "right": "RIGHT"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from generator.lengths import parse_length
-from generator.pieces import is_table_face
+from pnpgen.lengths import parse_length
+from pnpgen.pieces import is_table_face
 
 TARGETS = ("home", "print-shop", "tts")
 BLEED = parse_length("1/8in")          # print shops ask 1/8 in past the trim on every side (9 pt)
@@ -46,7 +46,7 @@ def wants(target: str):
 @dataclass(frozen=True)
 class Deck:
     name: str           # table id, or table id + '-' + colour id for per-colour tables
-    table: object       # generator.components.tables.Table
+    table: object       # pnpgen.components.tables.Table
     colour: str         # colour id or 'neutral'
     pieces: tuple       # in print order, every copy
 
@@ -64,9 +64,9 @@ class CounterSet:
 def counter_decks(kit) -> list[Deck]:
     """The game module's counters, one deck per print group (a colour, deep space, neutral), at the kit's
     counter size. Their faces come from the counter templates (ExportArts.art knows them)."""
-    from generator import game_modules
-    from generator.lengths import parse_length
-    from generator.shapes import Shape
+    from pnpgen import game_modules
+    from pnpgen.lengths import parse_length
+    from pnpgen.shapes import Shape
     module = game_modules.of(kit)
     if not module:
         return []
@@ -99,8 +99,8 @@ class ExportArts:
     Art, so a common back is one image. Same steps as the components part's faces, without its disk store."""
 
     def __init__(self, kit):
-        from generator.components.files import face_origins
-        from generator.render.pdf import ArtCache
+        from pnpgen.components.files import face_origins
+        from pnpgen.render.pdf import ArtCache
         try:
             self.cache = ArtCache(kit.root)   # images in the kit folder resolve against it
         except TypeError:
@@ -108,11 +108,11 @@ class ExportArts:
         self.kit, self.origins, self.done = kit, face_origins(kit), {}
 
     def art(self, face, shape, bleed_pt: float):
-        from generator.lengths import mm
-        from generator.render.piece_faces import face_context, piece_svg, render_content
+        from pnpgen.lengths import mm
+        from pnpgen.render.piece_faces import face_context, piece_svg, render_content
         key = (face.key, round(bleed_pt, 3))
         if key not in self.done and not is_table_face(face):  # a game module's counter: its own templates
-            from generator.render.counter_sheets import FaceRef, face_svg
+            from pnpgen.render.counter_sheets import FaceRef, face_svg
             svg = face_svg(FaceRef(face.key, face.template, face.params_json, face.template), self.kit.root,
                            round(mm(shape.w), 4))
             art = self.cache.get(svg, face.template)
@@ -129,7 +129,7 @@ class ExportArts:
 def mirror_bleed(art, bleed: float):
     """The art extended by `bleed` on every side with its own edges mirrored (the way prepress tools make
     bleed for art drawn only to the trim): nothing is stretched, and what lies past the trim is cut away."""
-    from generator.render.pdf import Art, _cairo
+    from pnpgen.render.pdf import Art, _cairo
     cairocffi, _ = _cairo()
     w, h = art.width, art.height
     surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None)
@@ -177,7 +177,7 @@ def rasterise(art, width_px: int, height_px: int, background=(255, 255, 255)):
     """A PIL RGB image of `art` scaled to width_px x height_px, on an opaque background."""
     from PIL import Image
 
-    from generator.fonts import use_shipped_fonts_for_cairo
+    from pnpgen.fonts import use_shipped_fonts_for_cairo
     use_shipped_fonts_for_cairo()
     import cairocffi
     surface = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, width_px, height_px)

@@ -13,10 +13,10 @@ The home-print sheets are not touched: this is a separate part that runs only wh
 """
 from __future__ import annotations
 
-from generator.export.decks import (BLEED, ExportArts, counter_decks, decks, distinct_faces, pixels, rasterise,
+from pnpgen.export.decks import (BLEED, ExportArts, counter_decks, decks, distinct_faces, pixels, rasterise,
                                     safe_name, save_png)
-from generator.lengths import parse_length
-from generator.pdf_update import set_page_boxes
+from pnpgen.lengths import parse_length
+from pnpgen.pdf_update import set_page_boxes
 
 FOLDER = "print-shop"
 DPI = 300
@@ -29,7 +29,7 @@ def page_boxes(shape, bleed: float) -> tuple[tuple, tuple]:
 
 
 def write_deck(ctx, deck, arts: ExportArts, bleed: float = BLEED) -> dict:
-    from generator.render.pdf import PdfDocument
+    from pnpgen.render.pdf import PdfDocument
     shape = deck.table.shape
     width, height = shape.w + 2 * bleed, shape.h + 2 * bleed
     rel = f"{FOLDER}/{deck.name}.pdf"

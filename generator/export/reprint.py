@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.manifest import piece_entries
+from pnpgen.manifest import piece_entries
 
 FOLDER = "reprint"
 REPORT = "reprint.json"
@@ -80,7 +80,7 @@ def diff_entries(old: list[dict], new: list[dict]) -> PieceDiff:
 
 
 def current_entries(kit) -> tuple[list, list[dict]]:
-    from generator.game_modules import kit_pieces
+    from pnpgen.game_modules import kit_pieces
     pieces = kit_pieces(kit)
     return pieces, json.loads(json.dumps(piece_entries(pieces)))
 
@@ -112,11 +112,11 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
                   printed: dict | None = None) -> tuple[list[str], list[str]]:
     """Build the print groups holding `keys` into OUT/<kit>/reprint/; (files written, refs not reprintable).
     `printed`: the options of the build that was printed (its manifest's), so the sheets match it."""
-    from generator.build import BuildContext
-    from generator.export.decks import ExportArts
-    from generator.output import BuildLock, OutputStage
-    from generator.components.files import batches, write_group
-    from generator.pdf_update import mark_print_scaling
+    from pnpgen.build import BuildContext
+    from pnpgen.export.decks import ExportArts
+    from pnpgen.output import BuildLock, OutputStage
+    from pnpgen.components.files import batches, write_group
+    from pnpgen.pdf_update import mark_print_scaling
     wanted = [p for p in pieces if (p.ref, p.colour) in keys]
     groups = {p.group for p in wanted if p.kind == "component"}
     counter_groups = {p.group for p in wanted if p.kind != "component"}
@@ -148,7 +148,7 @@ BUILD_ONLY = ("for", "bleed")   # options of other outputs, not of the sheets
 def reprint_options(out: Path, paper: str | None, printed: dict):
     """Build options for the reprint: those the printed build used (paper, counter size, duplex, back offset,
     gutter...), with --paper winning."""
-    from generator.build import BuildOptions
+    from pnpgen.build import BuildOptions
     extra = {k: v for k, v in printed.items() if k not in ("paper", "counter_size", *BUILD_ONLY)}
     return BuildOptions(out=Path(out), paper=paper or printed.get("paper"), counter_size=printed.get("counter_size"),
                         extra=extra)
@@ -161,9 +161,9 @@ def _counter_sheets(ctx, counter_groups: set, wanted: list) -> tuple[list[dict],
 
     from pypdf import PdfReader
 
-    from generator.build import BuildContext
-    from generator.output import OutputStage
-    from generator.parts import all_parts
+    from pnpgen.build import BuildContext
+    from pnpgen.output import OutputStage
+    from pnpgen.parts import all_parts
     part = next((p for p in all_parts() if p.name == "counters"), None)
     if part is None or not part.applies(ctx.kit):
         return [], sorted({p.ref for p in wanted if p.kind != "component"})
@@ -195,7 +195,7 @@ def add_command(commands, kit_arguments) -> None:
 
 
 def run(args) -> int:
-    from generator.cli import _load
+    from pnpgen.cli import _load
     old = read_manifest(Path(args.old_manifest))
     kit = _load(args)
     if old.get("kit") not in (None, kit.id):

@@ -19,8 +19,8 @@ import json
 import math
 from pathlib import Path
 
-from generator.lengths import parse_length
-from generator.export.decks import (
+from pnpgen.lengths import parse_length
+from pnpgen.export.decks import (
     ExportArts, counter_decks, decks, distinct_faces, pixels, rasterise, safe_name, save_png,
 )
 
@@ -164,7 +164,7 @@ class Export:
 
     # boards ------------------------------------------------------------------------------------------------
     def boards(self, z: float) -> list[dict]:
-        from generator.boards.files import board_art
+        from pnpgen.boards.files import board_art
         cache = _art_cache(self.kit)
         drawn = []
         for board in self.kit.boards:
@@ -186,14 +186,14 @@ class Export:
 
     def hex_maps(self, cache) -> list:
         """The kit's hex maps, drawn as the maps part draws them."""
-        from generator.maps.draw import compose, map_svg
+        from pnpgen.maps.draw import compose, map_svg
         drawn = [(f"map-{m.id}", f"Map: {m.id}", map_svg(self.kit, compose(self.kit, m, self.ctx.counter_size)))
                  for m in self.kit.maps]
         return [(name, title, cache.get(svg, name)) for name, title, svg in drawn]
 
 
 def _art_cache(kit):
-    from generator.render.pdf import ArtCache
+    from pnpgen.render.pdf import ArtCache
     try:
         return ArtCache(kit.root)
     except TypeError:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.lengths import pt_from_mm
+from pnpgen.lengths import pt_from_mm
 
 SPAN_MM = 10          # the scales read from -10 to +10 mm
 RULER_GAP = 110.0     # points between the centre and each scale, so the two scales stay apart

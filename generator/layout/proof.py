@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.lengths import pt_from_mm
+from pnpgen.lengths import pt_from_mm
 
 SAFE_INSET_MM = 1.0     # keep text and symbols this far inside the cut: a hand cut wanders about a millimetre
 PNG_MARGIN_MM = 3.0     # white border around the face in a proof PNG, so the cut line lies outside the art

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.lengths import parse_length
-from generator.paper import PAPER, PRINTABLE_MARGIN
-from generator.problems import Problems
-from generator.shapes import PAIR, Shape
+from pnpgen.lengths import parse_length
+from pnpgen.paper import PAPER, PRINTABLE_MARGIN
+from pnpgen.problems import Problems
+from pnpgen.shapes import PAIR, Shape
 
 HEADER = 30.0                       # title line and scale bars above the grid
 CROP_GAP, CROP_LEN = parse_length("1mm"), parse_length("4mm")

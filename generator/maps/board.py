@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.lengths import parse_length
-from generator.maps.geometry import hex_label
-from generator.maps.hexmap import HexMap
-from generator.maps.tiling import Rect
+from pnpgen.lengths import parse_length
+from pnpgen.maps.geometry import hex_label
+from pnpgen.maps.hexmap import HexMap
+from pnpgen.maps.tiling import Rect
 
 BORDER = parse_length("3/8in")        # blank paper round the board (trim line, printer margin)
 TITLE_BAND = parse_length("5/8in")    # the map's title above the grid

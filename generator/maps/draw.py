@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from generator.fonts import CONDENSED, FAMILY
-from generator.lengths import mm, parse_length
-from generator.maps.board import Board, compose_board
-from generator.maps.rules import rules_of
-from generator.render.templates import render_template
+from pnpgen.fonts import CONDENSED, FAMILY
+from pnpgen.lengths import mm, parse_length
+from pnpgen.maps.board import Board, compose_board
+from pnpgen.maps.rules import rules_of
+from pnpgen.render.templates import render_template
 
 TINT = 0.3  # share of a player colour in its region's fill: light enough for coordinates to read
 

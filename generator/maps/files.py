@@ -1,4 +1,4 @@
-"""The maps part's files (generator.parts.maps registers it): every hex map as a full-size poster PDF and as
+"""The maps part's files (pnpgen.parts.maps registers it): every hex map as a full-size poster PDF and as
 tiles for a home printer.
 
 Each board is drawn ONCE as one piece of art (and its alignment marks as a second); the poster places it
@@ -14,17 +14,17 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from generator.maps.board import Board
-from generator.maps.draw import compose, map_svg
-from generator.maps.hexmap import hex_too_small
-from generator.maps.rules import rules_of
-from generator.maps.pages import draw_tile_pages, place_scaled, svg_size
-from generator.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
-from generator.paper import PRINTABLE_MARGIN
-from generator.problems import BuildError, display_path
-from generator.output_cache import OutputCache, content_key
-from generator.render.pdf import ArtCache, PdfDocument
-from generator.render.templates import render_template
+from pnpgen.maps.board import Board
+from pnpgen.maps.draw import compose, map_svg
+from pnpgen.maps.hexmap import hex_too_small
+from pnpgen.maps.rules import rules_of
+from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
+from pnpgen.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
+from pnpgen.paper import PRINTABLE_MARGIN
+from pnpgen.problems import BuildError, display_path
+from pnpgen.output_cache import OutputCache, content_key
+from pnpgen.render.pdf import ArtCache, PdfDocument
+from pnpgen.render.templates import render_template
 
 FOLDER = "maps"
 
@@ -175,7 +175,7 @@ def _title_size(title: str, width: float) -> float:
     """The assembly title's size: 14 pt, or smaller where that would run past the margin (A4 is narrower)."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from generator.fonts import register_reportlab_fonts
+    from pnpgen.fonts import register_reportlab_fonts
     register_reportlab_fonts()
     return round(min(TITLE_SIZE, TITLE_SIZE * width / stringWidth(title, "DejaVuSans-Bold", TITLE_SIZE)), 2)
 
@@ -186,7 +186,7 @@ def _wrapped_steps(steps: list[str], width: float, margin: float, ruler: dict) -
     the template prints one per row; a continuation starts with spaces instead of a number."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from generator.fonts import register_reportlab_fonts
+    from pnpgen.fonts import register_reportlab_fonts
     register_reportlab_fonts()
     caption = f"printed at actual size, this bar is {ruler['inches']} in:"
     left_of_caption = ruler["x"] + ruler["length"] - stringWidth(caption, "DejaVuSans", CAPTION_SIZE) - 12

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.kit import read_mapping
-from generator.lengths import parse_length
-from generator.maps.geometry import ORIENTATIONS, HexGrid, hex_label
-from generator.maps.rules import OFF_MAP, MapRules, Track
-from generator.problems import Problems
-from generator.schema import (
+from pnpgen.kit import read_mapping
+from pnpgen.lengths import parse_length
+from pnpgen.maps.geometry import ORIENTATIONS, HexGrid, hex_label
+from pnpgen.maps.rules import OFF_MAP, MapRules, Track
+from pnpgen.problems import Problems
+from pnpgen.schema import (
     INVALID, Bool, Choice, Field, Int, Length, ListOf, MapOf, Record, Str, Where, optional,
 )
 

@@ -3,12 +3,12 @@ furniture (label, glue strips, trim lines, scale check) from the built-in map-ti
 kind uses it: a game's hex maps and the boards of places and links alike."""
 from __future__ import annotations
 
-from generator.fonts import FAMILY
-from generator.lengths import mm, pt_from_mm
-from generator.maps.tiling import TilePlan
-from generator.paper import PRINTABLE_MARGIN
-from generator.render.pdf import ArtCache, PdfDocument
-from generator.render.templates import render_template
+from pnpgen.fonts import FAMILY
+from pnpgen.lengths import mm, pt_from_mm
+from pnpgen.maps.tiling import TilePlan
+from pnpgen.paper import PRINTABLE_MARGIN
+from pnpgen.render.pdf import ArtCache, PdfDocument
+from pnpgen.render.templates import render_template
 
 
 def svg_size(width: float, height: float) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from generator.schema import Str
+from pnpgen.schema import Str
 
 OFF_MAP = "off-map"   # the one legend word the core knows: no hex there
 
@@ -57,6 +57,6 @@ DEFAULT = MapRules()
 
 def rules_of(kit) -> MapRules:
     """The kit's game module's MapRules, or the data kit's defaults."""
-    from generator import game_modules
+    from pnpgen import game_modules
     module = game_modules.of(kit)
     return module.hex_maps() if module and module.hex_maps else DEFAULT

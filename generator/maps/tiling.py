@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.lengths import parse_length
-from generator.paper import PRINTABLE_MARGIN, paper_size
+from pnpgen.lengths import parse_length
+from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 
 OVERLAP = parse_length("1/2in")       # map shown twice across a seam: the glue strip
 MARK_GAP = parse_length("3/16in")     # between the printable margin and the map: trim and glue ticks

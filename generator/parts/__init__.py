@@ -40,13 +40,13 @@ class Part:
 
 
 def _load_cairo() -> None:
-    from generator.render.pdf import _cairo
+    from pnpgen.render.pdf import _cairo
     _cairo()
 
 
 def _load_reportlab() -> None:
     import reportlab.platypus  # noqa: F401
-    from generator.fonts import register_reportlab_fonts
+    from pnpgen.fonts import register_reportlab_fonts
     register_reportlab_fonts()
 
 
@@ -74,8 +74,8 @@ def load_shared(parts: list[Part], workers: int) -> list[str]:
 
 
 def all_parts() -> list[Part]:
-    """The core's parts (this package) and every game module's (generator.game_modules)."""
-    from generator import game_modules
+    """The core's parts (this package) and every game module's (pnpgen.game_modules)."""
+    from pnpgen import game_modules
     parts = []
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")

@@ -1,13 +1,13 @@
 """Part "boards": every board of boards/*.yaml as a poster and as Letter/A4 tiles.
 
-The work is in generator.boards.files, imported when the part is built."""
+The work is in pnpgen.boards.files, imported when the part is built."""
 from __future__ import annotations
 
-from generator.parts import Part
+from pnpgen.parts import Part
 
 
 def build(ctx) -> dict:
-    from generator.boards.files import build as build_boards
+    from pnpgen.boards.files import build as build_boards
     return build_boards(ctx)
 
 

@@ -2,7 +2,7 @@
 double-sided, half-page, imposed for duplex printing."""
 from __future__ import annotations
 
-from generator.parts import Option, Part
+from pnpgen.parts import Option, Part
 
 CARDS_PDF = "cards.pdf"        # a game module's aid cards (Space Empires 4X's players' aids)
 AID_CARDS_PDF = "aid-cards.pdf"  # a data kit's: its own tables often print a `cards` group as cards.pdf
@@ -13,8 +13,8 @@ def file_name(kit) -> str:
 
 
 def build(ctx) -> dict:
-    from generator.aids.cards import plan_cards, render_cards
-    from generator.aids.imposition import card_sheet  # reportlab loads only when built
+    from pnpgen.aids.cards import plan_cards, render_cards
+    from pnpgen.aids.imposition import card_sheet  # reportlab loads only when built
     sheet = card_sheet(ctx.paper, int(ctx.option("cards_per_sheet", 2) or 2))
     cards = plan_cards(ctx.kit, sheet)
     name = file_name(ctx.kit)
@@ -31,7 +31,7 @@ def build(ctx) -> dict:
 
 
 def _has_aid_cards(kit) -> bool:
-    from generator.aids.sources import has_aid_cards
+    from pnpgen.aids.sources import has_aid_cards
     return has_aid_cards(kit)
 
 

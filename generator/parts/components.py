@@ -1,15 +1,15 @@
 """Part "components": every component table's pieces, double-sided, one PDF per print group.
 
-The work is in generator.components.files, imported when the part is built: registering the part (every
+The work is in pnpgen.components.files, imported when the part is built: registering the part (every
 `pnpgen` command does) loads no drawing code.
 """
 from __future__ import annotations
 
-from generator.parts import Part
+from pnpgen.parts import Part
 
 
 def build(ctx) -> dict:
-    from generator.components.files import build as build_components
+    from pnpgen.components.files import build as build_components
     return build_components(ctx)
 
 

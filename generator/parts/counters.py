@@ -1,15 +1,15 @@
 """Part "counters": double-sided counter sheets, one PDF per print group, and a duplex calibration sheet.
 
-The work is in generator.counter_files, imported when the part is built: registering the part (every
+The work is in pnpgen.counter_files, imported when the part is built: registering the part (every
 `pnpgen` command does) costs no drawing code.
 """
 from __future__ import annotations
 
-from generator.parts import Option, Part
+from pnpgen.parts import Option, Part
 
 
 def build(ctx) -> dict:
-    from generator.counter_files import build_counters
+    from pnpgen.counter_files import build_counters
     return build_counters(ctx)
 
 

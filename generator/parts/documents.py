@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from generator.parts import Part
+from pnpgen.parts import Part
 
 
 def build(ctx) -> dict:
-    from generator.documents.make import build_document  # reportlab and pypdf load only when needed
-    from generator.output_cache import OutputCache
+    from pnpgen.documents.make import build_document  # reportlab and pypdf load only when needed
+    from pnpgen.output_cache import OutputCache
     cache, made = OutputCache(ctx.cache_dir / "documents"), {"files": [], "chapters": [], "figures": []}
     for name, settings in ctx.kit.documents.items():
         for field, values in build_document(ctx, name, settings, cache).items():

@@ -1,19 +1,19 @@
 """Part "maps": every hex map of maps/*.yaml as a full-size poster PDF and as tiles for a home printer, with an
 assembly page.
 
-The work is in generator.maps.files, imported when the part is built."""
+The work is in pnpgen.maps.files, imported when the part is built."""
 from __future__ import annotations
 
-from generator.parts import Option, Part
+from pnpgen.parts import Option, Part
 
 
 def build(ctx) -> dict:
-    from generator.maps.files import build as build_maps
+    from pnpgen.maps.files import build as build_maps
     return build_maps(ctx)
 
 
 def _ignores(kit) -> tuple:
-    from generator.maps.rules import rules_of
+    from pnpgen.maps.rules import rules_of
     return rules_of(kit).ignores
 
 

@@ -1,5 +1,5 @@
 """The print-shop part (`pnpgen build --for print-shop`): one PDF per deck, one piece a page with 1/8 in bleed,
-TrimBox and BleedBox, back/front page order, and 300 dpi PNGs of every face (generator.export.print_shop).
+TrimBox and BleedBox, back/front page order, and 300 dpi PNGs of every face (pnpgen.export.print_shop).
 
 It registers `--for`, which the tts part reads too: `--for print-shop,tts` builds both beside the home files.
 """
@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import argparse
 
-from generator.export.decks import TARGETS, parse_bleed, parse_targets, wants
-from generator.parts import Option, Part
+from pnpgen.export.decks import TARGETS, parse_bleed, parse_targets, wants
+from pnpgen.parts import Option, Part
 
 
 def build(ctx) -> dict:
-    from generator.export.print_shop import build as build_print_shop
+    from pnpgen.export.print_shop import build as build_print_shop
     return build_print_shop(ctx)
 
 

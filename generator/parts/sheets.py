@@ -1,18 +1,18 @@
 """The `sheets` part: a kit's record sheets (aids/sheets.yaml), one PDF per sheet, a copy per player colour.
 
 The part is keyed by what it prints, not by the kit's files: the sheets file as rendered with the kit's
-numbers and the cells of the charts it shows (generator.documents.charts), plus kit.yaml (colours, title).
+numbers and the cells of the charts it shows (pnpgen.documents.charts), plus kit.yaml (colours, title).
 An edit to a number no sheet shows (a unit's attack) leaves the sheets' cache standing.
 """
 from __future__ import annotations
 
 import json
 
-from generator.parts import Part
+from pnpgen.parts import Part
 
 
 def build(ctx) -> dict:
-    from generator.aids.sheets import page_frames, plan_sheets, render_sheet  # reportlab loads only when built
+    from pnpgen.aids.sheets import page_frames, plan_sheets, render_sheet  # reportlab loads only when built
     (width, height), _, _ = page_frames(ctx.paper)
     files, pages = [], {}
     for sheet in plan_sheets(ctx.kit, ctx.paper):
@@ -26,10 +26,10 @@ def build(ctx) -> dict:
 def printed(ctx) -> dict:
     """The sheets file as rendered, and each chart it shows as built: everything the pages print that does
     not come from kit.yaml."""
-    from generator.aids.schema import SHEETS_FILE, check_aid_file  # no reportlab: a build that draws no
-    from generator.documents.charts import build_chart              # sheet must not load it for a key
-    from generator.documents.context import chart_context
-    from generator.problems import Problems
+    from pnpgen.aids.schema import SHEETS_FILE, check_aid_file  # no reportlab: a build that draws no
+    from pnpgen.documents.charts import build_chart              # sheet must not load it for a key
+    from pnpgen.documents.context import chart_context
+    from pnpgen.problems import Problems
     doc = check_aid_file(ctx.kit, SHEETS_FILE, Problems())  # checked at load: a build gets this far only if valid
     text = json.dumps(doc, sort_keys=True, default=str)
     shown = sorted({block["chart"] for sheet in doc["sheets"].values() for page in sheet["pages"]
@@ -40,7 +40,7 @@ def printed(ctx) -> dict:
 
 
 def _has_sheets(kit) -> bool:
-    from generator.aids.sources import has_sheets
+    from pnpgen.aids.sources import has_sheets
     return has_sheets(kit)
 
 

@@ -1,15 +1,15 @@
 """The Tabletop Simulator part (`pnpgen build --for tts`): deck sheets and backs, tile and token images, board
-images and a saved object that loads them (generator.export.tts). `--for` is registered by the print-shop part."""
+images and a saved object that loads them (pnpgen.export.tts). `--for` is registered by the print-shop part."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from generator.export.decks import wants
-from generator.parts import Part
+from pnpgen.export.decks import wants
+from pnpgen.parts import Part
 
 
 def build(ctx) -> dict:
-    from generator.export.tts import build as build_tts
+    from pnpgen.export.tts import build as build_tts
     return build_tts(ctx)
 
 

@@ -4,7 +4,7 @@ Importing cairocffi parses cairo's C declarations with pycparser (about 0.2 s) a
 where libcairo is (each a subprocess, about 0.05 s together) before drawing anything: a fifth of a small
 build. cffi can instead load those declarations precompiled (its "out-of-line ABI" mode): the first
 build on a machine writes that module, with the library lookups' answers, into this user's code folder
-(generator.sandbox.code_folder, keyed by the versions and declarations it comes from); later builds load
+(pnpgen.sandbox.code_folder, keyed by the versions and declarations it comes from); later builds load
 it and hand it to cairocffi as its `cairocffi.ffi`. cairocffi itself is unchanged. When anything is
 unusual (no private folder, xcb bindings installed, a failure), cairocffi is imported the usual way.
 """
@@ -21,7 +21,7 @@ LIBRARY_NAMES = ("cairo-2", "cairo", "libcairo-2")   # what cairocffi asks ctype
 
 
 def import_cairocffi():
-    """The cairocffi module (fonts are the caller's business: see generator.fonts)."""
+    """The cairocffi module (fonts are the caller's business: see pnpgen.fonts)."""
     if "cairocffi" not in sys.modules:
         try:
             _preload()
@@ -81,7 +81,7 @@ def _source_dir() -> Path:
 
 
 def _cache_paths() -> tuple[Path, Path] | None:
-    from generator.sandbox import code_folder
+    from pnpgen.sandbox import code_folder
     folder = code_folder()
     if folder is None:
         return None

@@ -1,14 +1,14 @@
-"""Drawing the duplex calibration sheet from generator.layout.calibration: front cross, back scales, and
+"""Drawing the duplex calibration sheet from pnpgen.layout.calibration: front cross, back scales, and
 the words that tell the user what to do with the number they read."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.fonts import FAMILY
-from generator.layout.calibration import Calibration
-from generator.render.counter_sheets import save_png
-from generator.render.pdf import PdfDocument
+from pnpgen.fonts import FAMILY
+from pnpgen.layout.calibration import Calibration
+from pnpgen.render.counter_sheets import save_png
+from pnpgen.render.pdf import PdfDocument
 
 
 @dataclass(frozen=True)

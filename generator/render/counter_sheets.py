@@ -1,4 +1,4 @@
-"""Drawing counter sheets: reads the imposition (generator.layout.counters) and paints faces, cut lines and
+"""Drawing counter sheets: reads the imposition (pnpgen.layout.counters) and paints faces, cut lines and
 titles onto PDF pages and PNG previews. It decides no position of a piece; layout does.
 
 The same `draw_page` paints the PDF page and its preview, so the preview shows exactly what prints.
@@ -10,13 +10,13 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.fonts import FAMILY
-from generator.layout.counters import Page
-from generator.lengths import pt_from_mm
-from generator.render import svg_ops
-from generator.render.face_store import FaceStore, record_svg, replay
-from generator.render.pdf import Art, PdfDocument
-from generator.render.templates import render_template
+from pnpgen.fonts import FAMILY
+from pnpgen.layout.counters import Page
+from pnpgen.lengths import pt_from_mm
+from pnpgen.render import svg_ops
+from pnpgen.render.face_store import FaceStore, record_svg, replay
+from pnpgen.render.pdf import Art, PdfDocument
+from pnpgen.render.templates import render_template
 
 CUT_GREY = (0.1, 0.1, 0.1)   # a near-black core ...
 CUT_WIDTH = 0.3              # points: thin enough to vanish under a blade, visible enough to follow

@@ -14,9 +14,9 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from generator.problems import BuildError
-from generator.render.face_compact import compact
-from generator.render.pdf import Art, _cairo, cairo
+from pnpgen.problems import BuildError
+from pnpgen.render.face_compact import compact
+from pnpgen.render.pdf import Art, _cairo, cairo
 
 QUERIES = ("get_", "copy_", "has_", "in_", "text_extents", "font_extents", "user_to_device", "device_to_user",
            "path_extents", "fill_extents", "stroke_extents", "clip_extents", "glyph_extents")
@@ -100,7 +100,7 @@ def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Ar
     """Render one SVG like render.pdf.render_svg, and return its replayable record (None if not storable).
     Images resolve inside the kit folder `base` only (none at all without one)."""
     cairocffi, cairosvg = _cairo()
-    from generator.render.images import kit_fetcher
+    from pnpgen.render.images import kit_fetcher
 
     class RecordedSvg(cairosvg.surface.PDFSurface):
         @property
@@ -175,7 +175,7 @@ def special_op(context, name: str, args: list, keep: list, for_pdf: bool = False
     elif name == "fill_pattern":
         fill_pattern(context, *args, keep=keep, for_pdf=for_pdf)
     elif name == "paint_image":
-        from generator.render.images import ImageRefused, replay_image
+        from pnpgen.render.images import ImageRefused, replay_image
         try:
             replay_image(context, *args, for_pdf=for_pdf)
         except ImageRefused as exc:

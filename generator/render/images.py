@@ -47,7 +47,7 @@ def _surface(data: bytes):
     if key not in _SURFACES:
         import cairocffi
         width, height, kind = image_size(data)
-        from generator.images import MAX_PIXELS
+        from pnpgen.images import MAX_PIXELS
         if width * height > MAX_PIXELS:
             raise ImageRefused(f"an image of {width} x {height} pixels is over the limit")
         if kind == "PNG":
@@ -128,7 +128,7 @@ def paint(context, image, opacity: float) -> None:
 
 def replay_image(context, path: str, key: str, opacity: float, for_pdf: bool = False) -> None:
     """A recorded face's image, painted again from its file (which must still hold the same bytes). Art
-    `for_pdf` paints a stand-in that the PDF gets the file's own data for (generator.render.pdf_images)."""
+    `for_pdf` paints a stand-in that the PDF gets the file's own data for (pnpgen.render.pdf_images)."""
     surface = _STAND_INS.get(key) if for_pdf else _SURFACES.get(key)
     if surface is None or not _unchanged(path, key):
         try:
@@ -149,7 +149,7 @@ _STAMPS: dict[str, tuple] = {}   # path -> (content hash, size and mtime) when l
 def _stand_in(data: bytes, path: str, key: str):
     """The file's PDF stand-in (one per file per process), or its decoded pixels when it cannot have one."""
     if key not in _STAND_INS:
-        from generator.render.pdf_images import stand_in
+        from pnpgen.render.pdf_images import stand_in
         _STAND_INS[key] = stand_in(data, path, key) or _surface(data)
     return _STAND_INS[key]
 

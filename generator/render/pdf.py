@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from generator.fonts import use_shipped_fonts_for_cairo
-from generator.problems import BuildError
+from pnpgen.fonts import use_shipped_fonts_for_cairo
+from pnpgen.problems import BuildError
 
 FIXED_DATE = "2000-01-01T00:00:00Z"  # PDF dates are fixed so the same data builds the same bytes
 
@@ -23,17 +23,17 @@ FIXED_DATE = "2000-01-01T00:00:00Z"  # PDF dates are fixed so the same data buil
 def cairo():
     """cairocffi with the shipped fonts, imported on first use (a pure validate run never pays for it)."""
     use_shipped_fonts_for_cairo()
-    from generator.render.cairo_lib import import_cairocffi
+    from pnpgen.render.cairo_lib import import_cairocffi
     return import_cairocffi()
 
 
 @cache
 def _cairo():
-    """cairocffi and cairosvg, for the SVG beyond the subset generator.render.svg_ops draws by itself."""
+    """cairocffi and cairosvg, for the SVG beyond the subset pnpgen.render.svg_ops draws by itself."""
     cairocffi = cairo()
     import cairosvg.parser
     import cairosvg.surface
-    from generator.render import fast_text, images
+    from pnpgen.render import fast_text, images
     images.install()      # images only from the kit folder, each file once per PDF
     fast_text.install()   # simple text in one call per string
     return cairocffi, cairosvg
@@ -53,14 +53,14 @@ def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
     """Draw one SVG (sized in mm or pt, with a viewBox) onto a recording surface, at its physical size.
     References (images) resolve against the kit folder `base` and may not leave it; with no base, none is
     read at all."""
-    from generator.render import svg_ops
-    try:  # the SVG subset the templates use, drawn without cairosvg (see generator.render.svg_ops)
-        from generator.render.face_store import replay
+    from pnpgen.render import svg_ops
+    try:  # the SVG subset the templates use, drawn without cairosvg (see pnpgen.render.svg_ops)
+        from pnpgen.render.face_store import replay
         return replay(svg_ops.record(svg, base), unbounded=True)
     except svg_ops.Unsupported:
         pass
     cairocffi, cairosvg = _cairo()
-    from generator.render.images import kit_fetcher
+    from pnpgen.render.images import kit_fetcher
 
     class RecordingSvg(cairosvg.surface.PDFSurface):
         def _create_surface(self, width, height):
@@ -101,7 +101,7 @@ class PdfDocument:
 
     def __init__(self, path: Path, title: str, width: float, height: float, final: bool = False):
         """A `final` PDF is a build's output as it is (not an intermediate file another step rewrites): it
-        asks viewers to print at 100 % from the start (generator.render.print_scaling)."""
+        asks viewers to print at 100 % from the start (pnpgen.render.print_scaling)."""
         cairocffi = cairo()
         self.final = final
         self._cairo = cairocffi
@@ -153,9 +153,9 @@ RESOURCE_ENTRY = re.compile(rb"/[A-Za-z0-9_.]+\s+\d+\s+\d+\s+R")
 
 def finish_file(path: str, final: bool = False) -> None:
     """The PDF cairo wrote, tidied (see blank_duplicate_resources), with PNGs' own data put in
-    (generator.render.pdf_images) and, when `final`, asking to print at 100 % (render.print_scaling)."""
-    from generator.render.pdf_images import embed_pngs
-    from generator.render.print_scaling import ask_print_at_full_size
+    (pnpgen.render.pdf_images) and, when `final`, asking to print at 100 % (render.print_scaling)."""
+    from pnpgen.render.pdf_images import embed_pngs
+    from pnpgen.render.print_scaling import ask_print_at_full_size
     data = embed_pngs(blank_duplicate_resources(Path(path).read_bytes()))
     Path(path).write_bytes(ask_print_at_full_size(data) if final else data)
 

@@ -123,7 +123,7 @@ def embed_pngs(data: bytes) -> bytes:
 
 
 def _png_of(key: str) -> dict:
-    from generator.problems import BuildError
+    from pnpgen.problems import BuildError
     path = _FILES.get(key)
     try:
         data = Path(path).read_bytes() if path else b""

@@ -13,9 +13,9 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
 from pathlib import Path
 
-from generator.lengths import mm
-from generator.preflight import check_face, preflight_rules
-from generator.render.images import PLACED
+from pnpgen.lengths import mm
+from pnpgen.preflight import check_face, preflight_rules
+from pnpgen.render.images import PLACED
 
 SUFFIX_SVG = ".svg.j2"
 MIN_DPI = 300
@@ -32,8 +32,8 @@ class FaceArts:
 
     def __init__(self, kit, find_origins, store_file: Path):
         """`find_origins()` gives {face key: 'file:line: table row'}, asked only when a message needs it."""
-        from generator.render.face_store import PackedFaceStore
-        from generator.render.piece_faces import kit_env
+        from pnpgen.render.face_store import PackedFaceStore
+        from pnpgen.render.piece_faces import kit_env
         self.kit, self.find_origins, self.origins = kit, find_origins, None
         self.done, self.by_svg, self.svgs, self.replayed = {}, {}, {}, {}
         self.keys, self.checked, self.checked_faces, self.images, self.relative = {}, set(), set(), {}, {}
@@ -45,7 +45,7 @@ class FaceArts:
 
     def svg(self, face, shape, bleed_pt: float) -> str:
         """The face's SVG document: its template rendered with its row, wrapped and clipped to the shape."""
-        from generator.render.piece_faces import face_context, piece_svg, render_content
+        from pnpgen.render.piece_faces import face_context, piece_svg, render_content
         key = (face.key, round(bleed_pt, 3))
         if key not in self.svgs:
             bleed = round(mm(bleed_pt), 4)
@@ -61,8 +61,8 @@ class FaceArts:
         todo = list({(f.key, round(b, 3)): (f, s, b) for f, s, b in wanted if (f.key, round(b, 3)) not in self.svgs}.values())
         if len(todo) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
             return
-        from generator.render.pdf import cairo
-        from generator.render.svg_ops import _scratch_context
+        from pnpgen.render.pdf import cairo
+        from pnpgen.render.svg_ops import _scratch_context
         cairo()  # cairo and the shipped fonts loaded once, before forking (cairosvg only where needed)
         _scratch_context()
         renderer_fingerprint()
@@ -80,7 +80,7 @@ class FaceArts:
 
     def _take(self, face, bleed: float, svg: str, key: str, record: dict | None) -> None:
         """A worker's face: kept, and a new drawing replayed now, while the workers go on with the others."""
-        from generator.render.face_store import replay
+        from pnpgen.render.face_store import replay
         self.svgs[(face.key, round(bleed, 3))] = svg
         self.keys[(face.key, round(bleed, 3))] = key
         if record is not None and self.store.get(key) is None:
@@ -125,7 +125,7 @@ class FaceArts:
         return self.done[key]
 
     def _draw(self, svg: str, key: str, where: str, template: str):
-        from generator.render.face_store import replay
+        from pnpgen.render.face_store import replay
         if key in self.by_svg:  # another row, the same drawing (a back that shows none of its row)
             return self.by_svg[key]
         self.used.add(key)
@@ -194,7 +194,7 @@ def _prepare_chunk(indexes: range) -> list:
 
 def _prepare_one(index: int):
     """In a worker: (svg, store key, record or None) of one face; None leaves it to cairosvg in the parent."""
-    from generator.render.svg_ops import Unsupported, record
+    from pnpgen.render.svg_ops import Unsupported, record
     arts = _PREPARE["arts"]
     face, shape, bleed = _PREPARE["todo"][index]
     svg = arts.svg(face, shape, bleed)
@@ -212,8 +212,8 @@ def _prepare_one(index: int):
 def draw_face(svg: str, where: str, root: Path):
     """(art for a PDF, record or None, images placed): the fast subset drawer when the SVG stays inside it,
     else cairosvg. A stored record is replayed, so this build draws what the next one will replay."""
-    from generator.render.face_store import record_svg, replay
-    from generator.render.svg_ops import Unsupported, record
+    from pnpgen.render.face_store import record_svg, replay
+    from pnpgen.render.svg_ops import Unsupported, record
     try:
         made = record(svg, root)
     except Unsupported:
@@ -241,8 +241,8 @@ def svg_key(svg: str, root: Path, images: dict | None = None) -> str:
 @lru_cache(maxsize=1)
 def renderer_fingerprint() -> str:
     """The versions and code that turn an SVG into stored calls: a change to any of them redraws every face."""
-    from generator.output_cache import source_fingerprint
-    from generator.render import face_store, fast_text, images, svg_ops
-    from generator.render.cairo_lib import installed_version
+    from pnpgen.output_cache import source_fingerprint
+    from pnpgen.render import face_store, fast_text, images, svg_ops
+    from pnpgen.render.cairo_lib import installed_version
     renderer = f"cairosvg {installed_version('cairosvg')} cairocffi {installed_version('cairocffi')}"
     return renderer + source_fingerprint(face_store, fast_text, images, svg_ops)

@@ -10,19 +10,19 @@ from pathlib import Path
 
 import jinja2
 
-from generator.pieces import colour_params
-from generator.problems import BuildError, display_path
-from generator.render.templates import SUFFIX, template_dirs, template_env
-from generator.render.templates import _template_location as _template_line
-from generator.render.textbox import TextFitError
-from generator.shapes import Shape
+from pnpgen.pieces import colour_params
+from pnpgen.problems import BuildError, display_path
+from pnpgen.render.templates import SUFFIX, template_dirs, template_env
+from pnpgen.render.templates import _template_location as _template_line
+from pnpgen.render.textbox import TextFitError
+from pnpgen.shapes import Shape
 
 SVG_ROOT = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
             'width="{w}mm" height="{h}mm" viewBox="{x} {y} {w} {h}">')
 
 
 def kit_env(kit_root: Path) -> jinja2.Environment:
-    """The kit's template environment (generator.render.templates): sandboxed, strict, autoescaped."""
+    """The kit's template environment (pnpgen.render.templates): sandboxed, strict, autoescaped."""
     return template_env(kit_root)
 
 
@@ -57,7 +57,7 @@ def face_context(params: dict, kit, shape: Shape | None = None) -> dict:
 
 def piece_svg(content: str, shape: Shape, bleed_mm: float) -> str:
     """The SVG document of one face: sized to the piece plus bleed, clipped to the shape."""
-    from generator.lengths import mm
+    from pnpgen.lengths import mm
     w, h, b = mm(shape.w), mm(shape.h), bleed_mm
     root = SVG_ROOT.format(w=_f(w + 2 * b), h=_f(h + 2 * b), x=_f(-b), y=_f(-b))
     return (f'{root}<defs><clipPath id="pnpgen-shape">{shape.svg_clip(b)}</clipPath></defs>'

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from generator.layout.sheets import SheetPage
-from generator.render.counter_sheets import FAMILY, draw_cuts, draw_scale, paint_art
+from pnpgen.layout.sheets import SheetPage
+from pnpgen.render.counter_sheets import FAMILY, draw_cuts, draw_scale, paint_art
 
 
 def draw_sheet_page(cr, page: SheetPage, arts: list, shape, bleed: float, title: str) -> None:

@@ -1,7 +1,7 @@
 """The request to print at 100 % (`/PrintScaling /None`), added to a PDF cairo has just written while its
-bytes are still in memory: the very update generator.pdf_update appends, byte for byte, without pypdf.
+bytes are still in memory: the very update pnpgen.pdf_update appends, byte for byte, without pypdf.
 
-Every PDF of a build gets that request in a post-pass (generator.pdf_update.mark_print_scaling) that loads
+Every PDF of a build gets that request in a post-pass (pnpgen.pdf_update.mark_print_scaling) that loads
 pypdf (about 0.1 s) and parses the file. A PDF that already carries it at its end is skipped there, so a
 build whose PDFs all come from here never loads pypdf. Only cairo's own plain catalog and trailer are
 handled; anything else is left to the post-pass. A test compares the bytes with the post-pass's.

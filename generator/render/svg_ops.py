@@ -2,7 +2,7 @@
 
 cairosvg interprets any SVG, in Python, at about 2 ms a face; the templates use a small part of SVG (shapes,
 paths, plain text, groups with transforms and opacity, one clip path, images). This module reads that part
-with the C XML parser and writes the cairo calls a face store record holds (generator.render.face_store),
+with the C XML parser and writes the cairo calls a face store record holds (pnpgen.render.face_store),
 so a face costs a fraction of a millisecond and is drawn by the same replay. Anything outside the part
 (patterns, gradients, nested <svg>, units inside the drawing, stroked text, SVG images...) raises
 Unsupported, and the caller draws that face with cairosvg instead.
@@ -44,7 +44,7 @@ _SCRATCH: list = []
 def _scratch_context():
     """One context per process for measuring text (a new one looks every font up again)."""
     if not _SCRATCH:
-        from generator.render.pdf import cairo
+        from pnpgen.render.pdf import cairo
         cairocffi = cairo()
         context = cairocffi.Context(cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None))
         options = cairocffi.FontOptions()
@@ -602,7 +602,7 @@ _KIT_IMAGES: dict = {}   # (kit folder, href) -> (path, size and mtime, content 
 def kit_image(base: Path, href: str) -> tuple[str, str, int, int]:
     """(resolved path, content hash, pixel width, height) of a raster image of the kit, read once per process
     while the file is unchanged (a picture on 500 faces is read and measured once)."""
-    from generator.render.images import ImageRefused, image_size, kit_fetcher
+    from pnpgen.render.images import ImageRefused, image_size, kit_fetcher
     key = (str(base), href)
     cached = _KIT_IMAGES.get(key)
     if cached is not None:

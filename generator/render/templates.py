@@ -12,8 +12,8 @@ from pathlib import Path
 
 import jinja2
 
-from generator.problems import BuildError, display_path
-from generator.sandbox import KitSandbox, code_folder
+from pnpgen.problems import BuildError, display_path
+from pnpgen.sandbox import KitSandbox, code_folder
 
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 SUFFIX = ".svg.j2"
@@ -45,7 +45,7 @@ def _template_env(kit_root: Path, overrides: tuple) -> jinja2.Environment:
         bytecode_cache=jinja2.FileSystemBytecodeCache(str(folder)) if (folder := code_folder()) else None,
     )
     env.filters["num"] = format_number
-    from generator.render.textbox import PT_IN_MM, textbox  # what piece templates draw text with
+    from pnpgen.render.textbox import PT_IN_MM, textbox  # what piece templates draw text with
     env.globals.update(textbox=textbox, pt=lambda n: round(n * PT_IN_MM, 4))
     return env
 

@@ -1,7 +1,7 @@
 """Wrapped text that must fit its box, for piece templates: `textbox(text, x, y, w, h, size, min_size)`.
 
 SVG cannot wrap text, so lines are broken here with the widths cairo will draw the shipped fonts at
-(unhinted, as generator.render.svg_ops and fast_text draw them), from `size` down to `min_size` in half
+(unhinted, as pnpgen.render.svg_ops and fast_text draw them), from `size` down to `min_size` in half
 points. Text that still does not fit raises TextFitError; the caller names the row, template and box.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from generator.fonts import FONT_DIR
+from pnpgen.fonts import FONT_DIR
 
 
 PT_IN_MM = 25.4 / 72
@@ -42,7 +42,7 @@ def width_mm(text: str, family: str, bold: bool, size_pt: float) -> float:
 
 
 def _measure(text: str, name: str, bold: bool) -> float:
-    from generator.render.svg_ops import _scratch_context
+    from pnpgen.render.svg_ops import _scratch_context
     context = _scratch_context()
     context.select_font_face(name, 0, 1 if bold else 0)
     context.set_font_size(100)
@@ -72,12 +72,12 @@ def _widths() -> dict:
 
 def _widths_file() -> Path | None:
     """Per user, per cairocffi version and per shipped font set (a new font measures anew)."""
-    from generator.sandbox import code_folder
+    from pnpgen.sandbox import code_folder
     folder = code_folder()
     if folder is None:
         return None
     fonts = ",".join(f"{p.name}:{p.stat().st_size}" for p in sorted(FONT_DIR.glob("*.ttf")))
-    from generator.render.cairo_lib import installed_version
+    from pnpgen.render.cairo_lib import installed_version
     tag = hashlib.sha1(f"{installed_version('cairocffi')}|{fonts}".encode()).hexdigest()[:16]
     return folder / f"widths-{tag}.bin"
 

@@ -6,13 +6,13 @@ documents part renders, typesets and caches the booklet (generator/documents/mak
 """
 from __future__ import annotations
 
-from games.space_empires_4x.booklet.figures import FIGURES
-from games.space_empires_4x.booklet.maps_hook import scenario_figure, scenario_hexmap
-from games.space_empires_4x.facts import home_hexes
-from generator.documents.extras import ChapterExtras
-from generator.documents.table_data import plain_table
-from generator.lengths import mm, parse_length
-from generator.model import Kit
+from pnpgen.games.space_empires_4x.booklet.figures import FIGURES
+from pnpgen.games.space_empires_4x.booklet.maps_hook import scenario_figure, scenario_hexmap
+from pnpgen.games.space_empires_4x.facts import home_hexes
+from pnpgen.documents.extras import ChapterExtras
+from pnpgen.documents.table_data import plain_table
+from pnpgen.lengths import mm, parse_length
+from pnpgen.model import Kit
 
 
 def unit_label(unit) -> str:

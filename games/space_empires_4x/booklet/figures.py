@@ -6,13 +6,13 @@ the callouts; overlay.py places the art itself, as vector, once reportlab has la
 """
 from __future__ import annotations
 
-from games.space_empires_4x.inventory import Piece
-from generator.lengths import mm, parse_length
-from generator.model import Kit
-from generator.problems import BuildError
-from generator.render.templates import render_template
-from generator.booklet.figure import Art, Callout, Figure
-from generator.booklet.svgtext import find_text, text_positions
+from pnpgen.games.space_empires_4x.inventory import Piece
+from pnpgen.lengths import mm, parse_length
+from pnpgen.model import Kit
+from pnpgen.problems import BuildError
+from pnpgen.render.templates import render_template
+from pnpgen.booklet.figure import Art, Callout, Figure
+from pnpgen.booklet.svgtext import find_text, text_positions
 
 
 def render_face(kit: Kit, piece: Piece, face, figure: str, size_mm: float) -> str:

@@ -3,10 +3,10 @@
 tracks from game.yaml, the board rules checked against the game's data, and its template's names."""
 from __future__ import annotations
 
-from generator.maps.geometry import hex_label
-from generator.maps.hexmap import connected_pieces
-from generator.maps.rules import MapRules, Track
-from generator.schema import Field, Int, Str
+from pnpgen.maps.geometry import hex_label
+from pnpgen.maps.hexmap import connected_pieces
+from pnpgen.maps.rules import MapRules, Track
+from pnpgen.schema import Field, Int, Str
 
 DEEP_SPACE, HOMEWORLD = "deep-space", "homeworld"
 FIELDS = {
