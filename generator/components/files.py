@@ -12,6 +12,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 
 from pnpgen.components.pieces import row_faces
+from pnpgen.duplex import flip_words
 from pnpgen.layout.sheets import impose, settings_for
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.piece_arts import FaceArts, renderer_fingerprint
@@ -75,10 +76,11 @@ def plan_group(ctx, runs: list) -> list:
 
 def group_key(ctx, group: str, plan: list, arts: FaceArts) -> str:
     """Everything a group's PDF depends on: the drawing code, its layout and titles, every face's drawing."""
+    from pnpgen import duplex
     from pnpgen.layout import sheets as sheets_layout
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.render import pdf, piece_sheets
-    parts = [source_fingerprint(pdf, piece_sheets, sheets_layout), renderer_fingerprint(), ctx.kit.title, group]
+    parts = [source_fingerprint(pdf, piece_sheets, sheets_layout, duplex), renderer_fingerprint(), ctx.kit.title, group]
     for table, pieces, settings, pages in plan:
         parts += [table.name, repr(table.shape), repr(settings), repr([(p.side, p.header, p.header_side) for p in pages])]
         for piece in pieces:
@@ -125,7 +127,7 @@ def draw_group(ctx, group: str, plan: list, arts: FaceArts, path) -> None:
             title = f"{ctx.kit.title} \u00b7 {table.name} \u00b7 {page.side} {number // per_sheet + 1} of " \
                     f"{len(pages) // per_sheet}"
             draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, table.shape,
-                            settings.bleed, title)
+                            settings.bleed, title, flip_words(settings.duplex) if two_sided else "")
     doc.close()
 
 
