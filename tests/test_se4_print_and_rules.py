@@ -159,7 +159,7 @@ def test_cut_lines_contrast_with_every_colour(out, manifest):
 
 
 def test_calibration_words_stay_a_quarter_inch_from_the_edge_and_ask_for_no_tool(out):
-    pdf = out / "counters-calibration.pdf"
+    pdf = out / "duplex-calibration.pdf"
     for page in (1, 2):
         found, width, height = glyphs(pdf, page)
         assert found

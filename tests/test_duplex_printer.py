@@ -1,0 +1,91 @@
+"""The virtual duplex printer: every kit (data/ and tests/kits/), Letter and A4, both flips. Each back page is
+turned over as paper turns (per the page's orientation, printing.md) and every back's drawn outline, read from
+the PDF's own drawing, must land within 0.1 mm of its front's, standing the same way up. Every double-sided
+file says on its first page the one flip the build uses; every kit with backs gets a calibration sheet.
+
+Each kit builds its double-sided parts four times into one output folder (the face caches carry over), and
+each build is checked as soon as it lands."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from pnpgen.cli import main
+from tests.duplex_printer import MM, pdf_misfits, where_paper_puts, Drawn
+
+ROOT = Path(__file__).resolve().parent.parent
+KITS = sorted(p for base in (ROOT / "data", ROOT / "tests" / "kits") for p in base.iterdir() if (p / "kit.yaml").is_file())
+VARIANTS = [(paper, flip) for paper in ("letter", "a4") for flip in ("long", "short")]
+DOUBLE_SIDED_PARTS = "components,cards,counters,calibration"
+FLIP_WORDS = {"long": "long edge", "short": "short edge"}
+
+
+def back_pages(manifest: dict) -> dict:
+    """file -> the page numbers holding backs, from each part's own record of what it placed."""
+    parts, pages = manifest.get("parts", {}), {}
+    for row in parts.get("components", {}).get("placements", ()):
+        if row["side"] == "back":
+            pages.setdefault(row["file"], set()).add(row["page"])
+    for row in parts.get("counters", {}).get("placements", ()):
+        if row["face"] == "back":
+            pages.setdefault(row["file"], set()).add(row["page"])
+    cards = parts.get("cards", {})
+    for entry in cards.get("cards", ()):
+        pages.setdefault(cards["files"][0]["path"], set()).add(entry["back"]["page"])
+    return pages
+
+
+def check_build(kit_out: Path, flip: str) -> dict:
+    """What the virtual printer finds in one build: backs checked, misfits, and each two-sided file's first
+    page text (for its flip note)."""
+    manifest = json.loads((kit_out / "manifest.json").read_text(encoding="utf-8"))
+    checked, bad, first_pages = 0, [], {}
+    for name, backs in sorted(back_pages(manifest).items()):
+        count, problems = pdf_misfits(kit_out / name, flip, sorted(backs))
+        checked, bad = checked + count, bad + problems
+        first_pages[name] = PdfReader(str(kit_out / name)).pages[0].extract_text()
+    return {"checked": checked, "bad": bad, "first_pages": first_pages,
+            "calibration": (kit_out / "duplex-calibration.pdf").is_file()}
+
+
+@pytest.fixture(scope="module", params=KITS, ids=lambda p: p.name)
+def printed(request, tmp_path_factory) -> dict:
+    """(paper, flip) -> check_build's findings, for one kit."""
+    out, found = tmp_path_factory.mktemp("duplex"), {}
+    for paper, flip in VARIANTS:
+        assert main(["build", "--data", str(request.param), "--out", str(out), "-q", "--only", DOUBLE_SIDED_PARTS,
+                     "--paper", paper, "--duplex", flip]) == 0
+        found[(paper, flip)] = check_build(out / request.param.name, flip)
+    return found
+
+
+@pytest.mark.parametrize("paper,flip", VARIANTS)
+def test_every_back_lands_on_its_front(printed, paper, flip):
+    found = printed[(paper, flip)]
+    assert not found["bad"], "\n".join(found["bad"][:20])
+
+
+def test_every_two_sided_file_says_the_builds_one_flip_and_the_kit_has_a_calibration_sheet(printed, request):
+    kit = request.node.callspec.params["printed"].name
+    for (paper, flip), found in printed.items():
+        for name, text in found["first_pages"].items():
+            folded = " ".join(text.split())
+            assert FLIP_WORDS[flip] in folded and FLIP_WORDS[{"long": "short", "short": "long"}[flip]] not in folded, \
+                (kit, paper, name, folded[:300])
+        assert found["calibration"] == bool(found["first_pages"]), (kit, paper, flip)
+    if kit != "hexes":  # the hex-map kit prints nothing two-sided
+        assert all(found["checked"] for found in printed.values()), kit
+
+
+def test_the_printer_itself_turns_paper_as_printing_md_says():
+    """The checker's own flips: a portrait long flip mirrors left-right; a landscape long flip mirrors
+    top-bottom and stands the piece on its head; short flips the other way round."""
+    piece = Drawn(10, 20, 30, 40, False)
+    assert where_paper_puts(piece, 600, 800, "long") == Drawn(560, 20, 30, 40, False)
+    assert where_paper_puts(piece, 600, 800, "short") == Drawn(10, 740, 30, 40, True)
+    assert where_paper_puts(piece, 800, 600, "long") == Drawn(10, 540, 30, 40, True)
+    assert where_paper_puts(piece, 800, 600, "short") == Drawn(760, 20, 30, 40, False)
+    assert 0.28 < 0.1 * MM < 0.29
