@@ -14,6 +14,7 @@ import json
 import re
 from pathlib import Path
 
+from pnpgen.duplex import flip_words
 from pnpgen.documents.context import chapter_context, render_chapter
 from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
@@ -46,13 +47,14 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     from pnpgen.booklet.markdown import parse
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
-    context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size)
+    duplex = ctx.option("duplex", "long") or "long"
+    context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex)
     sources = [(path, render_chapter(path, context)) for path in chapter_files(kit, settings["chapters"])]
     chapters = [(path, parse(text)) for path, text in sources]
     figures = draw_figures(ctx, name, chapters, known)
     rel, imposed = f"{name}.pdf", f"{name}-imposed.pdf"
     targets = [ctx.stage.path(rel)] + ([ctx.stage.path(imposed)] if settings["impose"] else [])
-    text_key = _key(ctx, name, settings, pagesize, sources, registry, figures)
+    text_key = _key(ctx, name, {**settings, "duplex": duplex}, pagesize, sources, registry, figures)
     key = _art_key(text_key, figures, kit.root) if figures else text_key
     if cache is not None and cache.fetch(key, targets):
         pages = len(PAGE.findall(targets[0].read_bytes()))
@@ -62,7 +64,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
         pdf = _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache)
         ctx.stage.write_bytes(rel, pdf)
         if settings["impose"]:
-            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True)))
+            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), duplex))
         if cache is not None:
             cache.store(key, targets)
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
@@ -77,7 +79,7 @@ def _files(ctx, settings, rel, imposed, pages, pagesize) -> list[dict]:
     if settings["impose"]:
         files.append({"path": imposed, "pages": -(-pages // 4) * 2,  # two sides a sheet, four pages a sheet
                       "paper": ctx.paper, "page_size": [round(v, 3) for v in paper_size(ctx.paper, landscape=True)],
-                      "binding": "saddle-stitch, duplex flip on short edge"})
+                      "binding": f"saddle-stitch, duplex {flip_words(ctx.option('duplex', 'long') or 'long')}"})
     return files
 
 
