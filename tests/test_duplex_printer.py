@@ -89,3 +89,39 @@ def test_the_printer_itself_turns_paper_as_printing_md_says():
     assert where_paper_puts(piece, 800, 600, "long") == Drawn(10, 540, 30, 40, True)
     assert where_paper_puts(piece, 800, 600, "short") == Drawn(760, 20, 30, 40, False)
     assert 0.28 < 0.1 * MM < 0.29
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4", "a3"])
+@pytest.mark.parametrize("landscape", [False, True])
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_the_core_rule_agrees_with_the_printer_on_every_paper(paper, landscape, flip):
+    """pnpgen.duplex's back, turned over by the virtual printer, lands on its front (any paper, either way
+    round); a back offset read off the portrait calibration sheet shifts it by that much in the paper's own
+    frame (a landscape page is fed turned a quarter, its top edge to the paper's left)."""
+    from pnpgen.duplex import back_place
+    from pnpgen.paper import paper_size
+    page = paper_size(paper, landscape)
+    front = Drawn(40.0, 60.0, 90.0, 126.0, False)
+    place = back_place(front.x, front.y, front.w, front.h, page, flip)
+    landed = where_paper_puts(Drawn(place.x, place.y, front.w, front.h, place.turned), *page, flip)
+    assert (landed.x, landed.y, landed.upside_down) == pytest.approx((front.x, front.y, False))
+    shifted = back_place(front.x, front.y, front.w, front.h, page, flip, offset=(1 * MM, 2 * MM))
+    dx, dy = (shifted.x - place.x) / MM, (shifted.y - place.y) / MM
+    assert (dx, dy) == pytest.approx((-2, 1) if landscape else (1, 2))
+
+
+@pytest.mark.parametrize("per_sheet", [1, 2])
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_aid_card_backs_land_on_their_fronts_and_take_the_offset(per_sheet, flip):
+    """The aid cards' sheet (bottom-left origin): each back turned over lands on its front; the offset moves
+    it as on the component sheets (y up here, so a shift down is a smaller y)."""
+    from pnpgen.aids.imposition import card_sheet
+    plain, shifted = card_sheet("a4", per_sheet, flip), card_sheet("a4", per_sheet, flip, (1 * MM, 2 * MM))
+    landscape = plain.width > plain.height
+    for index, front in enumerate(plain.slots):
+        back = plain.back_slot(index)
+        landed = where_paper_puts(Drawn(back.x, back.y, back.width, back.height, plain.back_turned()),
+                                  plain.width, plain.height, flip)
+        assert (landed.x, landed.y, landed.upside_down) == pytest.approx((front.x, front.y, False))
+        moved = shifted.back_slot(index)
+        assert ((moved.x - back.x) / MM, (moved.y - back.y) / MM) == pytest.approx((-2, -1) if landscape else (1, -2))
