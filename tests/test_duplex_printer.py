@@ -125,3 +125,24 @@ def test_aid_card_backs_land_on_their_fronts_and_take_the_offset(per_sheet, flip
         assert (landed.x, landed.y, landed.upside_down) == pytest.approx((front.x, front.y, False))
         moved = shifted.back_slot(index)
         assert ((moved.x - back.x) / MM, (moved.y - back.y) / MM) == pytest.approx((-2, -1) if landscape else (1, -2))
+
+
+def test_a_one_sided_table_in_a_two_sided_file_gets_blank_backs(tmp_path):
+    """A designer prints one-sided chits in the same file as two-sided cards: the chits' fronts get blank
+    backs, so the file still goes front, back, front, back and the cards' backs land on their fronts."""
+    import shutil
+    kit = tmp_path / "mini"
+    shutil.copytree(ROOT / "tests" / "kits" / "mini", kit)
+    chits = kit / "components" / "chits.yaml"
+    chits.write_text(chits.read_text(encoding="utf-8").replace("front: chit\n", "front: chit\ngroup: cards\n"),
+                     encoding="utf-8")
+    settings = kit / "kit.yaml"
+    settings.write_text(settings.read_text(encoding="utf-8").replace("  chits: {gutter: 3mm}\n", ""), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["build", "--data", str(kit), "--out", str(out), "-q", "--only", "components"]) == 0
+    reader = PdfReader(str(out / "mini" / "cards.pdf"))
+    titles = [page.extract_text() for page in reader.pages]
+    assert [(" front " in t, " back " in t) for t in titles] == [(True, False), (False, True)] * (len(titles) // 2)
+    assert sum("left blank" in t for t in titles) == 1 and "flip on the long edge" in titles[0]
+    found = check_build(out / "mini", "long")
+    assert found["checked"] > 0 and not found["bad"], found["bad"]

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from pnpgen.components.pieces import row_faces
 from pnpgen.duplex import flip_words
-from pnpgen.layout.sheets import impose, settings_for
+from pnpgen.layout.sheets import impose, settings_for, with_blank_backs
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.piece_arts import FaceArts, renderer_fingerprint
 
@@ -59,9 +59,11 @@ def wanted_faces(ctx, kit) -> list:
 
 
 def plan_group(ctx, runs: list) -> list:
-    """[(table, pieces, sheet settings, pages)] of one print group: the layout, in numbers only."""
+    """[(table, pieces, sheet settings, pages)] of one print group: the layout, in numbers only. In a file
+    with any backs, a one-sided table's fronts get blank backs, so the file prints duplex as one."""
     duplex = ctx.option("duplex", "long") or "long"
     offset = _offset(ctx)
+    file_two_sided = any(piece.back is not None for _, pieces in runs for piece in pieces)
     plan = []
     for table, pieces in runs:
         settings = settings_for(table.shape, ctx.kit.sheets.get(table.group), ctx.paper, duplex, offset)
@@ -70,6 +72,8 @@ def plan_group(ctx, runs: list) -> list:
             pages = impose(table.shape, len(pieces), settings, two_sided)
         except ValueError as exc:
             raise BuildError(f"{display_path(table.file)}: size: {exc}") from None
+        if file_two_sided and not two_sided:
+            pages = with_blank_backs(pages, duplex)
         plan.append((table, pieces, settings, pages))
     return plan
 
@@ -115,17 +119,18 @@ def draw_group(ctx, group: str, plan: list, arts: FaceArts, path) -> None:
     from pnpgen.render.pdf import PdfDocument
     from pnpgen.render.piece_sheets import draw_sheet_page
     doc = None
+    two_sided = any(page.side == "back" for _, _, _, pages in plan for page in pages)
     for table, pieces, settings, pages in plan:
-        two_sided = any(p.back is not None for p in pieces)
         fronts = [arts.art(p.front, table.shape, settings.bleed) for p in pieces]
         backs = [arts.art(p.back, table.shape, settings.bleed) if p.back else None for p in pieces]
-        per_sheet = 2 if two_sided else 1
+        per_sheet = 2 if any(page.side == "back" for page in pages) else 1
         for number, page in enumerate(pages):
             if doc is None:
                 doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size, final=True)
             doc.new_page(*page.size)
+            blank = " (left blank: this table is one-sided)" if page.side == "back" and not page.slots else ""
             title = f"{ctx.kit.title} \u00b7 {table.name} \u00b7 {page.side} {number // per_sheet + 1} of " \
-                    f"{len(pages) // per_sheet}"
+                    f"{len(pages) // per_sheet}{blank}"
             draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, table.shape,
                             settings.bleed, title, flip_words(settings.duplex) if two_sided else "")
     doc.close()

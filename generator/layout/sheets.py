@@ -147,6 +147,16 @@ def impose(shape: Shape, count: int, s: SheetSettings, two_sided: bool) -> list[
     return pages
 
 
+def with_blank_backs(pages: list[SheetPage], duplex: str) -> list[SheetPage]:
+    """A one-sided batch printed in a two-sided file: a blank back after each front page, so the file stays
+    front, back, front, back ... and every later back still lands behind its own front."""
+    out = []
+    for page in pages:
+        side = back_header_side(page.header_side, page.size, duplex)
+        out += [page, SheetPage(page.size, "back", (), (), (), header_box(page.size, side), side)]
+    return out
+
+
 def back_slot(slot: Slot, shape: Shape, s: SheetSettings, page: tuple[float, float]) -> Slot:
     """Where a piece's back goes so it lands behind its front when the sheet is flipped on `s.duplex`
     (pnpgen.duplex: the page's orientation decides which mirror that is)."""
