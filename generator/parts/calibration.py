@@ -28,5 +28,6 @@ PART = Part(
         Option(("--back-offset",), {"default": "0,0", "metavar": "X,Y",
                                     "help": "shift of the back pages in mm, as read from the calibration sheet"}),
     ),
-    applies=_applies, ignores=("rules", "maps", "boards", "templates", "art"), needs=("cairo",), weight=0.2,
+    # it prints the kit's title and the build's options only: keyed by kit.yaml (and the code, the options)
+    applies=_applies, reads=("kit.yaml",), needs=("cairo",), weight=0.2,
 )
