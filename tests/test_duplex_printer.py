@@ -146,3 +146,15 @@ def test_a_one_sided_table_in_a_two_sided_file_gets_blank_backs(tmp_path):
     assert sum("left blank" in t for t in titles) == 1 and "flip on the long edge" in titles[0]
     found = check_build(out / "mini", "long")
     assert found["checked"] > 0 and not found["bad"], found["bad"]
+
+
+def test_the_first_page_names_the_calibration_sheet_and_the_offset_in_use(tmp_path):
+    """A two-sided file's first page says where to check the backs' alignment, and, when built with an offset,
+    that its backs are shifted by it; later pages and one-sided files say neither."""
+    out = tmp_path / "out"
+    assert main(["build", "--data", str(ROOT / "tests" / "kits" / "mini"), "--out", str(out), "-q", "--only",
+                 "components", "--back-offset", "1,-0.5"]) == 0
+    pages = [" ".join(p.extract_text().split()) for p in PdfReader(str(out / "mini" / "tokens-red.pdf")).pages]
+    assert "Print duplex-calibration.pdf two-sided" in pages[0] and "shifted 1.0,-0.5 mm" in pages[0]
+    assert not any("duplex-calibration" in text for text in pages[1:])
+    assert "duplex-calibration" not in PdfReader(str(out / "mini" / "chits.pdf")).pages[0].extract_text()

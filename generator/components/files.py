@@ -120,6 +120,7 @@ def draw_group(ctx, group: str, plan: list, arts: FaceArts, path) -> None:
     from pnpgen.render.piece_sheets import draw_sheet_page
     doc = None
     two_sided = any(page.side == "back" for _, _, _, pages in plan for page in pages)
+    hint = alignment_hint(plan[0][2].back_offset) if two_sided else ""
     for table, pieces, settings, pages in plan:
         fronts = [arts.art(p.front, table.shape, settings.bleed) for p in pieces]
         backs = [arts.art(p.back, table.shape, settings.bleed) if p.back else None for p in pieces]
@@ -132,8 +133,17 @@ def draw_group(ctx, group: str, plan: list, arts: FaceArts, path) -> None:
             title = f"{ctx.kit.title} \u00b7 {table.name} \u00b7 {page.side} {number // per_sheet + 1} of " \
                     f"{len(pages) // per_sheet}{blank}"
             draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, table.shape,
-                            settings.bleed, title, flip_words(settings.duplex) if two_sided else "")
+                            settings.bleed, title, flip_words(settings.duplex) if two_sided else "", hint)
+            hint = ""  # the file's first page only
     doc.close()
+
+
+def alignment_hint(offset: tuple[float, float]) -> str:
+    """What a two-sided file's first page says about the backs' alignment (and the offset it was made with)."""
+    from pnpgen.calibration import CALIBRATION
+    from pnpgen.lengths import mm
+    used = "" if offset == (0, 0) else f" These backs are shifted {mm(offset[0]):.1f},{mm(offset[1]):.1f} mm for your printer."
+    return f"Backs not on their fronts? Print {CALIBRATION} two-sided and read its back.{used}"
 
 
 def _placement(group, page_no, page, slot, table, piece, bleed) -> dict:
