@@ -6,7 +6,7 @@ says what the sheet is called and what its words are, in no game's terms.
 """
 from __future__ import annotations
 
-from pnpgen.duplex import flip_words
+from pnpgen.duplex import build_setting, flip_words
 from pnpgen.layout.calibration import calibration_layout
 from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 
@@ -51,7 +51,7 @@ def calibration_job(title: str, paper: str, duplex: str, path: str, previews: tu
 def build(ctx) -> dict:
     """Part "calibration" (pnpgen.parts.calibration): the sheet, drawn into the build's stage."""
     from pnpgen.render.calibration import write_calibration
-    duplex = ctx.option("duplex", "long") or "long"
+    duplex, _ = build_setting(ctx)
     previews = PREVIEWS if ctx.option("previews") else ()
     job = calibration_job(ctx.kit.title, ctx.paper, duplex, str(ctx.stage.path(CALIBRATION)),
                           tuple(str(ctx.stage.path(preview)) for preview in previews))

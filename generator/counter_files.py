@@ -18,11 +18,11 @@ from pathlib import Path
 
 from pnpgen import game_modules
 from pnpgen.calibration import CALIBRATION
-from pnpgen.duplex import flip_words
+from pnpgen.duplex import build_setting, flip_words
 from pnpgen.pieces import Face, Piece
 from pnpgen.layout import counters as layout_module
 from pnpgen.layout.counters import Page, SheetSpec, impose_counters
-from pnpgen.lengths import mm, parse_length, parse_offset, pt_from_mm
+from pnpgen.lengths import mm, parse_length, pt_from_mm
 from pnpgen.output_cache import OutputCache, content_key, source_fingerprint
 from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 from pnpgen.problems import BuildError
@@ -44,9 +44,9 @@ def sheet_spec(ctx) -> SheetSpec:
     gutter = float(ctx.option("gutter", 0.0) or 0.0)
     if gutter < 0:
         raise ValueError("--gutter must be 0 or more (mm)")
+    duplex, offset = build_setting(ctx)
     return SheetSpec(page=paper_size(ctx.paper), margin=PRINTABLE_MARGIN, size=parse_length(ctx.counter_size),
-                     gutter=pt_from_mm(gutter), duplex=ctx.option("duplex", "long") or "long",
-                     back_offset=parse_offset(ctx.option("back_offset", "0,0") or "0,0"))
+                     gutter=pt_from_mm(gutter), duplex=duplex, back_offset=offset)
 
 
 # Faces --------------------------------------------------------------------------------------------------

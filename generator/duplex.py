@@ -56,6 +56,12 @@ def back_place(x: float, y: float, w: float, h: float, page: tuple[float, float]
     return BackPlace(page[0] - x - w + dx, y + dy, False)
 
 
+def build_setting(ctx) -> tuple[str, tuple[float, float]]:
+    """The build's one duplex setting: the flip (--duplex) and the back offset in points (--back-offset)."""
+    from pnpgen.lengths import parse_offset
+    return ctx.option("duplex", "long") or "long", parse_offset(ctx.option("back_offset", "0,0") or "0,0")
+
+
 def flip_words(duplex: str) -> str:
     """What to tell the printer, as every double-sided file says it on its first page."""
     return FLIP_WORDS[duplex]

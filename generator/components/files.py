@@ -12,7 +12,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 
 from pnpgen.components.pieces import row_faces
-from pnpgen.duplex import flip_words
+from pnpgen.duplex import build_setting, flip_words
 from pnpgen.layout.sheets import impose, settings_for, with_blank_backs
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.piece_arts import FaceArts, renderer_fingerprint
@@ -48,7 +48,7 @@ def batches(kit) -> "OrderedDict[str, list]":
 
 def wanted_faces(ctx, kit) -> list:
     """(face, shape, bleed) of every face the sheets will print, in print order."""
-    duplex = ctx.option("duplex", "long") or "long"
+    duplex, _ = build_setting(ctx)
     wanted = []
     for group, runs in batches(kit).items():
         for table, pieces in runs:
@@ -61,8 +61,7 @@ def wanted_faces(ctx, kit) -> list:
 def plan_group(ctx, runs: list) -> list:
     """[(table, pieces, sheet settings, pages)] of one print group: the layout, in numbers only. In a file
     with any backs, a one-sided table's fronts get blank backs, so the file prints duplex as one."""
-    duplex = ctx.option("duplex", "long") or "long"
-    offset = _offset(ctx)
+    duplex, offset = build_setting(ctx)
     file_two_sided = any(piece.back is not None for _, pieces in runs for piece in pieces)
     plan = []
     for table, pieces in runs:
@@ -151,11 +150,6 @@ def _placement(group, page_no, page, slot, table, piece, bleed) -> dict:
             "colour": piece.colour, "x": round(slot.x, 3), "y": round(slot.y, 3), "w": round(table.shape.w, 3),
             "h": round(table.shape.h, 3), "shape": table.shape.kind, "turned": slot.turned, "bleed": round(bleed, 3),
             "face": (piece.front if page.side == "front" else piece.back).template}
-
-
-def _offset(ctx) -> tuple[float, float]:
-    from pnpgen.lengths import parse_offset
-    return parse_offset(ctx.option("back_offset", "0,0") or "0,0")
 
 
 @contextmanager

@@ -14,7 +14,7 @@ import json
 import re
 from pathlib import Path
 
-from pnpgen.duplex import flip_words
+from pnpgen.duplex import build_setting, flip_words
 from pnpgen.documents.context import chapter_context, render_chapter
 from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
@@ -47,7 +47,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     from pnpgen.booklet.markdown import parse
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
-    duplex = ctx.option("duplex", "long") or "long"
+    duplex, _ = build_setting(ctx)
     context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex)
     sources = [(path, render_chapter(path, context)) for path in chapter_files(kit, settings["chapters"])]
     chapters = [(path, parse(text)) for path, text in sources]
@@ -79,7 +79,7 @@ def _files(ctx, settings, rel, imposed, pages, pagesize) -> list[dict]:
     if settings["impose"]:
         files.append({"path": imposed, "pages": -(-pages // 4) * 2,  # two sides a sheet, four pages a sheet
                       "paper": ctx.paper, "page_size": [round(v, 3) for v in paper_size(ctx.paper, landscape=True)],
-                      "binding": f"saddle-stitch, duplex {flip_words(ctx.option('duplex', 'long') or 'long')}"})
+                      "binding": f"saddle-stitch, duplex {flip_words(build_setting(ctx)[0])}"})
     return files
 
 

@@ -15,9 +15,8 @@ def file_name(kit) -> str:
 def build(ctx) -> dict:
     from pnpgen.aids.cards import plan_cards, render_cards
     from pnpgen.aids.imposition import card_sheet  # reportlab loads only when built
-    from pnpgen.lengths import parse_offset
-    sheet = card_sheet(ctx.paper, int(ctx.option("cards_per_sheet", 2) or 2), ctx.option("duplex", "long") or "long",
-                       parse_offset(ctx.option("back_offset", "0,0") or "0,0"))
+    from pnpgen.duplex import build_setting
+    sheet = card_sheet(ctx.paper, int(ctx.option("cards_per_sheet", 2) or 2), *build_setting(ctx))
     cards = plan_cards(ctx.kit, sheet)
     name = file_name(ctx.kit)
     entries = render_cards(ctx.kit, cards, sheet, ctx.stage.path(name))
