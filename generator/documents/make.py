@@ -60,14 +60,34 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
         from pypdf import PdfReader
         from pnpgen.booklet.impose import impose
         pdf = _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache)
+        back_cover = settings.get("back_cover") is not None
+        if back_cover:
+            _check_back_cover(ctx, name, settings, pdf, chapters[-1][1])
         ctx.stage.write_bytes(rel, pdf)
         if settings["impose"]:
-            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True)))
+            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), back_cover))
         if cache is not None:
             cache.store(key, targets)
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
     return {"files": _files(ctx, settings, rel, imposed, pages, pagesize),
             "chapters": [display_path(path) for path, _ in sources], "figures": sorted(figures)}
+
+
+def _check_back_cover(ctx, name: str, settings: dict, pdf: bytes, blocks: list) -> None:
+    """The named back cover (the last chapter file) must be the last page alone: its first chapter heading
+    on the last page. A back cover that ran onto a second page would put its first page inside the
+    booklet and its continuation on the outside."""
+    from pypdf import PdfReader
+    reader = PdfReader(io.BytesIO(pdf))
+    outline = [item for item in reader.outline if not isinstance(item, list)]  # the chapter headings
+    own = sum(1 for block in blocks if block.kind == "heading" and block.level == 1)
+    last = len(reader.pages)
+    starts = reader.get_destination_page_number(outline[-own]) + 1 if 0 < own <= len(outline) else None
+    if starts != last:
+        file, line = ctx.kit.locate("kit", f"documents.{name}.back_cover")
+        found = f"it starts on page {starts}" if starts else "it has no chapter heading (# Title)"
+        raise BuildError(f"{file}:{line}: documents.{name}.back_cover: {settings['back_cover']} must be one "
+                         f"page, the booklet's last (page {last}), but {found}")
 
 
 def _files(ctx, settings, rel, imposed, pages, pagesize) -> list[dict]:
