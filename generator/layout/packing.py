@@ -1,0 +1,95 @@
+"""Packing runs of pieces onto shared pages, in numbers only: each run (one table's pieces, every colour
+of it) fills rows of its own grid, and the next run goes on in a band below it while a row of it fits, so
+small tables, strips and per-colour pieces share sheets instead of taking a page each.
+
+A page holding one run is laid out as a grid alone would be (the grid centred on the page), so a file of
+one table prints as it always did; a run that follows another starts below it, parted by a gap wide
+enough for both runs' marks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnpgen.layout.sheets import (CROP_GAP, CROP_LEN, SheetSettings, area, band_cells, cells_on, centring,
+                                  page_choices)
+from pnpgen.lengths import parse_length
+from pnpgen.shapes import Shape
+
+BAND_GAP = parse_length("3mm")  # between the last row of one run and the first of the next
+
+
+@dataclass(frozen=True)
+class Run:
+    """One table's pieces in a print group, in print order."""
+    shape: Shape
+    count: int
+    settings: SheetSettings
+    two_sided: bool
+
+
+@dataclass(frozen=True)
+class Placed:
+    run: int            # which run the piece belongs to
+    index: int          # its position in that run
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Packing:
+    page: tuple[float, float]
+    header_side: str
+    pages: tuple[tuple[Placed, ...], ...]  # the front of every sheet, in order
+
+
+def pack(runs: list[Run]) -> Packing:
+    """The page orientation and header side that print the runs on the fewest sheets (ties: the one that
+    holds most of the first run, as a grid alone would choose), and where every piece goes."""
+    paper = runs[0].settings.paper
+    best, best_rank = None, None
+    for order, (page, side) in enumerate(page_choices(paper)):
+        capacity = len(cells_on(runs[0].shape, runs[0].settings, page, side))
+        pages = _fill(runs, page, side) if capacity else None
+        if pages is None:
+            continue
+        rank = (len(pages), -capacity, order)
+        if best_rank is None or rank < best_rank:
+            best, best_rank = Packing(page, side, tuple(tuple(p) for p in pages)), rank
+    if best is None:
+        shape, size = runs[0].shape, runs[0].settings.paper
+        raise ValueError(f"a {shape.kind} of {shape.w:.1f} x {shape.h:.1f} pt does not fit the printable area "
+                         f"of a {size[0]:.0f} x {size[1]:.0f} pt sheet")
+    return best
+
+
+def _fill(runs: list[Run], page: tuple[float, float], side: str) -> list[list[Placed]] | None:
+    """Fronts, each a list of placed pieces; None when a run does not fit this page at all."""
+    left, top, avail_w, avail_h = area(page, side)
+    pages: list[list[Placed]] = []
+    bottom, last = None, None  # the lowest edge of the current page's last band, and its run
+    for number, run in enumerate(runs):
+        placed = 0
+        while placed < run.count:
+            y = top + centring(run.shape, run.settings, avail_h) if bottom is None else \
+                bottom + gap(runs[last].settings, run.settings)
+            cells = band_cells(run.shape, run.settings, left, y, avail_w, top + avail_h - y)
+            if not cells:
+                if bottom is None:
+                    return None
+                bottom = None
+                continue
+            if bottom is None:
+                pages.append([])
+            taken = cells[:run.count - placed]
+            pages[-1] += [Placed(number, placed + i, x, cy) for i, (x, cy) in enumerate(taken)]
+            placed += len(taken)
+            bottom, last = max(cy for _, cy in taken) + run.shape.h, number
+            if placed < run.count:
+                bottom = None  # the band took every row left on the page
+    return pages
+
+
+def gap(above: SheetSettings, below: SheetSettings) -> float:
+    """Room between two bands: their gutters or BAND_GAP, and room for crop marks outside either grid."""
+    marks = sum(CROP_GAP + CROP_LEN for s in (above, below) if s.marks == "crop")
+    return max(above.gutter, below.gutter, BAND_GAP) + marks
