@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 import pypdfium2 as pdfium
+from pypdf import PdfReader
 import pytest
 
 from pnpgen.cli import main
@@ -142,8 +143,13 @@ def test_list_prints_the_inventory(capsys):
 def test_blank_kit_builds_as_written(tmp_path, capsys):
     assert main(["new", "--blank", str(tmp_path / "my-game")]) == 0
     assert main(["build", "--data", str(tmp_path / "my-game"), "--out", str(tmp_path / "out"), "-q"]) == 0
-    files = {p.name for p in (tmp_path / "out" / "my-game").iterdir()}
-    assert {"cards.pdf", "tiles.pdf", "tokens-red.pdf", "booklet.pdf", "manifest.json"} <= files
+    kit_out = tmp_path / "out" / "my-game"
+    files = {p.name for p in kit_out.iterdir()}
+    assert {"cards.pdf", "tiles.pdf", "tokens.pdf", "booklet.pdf", "manifest.json"} <= files
+    assert not any(name.startswith("tokens-") for name in files)  # small tokens: every colour on shared sheets
+    placed = [p for p in json.loads((kit_out / "manifest.json").read_text())["parts"]["components"]["placements"]
+              if p["file"] == "tokens.pdf" and p["side"] == "front"]
+    assert len(PdfReader(kit_out / "tokens.pdf").pages) == 2 and {p["colour"] for p in placed} == {"red", "blue"}
 
 
 # Bad input: each problem located at file:line, exit 1, the earlier output untouched --------------------

@@ -20,6 +20,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from pnpgen.cli import main
+from tests.paper_helpers import assert_pieces_apart, sheets_of
 
 KIT = Path(__file__).resolve().parent.parent / "data" / "eclipse"
 REFERENCE = Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "eclipse-sectors.csv"
@@ -170,10 +171,21 @@ def test_discovery_reputation_and_one_sided_tiles_read_back(built):
     assert Counter(built.squashed(p) for p in built.fronts("crowded")) == {"CROWDED1": 1, "CROWDED2": 1}
 
 
+def test_paper_player_pieces_in_a_sixth_of_the_pages(built):
+    """Six colours' discs, tiles and population cubes took six files of six pages (36, each under a quarter
+    used); on shared sheets they take six pages, three sheets of paper; nothing overlaps."""
+    files = sheets_of(built.root, built.manifest)
+    assert files["player-pieces.pdf"] == (6, 3)
+    assert not any(name.startswith("player-pieces-") for name in files)
+    assert files["structures.pdf"] == (1, 1)  # the 50 mm and 24 mm structures share one sheet
+    assert sum(pages for pages, _ in files.values()) <= 50 and sum(s for _, s in files.values()) <= 27
+    assert_pieces_apart(built.root, built.manifest)
+
+
 def test_player_pieces_per_colour_read_back(built):
     for colour in COLOURS:
         mine = [p for p in built.placements if p["side"] == "front" and p["colour"] == colour]
-        assert {p["file"] for p in mine} == {f"player-pieces-{colour}.pdf"}
+        assert {p["file"] for p in mine} == {"player-pieces.pdf"}  # small pieces: every colour shares sheets
         kinds = Counter(first_name(["INTERCEPTOR", "CRUISER", "DREADNOUGHT", "STARBASE", "AMBASSADOR"],
                                    built.piece_text(p)) for p in mine if p["ref"].startswith("player-tiles."))
         assert kinds == {"INTERCEPTOR": 8, "CRUISER": 4, "DREADNOUGHT": 2, "STARBASE": 4, "AMBASSADOR": 3}, colour

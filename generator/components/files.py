@@ -110,7 +110,8 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
     owners = slot_owners(plan[0])
     placements = [_placement(group, number, page, slot, *owners[slot.index])
                   for number, page in enumerate(plan[1], 1) for slot in page.slots]
-    return {"path": f"{group}{SUFFIX}", "pages": len(plan[1]), "sheets": sheets_of(plan[1]),
+    paper = (ctx.kit.sheets.get(runs[0][0].group) or {}).get("paper") or ctx.paper
+    return {"path": f"{group}{SUFFIX}", "pages": len(plan[1]), "sheets": sheets_of(plan[1]), "paper": paper,
             "placements": placements}
 
 
