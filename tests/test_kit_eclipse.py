@@ -173,12 +173,15 @@ def test_discovery_reputation_and_one_sided_tiles_read_back(built):
 
 def test_paper_player_pieces_in_a_sixth_of_the_pages(built):
     """Six colours' discs, tiles and population cubes took six files of six pages (36, each under a quarter
-    used); on shared sheets they take six pages, three sheets of paper; nothing overlaps."""
+    used); on shared sheets they take six pages, three sheets of paper; nothing overlaps. Counted in the
+    PDFs."""
     files = sheets_of(built.root, built.manifest)
     assert files["player-pieces.pdf"] == (6, 3)
     assert not any(name.startswith("player-pieces-") for name in files)
-    assert files["structures.pdf"] == (1, 1)  # the 50 mm and 24 mm structures share one sheet
-    assert sum(pages for pages, _ in files.values()) <= 50 and sum(s for _, s in files.values()) <= 27
+    # small tables share sheets: five two-sided kinds of tile on two sheets (five before), four one-sided
+    # kinds on three (four before); the whole kit's pieces on 23 sheets (43 before)
+    assert files["tiles.pdf"] == (4, 2) and files["tokens.pdf"] == (3, 3)
+    assert sum(pages for pages, _ in files.values()) == 43 and sum(s for _, s in files.values()) == 23
     assert_pieces_apart(built.root, built.manifest)
 
 
@@ -398,7 +401,7 @@ def test_wrong_tile_count_is_located(kit_copy, capsys):
     assert main(["build", str(kit_copy), "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert f"reputation.yaml:{rule}: counts.by.vp.2:" in err and "9" in err and "8" in err, err
-    assert not (out / "eclipse" / "reputation.pdf").exists()
+    assert not (out / "eclipse" / "tiles.pdf").exists()
 
 
 def test_broken_species_side_stops_the_build_naming_it(kit_copy, capsys):
