@@ -179,9 +179,9 @@ def test_paper_player_pieces_in_a_sixth_of_the_pages(built):
     assert files["player-pieces.pdf"] == (6, 3)
     assert not any(name.startswith("player-pieces-") for name in files)
     # small tables share sheets: five two-sided kinds of tile on two sheets (five before), four one-sided
-    # kinds on three (four before); the whole kit's pieces on 23 sheets (43 before)
+    # kinds on three (four before); the whole kit's pieces on 22 sheets (43 before)
     assert files["tiles.pdf"] == (4, 2) and files["tokens.pdf"] == (3, 3)
-    assert sum(pages for pages, _ in files.values()) == 43 and sum(s for _, s in files.values()) == 23
+    assert sum(pages for pages, _ in files.values()) == 41 and sum(s for _, s in files.values()) == 22
     assert_pieces_apart(built.root, built.manifest)
 
 

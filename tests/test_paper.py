@@ -117,3 +117,15 @@ def test_the_summary_says_the_sheets_of_paper_each_file_takes(summary):
         sheets = pages if name == "chits.pdf" else pages // 2  # chits are one-sided
         plural = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"  # noqa: E731
         assert said[name] == f"{plural(pages, 'page')}, {plural(sheets, 'sheet')} of Letter", name
+
+
+def test_tables_of_one_card_size_go_on_in_one_grid():
+    """A deck made of several tables (SE4's cards, Eclipse's summary cards and traitor) fills every cell:
+    the second table starts in the next cell, not on a new row or page."""
+    poker = Shape("rect", 63.5 * MM, 88.9 * MM)
+    runs = [run(poker, 5, marks="crop"), run(poker, 7, marks="crop")]
+    pages = impose(runs)
+    fronts = [p for p in pages if p.side == "front"]
+    alone = cells_on(poker, runs[0].settings, fronts[0].size, fronts[0].header_side)
+    assert len(alone) == 9 and [len(p.slots) for p in fronts] == [9, 3]
+    assert [(s.x, s.y) for s in fronts[0].slots] == alone and [s.index for s in fronts[0].slots] == list(range(9))

@@ -42,6 +42,19 @@ class Packing:
     pages: tuple[tuple[Placed, ...], ...]  # the front of every sheet, in order
 
 
+def same_grid(runs: list[Run]) -> list[Run]:
+    """Runs that follow each other with the same shape, sheet settings and sidedness made one: their pieces
+    go on cell after cell in one grid, as one table's would (a deck made of several tables)."""
+    joined: list[Run] = []
+    for run in runs:
+        last = joined[-1] if joined else None
+        if last and (last.shape, last.settings, last.two_sided) == (run.shape, run.settings, run.two_sided):
+            joined[-1] = Run(run.shape, last.count + run.count, run.settings, run.two_sided)
+        else:
+            joined.append(run)
+    return joined
+
+
 def pack(runs: list[Run]) -> Packing:
     """The page orientation and header side that print the runs on the fewest sheets (ties: the one that
     holds most of the first run, as a grid alone would choose), and where every piece goes."""

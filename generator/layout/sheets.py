@@ -141,7 +141,8 @@ def impose(runs: list) -> list[SheetPage]:
     """Front page, back page, front page ... holding every run's pieces (pnpgen.layout.packing decides
     where); a slot's index counts through all the runs' pieces in order. A sheet is two-sided when any of
     its runs is; one-sided pieces leave their place on the back blank."""
-    from pnpgen.layout.packing import pack
+    from pnpgen.layout.packing import pack, same_grid
+    runs = same_grid(runs)
     packing = pack(runs)
     page, side = packing.page, packing.header_side
     starts = [sum(run.count for run in runs[:number]) for number in range(len(runs))]
