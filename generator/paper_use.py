@@ -30,10 +30,11 @@ def paper_of_files(kit_out: Path) -> dict[str, str]:
 
 def sheets_of(entry: dict, part: dict, has_backs: bool) -> int:
     """Sheets of paper one file takes: its own count where the part gave one; else two pages a sheet for
-    a double-sided file (an imposed booklet, aid cards, a file with backs), one for any other."""
+    a double-sided file (an imposed booklet, a file with backs, any file of a part printed duplex: aid
+    cards, counter sheets), one for any other."""
     if "sheets" in entry:
         return entry["sheets"]
-    two_sided = has_backs or "binding" in entry or "duplex" in part
+    two_sided = has_backs or "binding" in entry or "duplex" in part or "duplex" in (part.get("sheet") or {})
     return -(-entry["pages"] // 2) if two_sided else entry["pages"]
 
 

@@ -129,3 +129,12 @@ def test_tables_of_one_card_size_go_on_in_one_grid():
     alone = cells_on(poker, runs[0].settings, fronts[0].size, fronts[0].header_side)
     assert len(alone) == 9 and [len(p.slots) for p in fronts] == [9, 3]
     assert [(s.x, s.y) for s in fronts[0].slots] == alone and [s.index for s in fronts[0].slots] == list(range(9))
+
+
+def test_sheets_of_a_file_follow_how_its_part_prints_it():
+    from pnpgen.paper_use import sheets_of
+    assert sheets_of({"pages": 6, "sheets": 3}, {}, False) == 3                       # the part counted them
+    assert sheets_of({"pages": 5}, {}, True) == 3                                     # backs: two pages a sheet
+    assert sheets_of({"pages": 2}, {"sheet": {"duplex": "long"}}, False) == 1         # a duplex part's file
+    assert sheets_of({"pages": 16, "binding": "saddle-stitch"}, {}, False) == 8      # an imposed booklet
+    assert sheets_of({"pages": 5}, {}, False) == 5                                    # one-sided

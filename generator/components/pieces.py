@@ -12,7 +12,7 @@ from pnpgen.lengths import mm
 NEUTRAL = "neutral"
 OWN_COLUMNS = ("qty", "front", "back")
 # Half the printable area of the smaller of Letter and A4 (203 x 267 mm inside 1/4 in margins), in pt².
-HALF_PAGE = 0.5 * (203.2 * 72 / 25.4) * (266.7 * 72 / 25.4)
+SHARE_BELOW = 0.5 * (203.2 * 72 / 25.4) * (266.7 * 72 / 25.4)
 
 
 def piece_params(table: Table, bleed_mm: float = 0.0) -> dict:
@@ -42,7 +42,7 @@ def colour_files(table: Table) -> bool:
     if table.colour_files is not None:
         return table.colour_files
     copies = sum(row.values["qty"] for row in table.rows)
-    return copies * table.shape.w * table.shape.h >= HALF_PAGE
+    return copies * table.shape.w * table.shape.h >= SHARE_BELOW
 
 
 def table_pieces(table: Table, colours: tuple, neutral, bleed_mm: float = 0.0) -> list[Piece]:
