@@ -78,11 +78,21 @@ def _name_back_cover(kit_dir, chapter: str) -> int:
     return text.count("\n") + 4
 
 
-def test_a_back_cover_that_is_not_the_last_chapter_is_located(run_cli, mini_copy):
+def test_a_back_cover_that_is_not_a_chapter_is_located(run_cli, mini_copy):
     line = _name_back_cover(mini_copy, "00-cover.md")
     result = run_cli("validate", "--data", mini_copy)
     assert result.code == 1 and "Traceback" not in result.err
-    assert f"kit.yaml:{line}: documents.booklet.back_cover: '00-cover.md' is not the last chapter" in result.err
+    assert f"kit.yaml:{line}: documents.booklet.back_cover: '00-cover.md' is not a chapter file" in result.err
+
+
+def test_the_back_cover_chapter_prints_last_after_a_chapter_added_behind_it(mini_copy, tmp_path):
+    """A designer adds 02-variants.md after naming 01-rules.md the back cover: the cover stays last."""
+    (mini_copy / "rules" / "02-variants.md").write_text("# Variants\n\nPlay with one card fewer.\n", encoding="utf-8")
+    _name_back_cover(mini_copy, "01-rules.md")
+    from pnpgen.cli import main
+    assert main(["build", "--data", str(mini_copy), "--out", str(tmp_path / "out"), "--only", "documents", "-q"]) == 0
+    texts = page_texts(tmp_path / "out" / "mini" / BOOKLET)
+    assert texts[-1].startswith("How to play") and any(t.startswith("Variants") for t in texts[:-1])
 
 
 def test_a_back_cover_longer_than_one_page_stops_the_build(run_cli, mini_copy, tmp_path):

@@ -34,9 +34,11 @@ def lay_out_plain(kit, pagesize, chapters: list) -> bytes:
     return buffer.getvalue()
 
 
-def chapter_files(kit, chapters: str) -> list:
+def chapter_files(kit, chapters: str, back_cover: str | None = None) -> list:
+    """The chapter files in reading order: by name, the one named as the back cover last."""
     path = (kit.root / chapters)
-    return sorted(path.glob("*.md")) if path.is_dir() else [path]
+    files = sorted(path.glob("*.md")) if path.is_dir() else [path]
+    return sorted(files, key=lambda f: f.name == back_cover)
 
 
 def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
@@ -47,8 +49,11 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
     context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size)
-    sources = [(path, render_chapter(path, context)) for path in chapter_files(kit, settings["chapters"])]
+    sources = [(path, render_chapter(path, context)) for path in chapter_files(kit, settings["chapters"],
+                                                                                  settings.get("back_cover"))]
     chapters = [(path, parse(text)) for path, text in sources]
+    if settings.get("back_cover"):
+        chapters[-1] = (chapters[-1][0], on_a_page_of_its_own(chapters[-1][1]))
     figures = draw_figures(ctx, name, chapters, known)
     rel, imposed = f"{name}.pdf", f"{name}-imposed.pdf"
     targets = [ctx.stage.path(rel)] + ([ctx.stage.path(imposed)] if settings["impose"] else [])
@@ -71,6 +76,14 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
     return {"files": _files(ctx, settings, rel, imposed, pages, pagesize),
             "chapters": [display_path(path) for path, _ in sources], "figures": sorted(figures)}
+
+
+def on_a_page_of_its_own(blocks: list) -> list:
+    """The back cover's blocks, starting a new page unless the chapter already does ([[pagebreak]])."""
+    from pnpgen.booklet.markdown import Block
+    if blocks and blocks[0].kind == "directive" and blocks[0].text == "pagebreak":
+        return blocks
+    return [Block("directive", "pagebreak")] + blocks
 
 
 def _check_back_cover(ctx, name: str, settings: dict, pdf: bytes, blocks: list) -> None:
