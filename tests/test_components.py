@@ -174,6 +174,8 @@ BAD = [
     ("components/tiles.yaml", "size: 2in", "size: 50in", "larger than any sheet"),
     ("components/tiles.yaml", "size: 2in", "size: 0mm", "larger than zero"),
     ("components/chits.yaml", "qty: 6}", "qty: 1000000000}", "rows[0].qty: must be a whole number >= 0 and <= 10000"),
+    ("components/chits.yaml", "front: chit\n", "colour_files: true\nfront: chit\n",
+     "colour_files: only a per_colour table has colours"),
     ("kit.yaml", "total: 44", "total: 45", "counts[0]: every piece of the game: the rule asks for 45"),
     ("boards/board.yaml", "{from: centre, to: rim", "{from: centre, to: rimm", "links[2].to: no place with id 'rimm'"),
     ("charts.yaml", 'cell: "{{ row.qty }}"', 'cell: "{{ row.qtty }}"', "charts.deck.columns[2].cell: "),

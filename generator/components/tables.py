@@ -100,6 +100,10 @@ def load_table(path: Path, raw, problems: Problems) -> Table | None:
     if doc is INVALID:
         return None
     shape = _shape(doc, raw, where)
+    if doc["colour_files"] is not None and not doc["per_colour"]:
+        where.child("colour_files", raw.line_of("colour_files")).error(
+            "only a per_colour table has colours to print in files of their own: add `per_colour: true`")
+        return None
     columns_ok = all(check_column(n, c, where.child("columns", raw.line_of("columns")).child(n, _line(raw["columns"], n)))
                      for n, c in doc["columns"].items())
     rows = _rows(path, raw, doc, problems)
