@@ -185,6 +185,26 @@ def test_paper_player_pieces_in_a_sixth_of_the_pages(built):
     assert_pieces_apart(built.root, built.manifest)
 
 
+def test_empty_cells_after_the_last_discovery_tile_get_no_cut_lines(built):
+    """21 discovery tiles in rows of 11 leave one cell empty: the rendered page is white there, edges and
+    all, while the tiles around it keep their lines."""
+    tiles = [p for p in built.fronts("discovery")]
+    columns = sorted({p["x"] for p in tiles})
+    last_row = max(p["y"] for p in tiles)
+    used = {p["x"] for p in tiles if p["y"] == last_row}
+    empty = [x for x in columns if x not in used]
+    assert empty and len(tiles) == 21
+    image, scale = built.pixels(tiles[0]["file"], tiles[0]["page"], dpi=100)
+    w, h = tiles[0]["w"], tiles[0]["h"]
+    for x in empty:  # the cell and the edges it would have had (not the neighbour's shared left edge)
+        box = (round((x + MM) * scale), round((last_row + MM) * scale), round((x + w + MM) * scale),
+               round((last_row + h + MM) * scale))
+        assert image.crop(box).getextrema()[0] > 230, ("lines in an empty cell", x)
+    edge = round((last_row + h) * scale)  # the last row's own bottom line, under a tile
+    x0 = round((min(used) + w / 2) * scale)
+    assert min(image.getpixel((x0, y)) for y in range(edge - 2, edge + 3)) < 120
+
+
 def test_player_pieces_per_colour_read_back(built):
     for colour in COLOURS:
         mine = [p for p in built.placements if p["side"] == "front" and p["colour"] == colour]
