@@ -3,13 +3,12 @@ build summary reports, read back from the layout's numbers and the PDFs."""
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 from pypdf import PdfReader
 
-from pnpgen.layout.packing import BAND_GAP, Run
-from pnpgen.layout.sheets import CROP_GAP, CROP_LEN, cells_on, impose, settings_for
+from pnpgen.layout.packing import BAND_GAP, Run, impose
+from pnpgen.layout.sheets import CROP_GAP, CROP_LEN, cells_on, settings_for
 from pnpgen.lengths import parse_length
 from pnpgen.shapes import Shape
 from tests.test_components import MINI

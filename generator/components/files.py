@@ -12,8 +12,8 @@ from collections import OrderedDict
 from contextlib import contextmanager
 
 from pnpgen.components.pieces import row_faces
-from pnpgen.layout.packing import Run
-from pnpgen.layout.sheets import impose, settings_for
+from pnpgen.layout.packing import Run, impose
+from pnpgen.layout.sheets import settings_for
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.piece_arts import FaceArts, renderer_fingerprint
 

@@ -1,6 +1,7 @@
-"""Packing runs of pieces onto shared pages, in numbers only: each run (one table's pieces, every colour
-of it) fills rows of its own grid, and the next run goes on in a band below it while a row of it fits, so
-small tables, strips and per-colour pieces share sheets instead of taking a page each.
+"""Imposing a print group's pieces on shared pages, in numbers only: each run (one table's pieces, every
+colour of it) fills rows of its own grid, and the next run goes on in a band below it while a row of it
+fits, so small tables, strips and per-colour pieces share sheets instead of taking a page each. The grid,
+cut marks and back placement of each band come from pnpgen.layout.sheets.
 
 A page holding one run is laid out as a grid alone would be (the grid centred on the page), so a file of
 one table prints as it always did; a run that follows another starts below it, parted by a gap wide
@@ -10,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.layout.sheets import (CROP_GAP, CROP_LEN, SheetSettings, area, band_cells, cells_on, centring,
-                                  page_choices)
+from pnpgen.layout.sheets import (CROP_GAP, CROP_LEN, SheetPage, SheetSettings, Slot, area, back_slot, band_cells,
+                                  cells_on, centring, cuts, header_box, outlines, page_choices)
 from pnpgen.lengths import parse_length
 from pnpgen.shapes import Shape
 
@@ -40,6 +41,41 @@ class Packing:
     page: tuple[float, float]
     header_side: str
     pages: tuple[tuple[Placed, ...], ...]  # the front of every sheet, in order
+
+
+def impose(runs: list[Run]) -> list[SheetPage]:
+    """Front page, back page, front page ... holding every run's pieces; a slot's index counts through all
+    the runs' pieces in order. A sheet is two-sided when any of its runs is; one-sided pieces leave their
+    place on the back blank."""
+    runs = same_grid(runs)
+    packing = pack(runs)
+    starts = [sum(run.count for run in runs[:number]) for number in range(len(runs))]
+    two_sided = any(run.two_sided for run in runs)
+    pages = []
+    for placed in packing.pages:
+        bands = [(runs[number], tuple(Slot(starts[number] + p.index, p.x, p.y) for p in placed if p.run == number))
+                 for number in sorted({p.run for p in placed})]
+        pages.append(_front(packing, bands))
+        if two_sided:
+            pages.append(_back(packing, bands, runs[0].settings.duplex))
+    return pages
+
+
+def _front(packing: Packing, bands: list) -> SheetPage:
+    page, side = packing.page, packing.header_side
+    return SheetPage(page, "front", tuple(sl for _, slots in bands for sl in slots),
+                     tuple(c for run, slots in bands for c in cuts(run.shape, slots, run.settings, page)),
+                     tuple(o for run, slots in bands for o in outlines(run.shape, slots, run.settings)),
+                     header_box(page, side), side)
+
+
+def _back(packing: Packing, bands: list, duplex: str) -> SheetPage:
+    """The back page: each two-sided piece's back where it lands behind its front (layout.sheets.back_slot)."""
+    page, side = packing.page, packing.header_side
+    backs = tuple(back_slot(sl, run.shape, run.settings, page) for run, slots in bands if run.two_sided
+                  for sl in slots)
+    back_side = "right" if side == "left" and duplex == "long" else side
+    return SheetPage(page, "back", backs, (), (), header_box(page, back_side), back_side)
 
 
 def same_grid(runs: list[Run]) -> list[Run]:

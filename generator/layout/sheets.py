@@ -137,33 +137,6 @@ def _nested(shape: Shape, g: float, left: float, top: float, avail_w: float, ava
     return cells
 
 
-def impose(runs: list) -> list[SheetPage]:
-    """Front page, back page, front page ... holding every run's pieces (pnpgen.layout.packing decides
-    where); a slot's index counts through all the runs' pieces in order. A sheet is two-sided when any of
-    its runs is; one-sided pieces leave their place on the back blank."""
-    from pnpgen.layout.packing import pack, same_grid
-    runs = same_grid(runs)
-    packing = pack(runs)
-    page, side = packing.page, packing.header_side
-    starts = [sum(run.count for run in runs[:number]) for number in range(len(runs))]
-    two_sided = any(run.two_sided for run in runs)
-    pages = []
-    for placed in packing.pages:
-        bands = [(runs[number], tuple(Slot(starts[number] + p.index, p.x, p.y) for p in placed if p.run == number))
-                 for number in sorted({p.run for p in placed})]
-        pages.append(SheetPage(page, "front", tuple(sl for _, slots in bands for sl in slots),
-                               tuple(c for run, slots in bands for c in cuts(run.shape, slots, run.settings, page)),
-                               tuple(o for run, slots in bands for o in outlines(run.shape, slots, run.settings)),
-                               header_box(page, side), side))
-        if two_sided:
-            backs = tuple(back_slot(sl, run.shape, run.settings, page) for run, slots in bands if run.two_sided
-                          for sl in slots)
-            s = runs[0].settings
-            back_side = "right" if side == "left" and s.duplex == "long" else side
-            pages.append(SheetPage(page, "back", backs, (), (), header_box(page, back_side), back_side))
-    return pages
-
-
 def back_slot(slot: Slot, shape: Shape, s: SheetSettings, page: tuple[float, float]) -> Slot:
     """Where a piece's back goes so it lands behind its front when the sheet is flipped on `s.duplex`."""
     dx, dy = s.back_offset
