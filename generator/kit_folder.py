@@ -1,4 +1,5 @@
-"""Where a kit is: the folder named on the command line, or a built-in kit under data/.
+"""Where a kit is: the folder named on the command line, or a bundled kit (data/ in a clone, package data
+of pnpgen in a wheel: pnpgen.resources).
 
 Kept apart from the loader (pnpgen.kit) so that finding a kit imports nothing: a build that finds its
 output up to date needs the folder, never the YAML, the schemas or Jinja.
@@ -7,8 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-BUILTIN_DATA = PROJECT_ROOT / "data"
+from pnpgen import resources
+
+BUILTIN_DATA = resources.builtin_kits()
 DEFAULT_KIT = "space-empires-4x"
 KIT_FILE = "kit.yaml"
 
