@@ -11,7 +11,8 @@ cairosvg, which draws the counters, needs it. Install it, then run the command a
   Debian/Ubuntu:  sudo apt-get install libcairo2
   Fedora:         sudo dnf install cairo
   macOS:          brew install cairo
-  Windows:        install GTK for Windows (it ships libcairo-2.dll) and put its bin folder on PATH
+  Windows:        install MSYS2, run `pacman -S mingw-w64-ucrt-x86_64-cairo` in its shell, and put
+                  C:\\msys64\\ucrt64\\bin (where libcairo-2.dll is) on PATH
 """
 
 HOW_TO_GET_VENV = """\
