@@ -73,6 +73,12 @@ def _run(args) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except OSError as exc:
+        from pnpgen.cairo_missing import HOW_TO_GET_CAIRO, is_missing_cairo
+        if not is_missing_cairo(exc):
+            raise
+        print(HOW_TO_GET_CAIRO, file=sys.stderr, end="")
+        return EXIT_DATA
 
 
 def _parser() -> argparse.ArgumentParser:
