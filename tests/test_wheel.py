@@ -28,7 +28,7 @@ from pnpgen.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("setup.py", "pyproject.toml", "README.md", "generator", "games", "data", "templates")
 GAME = "4x-space-euro"   # the smallest bundled game to build
-MM = 72 / 25.4
+STALE = Path("build/lib/pnpgen/data/eclipse/rules/99-deleted.md")
 
 
 def build_wheel(folder: Path) -> Path:
@@ -39,6 +39,9 @@ def build_wheel(folder: Path) -> Path:
         else:
             source.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, source / name)
+    # what an earlier `pip wheel .` in a clone leaves behind: a file since deleted from a kit (must not ship)
+    (source / STALE).parent.mkdir(parents=True)
+    (source / STALE).write_text("deleted from the kit since the last build")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
                     "--quiet", "--wheel-dir", str(folder / "dist"), str(source)],
                    check=True, capture_output=True, timeout=120)
@@ -127,6 +130,7 @@ def test_the_wheel_carries_its_package_data(installed):
         assert wanted and wanted <= {n.rsplit("/", 1)[-1] for n in names}, folder
     assert "pnpgen/blank_kit/kit.yaml" in names
     assert not any("__pycache__" in n for n in names)
+    assert STALE.relative_to("build/lib").as_posix() not in names
 
 
 def test_a_blank_game_starts_validates_and_builds_outside_the_clone(installed):
