@@ -77,8 +77,9 @@ STEPS = {   # name: what a designer types after `pnpgen`, in this order, in a ne
     "validate copy": ["validate", "mine"],
     "unknown kit": ["build", "no-such-game"],
 }
-WHERE = ("import pnpgen, pnpgen.data, pnpgen.templates, pnpgen.games; "
-         "print(pnpgen.__file__, pnpgen.data.__file__, pnpgen.templates.__file__, pnpgen.games.__file__)")
+PACKAGES = ("pnpgen", "pnpgen.games", "pnpgen.data", "pnpgen.templates")
+WHERE = ("import importlib.resources, pnpgen.resources; "   # each package's folder: pnpgen's = importlib.resources'
+         f"print(*(f'{{pnpgen.resources.package_folder(n)}}={{importlib.resources.files(n)}}' for n in {PACKAGES}))")
 
 
 @pytest.fixture(scope="module")
@@ -112,9 +113,22 @@ def ok(installed, step: str) -> subprocess.CompletedProcess:
 def test_the_pnpgen_that_runs_is_the_wheels(installed):
     assert ok(installed, "version").stdout.strip() == f"pnpgen {__version__}"
     site = installed["venv"].resolve()
-    for path in ok(installed, "where").stdout.split():
-        assert Path(path).resolve().is_relative_to(site), path
-        assert not Path(path).resolve().is_relative_to(ROOT), path
+    found = ok(installed, "where").stdout.split()
+    assert len(found) == len(PACKAGES)
+    for pair in found:   # pnpgen's own lookup = importlib.resources' answer, inside the new venv
+        ours, theirs = pair.split("=")
+        assert ours == theirs and Path(ours).resolve().is_relative_to(site), pair
+        assert not Path(ours).resolve().is_relative_to(ROOT), pair
+
+
+def test_in_the_clone_the_packages_are_its_folders():
+    import importlib.resources
+
+    from pnpgen.resources import package_folder
+    folders = {n: package_folder(n) for n in PACKAGES}
+    assert folders == {n: importlib.resources.files(n) for n in PACKAGES}
+    assert folders == {"pnpgen": ROOT / "generator", "pnpgen.games": ROOT / "games", "pnpgen.data": ROOT / "data",
+                       "pnpgen.templates": ROOT / "templates"}
 
 
 def test_the_wheel_carries_its_package_data(installed):
