@@ -14,6 +14,8 @@ from functools import cache
 from pathlib import Path
 
 APP = "pnpgen"
+DAY = 24 * 3600
+PRUNE_DAYS = 30   # a cached file unchanged this long is removed (pnpgen.resources.prune_now_and_then)
 
 
 @cache
@@ -87,7 +89,37 @@ def cache_folder(name: str) -> Path | None:
         try:
             folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             folder.mkdir(mode=0o700, exist_ok=True)
-            return folder
         except OSError:
             continue
+        prune_now_and_then(folder)
+        return folder
     return None
+
+
+def prune_now_and_then(folder: Path, now: float | None = None) -> None:
+    """Remove the files of `folder` left unchanged for PRUNE_DAYS: compiled templates of kits long deleted,
+    of every temporary kit a test run made. Unlike the temporary folder, the user's cache is never emptied
+    by a reboot, so without this it would only grow. Done at most once a day (the age of a stamp file): a
+    command pays one stat. A file in use is rewritten by its reader, or made again, within milliseconds."""
+    import time
+    now = time.time() if now is None else now
+    stamp = folder / ".pruned"
+    try:
+        if now - stamp.stat().st_mtime < DAY:
+            return
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return
+    try:
+        stamp.touch()
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if (not entry.name.startswith(".") and entry.is_file(follow_symlinks=False)
+                    and now - entry.stat(follow_symlinks=False).st_mtime > PRUNE_DAYS * DAY):
+                os.unlink(entry.path)
+        except OSError:
+            continue

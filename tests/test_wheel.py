@@ -121,16 +121,6 @@ def test_the_pnpgen_that_runs_is_the_wheels(installed):
         assert not Path(ours).resolve().is_relative_to(ROOT), pair
 
 
-def test_in_the_clone_the_packages_are_its_folders():
-    import importlib.resources
-
-    from pnpgen.resources import package_folder
-    folders = {n: package_folder(n) for n in PACKAGES}
-    assert folders == {n: importlib.resources.files(n) for n in PACKAGES}
-    assert folders == {"pnpgen": ROOT / "generator", "pnpgen.games": ROOT / "games", "pnpgen.data": ROOT / "data",
-                       "pnpgen.templates": ROOT / "templates"}
-
-
 def test_the_wheel_carries_its_package_data(installed):
     names = zipfile.ZipFile(installed["wheel"]).namelist()
     assert {n.split("/")[0] for n in names} == {"pnpgen", f"pnpgen-{__version__}.dist-info"}
@@ -194,3 +184,4 @@ def test_nothing_lands_in_site_packages_and_caches_go_to_the_users_cache(install
     cache = installed["home"] / ".cache" / "pnpgen"
     assert (cache / "code").is_dir() and any((cache / "fontconfig").glob("fonts-*.conf"))
     assert sorted(p.name for p in installed["work"].iterdir()) == ["mine", "mygame", "output"]
+
