@@ -1,15 +1,16 @@
 """Where pnpgen's own files are: the built-in kits, templates, fonts and blank kit, and the user's cache.
 
-Found through the import system (importlib.resources' answer), never by a path relative to the repository: in a clone (an editable
-install) the kits and templates are the repository's data/ and templates/, which setup.py maps to the
-packages pnpgen.data and pnpgen.templates; an installed wheel carries copies of them inside pnpgen.
+Found through the import system (importlib.resources' answer), never by a path relative to the
+repository: in a clone (an editable install) the kits and templates are the repository's data/ and
+templates/, which setup.py maps to the packages pnpgen.data and pnpgen.templates; an installed wheel
+carries copies of them inside pnpgen.
 Each function returns a real folder (pnpgen is never run from a zip file: cairo and fontconfig need paths).
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
-import importlib.util
 from functools import cache
 from pathlib import Path
 
@@ -96,13 +97,13 @@ def cache_folder(name: str) -> Path | None:
     return None
 
 
-def prune_now_and_then(folder: Path, now: float | None = None) -> None:
+def prune_now_and_then(folder: Path) -> None:
     """Remove the files of `folder` left unchanged for PRUNE_DAYS: compiled templates of kits long deleted,
     of every temporary kit a test run made. Unlike the temporary folder, the user's cache is never emptied
     by a reboot, so without this it would only grow. Done at most once a day (the age of a stamp file): a
-    command pays one stat. A file in use is rewritten by its reader, or made again, within milliseconds."""
+    command pays one stat. A file removed while still in use is simply made again when next needed."""
     import time
-    now = time.time() if now is None else now
+    now = time.time()
     stamp = folder / ".pruned"
     try:
         if now - stamp.stat().st_mtime < DAY:
