@@ -75,9 +75,15 @@ def where_paper_puts(back: Drawn, page_w: float, page_h: float, flip: str) -> Dr
     return Drawn(back.x, page_h - back.y - back.h, back.w, back.h, not back.upside_down)
 
 
-def misfits(front: list[Drawn], back: list[Drawn], page_w: float, page_h: float, flip: str) -> list[str]:
-    """Each back drawing, flipped as paper flips, against the front drawing at the same place in the order:
+def misfits(front: list[Drawn], back: list[Drawn], page_w: float, page_h: float, flip: str,
+            has_back: list[bool] | None = None) -> list[str]:
+    """Each back drawing, flipped as paper flips, against the front drawing at the same place in the order
+    (among the fronts that have a back: `has_back`, in drawing order, where one-sided pieces share the page):
     what lies more than 0.1 mm off, or stands the other way up."""
+    if has_back is not None:
+        if len(has_back) != len(front):
+            return [f"{len(front)} drawings on the front for {len(has_back)} pieces"]
+        front = [drawn for drawn, backed in zip(front, has_back) if backed]
     if len(front) != len(back):
         return [f"{len(front)} fronts but {len(back)} backs"]
     bad = []
@@ -91,9 +97,9 @@ def misfits(front: list[Drawn], back: list[Drawn], page_w: float, page_h: float,
     return bad
 
 
-def pdf_misfits(path, flip: str, back_pages: list[int]) -> tuple[int, list[str]]:
+def pdf_misfits(path, flip: str, back_pages: list[int], has_back: dict | None = None) -> tuple[int, list[str]]:
     """(backs checked, what is wrong) for a PDF whose `back_pages` (numbered from 1) each back the page
-    before them."""
+    before them; `has_back`: front page number -> which of its pieces have a back (default: all)."""
     reader = PdfReader(str(path))
     checked, bad = 0, []
     for number in back_pages:
@@ -102,7 +108,8 @@ def pdf_misfits(path, flip: str, back_pages: list[int]) -> tuple[int, list[str]]
         width, height = float(front.mediabox.width), float(front.mediabox.height)
         fronts, backs = clipped_drawings(front), clipped_drawings(back)
         checked += len(backs)
-        bad += [f"{path.name} p{index + 2}: {problem}" for problem in misfits(fronts, backs, width, height, flip)]
+        backed = (has_back or {}).get(number - 1)
+        bad += [f"{path.name} p{index + 2}: {problem}" for problem in misfits(fronts, backs, width, height, flip, backed)]
     return checked, bad
 
 
