@@ -97,6 +97,7 @@ def _list(values) -> str:
 
 
 OVERLAP = 0.25   # points two ink boxes (or a line and a box) may share: what antialiasing and rounding leave
+TINT = 0.2       # a line or shape this close in lightness to the ground it lies on is a tint (a watermark)
 
 
 def overprints(texts, ink, bleed: float = 0.0) -> list[str]:
@@ -109,9 +110,11 @@ def overprints(texts, ink, bleed: float = 0.0) -> list[str]:
     findings = [f"text {a!r} overprints text {b!r} at {_at(box, bleed)}" for a, b, box in _text_overlaps(spans)]
     for text, box, order in spans:
         crossing = next((line for line in ink.strokes if _line_crosses(line, box)
-                         and not ink.hidden(box, line[5], order)), None)
+                         and not ink.hidden(box, line[5], order)
+                         and abs(line[6] - ink.ground(box, line[5])) >= TINT), None)
         if crossing is not None:
-            findings.append(f"text {text!r} at {_at(box, bleed)} is crossed by a line from "
+            what = "a line" if crossing[0] else "the edge of a filled shape"
+            findings.append(f"text {text!r} at {_at(box, bleed)} is crossed by {what} from "
                             f"{_point(crossing[1:3], bleed)} to {_point(crossing[3:5], bleed)}")
     return findings
 

@@ -11,6 +11,8 @@ from pnpgen.render.svg_ops import apply as _apply, multiply
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 CURVE_STEPS = 8           # chords per Bézier curve
 ARC_STEP = math.pi / 18   # at most 10 degrees of arc per chord
+FAINT = 0.5               # a stroke less opaque than this is a tint or texture behind text, not a line
+OPAQUE = 0.99             # a fill at least this opaque hides what lies under it
 
 
 class StrokeReader:
@@ -20,29 +22,44 @@ class StrokeReader:
         self.matrix, self.stack = IDENTITY, []
         self.path: list = []          # segments (x0, y0, x1, y1) of the current path, device points
         self.point = self.start = None
-        self.width, self.alpha = 2.0, 1.0
-        self.closers: list = []       # the closing segments of the path's earlier open subpaths (for fills)
-        self.strokes: list = []       # (half width, x0, y0, x1, y1, order)
+        self.width, self.alpha, self.light = 2.0, 1.0, 0.0   # light: the source colour's lightness, 0-1
+        self.subpath: list = []       # the segments of the subpath being drawn
+        self.areas: list = []         # the path's earlier subpaths that enclose an area, closed (for fills)
+        self.strokes: list = []       # (half width, x0, y0, x1, y1, order): lines, and the edges of fills
         self.covers: list = []        # (order, bounding box, segments) of every opaque fill
         self.text_orders: list = []   # the order of each show_text, the k-th one drawing the face's k-th text
         self.order = 0
+        self.groups: list = []        # where each open group's strokes and covers begin
 
     def read(self, ops) -> list:
         for self.order, (name, *args) in enumerate(ops):
             handler = getattr(self, "op_" + name, None)
             if handler is not None:
                 handler(*args)
+        self.strokes = [line[:7] for line in self.strokes if line[7] >= FAINT]
+        self.covers = [cover[:4] for cover in self.covers if cover[4] >= OPAQUE]
         return self
 
     # State
     def op_save(self):
-        self.stack.append((self.matrix, self.width, self.alpha))
+        self.stack.append((self.matrix, self.width, self.alpha, self.light))
 
     def op_restore(self):
         if self.stack:
-            self.matrix, self.width, self.alpha = self.stack.pop()
+            self.matrix, self.width, self.alpha, self.light = self.stack.pop()
 
-    op_push_group, op_pop_group_to_source = op_save, op_restore
+    def op_push_group(self):
+        self.op_save()
+        self.groups.append((len(self.strokes), len(self.covers)))
+
+    op_pop_group_to_source = op_restore
+
+    def op_paint_with_alpha(self, alpha):
+        """A group painted at `alpha` (an SVG group's opacity): what it drew is that much fainter."""
+        if self.groups:
+            strokes, covers = self.groups.pop()
+            self.strokes[strokes:] = [(*line[:7], line[7] * alpha) for line in self.strokes[strokes:]]
+            self.covers[covers:] = [(*cover[:4], cover[4] * alpha) for cover in self.covers[covers:]]
 
     def op_translate(self, x, y):
         self.matrix = multiply(self.matrix, (1, 0, 0, 1, x, y))
@@ -67,23 +84,36 @@ class StrokeReader:
         self.width = width
 
     def op_set_source_rgba(self, r, g, b, a):
-        self.alpha = a
+        self.alpha, self.light = a, lightness(r, g, b)
 
     def op_set_source_rgb(self, r, g, b):
-        self.alpha = 1.0
+        self.alpha, self.light = 1.0, lightness(r, g, b)
 
     # Path
     def _to(self, x, y):
         point = _apply(self.matrix, x, y)
         if self.point is not None:
-            self.path.append((*self.point, *point))
+            self._segment(point)
         else:
             self.start = point
         self.point = point
 
-    def _end_subpath(self):
+    def _segment(self, end):
+        self.path.append((*self.point, *end))
+        self.subpath.append((*self.point, *end))
+        self.point = end
+
+    def _closed_subpath(self) -> list:
+        """The current subpath as a fill closes it; empty when it encloses no area (a lone line)."""
+        segments = self.subpath
         if self.point is not None and self.start is not None and self.point != self.start:
-            self.closers.append((*self.point, *self.start))
+            segments = segments + [(*self.point, *self.start)]
+        area = sum(x0 * y1 - x1 * y0 for x0, y0, x1, y1 in segments) / 2
+        return segments if abs(area) > 0.01 else []
+
+    def _end_subpath(self):
+        self.areas.extend(self._closed_subpath())
+        self.subpath = []
 
     def op_move_to(self, x, y):
         self._end_subpath()
@@ -97,9 +127,7 @@ class StrokeReader:
         self.point = self.start = self._moved(dx, dy)
 
     def op_rel_line_to(self, dx, dy):
-        end = self._moved(dx, dy)
-        self.path.append((*self.point, *end))
-        self.point = end
+        self._segment(self._moved(dx, dy))
 
     def _moved(self, dx, dy):
         a, b, c, d, _, _ = self.matrix
@@ -138,8 +166,7 @@ class StrokeReader:
         if self.point is None:
             self.point = self.start = first
         else:
-            self.path.append((*self.point, *first))
-            self.point = first
+            self._segment(first)
         for step in range(1, steps + 1):
             angle = start + (end - start) * step / steps
             self._to(cx + r * math.cos(angle), cy + r * math.sin(angle))
@@ -152,7 +179,8 @@ class StrokeReader:
 
     def op_close_path(self):
         if self.point is not None and self.start is not None and self.point != self.start:
-            self.path.append((*self.point, *self.start))
+            self._segment(self.start)
+        self._end_subpath()
         self.point = self.start
 
     def op_new_sub_path(self):
@@ -160,27 +188,26 @@ class StrokeReader:
         self.point = self.start = None
 
     def op_new_path(self):
-        self.path, self.closers, self.point, self.start = [], [], None, None
+        self.path, self.subpath, self.areas, self.point, self.start = [], [], [], None, None
 
     # Use of the path
     def op_stroke_preserve(self):
         if self.alpha > 0 and self.width > 0:
             a, b, c, d, _, _ = self.matrix
             half = self.width * math.sqrt(abs(a * d - b * c)) / 2
-            self.strokes.extend((half, *segment, self.order) for segment in self.path)
+            self.strokes.extend((half, *segment, self.order, self.light, self.alpha) for segment in self.path)
 
     def op_stroke(self):
         self.op_stroke_preserve()
         self.op_new_path()
 
     def op_fill_preserve(self):
-        if self.alpha >= 0.99 and self.path:
-            segments = self.path + self.closers
-            if self.point is not None and self.start is not None and self.point != self.start:
-                segments = segments + [(*self.point, *self.start)]
+        segments = self.areas + self._closed_subpath()
+        if self.alpha > 0 and segments:
             xs = [x for s in segments for x in (s[0], s[2])]
             ys = [y for s in segments for y in (s[1], s[3])]
-            self.covers.append((self.order, (min(xs), min(ys), max(xs), max(ys)), segments))
+            self.covers.append((self.order, (min(xs), min(ys), max(xs), max(ys)), segments, self.light, self.alpha))
+            self.strokes.extend((0.0, *segment, self.order, self.light, self.alpha) for segment in segments)
 
     def op_fill(self):
         self.op_fill_preserve()
@@ -194,11 +221,27 @@ class StrokeReader:
 
     def hidden(self, box, after: int, before: int) -> bool:
         """Whether an opaque fill drawn between the orders `after` and `before` covers the whole box."""
-        for order, (x0, y0, x1, y1), segments in self.covers:
-            if after < order < before and x0 <= box[0] and y0 <= box[1] and box[2] <= x1 and box[3] <= y1 \
-                    and all(_inside(point, segments) for point in _corners(box)):
-                return True
-        return False
+        return any(after < order < before and _covers(bounds, segments, box)
+                   for order, bounds, segments, _ in self.covers)
+
+    def ground(self, box, before: int) -> float:
+        """The lightness of what lies under the whole box before the order `before`: the last opaque fill
+        that covers it, or the white paper."""
+        for order, bounds, segments, light in reversed(self.covers):
+            if order < before and _covers(bounds, segments, box):
+                return light
+        return 1.0
+
+
+def lightness(r, g, b) -> float:
+    """The colour's luma (0 black, 1 white): how far it stands out from a ground of another lightness."""
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _covers(bounds, segments, box) -> bool:
+    x0, y0, x1, y1 = bounds
+    return x0 <= box[0] and y0 <= box[1] and box[2] <= x1 and box[3] <= y1 \
+        and all(_inside(point, segments) for point in _corners(box))
 
 
 def _corners(box):
@@ -216,6 +259,7 @@ def _inside(point, segments) -> bool:
 
 
 def read_ink(ops) -> StrokeReader:
-    """The visible strokes of `ops` (.strokes: half line width, x0, y0, x1, y1, order), the opaque fills that
+    """The visible strokes and the edges of opaque fills in `ops` (.strokes: half line width, x0, y0, x1, y1,
+    order, lightness; text that an edge runs through straddles two grounds), the opaque fills that
     may hide them (.hidden) and the order each text was drawn in (.text_orders), in the face's points."""
     return StrokeReader().read(ops)
