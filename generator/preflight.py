@@ -119,6 +119,14 @@ def overprints(texts, ink, bleed: float = 0.0) -> list[str]:
     return findings
 
 
+def art_overprints(art) -> list[str]:
+    """overprints() of a drawn Art (a board, a sheet): none when it was drawn without a record of its calls."""
+    if art.ops is None:
+        return []
+    from pnpgen.render.ink_lines import read_ink
+    return overprints(art.texts, read_ink(art.ops))
+
+
 def _text_overlaps(spans) -> list:
     """(text, other text, shared box) of every two runs whose ink overlaps by more than OVERLAP each way."""
     ordered = sorted(spans, key=lambda span: span[1][0])
