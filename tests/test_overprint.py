@@ -207,3 +207,65 @@ def test_se4_galaxy_sector_ids_stand_outside_their_circles(se4):
         corners = ((label.x0, label.top), (label.x1, label.top), (label.x0, label.bottom), (label.x1, label.bottom))
         nearest = min(math.hypot(x - place["x"], y - place["y"]) for x, y in corners)
         assert nearest > place["size"] / 2 + 0.5, place["id"]
+
+
+# Pieces on board spaces ----------------------------------------------------------------------------------
+
+def test_a_place_and_a_track_that_hold_too_big_a_piece_stop_the_build_located(mini_copy, capsys):
+    board = mini_copy / "boards" / "board.yaml"
+    text = board.read_text()
+    text = text.replace("label: Red}", "label: Red, holds: tiles}")                 # a 2 in hex (58.7 mm corner to corner) on a 30 mm place
+    text = text.replace("cell: 11, label: Score", "cell: 11, holds: chits, label: Score")  # 1/2 in chits: 12.7 mm
+    board.write_text(text)
+    assert main(["validate", "--data", str(mini_copy)]) == 1
+    err = capsys.readouterr().err
+    assert "board.yaml:6: places[0] (home-red).holds: tiles (58.7 mm) is larger than the place (30 mm)" in err
+    assert "tracks[0] (score).holds: chits (12.7 mm) is larger than a space (11 mm)" in err
+    assert "Traceback" not in err
+
+
+def test_a_piece_that_fits_its_space_but_reaches_over_the_next_one_is_found(mini_copy, capsys):
+    board = mini_copy / "boards" / "board.yaml"
+    text = board.read_text().replace("cell: 11, label: Score", "cell: 14, pitch: 13, holds: chits, label: Score")
+    text = text.replace("label: Red}", "label: Red, holds: tokens}")                 # 19 mm token, 30 mm place: fits
+    board.write_text(text)
+    assert main(["validate", "--data", str(mini_copy)]) == 1
+    err = capsys.readouterr().err
+    assert "tracks[0] (score).holds: chits (12.7 mm) on a space reaches over the next one" in err
+    assert "home-red" not in err
+    board.write_text(text.replace("pitch: 13", "pitch: 14"))
+    assert main(["validate", "--data", str(mini_copy)]) == 0
+
+
+def _track_numbers(lines, values: list, near_y: float | None = None) -> list:
+    """The lines that print `values` in order along one row (the first such row, or the one at near_y)."""
+    rows: dict = {}
+    for line in lines:
+        if line.text in values:
+            rows.setdefault(round(line.top), []).append(line)
+    for top, row in sorted(rows.items()):
+        texts = [line.text for line in sorted(row, key=lambda line: line.x0)]
+        if texts[:len(values)] == values and (near_y is None or abs(top - near_y) < 3):
+            return sorted(row, key=lambda line: line.x0)[:len(values)]
+    raise AssertionError(f"no row printing {values}")
+
+
+def test_eclipse_influence_discs_fit_their_circles_read_from_the_pdfs(eclipse):
+    root, manifest = eclipse
+    disc = next(p for p in manifest["parts"]["components"]["placements"] if p["ref"] == "player-discs.influence-disc")
+    diameter = disc["w"] / MM
+    track = yaml.safe_load((BUILTIN_DATA / "eclipse" / "data" / "game.yaml").read_text())["influence_track"]
+    lines = page_lines(root / "boards" / "player-red-poster.pdf", 1)
+    numbers = _track_numbers(lines, [str(n) for n in track[:11]])
+    centres = [(line.x0 + line.x1) / 2 for line in numbers]
+    assert min(b - a for a, b in zip(centres, centres[1:])) >= diameter + 0.5   # a disc never covers the next number
+
+
+def test_eclipse_storage_markers_fit_one_storage_square_read_from_the_pdfs(eclipse):
+    root, manifest = eclipse
+    marker = next(p for p in manifest["parts"]["components"]["placements"] if p["ref"] == "storage-markers.money-marker")
+    lines = page_lines(root / "boards" / "player-red-poster.pdf", 1)
+    numbers = _track_numbers(lines, [str(n) for n in range(10)])
+    centres = [(line.x0 + line.x1) / 2 for line in numbers]
+    pitch = min(b - a for a, b in zip(centres, centres[1:]))
+    assert marker["w"] / MM / 2 + pitch / 2 <= pitch + 0.05    # centred on a square, it stays off the next one

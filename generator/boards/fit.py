@@ -35,12 +35,12 @@ def place_findings(places: list, tables: dict) -> list[tuple[int, str]]:
             continue
         name, extent = held
         if extent > place["size"] + SLACK:
-            found.append((index, f"{name} ({extent:g} mm) is larger than the place ({place['size']:g} mm)"))
+            found.append((index, f"{name} ({extent:.1f} mm) is larger than the place ({place['size']:g} mm)"))
         for other in places:
             if other is not place and other.get("shape") != "none":
                 apart = math.hypot(other["x"] - place["x"], other["y"] - place["y"])
                 if apart < extent / 2 + other["size"] / 2 - SLACK:
-                    found.append((index, f"{name} ({extent:g} mm) on it reaches over place {other['id']} "
+                    found.append((index, f"{name} ({extent:.1f} mm) on it reaches over place {other['id']} "
                                          f"({apart:.1f} mm away, centre to centre)"))
     return found
 
@@ -59,8 +59,8 @@ def track_findings(tracks: list, tables: dict) -> list[tuple[int, str]]:
         name, extent = held
         cell, pitch = track["cell"], track.get("pitch") or track["cell"]
         if extent > cell + SLACK:
-            found.append((index, f"{name} ({extent:g} mm) is larger than a space ({cell:g} mm)"))
+            found.append((index, f"{name} ({extent:.1f} mm) is larger than a space ({cell:g} mm)"))
         elif extent / 2 + cell / 2 > pitch + SLACK:
-            found.append((index, f"{name} ({extent:g} mm) on a space reaches over the next one "
+            found.append((index, f"{name} ({extent:.1f} mm) on a space reaches over the next one "
                                  f"(spaces {pitch:g} mm apart, {cell:g} mm wide)"))
     return found
