@@ -2,8 +2,10 @@
 checked against that piece's printed size. A piece larger than its space, or one that reaches over a
 neighbouring space, cannot be played as printed: the players would have to stack or shove them.
 
-Spaces are taken as round (a place's `size` is its diameter or across-flats; a track's `cell`), the piece
-as its largest side: a square counter on a round space must fit inside it too, so this errs on the safe side.
+A place's `size` is its diameter, across-flats or side, a track's `cell` a square's side. The piece is
+measured the way it lies on that space: a disc by its diameter; a hex on a hex space across its flats,
+elsewhere corner to corner; a square or card on a square by its longer side, on a round space by its
+diagonal. The same measure, halved, is how far it reaches towards a neighbour.
 """
 from __future__ import annotations
 
@@ -14,13 +16,20 @@ from pnpgen.lengths import mm
 SLACK = 0.05   # mm: what rounding in a layout leaves
 
 
-def piece_extent(ref: str, tables: dict) -> tuple[str, float] | None:
-    """(the piece's name, its largest side in mm) for `table` or `table.row`; None when no such table."""
+def piece_extent(ref: str, tables: dict, space: str = "square") -> tuple[str, float] | None:
+    """(the piece's name, its size in mm as it lies on a `space` of that shape) for `table` or `table.row`;
+    None when there is no such table or row."""
     table_id, _, row_id = ref.partition(".")
     table = tables.get(table_id)
     if table is None or (row_id and not any(row.label == row_id for row in table.rows)):
         return None
-    return ref, mm(max(table.shape.w, table.shape.h))
+    shape = table.shape
+    w, h = mm(shape.w), mm(shape.h)
+    if shape.kind == "circle":
+        return ref, w
+    if shape.kind == "hex":
+        return ref, min(w, h) if space == "hex" else max(w, h)
+    return ref, math.hypot(w, h) if space in ("circle", "hex") else max(w, h)
 
 
 def place_findings(places: list, tables: dict) -> list[tuple[int, str]]:
@@ -29,7 +38,7 @@ def place_findings(places: list, tables: dict) -> list[tuple[int, str]]:
     for index, place in enumerate(places):
         if not place.get("holds"):
             continue
-        held = piece_extent(place["holds"], tables)
+        held = piece_extent(place["holds"], tables, place.get("shape", "circle"))
         if held is None:
             found.append((index, f"holds {place['holds']!r}: no such component table or row"))
             continue
