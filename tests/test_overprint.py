@@ -269,3 +269,22 @@ def test_eclipse_storage_markers_fit_one_storage_square_read_from_the_pdfs(eclip
     centres = [(line.x0 + line.x1) / 2 for line in numbers]
     pitch = min(b - a for a, b in zip(centres, centres[1:]))
     assert marker["w"] / MM / 2 + pitch / 2 <= pitch + 0.05    # centred on a square, it stays off the next one
+
+
+# Pages set straight onto a PDF (aid cards, record sheets) ------------------------------------------------
+
+def test_text_over_text_on_a_written_page_is_found_with_its_page(tmp_path):
+    from reportlab.pdfgen.canvas import Canvas
+    from pnpgen.page_overprint import pdf_overprints
+    path = tmp_path / "page.pdf"
+    canvas = Canvas(str(path), pagesize=(300, 200))
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(20, 150, "Clear heading")
+    canvas.drawString(20, 130, "A line of text")
+    canvas.drawString(20, 115, "The next line")        # 15 pt below: clear of the one above
+    canvas.showPage()
+    canvas.drawString(20, 100, "Production")
+    canvas.drawString(40, 96, "Upkeep")                 # 4 pt lower and to the right: over the first
+    canvas.save()
+    assert pdf_overprints(path) == [(2, pdf_overprints(path)[0][1])]
+    assert "text 'Production' overprints text 'Upkeep'" in pdf_overprints(path)[0][1]
