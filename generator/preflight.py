@@ -109,7 +109,7 @@ def overprints(texts, ink, bleed: float = 0.0) -> list[str]:
              for run, run_indexes in zip(runs(texts, 0.0), _run_indexes(texts))]
     findings = [f"text {a!r} overprints text {b!r} at {_at(box, bleed)}" for a, b, box in _text_overlaps(spans)]
     for text, box, order in spans:
-        crossing = next((line for line in ink.strokes if _line_crosses(line, box)
+        crossing = next((line for line in ink.near(box) if _line_crosses(line, box)
                          and not ink.hidden(box, line[5], order)
                          and abs(line[6] - ink.ground(box, line[5])) >= TINT), None)
         if crossing is not None:

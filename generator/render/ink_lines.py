@@ -5,6 +5,7 @@ left out."""
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from pnpgen.render.svg_ops import apply as _apply, multiply
 
@@ -13,6 +14,8 @@ CURVE_STEPS = 8           # chords per Bézier curve
 ARC_STEP = math.pi / 18   # at most 10 degrees of arc per chord
 FAINT = 0.5               # a stroke less opaque than this is a tint or texture behind text, not a line
 OPAQUE = 0.99             # a fill at least this opaque hides what lies under it
+CELL = 24.0               # points: the side of the grid squares strokes are filed under for near()
+GRID_FROM = 20000         # strokes times texts asked about: below it, scanning them all costs less than filing
 
 
 class StrokeReader:
@@ -31,14 +34,31 @@ class StrokeReader:
         self.order = 0
         self.groups: list = []        # where each open group's strokes and covers begin
 
-    def read(self, ops) -> list:
-        for self.order, (name, *args) in enumerate(ops):
-            handler = getattr(self, "op_" + name, None)
+    def read(self, ops) -> "StrokeReader":
+        handlers = _handlers()
+        for order, op in enumerate(ops):
+            handler = handlers.get(op[0])
             if handler is not None:
-                handler(*args)
+                self.order = order
+                handler(self, *op[1:])
         self.strokes = [line[:7] for line in self.strokes if line[7] >= FAINT]
         self.covers = [cover[:4] for cover in self.covers if cover[4] >= OPAQUE]
+        self.grid, self.queries = None, 0
         return self
+
+    def near(self, box) -> list:
+        """The strokes whose grid squares meet the box, in drawing order: all of them while few texts have
+        asked, a few of the thousands a board has once many have (then filed by square, once)."""
+        self.queries += 1
+        if len(self.strokes) * self.queries < GRID_FROM:
+            return self.strokes
+        if self.grid is None:
+            self.grid = _file_by_square(self.strokes)
+        found = set()
+        for column in range(math.floor(box[0] / CELL), math.floor(box[2] / CELL) + 1):
+            for row in range(math.floor(box[1] / CELL), math.floor(box[3] / CELL) + 1):
+                found.update(self.grid.get((column, row), ()))
+        return [self.strokes[index] for index in sorted(found)]
 
     # State
     def op_save(self):
@@ -231,6 +251,22 @@ class StrokeReader:
             if order < before and _covers(bounds, segments, box):
                 return light
         return 1.0
+
+
+@lru_cache(maxsize=1)
+def _handlers() -> dict:
+    """{call name: StrokeReader method} of the calls that matter here (the rest are skipped unread)."""
+    return {name[3:]: function for name, function in vars(StrokeReader).items() if name.startswith("op_")}
+
+
+def _file_by_square(strokes) -> dict:
+    """{(column, row): [stroke index]} of every grid square each stroke's box (its width included) meets."""
+    grid: dict = {}
+    for index, (half, x0, y0, x1, y1, *_) in enumerate(strokes):
+        for column in range(math.floor((min(x0, x1) - half) / CELL), math.floor((max(x0, x1) + half) / CELL) + 1):
+            for row in range(math.floor((min(y0, y1) - half) / CELL), math.floor((max(y0, y1) + half) / CELL) + 1):
+                grid.setdefault((column, row), []).append(index)
+    return grid
 
 
 def lightness(r, g, b) -> float:
