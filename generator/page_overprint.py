@@ -11,9 +11,9 @@ from pnpgen.preflight import OVERLAP
 PT_TO_MM = 25.4 / 72
 
 
-def page_lines(page) -> list[tuple[str, tuple]]:
-    """(text, (x0, top, x1, bottom) in points from the top-left) of every line of glyphs on a pdfium page: a
-    glyph joins the line before it when it shares its baseline and follows it closely."""
+def page_lines(page) -> list[tuple[str, tuple, float]]:
+    """(text, (x0, top, x1, bottom) in points from the top-left, size in points) of every line of glyphs on
+    a pdfium page: a glyph joins the line before it when it shares its baseline and follows it closely."""
     import pypdfium2.raw as pdfium_c
     height = page.get_height()
     text = page.get_textpage()
@@ -35,10 +35,11 @@ def page_lines(page) -> list[tuple[str, tuple]]:
         box = (left, height - top, right, height - bottom)
         last = lines[-1] if lines else None
         if last and abs(last[-1][2] - origin.value) < 0.5 and -size * 0.4 < left - last[-1][1][2] < size * 0.9:
-            last.append((char, box, origin.value))
+            last.append((char, box, origin.value, size))
         else:
-            lines.append([(char, box, origin.value)])
-    return [("".join(g[0] for g in glyphs), _union([g[1] for g in glyphs])) for glyphs in lines]
+            lines.append([(char, box, origin.value, size)])
+    return [("".join(g[0] for g in glyphs), _union([g[1] for g in glyphs]), max(g[3] for g in glyphs))
+            for glyphs in lines]
 
 
 def _union(boxes) -> tuple:
@@ -48,8 +49,8 @@ def _union(boxes) -> tuple:
 def overlapping_lines(lines) -> list[tuple[str, str, tuple]]:
     """(text, other text, shared box) of every two lines whose ink overlaps by more than OVERLAP each way."""
     found, ordered = [], sorted(lines, key=lambda line: line[1][1])   # by top: a line meets only the next few
-    for index, (text, box) in enumerate(ordered):
-        for other, other_box in ordered[index + 1:]:
+    for index, (text, box, *_) in enumerate(ordered):
+        for other, other_box, *_ in ordered[index + 1:]:
             if other_box[1] > box[3] - OVERLAP:
                 break
             shared = (max(box[0], other_box[0]), max(box[1], other_box[1]),
