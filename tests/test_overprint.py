@@ -130,7 +130,7 @@ def se4(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def euro(tmp_path_factory):
-    return _kit_build(tmp_path_factory, "4x-space-euro", "components")
+    return _kit_build(tmp_path_factory, "4x-space-euro", "components,boards")
 
 
 def _placed(manifest: dict, face: str, ref: str | None = None) -> list[dict]:
@@ -288,3 +288,43 @@ def test_text_over_text_on_a_written_page_is_found_with_its_page(tmp_path):
     canvas.save()
     assert pdf_overprints(path) == [(2, pdf_overprints(path)[0][1])]
     assert "text 'Production' overprints text 'Upkeep'" in pdf_overprints(path)[0][1]
+
+
+# A second cue beside colour -------------------------------------------------------------------------------
+
+def test_eclipse_population_squares_carry_their_resource_letter(eclipse):
+    """Every money, science and materials square of a sector prints $, S or M, as many as the sector has."""
+    import csv
+    root, manifest = eclipse
+    rows = {row["id"]: row for row in csv.DictReader((BUILTIN_DATA / "eclipse" / "components" / "sectors.csv").open())}
+    checked = 0
+    for placement in _placed(manifest, "sector-front"):
+        row = rows[placement["ref"].split(".", 1)[1]]
+        letters = [line.text for line in placement_lines(root, placement) if line.text in ("$", "S", "M")]
+        for letter, res in (("$", "money"), ("S", "science"), ("M", "materials")):
+            assert letters.count(letter) == int(row[res] or 0) + int(row["adv_" + res] or 0), (row["id"], letter)
+        checked += 1
+    assert checked >= 30
+
+
+def test_euro_goods_carry_their_initial_on_the_board_and_the_markets(euro):
+    root, manifest = euro
+    board = yaml.safe_load((BUILTIN_DATA / "4x-space-euro" / "boards" / "main.yaml").read_text())
+    initials = {"pink": "P", "teal": "T", "orange": "O"}
+    lines = page_lines(root / "boards" / "main-poster.pdf", 1)
+    for place in board["places"]:
+        if place.get("goods", "none") != "none":
+            near = [line.text for line in lines if abs((line.x0 + line.x1) / 2 - place["x"]) < place["size"] / 2
+                    and abs((line.top + line.bottom) / 2 - place["y"]) < place["size"] / 2]
+            assert initials[place["goods"]] in near, place["id"]
+    for placement in _placed(manifest, "market-front"):
+        foot = [line.text for line in placement_lines(root, placement) if line.top > placement["h"] / MM - 13]
+        assert foot == ["P", "T", "O"], foot
+
+
+def test_euro_outposts_fit_the_shuffle_track_read_from_the_pdfs(euro):
+    root, manifest = euro
+    outpost = next(p for p in manifest["parts"]["components"]["placements"] if p["ref"] == "pieces.outpost")
+    numbers = _track_numbers(page_lines(root / "boards" / "main-poster.pdf", 1), [str(n) for n in range(1, 25)])
+    centres = [(line.x0 + line.x1) / 2 for line in numbers]
+    assert min(b - a for a, b in zip(centres, centres[1:])) >= outpost["w"] / MM   # one outpost a space
