@@ -96,8 +96,9 @@ class WebSocket:
 class Browser:
     """`with Browser() as b: b.open(url); b.evaluate('document.title')`: one headless page."""
 
-    def __init__(self, timeout: float = 30.0):
-        self.timeout = timeout
+    def __init__(self, timeout: float = 30.0, size: tuple[int, int] = (1280, 8000)):
+        """`size`: the window in CSS pixels; tall, so that lazily loaded pictures load without scrolling."""
+        self.timeout, self.size = timeout, size
         self.proc = None
         self.ws = None
         self.next_id = 0
@@ -115,6 +116,8 @@ class Browser:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             self.ws = WebSocket(self._page_socket(self._devtools_port()), self.timeout)
+            self.call("Emulation.setDeviceMetricsOverride", width=self.size[0], height=self.size[1],
+                      deviceScaleFactor=1, mobile=False)
         except BaseException:
             self.__exit__(None, None, None)
             raise
