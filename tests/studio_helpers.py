@@ -112,5 +112,9 @@ def pieces_shown(ref: str, side: str = "front") -> str:
             ".filter(i => i.complete && i.naturalWidth > 0).length")
 
 
-ALL_LOADED = ("(() => { const imgs = [...document.querySelectorAll('#pieces img, #files img')];"
-              " return imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0) && imgs.length; })()")
+VISIBLE = ("[...document.querySelectorAll('{}')]"
+           ".filter(i => i.loading !== 'lazy' || i.getBoundingClientRect().top < innerHeight)")
+# JavaScript: the number of pictures the page shows, once every one in view is loaded (else false); page
+# thumbnails below the window load lazily, as the designer scrolls, and are not waited for
+ALL_LOADED = (f"(imgs => imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0) && imgs.length)"
+              f"({VISIBLE.format('#pieces img, #files img')})")
