@@ -16,6 +16,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.browser import DIE_WITH_PARENT
+
 URL = re.compile(r"pnpgen studio: (http://127\.0\.0\.1:\d+/)")
 
 
@@ -31,7 +33,7 @@ class ServeProcess:
 
     def __enter__(self) -> "ServeProcess":
         self.proc = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                     cwd=Path(__file__).resolve().parent.parent)
+                                     cwd=Path(__file__).resolve().parent.parent, preexec_fn=DIE_WITH_PARENT)
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
         try:
