@@ -60,6 +60,8 @@ def test_the_view_holds_every_piece_and_every_page_of_the_build(studio):
     view, built = studio.view(), manifest(studio)
     shown = sorted((p["ref"], p["colour"], p["count"]) for p in view["pieces"])
     assert shown == sorted((p["ref"], p["colour"], p["count"]) for p in built["pieces"])
+    token = next(p for p in view["pieces"] if p["ref"] == "tokens.5")
+    assert "tokens.csv:4" in token["source"]  # the row to edit, named under the picture's tooltip
     two_sided = {p["ref"] for p in built["pieces"] if p["back"]}
     for piece in view["pieces"]:
         front = png_of(studio, piece["front"])

@@ -71,6 +71,7 @@ class FacePictures:
             entries.append({
                 "key": f"{key}|{seen[key]}", "ref": piece.ref, "variant": variant_of(piece), "name": piece.name,
                 "label": piece.label, "colour": piece.colour, "group": piece.group, "count": count,
+                "source": arts.origins.get(piece.front.key, ""),  # the row to edit: 'file:line: table row label'
                 "w_mm": round(mm(shape.w), 2), "h_mm": round(mm(shape.h), 2),
                 "front": self._picture(arts, piece.front, shape, images, drawn),
                 "back": self._picture(arts, piece.back, shape, images, drawn) if piece.back else None})

@@ -111,6 +111,8 @@ class StudioHandler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
         self.close_connection = True
+        if self.command == "HEAD":
+            return
         version = -1
         try:
             while not state.stopping:
