@@ -20,9 +20,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-
-
 def _parent_death_signal():
     """A preexec_fn that has the kernel send the child SIGTERM when this process dies, however it dies (even
     SIGKILL), so no browser or server outlives a killed test run (Linux; elsewhere nothing). libc is loaded
@@ -41,8 +38,8 @@ DIE_WITH_PARENT = _parent_death_signal()
 
 
 def chromium_path() -> str | None:
-    """The system's Chromium (Debian's package is `chromium`), or None."""
-    return next((found for name in CANDIDATES if (found := shutil.which(name))), None)
+    """The system's Chromium (Debian's package `chromium`), or None."""
+    return shutil.which("chromium")
 
 
 class WebSocket:
@@ -121,12 +118,11 @@ class Browser:
         self.next_id = 0
 
     def __enter__(self) -> "Browser":
-        executable = chromium_path()
-        if executable is None:
+        if chromium_path() is None:
             raise RuntimeError("no Chromium on this machine (apt-get install -y chromium)")
         self.profile = tempfile.mkdtemp(prefix="pnpgen-chromium-")
         self.proc = subprocess.Popen(
-            [executable, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+            ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--disable-extensions", "--disable-background-networking", "--disable-dev-shm-usage",
              "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
              f"--user-data-dir={self.profile}", "about:blank"],

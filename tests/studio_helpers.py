@@ -23,8 +23,7 @@ URL = re.compile(r"pnpgen studio: (http://127\.0\.0\.1:\d+/)")
 
 class ServeProcess:
     def __init__(self, kit: Path, out: Path, *options: str, seconds: float = 60.0):
-        self.command = [sys.executable, "-m", "pnpgen", "serve", "--data", str(kit), "--out", str(out),
-                        "--port", "0", *options]
+        self.arguments = ["--data", str(kit), "--out", str(out), "--port", "0", *options]
         self.seconds = seconds
         self.lines: queue.Queue = queue.Queue()
         self.said: list[str] = []
@@ -32,7 +31,7 @@ class ServeProcess:
         self.url = ""
 
     def __enter__(self) -> "ServeProcess":
-        self.proc = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        self.proc = subprocess.Popen([sys.executable, "-m", "pnpgen", "serve", *self.arguments], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      cwd=Path(__file__).resolve().parent.parent, preexec_fn=DIE_WITH_PARENT)
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
