@@ -44,6 +44,9 @@ class Studio:
             except BuildError as exc:
                 self._failed([message_view(str(exc))])
                 raise
+            except OSError as exc:  # a file the build reads or writes went away, or the disk is full
+                self._failed([message_view(str(exc))])
+                raise BuildError(str(exc)) from None
 
     def _attempt(self, start: float) -> str:
         from pnpgen.build import build
@@ -99,7 +102,7 @@ class Studio:
 
 
 def serve(root: Path, options, load: Callable, port: int = 0, open_browser: bool = False,
-          stream=sys.stderr, ready: Callable[[str], None] | None = None) -> int:
+          stream=sys.stderr) -> int:
     """Serve the studio on 127.0.0.1 and rebuild on every save until Ctrl-C (or SIGTERM)."""
     from pnpgen.studio.server import StudioServer, start
     from pnpgen.watch import watch
@@ -113,8 +116,6 @@ def serve(root: Path, options, load: Callable, port: int = 0, open_browser: bool
     start(server)
     try:
         print(f"pnpgen studio: {server.url}  (Ctrl-C to stop)", flush=True)
-        if ready:
-            ready(server.url)
         if open_browser:
             import webbrowser
             webbrowser.open(server.url)
