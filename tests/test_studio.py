@@ -179,6 +179,30 @@ def test_the_designers_loop_edit_break_and_mend(studio, browser):
     assert browser.wait_for(f"{pieces_shown('tokens.5')} === 2")
 
 
+def test_a_build_that_fails_after_the_pieces_showed_keeps_the_last_good_pictures(studio, browser):
+    """Another build holds the output folder (a `pnpgen build` in a terminal): the studio's build stops after
+    the new pieces were drawn; the page shows why and the last good pictures, every one still served."""
+    from pnpgen.output import BuildLock
+    csv = studio.kit / "components" / "tokens.csv"
+    browser.open(studio.url)
+    browser.wait_for(ALL_LOADED)
+    try:
+        with BuildLock(studio.out):
+            write_cell(csv, "\n5,1", "\n4,1")
+            browser.wait_for("document.getElementById('status').dataset.status === 'failed'")
+            assert "another build is writing" in browser.evaluate("document.getElementById('problems').textContent")
+            assert browser.wait_for(f"{pieces_shown('tokens.5')} === 2 && {ALL_LOADED}")
+            assert browser.evaluate(pieces_shown("tokens.4")) == 0
+            view = studio.view()
+            named = [p[side] for p in view["pieces"] for side in ("front", "back") if p[side]]
+            named += [page["picture"] for f in view["files"] for page in f["pages"]]
+            assert [studio.get(f"pic/{name}")[0] for name in named] == [200] * len(named)  # a new tab sees them
+    finally:
+        csv.write_text("value,qty\n1,4\n2,3\n5,1\n", encoding="utf-8")
+    browser.wait_for("document.getElementById('status').dataset.status === 'built' && "
+                     "document.getElementById('problems').children.length === 0")
+
+
 def _differ(a: Image.Image, b: Image.Image) -> bool:
     from PIL import ImageChops
     return a.size == b.size and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is not None

@@ -29,7 +29,6 @@ class Studio:
         self.pages = PagePictures(state.pictures)
         self.turn = threading.Lock()
         self.kit = None          # the last kit that built, for proofs
-        self.good: dict = {}     # pieces and files of the last build that succeeded
 
     def attempt(self) -> str:
         """One build for pnpgen.watch: a one-line summary, or the located problem raised after the page has it."""
@@ -39,13 +38,13 @@ class Studio:
             try:
                 return self._attempt(start)
             except KitError as exc:
-                self._failed([problem_view(p) for p in exc.problems])
+                self.state.failed([problem_view(p) for p in exc.problems])
                 raise
             except BuildError as exc:
-                self._failed([message_view(str(exc))])
+                self.state.failed([message_view(str(exc))])
                 raise
             except OSError as exc:  # a file the build reads or writes went away, or the disk is full
-                self._failed([message_view(str(exc))])
+                self.state.failed([message_view(str(exc))])
                 raise BuildError(str(exc)) from None
 
     def _attempt(self, start: float) -> str:
@@ -57,16 +56,12 @@ class Studio:
         result = build(kit, self.options)
         files = self.pages.files(result.kit_out, result.files)
         self.kit = kit
-        self.good = {"pieces": pieces, "files": files}
         self.state.allow_files({path.relative_to(result.kit_out).as_posix(): path for path in result.files})
         seconds = time.perf_counter() - start
-        self.state.update(files=files, status="built", seconds=round(seconds, 2), built_at=time.time(),
+        self.state.succeeded(pieces=pieces, files=files, status="built", seconds=round(seconds, 2), built_at=time.time(),
                           problems=shown_warnings + [message_view(w) | {"severity": "warning"}
                                                      for w in result.warnings])
         return f"{', '.join(result.parts) or 'manifest'} ({len(result.files)} files)"
-
-    def _failed(self, problems: list[dict]) -> None:
-        self.state.update(status="failed", problems=problems, **self.good)
 
     def proof(self, ref: str, variant: str | None, colour: str | None) -> dict:
         """A piece's proof (pnpgen.proof) at print size: its two PNGs and the proof PDF, for the page."""

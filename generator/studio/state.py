@@ -37,14 +37,29 @@ class StudioState:
         self.view = {"title": title, "status": "starting", "seconds": None, "built_at": None,
                      "problems": [], "pieces": [], "files": []}
         self.files: dict[str, Path] = {}   # what /file/ serves: the build's own files, by relative path
+        self.good = {"pieces": [], "files": []}   # the last build that succeeded, shown again after a failure
         self.proof_pictures: set[str] = set()
 
     def update(self, **changes) -> None:
+        """A new view; the pictures kept are those it, the last good build and the last proof show."""
         with self.changed:
             self.view = {**self.view, **changes}
             self.version += 1
-            self.pictures.keep_only(pictures_named(self.view["pieces"], self.view["files"], self.proof_pictures))
+            shown = pictures_named(self.view["pieces"], self.view["files"], self.proof_pictures)
+            self.pictures.keep_only(shown | pictures_named(self.good["pieces"], self.good["files"]))
             self.changed.notify_all()
+
+    def succeeded(self, **changes) -> None:
+        """A build landed: its pieces and files become the last good ones."""
+        with self.changed:
+            self.good = {"pieces": changes.get("pieces", self.view["pieces"]), "files": changes["files"]}
+        self.update(**changes)
+
+    def failed(self, problems: list[dict]) -> None:
+        """An attempt failed: its problems beside the last good build's pictures."""
+        with self.changed:
+            good = dict(self.good)
+        self.update(status="failed", problems=problems, **good)
 
     def allow_files(self, files: dict[str, Path]) -> None:
         with self.changed:
