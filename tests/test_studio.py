@@ -102,6 +102,21 @@ def test_a_pdf_of_the_build_is_served_and_a_foreign_host_is_refused(studio):
     assert studio.get("view.json", Host="studio.example.com")[0] == 403  # a DNS name rebound to 127.0.0.1
 
 
+@pytest.mark.parametrize("host, status", [("localhost:8765", 200), ("127.0.0.1", 200), ("[::1]:8765", 200),
+                                          ("127.0.0.1.nip.io", 403), ("localhost.example.com:8765", 403),
+                                          ("", 403)])
+def test_only_loopback_host_names_are_answered(studio, host, status):
+    assert studio.get("view.json", Host=host)[0] == status
+
+
+def test_a_build_errors_location_is_split_off_for_the_page():
+    from pnpgen.studio.state import message_view
+    located = message_view("mygame/components/cards.yaml:12: cards row Scout: text does not fit")
+    assert (located["where"], located["message"]) == ("mygame/components/cards.yaml:12", "cards row Scout: text does not fit")
+    unlocated = message_view("another build is writing output/mini right now: try again")
+    assert (unlocated["where"], unlocated["message"]) == ("", "another build is writing output/mini right now: try again")
+
+
 def test_the_server_listens_on_loopback_only(studio):
     assert studio.url.startswith("http://127.0.0.1:")
     port = int(studio.url.rsplit(":", 1)[1].strip("/"))

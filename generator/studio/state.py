@@ -6,11 +6,14 @@ that succeeded (a failed build never replaces them: the page keeps the last good
 """
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
 from pnpgen.problems import Problem
 from pnpgen.studio.pictures import PictureStore, pictures_named
+
+LOCATION = re.compile(r"\S+\.\w+(:\d+)?")  # a file name with no spaces, then maybe its line: `cards.yaml:12`
 
 
 def problem_view(problem: Problem) -> dict:
@@ -21,7 +24,7 @@ def problem_view(problem: Problem) -> dict:
 def message_view(message: str) -> dict:
     """A build error's text (it names its own file and line, as `file:line: ...`)."""
     head, sep, rest = message.partition(": ")
-    located = sep and (":" in head or "/" in head or head.endswith((".yaml", ".csv", ".j2", ".md")))
+    located = sep and LOCATION.fullmatch(head)
     return {"where": head if located else "", "field": "", "message": rest if located else message,
             "severity": "error"}
 
