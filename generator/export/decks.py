@@ -105,7 +105,9 @@ class ExportArts:
             self.cache = ArtCache(kit.root)   # images in the kit folder resolve against it
         except TypeError:
             self.cache = ArtCache()
+        from pnpgen.render.piece_faces import kit_env
         self.kit, self.origins, self.done = kit, face_origins(kit), {}
+        self.env = kit_env(kit.root)  # looked up once: each look-up lists the kit's template folder
 
     def svg(self, face, shape, bleed_pt: float) -> tuple[str, str]:
         """(the face's SVG at the bleed asked for, where it comes from): what `art` draws, and what the studio
@@ -119,7 +121,7 @@ class ExportArts:
         bleed = round(mm(bleed_pt), 4)
         params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}
         where = self.origins.get(face.key, face.template)
-        content = render_content(self.kit.root, face.template, face_context(params, self.kit), where)
+        content = render_content(self.kit.root, face.template, face_context(params, self.kit), where, self.env)
         return piece_svg(content, shape, bleed), where
 
     def art(self, face, shape, bleed_pt: float):
