@@ -12,7 +12,6 @@ import mimetypes
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
 from urllib.parse import parse_qs, unquote, urlsplit
 
 LOOPBACK = "127.0.0.1"
@@ -22,7 +21,8 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 def page_html() -> bytes:
-    return resources.files("pnpgen.studio").joinpath("page.html").read_bytes()
+    from pnpgen.resources import studio_page
+    return studio_page().read_bytes()
 
 
 class StudioServer(ThreadingHTTPServer):
