@@ -34,6 +34,7 @@ def studio(tmp_path_factory):
         yield served
     assert served.proc.returncode == 0, served.said  # Ctrl-C ends it cleanly
     assert "stopped watching" in served.said[-1]
+    assert not [line for line in served.said if "Traceback" in line or "request failed" in line]
 
 
 @pytest.fixture(scope="module")
@@ -115,6 +116,12 @@ def test_a_build_errors_location_is_split_off_for_the_page():
     assert (located["where"], located["message"]) == ("mygame/components/cards.yaml:12", "cards row Scout: text does not fit")
     unlocated = message_view("another build is writing output/mini right now: try again")
     assert (unlocated["where"], unlocated["message"]) == ("", "another build is writing output/mini right now: try again")
+
+
+def test_a_proof_of_no_such_piece_says_what_there_is(studio):
+    status, _, body = studio.get("proof?ref=cards.Explor")
+    assert status == 422 and "did you mean cards.Explore" in json.loads(body)["error"]
+    assert studio.get("proof")[0] == 400
 
 
 def test_the_server_listens_on_loopback_only(studio):

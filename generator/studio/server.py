@@ -34,6 +34,13 @@ class StudioServer(ThreadingHTTPServer):
         self.state, self.proof = state, proof
         super().__init__((LOOPBACK, port), StudioHandler)
 
+    def handle_error(self, request, client_address) -> None:
+        """A request that failed: a closed tab is nothing; anything else is one line, never a traceback."""
+        import sys
+        error = sys.exc_info()[1]
+        if not isinstance(error, (ConnectionError, TimeoutError)):
+            print(f"studio: a request failed: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+
     @property
     def url(self) -> str:
         return f"http://{LOOPBACK}:{self.server_address[1]}/"
@@ -99,7 +106,7 @@ class StudioHandler(BaseHTTPRequestHandler):
             return self._send_text(HTTPStatus.BAD_REQUEST, "a proof needs ?ref=")
         try:
             answer = self.server.proof(first["ref"], first.get("variant") or None, first.get("colour") or None)
-        except (ValueError, KitError, BuildError) as exc:
+        except (ValueError, OSError, KitError, BuildError) as exc:
             return self._send_json({"error": str(exc)}, HTTPStatus.UNPROCESSABLE_ENTITY)
         self._send_json(answer)
 
