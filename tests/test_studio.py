@@ -180,6 +180,8 @@ def test_the_designers_loop_edit_break_and_mend(studio, browser):
         write_cell(csv, "\n5,1", "\n4,1")
         assert browser.wait_for(f"{pieces_shown('tokens.4')} === 2")  # red and blue, loaded in the page
         assert browser.evaluate(pieces_shown("tokens.5")) == 0
+        glowing = browser.evaluate("[...document.querySelectorAll('figure.piece.changed')].map(f => f.dataset.ref)")
+        assert set(glowing) == {"tokens.4"}  # the changed pieces are marked for the eye, and only they
         browser.wait_for(f"document.getElementById('status').dataset.status === 'built' && {ALL_LOADED}")
         new_token = browser.evaluate("document.querySelector('figure.piece[data-ref=\"tokens.4\"][data-colour=\"red\"]"
                                      " img.front').src").rsplit("/", 1)[1]
