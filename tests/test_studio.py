@@ -246,5 +246,6 @@ def test_a_click_opens_the_proof_at_print_size_with_its_cut_line(studio, browser
     margin = round(3.0 / 25.4 * 192)
     row = [proof.getpixel((x, proof.height // 2)) for x in range(margin - 4, margin + 2)]
     assert any(r > 180 and g < 80 and b > 180 for r, g, b in row)  # the magenta cut line beside the edge
+    assert "cards.yaml:" in browser.evaluate("document.querySelector('#proof .source').textContent")
     pdf = browser.evaluate("document.querySelector('#proof a').getAttribute('href')").split("?")[0]
     assert studio.get(pdf.lstrip("/"))[0] == 200
