@@ -124,8 +124,8 @@ def _key(ctx, svg: str, title: str, paper: str) -> str:
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.maps import pages, tiling
     from pnpgen.render import pdf, svg_ops
-    from pnpgen.render.templates import template_path
-    furniture = [template_path(ctx.kit.root, t).read_text(encoding="utf-8") for t in ("map-marks", "map-tile", "map-assembly")]
+    from pnpgen.render.templates import template_source
+    furniture = [template_source(ctx.kit.root, t) for t in ("map-marks", "map-tile", "map-assembly")]
     return content_key(source_fingerprint(pdf, svg_ops, tiling, pages), Path(__file__).read_text(encoding="utf-8"),
                        *furniture, svg, title, paper)
 

@@ -47,7 +47,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
     context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size)
-    sources = [(path, render_chapter(path, context)) for path in chapter_files(kit, settings["chapters"])]
+    sources = [(path, render_chapter(path, context, kit.root)) for path in chapter_files(kit, settings["chapters"])]
     chapters = [(path, parse(text)) for path, text in sources]
     figures = draw_figures(ctx, name, chapters, known)
     rel, imposed = f"{name}.pdf", f"{name}-imposed.pdf"

@@ -23,19 +23,21 @@ class ImageRefused(ValueError):
 
 
 def kit_fetcher(root: Path | None):
-    """A cairosvg url_fetcher that serves files inside `root` only (nothing at all when root is None)."""
-    base = root.resolve() if root else None
+    """A cairosvg url_fetcher that serves files inside `root` only (nothing at all when root is None), read
+    through the kit reader: a link out of the kit, a FIFO or a device is refused, never read or waited on."""
+    from pnpgen import kit_files
 
     def fetch(url: str, resource_type=None) -> bytes:
         parsed = urlparse(url)
-        if base is None or parsed.scheme != "file":
+        if root is None or parsed.scheme != "file":
             raise ImageRefused(f"external reference refused: {url} (use a path inside the kit folder)")
-        path = Path(unquote(parsed.path)).resolve()
-        if not path.is_relative_to(base):
-            raise ImageRefused(f"reference outside the kit folder refused: {unquote(parsed.path)}")
-        if not path.is_file():
-            raise ImageRefused(f"no such file in the kit: {path.relative_to(base)}")
-        return path.read_bytes()
+        path = Path(unquote(parsed.path))
+        try:
+            return kit_files.read_bytes(path, root)
+        except kit_files.KitFileError as exc:
+            if "outside the kit folder" in exc.message:
+                raise ImageRefused(f"reference outside the kit folder refused: {path} ({exc.message})") from None
+            raise ImageRefused(f"image {exc.file}: {exc.message}") from None
 
     return fetch
 
