@@ -10,6 +10,7 @@ from pathlib import Path
 
 import jinja2
 
+from pnpgen.kit_files import KitFileError
 from pnpgen.pieces import colour_params
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.templates import SUFFIX, template_dirs, template_env
@@ -40,6 +41,8 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
                          f"{exc.message} (for {where})") from None
     except TextFitError as exc:
         raise BuildError(f"{where}: {_template_line(exc, template)}: {exc}") from None
+    except KitFileError as exc:  # an include or import that is a link out of the kit, a FIFO...
+        raise BuildError(f"{_template_line(exc, template)}: include {exc} (for {where})") from None
     except jinja2.exceptions.SecurityError as exc:
         raise BuildError(f"{where}: {_template_line(exc, template)}: not allowed in a kit template: {exc}") from None
     except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError) as exc:
