@@ -115,17 +115,17 @@ EXTRA = {
     "aids/cards.yaml": f"cards:\n  a: {{title: {SECRET}, per: table, front: [{{text: x}}], back: [{{text: y}}]}}\n".encode(),
     "maps/island.yaml": b"legend: {'.': off-map, s: sea}\nrows: ['s s']\n",
     "templates/_pieces.svg.j2": (PROJECT / "templates" / "_pieces.svg.j2").read_bytes(),
-    "rules/_shared.md": f"{SECRET}\n".encode(),
+    "shared/words.md": f"{SECRET}\n".encode(),
     "templates/notes.txt": f"<text>{SECRET}</text>\n".encode(),
 }
 
 # Kit files read while the kit loads (validation), each a kind of file a build reads.
 LOADED = ["kit.yaml", "components/cards.yaml", "components/tokens.csv", "data/facts.yaml", "data/facts.csv",
           "boards/board.yaml", "charts.yaml", "rules/01-rules.md", "templates/card-front.svg.j2",
-          "templates/_pieces.svg.j2", "art/red.png", "aids/cards.yaml", "maps/island.yaml", "rules/_shared.md",
+          "templates/_pieces.svg.j2", "art/red.png", "aids/cards.yaml", "maps/island.yaml", "shared/words.md",
           "templates/notes.txt"]
 INCLUDERS = {  # files reached only through an include: the including file, and what it gains
-    "rules/_shared.md": ("rules/01-rules.md", '\n{% include "rules/_shared.md" %}\n'),
+    "shared/words.md": ("rules/01-rules.md", '\n{% include "shared/words.md" %}\n'),
     "templates/notes.txt": ("templates/chit.svg.j2", '\n{% include "notes.txt" %}\n'),
 }
 
@@ -199,13 +199,12 @@ def test_the_output_inside_the_kit_is_never_read_as_input(case, capsys):
 def test_an_include_in_a_chapter_reads_a_kit_file(case, capsys):
     """Includes work in texts (no "no loader for this environment"): the chapter prints the shared text."""
     kit, outside = case
-    (kit / "rules" / "_shared.md").write_text("Shared words: {{ tables.cards.count }} cards.\n")
     with open(kit / "rules" / "01-rules.md", "a", encoding="utf-8") as handle:
-        handle.write('\n{% include "rules/_shared.md" %}\n')
-    (kit / "rules" / "_shared.md").rename(kit / "shared.txt")
+        handle.write('\n{% include "shared/words.md" %}\n')
     run = run_build(kit, kit / "output", outside, capsys, "--only", "documents")
-    assert run.code == 1 and "01-rules.md:" in run.err and "include 'rules/_shared.md': no such file" in run.err
-    (kit / "shared.txt").rename(kit / "rules" / "_shared.md")
+    assert run.code == 1 and "01-rules.md:" in run.err and "include 'shared/words.md': no such file" in run.err
+    (kit / "shared").mkdir()
+    (kit / "shared" / "words.md").write_text("Shared words: {{ tables.cards.count }} cards.\n")
     run = run_build(kit, kit / "output", outside, capsys, "--only", "documents")
     assert run.code == 0, run.err
     from pypdf import PdfReader
