@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
 
 from pnpgen.problems import BuildError, display_path
 
@@ -123,10 +122,3 @@ def read_text(path, roots, encoding: str = "utf-8") -> str:
         raise KitFileError(path, f"not UTF-8 text (byte {data[exc.start]:#04x}): save the file as UTF-8",
                            data[: exc.start].count(b"\n") + 1) from None
 
-
-def kit_root_of(path, roots) -> Path:
-    """The one of `roots` that `path` lies in (lexically), for a reader that knows several."""
-    for root in _as_tuple(roots):
-        if Path(path).is_relative_to(root):
-            return Path(root)
-    return Path(_as_tuple(roots)[0])

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnpgen.problems import BuildError, display_path
+from pnpgen.problems import BuildError
 
 
 class TextError(BuildError):
