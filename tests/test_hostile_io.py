@@ -326,3 +326,13 @@ def test_kill_9_at_random_points_leaves_one_whole_build(tmp_path):
     assert proc.wait(60) == 0
     assert _which(_files(out / "mini"), whole) == "a4"
     assert not [p for p in out.iterdir() if p.name.startswith(".staging-")]  # killed builds' folders cleared
+
+
+def test_a_missing_include_in_a_piece_template_is_located_at_its_line(case, capsys):
+    kit, outside = case
+    with open(kit / "templates" / "chit.svg.j2", "a", encoding="utf-8") as handle:
+        handle.write('{% include "nothing.svg.j2" %}\n')
+    line = len((kit / "templates" / "chit.svg.j2").read_text().splitlines())
+    run = run_build(kit, kit / "output", outside, capsys, "--only", "components")
+    assert run.code == 1 and f"chit.svg.j2:{line}: template nothing.svg.j2 not found (for " in run.err, run.err
+    assert "chits.yaml:" in run.err  # and the row that needed it

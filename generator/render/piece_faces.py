@@ -34,8 +34,9 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
     try:
         return env.get_template(f"{template}{SUFFIX}").render(**context)
     except jinja2.TemplateNotFound as exc:
-        raise BuildError(f"{where}: template {exc.name} not found "
-                         f"(looked in {', '.join(display_path(d) for d in template_dirs(kit_root))})") from None
+        at = f"{_template_line(exc, template)}: " if exc.name != f"{template}{SUFFIX}" else ""  # an include's line
+        raise BuildError(f"{at}template {exc.name} not found (for {where}; "
+                         f"looked in {', '.join(display_path(d) for d in template_dirs(kit_root))})") from None
     except jinja2.TemplateSyntaxError as exc:
         raise BuildError(f"{display_path(exc.filename or template)}:{exc.lineno}: template syntax error: "
                          f"{exc.message} (for {where})") from None

@@ -91,8 +91,10 @@ def render_template(kit_root: Path, name: str, context: dict, needed_by: str = "
     except jinja2.TemplateNotFound as exc:
         looked = ", ".join(display_path(d) for d in template_dirs(kit_root))
         missing = exc.name or f"{name}{SUFFIX}"
-        via = f" (used by {name}{SUFFIX})" if missing != f"{name}{SUFFIX}" else ""
-        raise BuildError(f"template {missing} not found{via}{who}; looked in {looked}") from None
+        if missing != f"{name}{SUFFIX}":  # an include or import: at its line in the template that names it
+            raise BuildError(f"{_template_location(exc, name)}: template {missing} not found{who}; "
+                             f"looked in {looked}") from None
+        raise BuildError(f"template {missing} not found{who}; looked in {looked}") from None
     except jinja2.TemplateSyntaxError as exc:
         where = display_path(exc.filename) if exc.filename else f"{name}{SUFFIX}"
         raise BuildError(f"{where}:{exc.lineno}: template syntax error: {exc.message}{who}") from None
