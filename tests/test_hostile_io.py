@@ -336,3 +336,61 @@ def test_a_missing_include_in_a_piece_template_is_located_at_its_line(case, caps
     run = run_build(kit, kit / "output", outside, capsys, "--only", "components")
     assert run.code == 1 and f"chit.svg.j2:{line}: template nothing.svg.j2 not found (for " in run.err, run.err
     assert "chits.yaml:" in run.err  # and the row that needed it
+
+
+def _generation(folder_fd: int) -> set:
+    """The generations the files of an opened folder hold, read relative to it (as a viewer that opened it)."""
+    seen = set()
+    for name in os.listdir(folder_fd):
+        try:
+            descriptor = os.open(name, os.O_RDONLY, dir_fd=folder_fd)
+        except FileNotFoundError:  # the folder was swapped out and is being removed: not a mix, just gone
+            continue
+        with os.fdopen(descriptor, "rb") as handle:
+            seen.add(handle.read())
+    return seen
+
+
+@pytest.mark.parametrize("can_exchange", [True, False], ids=["exchange", "rename-aside"])
+def test_a_reader_of_the_output_folder_never_sees_a_mix(tmp_path, monkeypatch, can_exchange):
+    """Stages of 30 files, each holding its generation, land one after another while a reader keeps opening
+    the output folder and reading every file in it: each look finds one generation only."""
+    import threading
+
+    from pnpgen import out_folder
+    from pnpgen.output import OutputStage
+    if not can_exchange:
+        monkeypatch.setattr(out_folder, "exchange", lambda first, second: False)
+    target, mixes, looks, done = tmp_path / "kit", [], [0], threading.Event()
+
+    def reader():
+        while not done.is_set():
+            try:
+                folder = os.open(target, os.O_RDONLY | os.O_DIRECTORY)
+            except FileNotFoundError:  # the rename-aside fallback: an instant with no folder
+                continue
+            try:
+                seen = _generation(folder)
+            finally:
+                os.close(folder)
+            looks[0] += 1
+            if len(seen) > 1:
+                mixes.append(seen)
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        for generation in range(15):
+            with OutputStage(target) as stage:
+                for number in range(30):
+                    stage.write_bytes(f"f{number}.txt", str(generation).encode())
+    finally:
+        done.set()
+        thread.join()
+    assert not mixes and looks[0] > 0
+    assert _generation_of(target) == {b"14"}
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".staging-")]
+
+
+def _generation_of(folder: Path) -> set:
+    return {p.read_bytes() for p in folder.iterdir()}
