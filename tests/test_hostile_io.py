@@ -311,7 +311,7 @@ def test_kill_9_at_random_points_leaves_one_whole_build(tmp_path):
         assert proc.wait(60) == 0, proc.stderr.read()
         whole[paper] = (_files(out / "mini"), time.monotonic() - start)
     state, rng, landed = "letter", random.Random(29), 0
-    for attempt in range(8):
+    for attempt in range(6):
         paper = "a4" if state == "letter" else "letter"
         proc = _start(MINI, out, paper)
         time.sleep(rng.uniform(0.3, 1.3) * whole[paper][1])
@@ -394,3 +394,20 @@ def test_a_reader_of_the_output_folder_never_sees_a_mix(tmp_path, monkeypatch, c
 
 def _generation_of(folder: Path) -> set:
     return {p.read_bytes() for p in folder.iterdir()}
+
+
+ODD = [  # other entries in place of a kit file: each a located error, never a hang or a traceback
+    ("charts.yaml", lambda path: path.mkdir(), "is a folder, not a regular file"),
+    ("components/cards.yaml", lambda path: path.symlink_to(path.name), "Too many levels of symbolic links"),
+    ("templates/card-front.svg.j2", lambda path: path.symlink_to("gone.svg.j2"), "no such file"),
+    ("components/tokens.csv", lambda path: path.symlink_to("../art/red.png"), "not UTF-8 text"),
+]
+
+
+@pytest.mark.parametrize("rel,make,words", ODD, ids=[f"{rel}-{words.split()[-1]}" for rel, _, words in ODD])
+def test_other_entries_in_place_of_a_kit_file_are_located(case, capsys, rel, make, words):
+    kit, outside = case
+    _plant(kit, rel, make)
+    run = run_build(kit, kit / "output", outside, capsys)
+    assert run.code == 1 and "Traceback" not in run.err and run.seconds < SECONDS, run.err
+    assert any(rel in line and words in line for line in run.err.splitlines()), run.err
