@@ -411,3 +411,18 @@ def test_other_entries_in_place_of_a_kit_file_are_located(case, capsys, rel, mak
     run = run_build(kit, kit / "output", outside, capsys)
     assert run.code == 1 and "Traceback" not in run.err and run.seconds < SECONDS, run.err
     assert any(rel in line and words in line for line in run.err.splitlines()), run.err
+
+
+def test_a_game_module_s_data_files_go_through_the_same_reader(kit_copy, tmp_path, capsys):
+    """Space Empires 4X's own files (`files:` in kit.yaml): one a FIFO, one a link out; both located in one run."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "technologies.yaml").write_bytes((kit_copy / "technologies.yaml").read_bytes())
+    (kit_copy / "units.yaml").unlink()
+    os.mkfifo(kit_copy / "units.yaml")
+    (kit_copy / "technologies.yaml").unlink()
+    (kit_copy / "technologies.yaml").symlink_to(outside / "technologies.yaml")
+    run = run_build(kit_copy, tmp_path / "out", outside, capsys)
+    assert run.code == 1 and run.seconds < SECONDS and not _OPENED, run.err
+    assert "units.yaml: is a FIFO (named pipe)" in run.err, run.err
+    assert "files.technologies: 'technologies.yaml' points outside the kit folder" in run.err, run.err  # its line
