@@ -20,7 +20,8 @@ from pathlib import Path
 
 from pnpgen.inputs import DigestMemo, Inputs
 
-KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([^\s\"'#]+)")
+KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([a-z0-9][a-z0-9-]*)[\"']?[ \t]*(?:#.*)?$")  # as kit.yaml's schema:
+# an id like '..' is no folder name to build into (the load then says what is wrong with it)
 
 RECORD_VERSION = 1
 

@@ -426,3 +426,15 @@ def test_a_game_module_s_data_files_go_through_the_same_reader(kit_copy, tmp_pat
     assert run.code == 1 and run.seconds < SECONDS and not _OPENED, run.err
     assert "units.yaml: is a FIFO (named pipe)" in run.err, run.err
     assert "files.technologies: 'technologies.yaml' points outside the kit folder" in run.err, run.err  # its line
+
+
+def test_a_kit_id_that_is_a_path_never_places_the_output(case, capsys):
+    """kit.yaml's id is read before the kit loads (where the output goes): `kit: ..` is only a located error."""
+    kit, outside = case
+    text = (kit / "kit.yaml").read_text()
+    (kit / "kit.yaml").write_text(text.replace("kit: mini", "kit: ..", 1))
+    before = snapshot(kit)
+    run = run_build(kit, kit / "output", outside, capsys)
+    assert run.code == 1 and "kit.yaml:3: kit: " in run.err and "holds the kit folder" not in run.err, run.err
+    after = snapshot(kit)
+    assert {k: v for k, v in after.items() if ".cache" not in k} == {k: v for k, v in before.items() if ".cache" not in k}
