@@ -13,13 +13,13 @@ from pathlib import Path
 
 import jinja2
 
-from pnpgen import kit_files
+from pnpgen import kit_files, resources
 from pnpgen.kit_files import KitFileError
 from pnpgen.kit_loader import KitLoader
 from pnpgen.problems import BuildError, display_path
 from pnpgen.sandbox import KitSandbox, code_folder
 
-BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+BUILTIN_TEMPLATES = resources.builtin_templates()
 SUFFIX = ".svg.j2"
 
 
