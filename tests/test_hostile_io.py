@@ -438,3 +438,31 @@ def test_a_kit_id_that_is_a_path_never_places_the_output(case, capsys):
     assert run.code == 1 and "kit.yaml:3: kit: " in run.err and "holds the kit folder" not in run.err, run.err
     after = snapshot(kit)
     assert {k: v for k, v in after.items() if ".cache" not in k} == {k: v for k, v in before.items() if ".cache" not in k}
+
+
+def test_new_from_a_kit_copies_nothing_from_outside_it(tmp_path, capsys):
+    """`pnpgen new --from` copies every file of the source, read or not by a build: a link out among them
+    stops the copy, naming it, and leaves no half-copied folder."""
+    source, outside = tmp_path / "source", tmp_path / "outside"
+    shutil.copytree(MINI, source)
+    outside.mkdir()
+    (outside / "secret.txt").write_text(SECRET)
+    (source / "art" / "notes.txt").symlink_to(outside / "secret.txt")
+    run = run_new(source, tmp_path / "copy", outside, capsys)
+    assert run.code == 1 and "art/notes.txt: links to a file outside the kit folder" in run.err, run.err
+    assert not (tmp_path / "copy").exists() and not _OPENED
+    (source / "art" / "notes.txt").unlink()
+    assert run_new(source, tmp_path / "copy", outside, capsys).code == 0
+    assert (tmp_path / "copy" / "art" / "red.png").read_bytes() == (MINI / "art" / "red.png").read_bytes()
+
+
+def run_new(source: Path, target: Path, outside: Path, capsys) -> Run:
+    _OPENED.clear()
+    _WATCHED[:] = [os.path.realpath(outside)]
+    capsys.readouterr()
+    try:
+        code = main(["new", "--from", str(source), str(target)])
+    finally:
+        _WATCHED.clear()
+    captured = capsys.readouterr()
+    return Run(code, captured.err + captured.out, 0.0)
