@@ -62,8 +62,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
+    """The command under the machine budgets (pnpgen.budgets); whatever goes wrong is said in words, never as
+    a traceback."""
+    from pnpgen import budgets
     try:
-        return args.run(args)
+        with budgets.enforced():
+            return args.run(args)
     except KitError as exc:
         _report_problems(exc.problems)
         return EXIT_DATA
@@ -73,6 +77,22 @@ def _run(args) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - the last guard: a located message, exit 1, output untouched
+        print(f"error: {unexpected_failure(exc)}", file=sys.stderr)
+        return EXIT_DATA
+
+
+def unexpected_failure(exc: BaseException) -> str:
+    """A failure no step of the build turned into a located error, said as well as it can be."""
+    from pnpgen import budgets
+    if isinstance(exc, MemoryError):
+        return str(budgets.memory_error(""))
+    if isinstance(exc, RecursionError):
+        return "the kit nests too deep (a macro, include or data that refers to itself?); nothing was changed"
+    if isinstance(exc, OSError):
+        return (f"{exc.filename or 'a file'}: {exc.strerror or exc}: check that the folder exists, is writable "
+                f"and that the disk has room; nothing was changed")
+    return f"{type(exc).__name__}: {exc} (pnpgen could not say where: please report it with the kit); nothing was changed"
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -7,7 +7,6 @@ have downloaded, so Jinja runs sandboxed: `{{ kit.__class__ }}` and the like sto
 """
 from __future__ import annotations
 
-import traceback
 from pathlib import Path
 from types import SimpleNamespace
 from xml.sax.saxutils import escape as xml_escape
@@ -16,7 +15,7 @@ import jinja2
 
 from pnpgen.model import Kit
 from pnpgen.problems import display_path
-from pnpgen.sandbox import KitSandbox, KitUndefined
+from pnpgen.sandbox import KitSandbox, KitUndefined, render_kit_text
 from pnpgen.text import TextError, join_and
 
 
@@ -64,22 +63,7 @@ def render_text(kit: Kit, source: str, origin: Path | str, extra: dict | None = 
     name = display_path(origin)
     if "\0" in source:
         raise TextError(name, source[: source.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
-    try:
-        return (_MARKUP_ENV if markup else _ENV).cached_from_string(source).render(**context)
-    except jinja2.TemplateSyntaxError as exc:
-        raise TextError(name, exc.lineno, f"template syntax error: {exc.message}") from None
-    except jinja2.exceptions.SecurityError as exc:
-        raise TextError(name, _line(exc), f"not allowed in a kit text: {exc}") from None
-    except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, ArithmeticError,
-            IndexError, RecursionError, OverflowError) as exc:
-        raise TextError(name, _line(exc), str(exc) or type(exc).__name__) from None
-
-
-def _line(exc: Exception) -> int:
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename == "<template>":
-            return frame.lineno
-    return 0
+    return render_kit_text(_MARKUP_ENV if markup else _ENV, source, name, context)
 
 
 def aid_names(kit: Kit) -> dict:

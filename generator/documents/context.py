@@ -5,17 +5,15 @@ the file and line), and `table(...)` leaves a directive line that the story buil
 """
 from __future__ import annotations
 
-import traceback
 from xml.sax.saxutils import escape as xml_escape
 from collections import ChainMap, Counter
 from pathlib import Path
 
-import jinja2
 
 from pnpgen.documents.charts import build_chart, chart_names_problem
 from pnpgen.documents.table_data import plain_table
 from pnpgen.problems import display_path
-from pnpgen.sandbox import KitSandbox, KitUndefined
+from pnpgen.sandbox import KitSandbox, KitUndefined, render_kit_text
 from pnpgen.render.templates import format_number
 from pnpgen.text import TextError, join_and, read_text
 
@@ -200,20 +198,4 @@ def render_chapter(path: Path, context: dict) -> str:
 
 def _render(env, source: str, name: str, context: dict) -> str:
     """The rendered text; a TextError (a BuildError that keeps its file, line and message apart) otherwise."""
-    try:
-        return env.cached_from_string(source).render(**context)
-    except jinja2.TemplateSyntaxError as exc:
-        raise TextError(name, exc.lineno, f"template syntax error: {exc.message}") from None
-    except jinja2.exceptions.SecurityError as exc:
-        raise TextError(name, _line(exc), f"not allowed in a kit text: {exc}") from None
-    except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, IndexError, ArithmeticError,
-            RecursionError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)  # str(KeyError) adds quotes
-        raise TextError(name, _line(exc), message) from None
-
-
-def _line(exc: Exception) -> int:
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename == "<template>":
-            return frame.lineno
-    return 0
+    return render_kit_text(env, source, name, context)
