@@ -97,6 +97,7 @@ def enforced(budgets: Budgets | None = None):
     saved_active, saved_limits = _active, dict(_limits)
     previous = {name: _getrlimit(name) for name in ("memory", "cpu")}
     old_handler = _install_sigxcpu()
+    _limits.update(memory=None, cpu=None)  # measured afresh: this command's start is the base
     try:
         _set(budgets or Budgets())
         yield

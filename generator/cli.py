@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -66,8 +67,8 @@ def _run(args) -> int:
     a traceback."""
     from pnpgen import budgets
     try:
-        with budgets.enforced():
-            return args.run(args)
+        with contextlib.nullcontext() if getattr(args, "watch", False) else budgets.enforced():
+            return args.run(args)  # (a watch holds each build to the budgets afresh: _build_once)
     except KitError as exc:
         _report_problems(exc.problems)
         return EXIT_DATA
@@ -274,9 +275,11 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
 
 
 def _build_once(args, options, progress: Progress) -> str:
+    from pnpgen import budgets
     from pnpgen.build import build
-    kit = _load(args)
-    result = build(kit, options, progress)
+    with budgets.enforced():
+        kit = _load(args)
+        result = build(kit, options, progress)
     return f"{', '.join(result.parts) or 'manifest'} ({len(result.files)} files)"
 
 
