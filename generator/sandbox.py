@@ -152,6 +152,9 @@ class KitSandbox(SandboxedEnvironment):
         what = f"calling {getattr(__obj, '__name__', 'a function')}"
         if isinstance(getattr(__obj, "__self__", None), (str, list, tuple)):  # 'x'.ljust(n), s.zfill(n)
             check_arguments(args, kwargs, what)
+        for value in (*args, *kwargs.values()):  # a 100 MB cell handed to textbox() or a macro stops here
+            if isinstance(value, str):
+                check_value(value, f"a text given to {getattr(__obj, '__name__', 'a function')}")
         return check_value(super().call(__context, __obj, *args, **kwargs), what)
 
 

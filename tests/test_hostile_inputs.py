@@ -69,6 +69,8 @@ TABLE = [
       "over the limit of", reported="components/cards.yaml", image=BOMB),
     H("image-cut-short", CARD, "", '<image href="{{ "art/hostile" ~ ".png" }}" x="1" y="1" width="9" height="9"/>\n',
       "cut short", reported="art/hostile.png", line=False, image=CUT_SHORT),
+    H("long-cell", "components/cards.yaml", "Look at the top", "Look " + "x" * 200_000, "over the text_chars budget",
+      budgets="{text_chars: 100000}"),
     H("csv-cell", "components/tokens.csv", "2,3\n", "2,3\n3," + "9" * 140_000 + "\n", "field limit"),
     H("chapter-recursion", CHAPTER, "", "{% macro r(n) %}{{ r(n + 1) }}{% endmacro %}{{ r(0) }}\n", "nest too deep",
       only="documents"),
