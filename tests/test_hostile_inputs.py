@@ -78,6 +78,12 @@ TABLE = [
       "over the chapter_kb budget", line=False, budgets="{chapter_kb: 16}", only="documents"),
     H("chart-recursion", "charts.yaml", 'cell: "<b>{{ row.title }}</b>"',
       "cell: \"{% macro r(n) %}{{ r(n + 1) }}{% endmacro %}{{ r(0) }}\"", "recursion depth", only="documents"),
+    H("board-text", "boards/board.yaml", 'text: "My Game"', 'text: "' + "M" * 300_000 + '"',
+      "over the text_chars budget", reported="boards/board.yaml", line=False, budgets="{text_chars: 100000}",
+      only="boards"),
+    H("data-csv-cell", "data/parts.csv", "", "name,size\nbig," + "9" * 140_000 + "\n", "field limit"),
+    H("aid-recursion", "aids/cards.yaml", "", "cards:\n  turn:\n    title: Turn\n    front:\n"
+      "      - text: \"{% macro r(n) %}{{ r(n + 1) }}{% endmacro %}{{ r(0) }}\"\n", "nest too deep"),
     H("budget-ceiling", "kit.yaml", "", "", "budgets.memory_mb", budgets="{memory_mb: 99999999}"),
 ]
 
@@ -98,7 +104,8 @@ def hostile_copy(bad: Hostile, folder: Path) -> Path:
     kit = folder / "mini"
     shutil.copytree(MINI, kit)
     target = kit / bad.file
-    text = target.read_text(encoding="utf-8")
+    target.parent.mkdir(exist_ok=True)
+    text = target.read_text(encoding="utf-8") if target.exists() else ""
     if bad.old:
         assert bad.old in text
         text = text.replace(bad.old, bad.new, 1)

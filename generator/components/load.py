@@ -152,15 +152,28 @@ def check_counts(tables: dict, kit_doc: dict, kit_file: Path, lines: dict, colou
     return pieces
 
 
+def _data_csv(path: Path, problems: Problems) -> list | None:
+    """A data CSV's rows as mappings; a file that cannot be read is an error at the line where it stopped."""
+    try:
+        reader = csv.DictReader(path.read_text(encoding="utf-8-sig").splitlines())
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.error(path, 0, "", f"cannot read: {exc}")
+        return None
+    try:
+        return list(reader)
+    except csv.Error as exc:  # a cell over csv.field_size_limit() (131,072 characters), say
+        problems.error(path, reader.line_num, "", f"not a CSV table this can read: {exc}")
+        return None
+
+
 def load_data_files(root: Path, rel: str, kit_file: Path, line: int, problems: Problems) -> dict:
     """The free facts of data/: YAML files as mappings or lists, CSV files as lists of rows."""
     data = {}
     for path in folder_files(root, rel, (".yaml", ".yml", ".csv"), "data", kit_file, line, problems):
         if path.suffix == ".csv":
-            try:
-                data[path.stem] = list(csv.DictReader(path.read_text(encoding="utf-8-sig").splitlines()))
-            except (OSError, UnicodeDecodeError, csv.Error) as exc:
-                problems.error(path, 0, "", f"cannot read: {exc}")
+            rows = _data_csv(path, problems)
+            if rows is not None:
+                data[path.stem] = rows
         else:
             value = read_yaml(path, problems)
             if value is not None:
