@@ -60,6 +60,8 @@ TABLE = [
       "over the template_seconds budget", budgets="{template_seconds: 1}"),
     H("wide-filter", CARD, "", '{{ "x"|center(10**9) }}\n', "over the text_chars budget"),
     H("wide-method", CARD, "", '{{ "x".ljust(10**8) }}\n', "over the text_chars budget"),
+    H("format-width", CARD, "", '{{ "{:>10000000}".format(1) }}\n', "over the text_chars budget"),
+    H("include-itself", CARD, "", '{% include "card-front.svg.j2" %}\n', "nest too deep"),
     H("huge-number", CARD, "", "{{ ((2**64)**64)**64 }}\n", "over the int_digits budget"),
     H("memory", CARD, "", '{% set ns = namespace(s="xxxxxxxx") %}{% for i in range(40) %}'
       "{% set ns.s = ns.s ~ ns.s %}{% endfor %}\n", "over the memory_mb budget", budgets="{memory_mb: 256}"),
