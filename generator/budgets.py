@@ -54,7 +54,7 @@ DOCS = {
 }
 GRACE_SECONDS = 5  # a worker past its CPU budget that does not stop is killed by the kernel this much later
 _active = Budgets()
-_limits = {"memory": None, "cpu": None}  # what enforced() set, so apply() can move them
+_limits = {"memory": None, "cpu": None, "command": False}  # the bases enforced() set, so apply() can move them
 
 
 class BudgetExceeded(BuildError):
@@ -97,7 +97,7 @@ def enforced(budgets: Budgets | None = None):
     saved_active, saved_limits = _active, dict(_limits)
     previous = {name: _getrlimit(name) for name in ("memory", "cpu")}
     old_handler = _install_sigxcpu()
-    _limits.update(memory=None, cpu=None)  # measured afresh: this command's start is the base
+    _limits.update(memory=None, cpu=None, command=True)  # measured afresh: this command's start is the base
     try:
         _set(budgets or Budgets())
         yield
@@ -111,12 +111,11 @@ def enforced(budgets: Budgets | None = None):
 
 
 def apply(budgets: Budgets) -> None:
-    """The kit's own budgets (kit.yaml), once it is read: the limits move to them."""
-    if _limits["memory"] is not None or _limits["cpu"] is not None:
+    """The kit's own budgets (kit.yaml), once it is read: the limits move to them for the rest of the command.
+    Outside a command (a kit loaded by a test or a script) nothing changes: a kit's settings never outlive
+    the command that read them."""
+    if _limits["command"]:
         _set(budgets)
-    else:
-        global _active
-        _active = budgets
 
 
 def _set(budgets: Budgets) -> None:
