@@ -70,7 +70,7 @@ TABLE = [
     H("image-bomb", CARD, "", '<image href="{{ "art/" ~ "hostile.png" }}" x="1" y="1" width="9" height="9"/>\n',
       "over the limit of", reported="components/cards.yaml", image=BOMB),
     H("image-cut-short", CARD, "", '<image href="{{ "art/hostile" ~ ".png" }}" x="1" y="1" width="9" height="9"/>\n',
-      "cut short", reported="art/hostile.png", line=False, image=CUT_SHORT),
+      "hostile.png: not an image that can be read", reported="components/cards.yaml", image=CUT_SHORT),
     H("long-cell", "components/cards.yaml", "Look at the top", "Look " + "x" * 200_000, "over the text_chars budget",
       budgets="{text_chars: 100000}"),
     H("csv-cell", "components/tokens.csv", "2,3\n", "2,3\n3," + "9" * 140_000 + "\n", "field limit"),

@@ -71,6 +71,7 @@ def image_size(data: bytes) -> tuple[int, int, str]:
     try:
         with Image.open(io.BytesIO(data)) as picture:
             width, height, kind = picture.size[0], picture.size[1], picture.format or ""
+            picture.verify()  # a file cut short or damaged is said here, at the face that shows it
     except Image.DecompressionBombError as exc:
         raise ImageRefused(f"over the limit of {MAX_PIXELS:,} pixels ({exc})") from None
     except Exception as exc:  # noqa: BLE001 - Pillow raises many types on a file that is not an image
