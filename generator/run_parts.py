@@ -175,7 +175,7 @@ def _build_one(ctx, part):
     start, before = time.perf_counter(), set(ctx.stage.written)
     try:
         entry = part.build(ctx)
-    except (BuildError, KitError):
+    except (BuildError, KitError, ValueError):  # a ValueError is a wrong option (exit 2), as everywhere
         raise
     except Exception as exc:  # noqa: BLE001 - no traceback reaches a user
         raise part_failure(part.name, exc) from None
