@@ -175,9 +175,11 @@ def _build_one(ctx, part):
     start, before = time.perf_counter(), set(ctx.stage.written)
     try:
         entry = part.build(ctx)
-    except (BuildError, KitError, ValueError):  # a ValueError is a wrong option (exit 2), as everywhere
+    except (BuildError, KitError):
         raise
     except Exception as exc:  # noqa: BLE001 - no traceback reaches a user
+        if type(exc) is ValueError:  # a wrong option (exit 2), as the CLI's convention has it (--map nowhere)
+            raise
         raise part_failure(part.name, exc) from None
     written = [rel for rel in ctx.stage.written if rel not in before]
     mark_print_scaling(ctx.stage.dir / rel for rel in written)  # here: in the worker, beside the other parts
