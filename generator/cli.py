@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 from pnpgen import __version__, game_modules
-from pnpgen.kit_folder import DEFAULT_KIT, find_kit
+from pnpgen.kit_folder import DEFAULT_KIT, bundled_kits, find_kit
 from pnpgen.parts import all_parts
 from pnpgen.problems import BuildError, KitError
 from pnpgen.progress import Progress
@@ -79,6 +79,10 @@ def _run(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the last guard: a located message, exit 1, output untouched
+        from pnpgen.cairo_missing import HOW_TO_GET_CAIRO, is_missing_cairo
+        if isinstance(exc, OSError) and is_missing_cairo(exc):
+            print(HOW_TO_GET_CAIRO, file=sys.stderr, end="")
+            return EXIT_DATA
         print(f"error: {unexpected_failure(exc)}", file=sys.stderr)
         return EXIT_DATA
 
@@ -137,7 +141,9 @@ def _parser() -> argparse.ArgumentParser:
 
     new = commands.add_parser("new", help="copy a kit (data and templates) into your own folder")
     new.add_argument("folder", help="the new kit folder (must not exist, or be empty)")
-    new.add_argument("--from", dest="source", default=None, help=f"kit to copy (default: {DEFAULT_KIT})")
+    new.add_argument("--from", dest="source", default=None, metavar="KIT",
+                     help=f"the kit to copy: a bundled kit ({', '.join(bundled_kits())}) or a kit folder "
+                          f"(default: {DEFAULT_KIT})")
     new.add_argument("--no-templates", action="store_true", help="copy the data only; use the built-in templates")
     new.add_argument("--blank", action="store_true",
                      help="start a new game instead: a deck of cards, round tokens, hex tiles, a board and rules")
@@ -153,7 +159,8 @@ def _part_names() -> str:
 
 
 def _kit_arguments(cmd: argparse.ArgumentParser) -> None:
-    cmd.add_argument("kit", nargs="?", default=None, help=f"kit name under data/ or a kit folder (default: {DEFAULT_KIT})")
+    cmd.add_argument("kit", nargs="?", default=None,
+                     help=f"a kit folder, or a bundled kit: {', '.join(bundled_kits())} (default: {DEFAULT_KIT})")
     cmd.add_argument("--data", metavar="DIR", help="your own kit folder (overrides KIT)")
     cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
     cmd.add_argument("--piece-size", action="append", default=None, metavar="TABLE=SIZE",

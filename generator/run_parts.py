@@ -178,8 +178,9 @@ def _build_one(ctx, part):
     except (BuildError, KitError):
         raise
     except Exception as exc:  # noqa: BLE001 - no traceback reaches a user
-        if type(exc) is ValueError:  # a wrong option (exit 2), as the CLI's convention has it (--map nowhere)
-            raise
+        from pnpgen.cairo_missing import is_missing_cairo
+        if type(exc) is ValueError or is_missing_cairo(exc):  # a wrong option (exit 2: --map nowhere), or no
+            raise  # libcairo: the CLI says each its own way
         raise part_failure(part.name, exc) from None
     written = [rel for rel in ctx.stage.written if rel not in before]
     mark_print_scaling(ctx.stage.dir / rel for rel in written)  # here: in the worker, beside the other parts

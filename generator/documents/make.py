@@ -14,6 +14,7 @@ import json
 import re
 from pathlib import Path
 
+from pnpgen import resources
 from pnpgen.documents.context import chapter_context, render_chapter
 from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
@@ -165,7 +166,7 @@ def content_key_of(*parts: str) -> str:
 
 
 def _code(folder: str, modules) -> list[str]:
-    base = Path(__file__).resolve().parent.parent / folder
+    base = resources.code() / folder
     return [(base / f"{m}.py").read_text(encoding="utf-8") for m in modules]
 
 
