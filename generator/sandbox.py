@@ -201,7 +201,11 @@ def render_kit_text(env: SandboxedEnvironment, source: str, name: str, context: 
 
 
 def kit_code_failure(exc: BaseException) -> str:
-    """What went wrong in a kit's template or text, in words, when it is not one of Jinja's own errors."""
+    """What went wrong in a kit's template or text, in words, when it is not one of Jinja's own errors. A
+    problem of the machine, not of the kit (no libcairo), is raised again: the CLI says how to mend it."""
+    from pnpgen.cairo_missing import is_missing_cairo
+    if is_missing_cairo(exc):
+        raise exc
     if isinstance(exc, budgets.BudgetExceeded):
         return str(exc)
     if isinstance(exc, MemoryError):
