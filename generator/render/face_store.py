@@ -121,7 +121,7 @@ def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Ar
                                     url_fetcher=kit_fetcher(base))
         surface = RecordedSvg(tree, None, 72)
     except Exception as exc:  # cairosvg raises many types on bad SVG
-        raise BuildError(f"cannot draw SVG{f' for {source}' if source else ''}: {exc}") from None
+        raise BuildError(f"{f'{source}: ' if source else ''}cannot draw the SVG: {exc}") from None  # located first
     recorder = surface.context
     art = Art(surface.cairo, surface.width, surface.height, tuple(tuple(t) for t in recorder.texts))
     record = {"width": art.width, "height": art.height, "ops": compact(recorder.ops), "texts": recorder.texts} \
