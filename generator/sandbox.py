@@ -17,7 +17,6 @@ import functools
 import hashlib
 import marshal
 import os
-import traceback
 from functools import cache
 from io import IOBase
 from pathlib import Path, PurePath
@@ -27,7 +26,6 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
 from pnpgen import budgets, resources
-from pnpgen.text import TextError
 
 
 class KitUndefined(jinja2.StrictUndefined):
@@ -178,28 +176,6 @@ def code_folder() -> Path | None:
     return folder
 
 
-KIT_TEXT_ERRORS = (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, IndexError,
-                   ArithmeticError)
-
-
-def render_kit_text(env: SandboxedEnvironment, source: str, name: str, context: dict) -> str:
-    """A kit text (a chapter, an aid file) rendered in `env` under the budgets: its CPU (template_seconds)
-    and its size (chapter_kb); every failure is a TextError with the file and line, never a traceback."""
-    try:
-        with budgets.template_clock(""):
-            text = env.cached_from_string(source).render(**context)
-        return budgets.check_size(text, "chapter_kb", "")
-    except jinja2.TemplateSyntaxError as exc:
-        raise TextError(name, exc.lineno, f"template syntax error: {exc.message}") from None
-    except jinja2.exceptions.SecurityError as exc:
-        raise TextError(name, text_line(exc), f"not allowed in a kit text: {exc}") from None
-    except KIT_TEXT_ERRORS as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)  # str(KeyError) adds quotes
-        raise TextError(name, text_line(exc), message or type(exc).__name__) from None
-    except Exception as exc:  # noqa: BLE001 - a kit's text must never end in a traceback
-        raise TextError(name, text_line(exc), kit_code_failure(exc)) from None
-
-
 def kit_code_failure(exc: BaseException) -> str:
     """What went wrong in a kit's template or text, in words, when it is not one of Jinja's own errors. A
     problem of the machine, not of the kit (no libcairo), is raised again: the CLI says how to mend it."""
@@ -213,11 +189,3 @@ def kit_code_failure(exc: BaseException) -> str:
     if isinstance(exc, RecursionError):
         return "calls nest too deep (a macro or include that calls itself without end?)"
     return f"{type(exc).__name__}: {exc}"
-
-
-def text_line(exc: BaseException) -> int:
-    """The line of the kit text (compiled from a string: `<template>`) where `exc` was raised, or 0."""
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename == "<template>":
-            return frame.lineno
-    return 0

@@ -7,6 +7,7 @@ have downloaded, so Jinja runs sandboxed: `{{ kit.__class__ }}` and the like sto
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 from xml.sax.saxutils import escape as xml_escape
@@ -15,7 +16,9 @@ import jinja2
 
 from pnpgen.model import Kit
 from pnpgen.problems import display_path
-from pnpgen.sandbox import KitSandbox, KitUndefined, render_kit_text
+from pnpgen.documents.context import render_in
+from pnpgen.kit_loader import KitLoader
+from pnpgen.sandbox import KitSandbox, KitUndefined
 from pnpgen.text import TextError, join_and
 
 
@@ -42,8 +45,11 @@ def kit_context(kit: Kit) -> dict:
     }
 
 
-def _env(finalize=None) -> jinja2.Environment:
-    env = KitSandbox(undefined=KitUndefined, autoescape=False, keep_trailing_newline=True, finalize=finalize)
+@lru_cache(maxsize=8)
+def _env(root: Path, markup: bool) -> jinja2.Environment:
+    """The sandbox for this kit's texts; includes name files from the kit folder, read by the kit reader."""
+    env = KitSandbox(loader=KitLoader([(root, root)]), undefined=KitUndefined, autoescape=False,
+                     keep_trailing_newline=True, finalize=_escape_markup if markup else None)
     env.filters["join_and"] = join_and
     return env
 
@@ -53,17 +59,13 @@ def _escape_markup(value):
     return xml_escape(value) if isinstance(value, str) else value
 
 
-_ENV = _env()
-_MARKUP_ENV = _env(finalize=_escape_markup)
-
-
 def render_text(kit: Kit, source: str, origin: Path | str, extra: dict | None = None, markup: bool = False) -> str:
     """Render one text; `origin` names its file for errors; `markup` escapes quoted data for reportlab."""
     context = kit_context(kit) | (extra or {})
     name = display_path(origin)
     if "\0" in source:
         raise TextError(name, source[: source.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
-    return render_kit_text(_MARKUP_ENV if markup else _ENV, source, name, context)
+    return render_in(_env(Path(kit.root), markup), source, name, context)
 
 
 def aid_names(kit: Kit) -> dict:
