@@ -1,5 +1,5 @@
 """Fuzz every kit's files: a seeded mutator breaks one file at a time (its YAML, CSV, Markdown or template
-text, or its kind: a symlink out of the kit or to another file, a folder, random bytes, nothing), and
+text, or its kind: a symlink out of the kit or to another file, a folder, a FIFO, random bytes, nothing), and
 `pnpgen validate` (and, in the long run, every tenth time `pnpgen build` over an earlier build) must end as a
 located error or a valid kit: never a traceback, never an exit code other than 0 or 1, never the text of a
 file outside the kit, within seconds, and a failed build leaves the earlier output byte for byte.
@@ -34,7 +34,7 @@ INSERTS = (":", "-", "[", "]", "{", "}", "#", "&a", "*a", "!!", "|", ">", "'", '
 
 
 TEXT_KINDS = ("*.yaml", "*.csv", "*.md", "*.svg.j2")
-FILE_TYPES = ("symlink-out", "symlink-in", "directory", "empty", "binary", "delete")
+FILE_TYPES = ("symlink-out", "symlink-in", "directory", "empty", "binary", "delete") + (("fifo",) if hasattr(os, "mkfifo") else ())
 SECRET = "hunter2-secret-line"  # the text of a file outside the kit: it must never be printed
 
 
@@ -43,8 +43,7 @@ def kit_files(kit: Path) -> list[Path]:
 
 
 def mutate_type(path: Path, rng: random.Random, secret: Path) -> str:
-    """Put another kind of file where a kit file was (a FIFO is left out: until one reader refuses special
-    files, a FIFO hangs the read, which no test can wait for)."""
+    """Put another kind of file where a kit file was (a FIFO too: the kit reader refuses it unopened)."""
     kind = rng.choice(FILE_TYPES)
     siblings = [p for p in path.parent.iterdir() if p.is_file() and p != path]
     path.unlink()
@@ -54,6 +53,8 @@ def mutate_type(path: Path, rng: random.Random, secret: Path) -> str:
         path.symlink_to(rng.choice(siblings))
     elif kind == "directory":
         path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
     elif kind == "binary":
         path.write_bytes(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 2000))))
     elif kind != "delete":
@@ -62,10 +63,10 @@ def mutate_type(path: Path, rng: random.Random, secret: Path) -> str:
 
 
 def restore(path: Path, original: bytes) -> None:
-    if path.is_symlink() or path.is_file():
-        path.unlink()
-    elif path.is_dir():
+    if path.is_dir() and not path.is_symlink():
         shutil.rmtree(path)
+    elif path.is_symlink() or path.exists():  # a file, a link or a FIFO (never opened: it would block)
+        path.unlink()
     path.write_bytes(original)
 
 
