@@ -67,8 +67,9 @@ def _run(args) -> int:
     a traceback."""
     from pnpgen import budgets
     try:
-        with contextlib.nullcontext() if getattr(args, "watch", False) else budgets.enforced():
-            return args.run(args)  # (a watch holds each build to the budgets afresh: _build_once)
+        rebuilds = getattr(args, "watch", False) or getattr(args, "rebuilds", False)
+        with contextlib.nullcontext() if rebuilds else budgets.enforced():
+            return args.run(args)  # (a watch or a studio holds each build to the budgets afresh)
     except KitError as exc:
         _report_problems(exc.problems)
         return EXIT_DATA
@@ -125,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
     _build_arguments(serve)
     serve.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default: 8765; 0 picks a free one)")
     serve.add_argument("--open", action="store_true", help="open the page in the default browser")
-    serve.set_defaults(run=_serve)
+    serve.set_defaults(run=_serve, rebuilds=True)  # runs for hours: budgets per build, not per command
 
     proof = commands.add_parser("proof", help="draw single pieces (counters, cards, tokens, tiles) at print size, with cut line and safe zone")
     _kit_arguments(proof)
