@@ -226,9 +226,17 @@ def _build(args) -> int:
     if not args.quiet:
         print(f"Built {said.title} ({', '.join(said.parts) or 'manifest only'}) into {said.kit_out} "
               f"in {seconds:.2f} s:")
-        for path in said.files:
-            print(f"  {path}")
+        _print_files(Path(said.kit_out), said.files)
     return EXIT_OK
+
+
+def _print_files(kit_out: Path, files: list) -> None:
+    """Every file written, with the pages and sheets of paper it takes (from the manifest)."""
+    from pnpgen.paper_use import paper_of_files
+    paper = paper_of_files(kit_out)
+    for path in files:
+        rel = Path(path).relative_to(kit_out).as_posix() if Path(path).is_relative_to(kit_out) else path
+        print(f"  {path}" + (f"  ({paper[rel]})" if rel in paper else ""))
 
 
 def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
