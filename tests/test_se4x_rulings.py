@@ -218,6 +218,8 @@ def test_advanced_sources_and_shipyards_are_said_as_they_are(printed, rulings):
     levels = next(r for r in rulings if r.id == "shipyard_levels")
     technology = booklet[booklet.index("Shipyard capacity"):booklet.index("Ship Size To build")]
     assert f"{levels.text} (kit ruling {levels.number})" in technology
+    for name in ("booklet.pdf", "cards.pdf", "production-sheet.pdf"):  # the research charts mark its row
+        assert f"Shipyard (kit ruling {levels.number})" in printed[name], name
     assert "as one Shipyard counter with a Group size counter showing 4 under it" in booklet
 
 
