@@ -73,7 +73,7 @@ def test_every_ruling_is_listed_under_its_number_with_its_words(printed, rulings
     chapter = printed["chapter"]
     where = 0
     for r in rulings:
-        entry = f"{r.number}. {r.title} ({r.where}). " + (r.text or "The whole of each section named.")
+        entry = f"{r.number}. {r.title} ({r.where}). " + (r.text or "Its rules are the kit's own.")
         assert chapter.find(entry, where) > where, entry  # present, and after the one before
         where = chapter.index(entry, where)
         assert chapter.startswith(f" The rules summaries {r.source}", where + len(entry)), r.id
