@@ -8,6 +8,7 @@ import ctypes
 import json
 import re
 from collections import defaultdict
+from functools import cache
 from pathlib import Path
 
 import pypdfium2
@@ -25,10 +26,8 @@ H1 = 15.0  # the booklet's chapter headings (generator/booklet/styles.py)
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("se4")
-    assert main(["build", "--out", str(root), "--quiet"]) == 0
-    return root / "space-empires-4x"
+def out(default_kit_build) -> Path:
+    return default_kit_build
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +63,7 @@ def glyphs(pdf: Path, page_number: int) -> tuple[list[tuple], float, float]:
         document.close()
 
 
+@cache  # the files are built once for the session and only read: their words are read once too
 def words(pdf: Path) -> str:
     return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(pdf).pages)
 

@@ -5,7 +5,6 @@ disagreements the issue found are gone. One full build of the kit (about 2 s).""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -24,10 +23,8 @@ DEPARTURE = re.compile(r"kit'?s choice|kit ruling \d", re.IGNORECASE)
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("se4x-rulings")
-    assert main(["build", "--out", str(root), "--quiet"]) == 0
-    return root / "space-empires-4x"
+def out(default_kit_build) -> Path:
+    return default_kit_build
 
 
 @pytest.fixture(scope="module")
