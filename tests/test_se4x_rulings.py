@@ -140,6 +140,14 @@ def test_a_ruling_the_data_does_not_hold_stops_the_build_at_its_line(kit_copy, t
     assert "04-sequence.md:" in error and "no ruling 'house_rule'" in error and "Traceback" not in error
 
 
+def test_a_ruling_without_its_source_stops_the_build_at_the_chapter_that_lists_it(kit_copy, tmp_path, capsys):
+    rules = kit_copy / "data" / "rules.yaml"
+    rules.write_text(rules.read_text().replace("    source: do not say how bids are made or who pays.\n", ""))
+    assert main(["build", "--data", str(kit_copy), "--only", "booklet", "--out", str(tmp_path), "--quiet"]) == 1
+    error = capsys.readouterr().err
+    assert "ruling 'bids' in data/rules.yaml needs source" in error and "Traceback" not in error
+
+
 # Rules stated once and quoted -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("rid", ["bids", "discarded", "colony_fire", "upgrade_price", "shipyard_per_planet",

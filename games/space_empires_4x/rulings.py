@@ -26,7 +26,11 @@ def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
     def entry(rid: str) -> dict:
         if rid not in entries:
             raise KeyError(f"no ruling {rid!r} in {SOURCE} rulings (known: {', '.join(entries) or 'none'})")
-        return entries[rid]
+        item = entries[rid]
+        missing = [key for key in ("title", "where", "source") if not isinstance(item, dict) or not item.get(key)]
+        if missing:
+            raise KeyError(f"ruling {rid!r} in {SOURCE} needs {', '.join(missing)} (the Kit rulings chapter prints them)")
+        return item
 
     def ruling_mark(rid: str) -> str:
         entry(rid)
@@ -42,6 +46,6 @@ def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
         return [SimpleNamespace(number=numbers[rid], id=rid, title=item["title"], where=item["where"],
                                 text=render(item["text"]) if item.get("text") else None,
                                 source=render(item["source"]))
-                for rid, item in entries.items()]
+                for rid, item in ((rid, entry(rid)) for rid in entries)]
 
     return {"ruling": ruling, "ruling_mark": ruling_mark, "rulings": rulings}
