@@ -25,11 +25,12 @@ def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
 
     def entry(rid: str) -> dict:
         if rid not in entries:
-            raise KeyError(f"no ruling {rid!r} in {SOURCE} rulings (known: {', '.join(entries) or 'none'})")
+            raise ValueError(f"no ruling {rid!r} in {SOURCE} rulings (known: {', '.join(entries) or 'none'})")
         item = entries[rid]
         missing = [key for key in ("title", "where", "source") if not isinstance(item, dict) or not item.get(key)]
         if missing:
-            raise KeyError(f"ruling {rid!r} in {SOURCE} needs {', '.join(missing)} (the Kit rulings chapter prints them)")
+            raise ValueError(f"ruling {rid!r} in {SOURCE} needs {', '.join(missing)} "
+                             "(the Kit rulings chapter prints them)")
         return item
 
     def ruling_mark(rid: str) -> str:
@@ -39,7 +40,7 @@ def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
     def ruling(rid: str) -> str:
         text = entry(rid).get("text")
         if not text:
-            raise KeyError(f"ruling {rid!r} in {SOURCE} has no text to quote: mark its section with ruling_mark")
+            raise ValueError(f"ruling {rid!r} in {SOURCE} has no text to quote: mark its section with ruling_mark")
         return f"{render(text)} {ruling_mark(rid)}"
 
     def rulings() -> list[SimpleNamespace]:
