@@ -211,9 +211,9 @@ def test_booklet_has_figures_and_explains_every_sector_symbol(printed):
     say = rules()["say"]
     setup = next(i for i, page in enumerate(printed.booklet) if "Reading a sector" in page)
     figure_page = " ".join(printed.booklet[setup:setup + 2])
-    assert "Front: Sector hexes: 001" in figure_page and "Galactic Centre" in figure_page  # the art's own text
+    assert "Front: Sector hexes: 204" in figure_page and "Vega" in figure_page  # the art's own text
     assert "Front: Summary cards: summary-red" in " ".join(printed.booklet)
-    for word in ("discovery symbol", "artifact", "ancient ship", "wormhole", "advanced square"):
+    for word in ("discovery symbol", "artifact", "ancient ship", "wormhole", "advanced square", "ring"):
         assert word in figure_page, word
     booklet = squash(" ".join(printed.booklet))
     for key in ("artifact", "ancients", "pinning", "terran_only"):
