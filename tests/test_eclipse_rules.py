@@ -166,7 +166,7 @@ def test_four_information_cards_quote_the_booklet_word_for_word(printed):
 def test_reference_sheet_and_supply_board_quote_the_same_rules(printed):
     say = rules()["say"]
     reference = squash(" ".join(pdf_pages(printed.root / "reference.pdf")))
-    for key in ("fire_order", "hit", "reputation_keep"):
+    for key in ("fire_order", "hit", "reputation_keep", "wormholes", "pinning", "upkeep", "bankrupt"):
         assert squash(say[key]["text"]) in reference, key
     lower_band = text_in_box(printed.root / "boards" / "supply-poster.pdf", 0, 297 * 0.8, 235, 297 * 0.2)
     assert squash(say["reputation_keep"]["text"]) in squash(lower_band)
