@@ -230,3 +230,14 @@ def test_one_spelling_of_the_galactic_centre_everywhere(printed):
 def test_wormhole_generator_tile_says_what_it_crosses_for(printed):
     text = squash(printed.piece_text("technologies.Wormhole Generator"))
     assert "moveorexploreacrossit" in text
+
+
+def test_summary_card_and_booklet_print_the_same_passing_rules(printed):
+    say = rules()["say"]
+    booklet = squash(" ".join(printed.booklet))
+    for colour in ("red", "white"):
+        back = squash(printed.piece_text(f"summary-cards.summary-{colour}", "back"))
+        for key in ("passing", "phase_end"):
+            assert squash(say[key]["text"]) in back and squash(say[key]["text"]) in booklet, (colour, key)
+    reference = squash(" ".join(pdf_pages(printed.root / "reference.pdf")))
+    assert squash(say["colony_ships"]["text"]) in reference and squash(say["colony_ships"]["text"]) in booklet
