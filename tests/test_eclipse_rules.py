@@ -241,3 +241,14 @@ def test_summary_card_and_booklet_print_the_same_passing_rules(printed):
             assert squash(say[key]["text"]) in back and squash(say[key]["text"]) in booklet, (colour, key)
     reference = squash(" ".join(pdf_pages(printed.root / "reference.pdf")))
     assert squash(say["colony_ships"]["text"]) in reference and squash(say["colony_ships"]["text"]) in booklet
+
+
+def test_every_species_side_says_it_is_not_played(printed):
+    """Terran sides only (a kit ruling): the six species backs say so, the booklet's set-up plays Terran."""
+    starts = [row["id"] for row in csv.DictReader((KIT / "components" / "sectors.csv").open(encoding="utf-8"))
+              if row["ring"] == "start"]
+    assert len(starts) == 6
+    for sid in starts:
+        assert "notplayedinthisset(kitruling)" in squash(printed.piece_text(f"sectors.{sid}", "back")), sid
+        assert "notplayed" not in squash(printed.piece_text(f"sectors.{sid}"))
+    assert "Terransideup" in squash(" ".join(printed.booklet))
