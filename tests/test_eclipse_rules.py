@@ -144,7 +144,7 @@ def test_a_ruled_rule_is_marked_where_it_prints(printed):
 # --------------------------------------------------------------------------------- rules stated once
 
 QUOTED = {"info-explore": ["explore", "discovery", "artifact", "ancients", "wormholes", "pinning"],
-          "info-combat": ["fire_order", "hit", "reputation_keep"],
+          "info-combat": ["fire_order", "hit", "damage", "reputation_keep"],
           "info-upkeep": ["upkeep", "bankrupt", "cleanup"],
           "info-scoring": ["tie_break", "terran_only"]}
 
@@ -252,3 +252,10 @@ def test_every_species_side_says_it_is_not_played(printed):
         assert "notplayedinthisset(kitruling)" in squash(printed.piece_text(f"sectors.{sid}", "back")), sid
         assert "notplayed" not in squash(printed.piece_text(f"sectors.{sid}"))
     assert "Terransideup" in squash(" ".join(printed.booklet))
+
+
+def test_traitor_rule_reads_the_same_on_the_card_the_board_and_in_the_booklet(printed):
+    traitor = squash(rules()["say"]["traitor"]["text"])
+    assert traitor in squash(printed.piece_text("traitor.traitor"))
+    assert traitor in squash(" ".join(printed.booklet))
+    assert traitor in squash(" ".join(pdf_pages(printed.root / "boards" / "supply-poster.pdf")))
