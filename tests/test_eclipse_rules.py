@@ -54,6 +54,17 @@ class Printed:
         return " ".join(pg.get_textpage().get_text_bounded(left=p["x"], bottom=top - p["h"], right=p["x"] + p["w"],
                                                            top=top).split())
 
+    def card_text(self, ref: str, side: str = "front") -> str:
+        """A card face's text without spaces and without the bold names before its rules ("Pinning:"). A back
+        printed upside down for the flip (short-edge duplex) reads its bold names out of their place in the
+        line; the rule sentences keep their order."""
+        text = squash(self.piece_text(ref, side))
+        labels = [rule["name"] for rule in rules()["say"].values()] + ["Ancient ship", "Centre defence",
+                                                                         "Reputation draws"]
+        for label in sorted(labels, key=len, reverse=True):
+            text = text.replace(squash(label) + ":", "")
+        return text
+
     def chapter(self, title: str) -> str:
         """The text of the booklet from the page that opens the chapter (not the contents) to the end."""
         start = next(i for i, page in enumerate(self.booklet) if i > 1 and title in page)
@@ -128,8 +139,8 @@ def test_a_ruled_rule_is_marked_where_it_prints(printed):
     """A `say` rule with a ruling prints with "(Kit ruling: <title>.)" in the booklet and on the cards."""
     r = rules()
     booklet = squash(" ".join(printed.booklet))
-    cards = squash(" ".join(printed.piece_text(f"info-cards.{i}", side)
-                            for i in ("info-explore", "info-scoring") for side in ("front", "back")))
+    cards = "".join(printed.card_text(f"info-cards.{i}", side)
+                    for i in ("info-explore", "info-scoring") for side in ("front", "back"))
     ruled = {key: rule for key, rule in r["say"].items() if rule.get("ruling")}
     assert set(ruled) >= {"pinning", "terran_only", "reputation_keep"}
     for key, rule in ruled.items():
@@ -153,7 +164,7 @@ def test_four_information_cards_quote_the_booklet_word_for_word(printed):
     say = rules()["say"]
     booklet = squash(" ".join(printed.booklet))
     for card, keys in QUOTED.items():
-        text = squash(printed.piece_text(f"info-cards.{card}") + printed.piece_text(f"info-cards.{card}", "back"))
+        text = printed.card_text(f"info-cards.{card}") + printed.card_text(f"info-cards.{card}", "back")
         for key in keys:
             sentence = squash(say[key]["text"])
             assert sentence in text, (card, key)
@@ -236,7 +247,7 @@ def test_summary_card_and_booklet_print_the_same_passing_rules(printed):
     say = rules()["say"]
     booklet = squash(" ".join(printed.booklet))
     for colour in ("red", "white"):
-        back = squash(printed.piece_text(f"summary-cards.summary-{colour}", "back"))
+        back = printed.card_text(f"summary-cards.summary-{colour}", "back")
         for key in ("passing", "phase_end"):
             assert squash(say[key]["text"]) in back and squash(say[key]["text"]) in booklet, (colour, key)
     reference = squash(" ".join(pdf_pages(printed.root / "reference.pdf")))
