@@ -270,3 +270,17 @@ def test_traitor_rule_reads_the_same_on_the_card_the_board_and_in_the_booklet(pr
     assert traitor in squash(printed.piece_text("traitor.traitor"))
     assert traitor in squash(" ".join(printed.booklet))
     assert traitor in squash(" ".join(pdf_pages(printed.root / "boards" / "supply-poster.pdf")))
+
+
+def test_score_lines_read_the_same_on_the_card_and_in_the_booklet(printed):
+    """Each line of rules.yaml `scoring`, with its value filled in, is printed by both; the values are read
+    from the card itself, so a line whose number differs between the two fails."""
+    card = " ".join(printed.piece_text("info-cards.info-scoring").split())
+    chapter = printed.chapter("The end")
+    lines = rules()["scoring"]
+    for item in lines:
+        pattern = re.escape(item["line"]).replace("%s", "(.+?)")
+        on_card = re.search(pattern, card)
+        assert on_card, item["line"]
+        assert on_card.group(0) in chapter, on_card.group(0)
+    assert "Technology tracks: 4 tiles on one track 1 VP, 5 tiles on one track 2 VP" in card
