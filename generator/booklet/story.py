@@ -39,7 +39,7 @@ def bullets(block: Block) -> list:
 
 def steps(block: Block) -> list:
     """Numbered steps: each item's own number where a bullet would be."""
-    return [Paragraph(text, styles()["bullet"], bulletText=f"{number}.") for number, text in block.items]
+    return [Paragraph(text, styles()["step"], bulletText=f"{number}.") for number, text in block.items]
 
 
 class FigureBox(Flowable):
