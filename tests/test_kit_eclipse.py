@@ -386,7 +386,8 @@ def test_list_reads_like_a_box_inventory(capsys):
     out = capsys.readouterr().out
     for line in ("Sector hexes: 44", "Technology tiles: 96", "Ship part tiles: 154", "Discovery tiles: 21",
                  "Reputation tiles: 32", "Colony ship tiles: 22", "Ancient ships: 21", "Orbital and monolith tiles: 22",
-                 "Crowded-hex tiles: 2", "Summary cards: 6", "Player board x 6", "Supply board"):
+                 "Crowded-hex tiles: 2", "Summary cards: 6", "Information cards: 4", "Player board x 6",
+                 "Supply board"):
         assert line in out, line
 
 
