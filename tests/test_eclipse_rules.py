@@ -19,6 +19,7 @@ import yaml
 from pnpgen.cli import main
 
 KIT = Path(__file__).resolve().parent.parent / "data" / "eclipse"
+RULINGS = "Kit rulings Where the rules source"   # the chapter's title and first words
 MM = 72 / 25.4
 
 
@@ -65,10 +66,14 @@ class Printed:
             text = text.replace(squash(label) + ":", "")
         return text
 
-    def chapter(self, title: str) -> str:
-        """The text of the booklet from the page that opens the chapter (not the contents) to the end."""
-        start = next(i for i, page in enumerate(self.booklet) if i > 1 and title in page)
-        return " ".join(self.booklet[start:])
+    def chapter_start(self, opening: str) -> int:
+        """The page that opens a chapter: its title followed by its first words (the contents page and a
+        mention in the text have the title alone)."""
+        return next(i for i, page in enumerate(self.booklet) if opening in page)
+
+    def chapter(self, opening: str) -> str:
+        """The text of the booklet from the page that opens the chapter to the end."""
+        return " ".join(self.booklet[self.chapter_start(opening):])
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +127,7 @@ def unlisted(markers: list[tuple[str, str]], rulings: dict, chapter: str) -> lis
 def test_every_ruling_marker_is_listed_in_the_kit_rulings_chapter(printed):
     markers = kit_markers()
     assert len(markers) >= 10 and {rid for _, rid in markers} >= {"pinning", "terran_only", "reputation_slots"}
-    chapter = printed.chapter("Kit rulings")
+    chapter = printed.chapter(RULINGS)
     assert unlisted(markers, rules()["rulings"], chapter) == []
     for ruling in rules()["rulings"].values():          # each listed with its reason
         assert squash(ruling["title"] + ".") in squash(chapter) and squash(ruling["why"]) in squash(chapter)
@@ -131,7 +136,7 @@ def test_every_ruling_marker_is_listed_in_the_kit_rulings_chapter(printed):
 def test_a_marker_the_chapter_does_not_list_is_caught(printed):
     """The check above fails for a rule text in data that says it departs when the chapter lacks it."""
     doctored = {"actions": [{"id": "move", "text": "Ships jump.", "ruling": "jump_drive"}]}
-    assert unlisted(ruling_markers(doctored, "game.yaml"), rules()["rulings"], printed.chapter("Kit rulings")) \
+    assert unlisted(ruling_markers(doctored, "game.yaml"), rules()["rulings"], printed.chapter(RULINGS)) \
         == ["game.yaml.actions[0]: jump_drive"]
 
 
@@ -276,7 +281,7 @@ def test_score_lines_read_the_same_on_the_card_and_in_the_booklet(printed):
     """Each line of rules.yaml `scoring`, with its value filled in, is printed by both; the values are read
     from the card itself, so a line whose number differs between the two fails."""
     card = " ".join(printed.piece_text("info-cards.info-scoring").split())
-    chapter = printed.chapter("The end")
+    chapter = printed.chapter("The end The game ends")
     lines = rules()["scoring"]
     for item in lines:
         pattern = re.escape(item["line"]).replace("%s", "(.+?)")
@@ -284,3 +289,12 @@ def test_score_lines_read_the_same_on_the_card_and_in_the_booklet(printed):
         assert on_card, item["line"]
         assert on_card.group(0) in chapter, on_card.group(0)
     assert "Technology tracks: 4 tiles on one track 1 VP, 5 tiles on one track 2 VP" in card
+
+
+def test_every_ruling_is_marked_by_its_title_outside_its_chapter(printed):
+    """Each ruling the chapter lists is applied somewhere else in the booklet, marked "Kit ruling: <title>"."""
+    start = printed.chapter_start(RULINGS)
+    assert start > 9
+    before = squash(" ".join(printed.booklet[:start]))
+    for rid, ruling in rules()["rulings"].items():
+        assert squash(f"Kit ruling: {ruling['title']}") in before, rid
