@@ -205,10 +205,11 @@ def test_every_hull_card_prints_its_numbers(cards, tables, kit_yaml):
         assert m.groups() == (str(speed), _signed(attack), _signed(defence), str(r["cost"]), str(r["maintenance"])), (row, side)
         if side == "front":
             slots = {k: r[k] for k in ("general", "weapon", "armour_shield", "cargo")}
-            assert re.search(rf"SLOTS{sum(slots.values())}", text), (row, text)
+            found = re.search(rf"SLOTS{sum(slots.values())}((?:General|Weapon|Arm/Shld|Cargo)*)", text)
+            assert found, (row, text)
             labels = {"general": "General", "weapon": "Weapon", "armour_shield": "Arm/Shld", "cargo": "Cargo"}
-            for kind, label in labels.items():
-                assert text.count(label) == slots[kind], (row, kind)
+            for kind, label in labels.items():                 # the slot boxes, before the card's text
+                assert found.group(1).count(label) == slots[kind], (row, kind)
         checked[(row, side)] += 1
     for row, r in rows.items():
         assert checked[(row, "front")] == checked[(row, "back")] == r["qty"] * len(kit_yaml["colours"])
@@ -545,6 +546,9 @@ def test_every_ruling_printed_outside_the_chapter_says_kits_choice(booklet, ruli
     ("colonies", "colony-3", "front", "colonise"),
     ("hulls", "transport", "front", "colonise"),
     ("hulls", "destroyer", "back", "construction"),
+    ("hulls", "transport", "front", "transport_coin"),
+    ("colonies", "home", "front", "miner_limit"),
+    ("armour", "standard-armor", "front", "standard_armour"),
 ])
 def test_a_card_prints_the_booklets_sentence(cards, booklet, table, row, side, key):
     sentence = plain(SAY[key])
