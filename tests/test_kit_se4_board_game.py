@@ -555,3 +555,12 @@ def test_a_card_prints_the_booklets_sentence(cards, booklet, table, row, side, k
     assert sentence in booklet, key
     for text in card_texts(cards, table, row, side):
         assert sentence in text, (row, text)
+
+
+def test_a_marker_too_large_for_its_sector_is_located(broken, capsys):
+    """Every sector holds the markers: a marker that would not fit a sector stops validation at the board."""
+    markers = broken / "components" / "markers.yaml"
+    markers.write_text(markers.read_text(encoding="utf-8").replace("size: 16mm", "size: 44mm"), encoding="utf-8")
+    assert main(["validate", "--data", str(broken)]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"boards/galaxy\.yaml:\d+: places\[\d+\] \(B1\)\.holds: markers", err), err
