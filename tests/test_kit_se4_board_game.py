@@ -524,16 +524,26 @@ def test_every_ruling_in_the_data_is_listed_in_the_kit_rulings_chapter(rulings_c
                 assert plain(row["name"]) in rulings_chapter, (name, row["id"])
 
 
-def test_every_ruling_printed_outside_the_chapter_says_kits_choice(booklet, rulings_chapter):
-    body = booklet[:len(booklet) - len(rulings_chapter)]
+def marked_rulings(text: str) -> int:
+    """How many rulings the text prints; fails on one not followed by 'Kit's choice'."""
     quoted = 0
     for key, ruling in RULINGS.items():
-        rule = plain(ruling["rule"])
-        for found in re.finditer(re.escape(rule), body):
+        for found in re.finditer(re.escape(plain(ruling["rule"])), text):
             quoted += 1
-            assert "kit'schoice" in body[found.end():found.end() + 20].lower(), (key, body[found.end():found.end() + 40])
-        assert rule in body, f"ruling {key} is never printed where it applies"
-    assert quoted >= len(RULINGS)
+            after = text[found.end():found.end() + 20]
+            assert "kit'schoice" in after.lower(), (key, after)
+    return quoted
+
+
+def test_every_ruling_printed_outside_the_chapter_says_kits_choice(built, booklet, rulings_chapter):
+    body = booklet[:len(booklet) - len(rulings_chapter)]
+    assert marked_rulings(body) >= len(RULINGS)
+    for key, ruling in RULINGS.items():
+        assert plain(ruling["rule"]) in body, f"ruling {key} is never printed where it applies"
+    root, _ = built
+    sheet, card = (plain(pdf_text(root / name)) for name in ("reference.pdf", "reference-card.pdf"))
+    assert marked_rulings(sheet) >= 2 and marked_rulings(card) >= 4            # crippled; turn order on the sheet
+    assert card.count("Theturn,phasebyphase(kit'schoice)") == 4
 
 
 # --- item 3: one statement of each rule, quoted word for word ----------------------------------------------
