@@ -72,7 +72,7 @@ def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
         "tiles": [{"label": t.label, "x": x0 + t.source.x * scale, "y": top + t.source.y * scale,
                    "w": t.source.w * scale, "h": t.source.h * scale, "cx": x0 + (t.source.x + t.source.w / 2) * scale,
                    "cy": top + (t.source.y + t.source.h / 2) * scale} for t in plan.tiles],
-        "ruler": {"x": width - margin - inch, "y": margin + 60, "length": inch, "inches": "1"},
+        "ruler": {"x": width - margin - inch, "y": margin + 60, "length": inch, "inches": "1", "caption": ""},
     }
     doc.place(arts.get(render_template(ctx.kit.root, "map-assembly", context, needed_by=f"{title} assembly page")), 0, 0)
 

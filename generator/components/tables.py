@@ -14,7 +14,7 @@ from pnpgen.components.columns import BUILTIN_COLUMNS, COLUMN, TEMPLATE, Anythin
 from pnpgen.lengths import LENGTH_PATTERN, parse_length
 from pnpgen.problems import Problems, display_path
 from pnpgen.schema import INVALID, Bool, Choice, Either, Field, Int, ListOf, MapOf, Record, Str, Where, optional
-from pnpgen.shapes import ORIENTATIONS, SHAPES, Shape, parse_size
+from pnpgen.shapes import ACROSS, ORIENTATIONS, SHAPES, Shape, parse_size
 from pnpgen.yamlio import LocatedDict, LocatedList
 
 ID = Str(r"[A-Za-z][A-Za-z0-9_-]*", "an id of letters, digits, _ or -")
@@ -40,6 +40,7 @@ TABLE = Record({
     "size": Field(Str(), doc="side, diameter, across-flats, or WIDTHxHEIGHT / a card preset"),
     "radius": optional(Str(LENGTH_PATTERN, "a length such as 2mm"), "0mm", "corner radius of a rect"),
     "orientation": optional(Choice(ORIENTATIONS), "flat", "hex: flat top or pointy top"),
+    "across": optional(Choice(ACROSS), None, "hex: its size measured across the flats (default) or the corners"),
     "front": Field(TEMPLATE, doc="front template"),
     "back": optional(TEMPLATE, None, "back template (none: printed one-sided)"),
     "group": optional(ID, None, "print group: one PDF per group (default: the table id)"),
@@ -116,8 +117,11 @@ def load_table(path: Path, raw, problems: Problems) -> Table | None:
 
 
 def _shape(doc: dict, raw, where: Where) -> Shape | None:
+    if doc["across"] and doc["shape"] != "hex":
+        where.child("across", raw.line_of("across")).error("only a hex is measured across its flats or corners")
+        return None
     try:
-        w, h = parse_size(doc["shape"], doc["size"], doc["orientation"])
+        w, h = parse_size(doc["shape"], doc["size"], doc["orientation"], doc["across"] or "flats")
     except ValueError as exc:
         where.child("size", raw.line_of("size")).error(str(exc))
         return None

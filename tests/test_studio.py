@@ -1,0 +1,162 @@
+"""What designers coming from Squib, nanDECK or protograf try first (issue 27): a column named like a template
+name, hex sizes across the corners, a score track around the board, nested hexes, the blank kit's own words.
+One copy of the blank kit, edited to use them all, is built once for the module; bad inputs edit a copy."""
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from pnpgen import resources
+from pnpgen.cli import main
+from tests.conftest import edit
+
+MM = 72 / 25.4
+EDGE_TRACK = "  - {id: score, layout: edge, inset: 5, spaces: 50, first: 0, cell: 10, label: Score, ink: \"#ffffff\"}\n"
+
+
+def studio_kit(folder: Path) -> Path:
+    """The blank kit with a score track around its board and hex tiles 2 in across their corners."""
+    assert main(["new", "--blank", str(folder)]) == 0
+    board = folder / "boards" / "board.yaml"
+    text = board.read_text(encoding="utf-8")
+    start = text.index("  - {id: score")
+    board.write_text(text[:start] + EDGE_TRACK + text[text.index("\n", start) + 1:], encoding="utf-8")
+    edit(board, "{x: 140, y: 14, text:", "{x: 140, y: 26, text:")
+    edit(folder / "components" / "tiles.yaml", "size: 2in\n", "size: 2in\nacross: corners\n")
+    edit(folder / "kit.yaml", "  cards: {marks: crop}", "  cards: {marks: crop}\n  tiles: {nest: true}")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    """(kit folder, its output folder, manifest): built once."""
+    root = tmp_path_factory.mktemp("studio")
+    kit = studio_kit(root / "studio")
+    assert main(["build", "--data", str(kit), "--out", str(root / "out"), "-q", "--only", "components,boards"]) == 0
+    kit_out = root / "out" / "studio"
+    return kit, kit_out, json.loads((kit_out / "manifest.json").read_text())
+
+
+@pytest.fixture
+def kit_to_break(studio, tmp_path) -> Path:
+    target = tmp_path / "studio"
+    shutil.copytree(studio[0], target)
+    return target
+
+
+def _validate(run_cli, kit: Path):
+    result = run_cli("validate", "--data", kit)
+    return result.code, result.err
+
+
+def _placed(manifest, file: str, side: str = "front") -> list[dict]:
+    return [p for p in manifest["parts"]["components"]["placements"] if p["file"] == file and p["side"] == side]
+
+
+# Item 6: names, sizes, tracks, nesting, the blank kit's words -----------------------------------------------
+
+@pytest.mark.parametrize("name", ["colour", "piece", "textbox"])
+def test_a_column_a_template_name_would_hide_is_a_located_error(kit_to_break, run_cli, name):
+    line = edit(kit_to_break / "components" / "cards.yaml", "  text:  {type: text,",
+                f"  {name}: {{type: text, default: x}}\n  text:  {{type: text,") 
+    code, err = _validate(run_cli, kit_to_break)
+    assert code == 1
+    assert f"cards.yaml:{line}: columns.{name}: a column named '{name}' would be hidden" in err, err
+
+
+def test_hex_tiles_measured_across_the_corners(studio):
+    """`across: corners`, 2 in: a flat hex 144 pt wide (corner to corner) and 144 * sqrt(3) / 2 pt high."""
+    tiles = _placed(studio[2], "tiles.pdf")
+    assert len(tiles) == 6
+    assert {(round(p["w"], 2), round(p["h"], 2)) for p in tiles} == {(144.0, round(72 * math.sqrt(3), 2))}
+
+
+def test_nest_alone_shares_the_edges(studio):
+    """`nest: true` without a gutter: columns 3/4 of a hex apart, each column's hexes touching."""
+    tiles = _placed(studio[2], "tiles.pdf")
+    w, h = tiles[0]["w"], tiles[0]["h"]
+    xs = sorted({p["x"] for p in tiles})
+    assert len(xs) >= 2 and all(abs((b - a) - 0.75 * w) < 0.01 for a, b in zip(xs, xs[1:]))
+    column = sorted(p["y"] for p in tiles if p["x"] == xs[0])
+    assert len(column) >= 2 and all(abs((b - a) - h) < 0.01 for a, b in zip(column, column[1:]))
+
+
+def _word_centres(page, word: str) -> list[tuple[float, float]]:
+    """Centres (pt, from the top-left) of every whole-word occurrence of `word` on a pdfium page."""
+    text, height = page.get_textpage(), page.get_size()[1]
+    found, search = [], text.search(word, match_whole_word=True)
+    while (hit := search.get_next()) is not None:
+        boxes = [text.get_charbox(i) for i in range(hit[0], hit[0] + hit[1])]
+        left, right = min(b[0] for b in boxes), max(b[2] for b in boxes)
+        bottom, top = min(b[1] for b in boxes), max(b[3] for b in boxes)
+        found.append(((left + right) / 2, height - (bottom + top) / 2))
+    return found
+
+
+def test_a_score_track_runs_around_the_board_edge(studio):
+    """50 spaces, 0 to 49, clockwise from the top-left corner in a ring 5 mm inside the edge, 10 mm deep."""
+    page = pdfium.PdfDocument(str(studio[1] / "boards" / "board-poster.pdf"))[0]
+    w, h = page.get_size()
+    inset, depth = 5 * MM, 10 * MM
+
+    def in_ring(x, y):
+        inside = inset < x < w - inset and inset < y < h - inset
+        return inside and (x < inset + depth or x > w - inset - depth or y < inset + depth or y > h - inset - depth)
+
+    spots = {}
+    for number in range(50):
+        ring = [c for c in _word_centres(page, str(number)) if in_ring(*c)]
+        assert len(ring) == 1, (number, _word_centres(page, str(number)))
+        spots[number] = ring[0]
+    assert spots[0][0] < inset + depth and spots[0][1] < inset + depth            # the top-left corner
+    top = [n for n in spots if spots[n][1] < inset + depth]
+    assert top == sorted(top, key=lambda n: spots[n][0]) and top[0] == 0         # left to right along the top
+    assert spots[49][0] < inset + depth and spots[49][1] > spots[0][1]            # back up the left side
+    right = [n for n in spots if spots[n][0] > w - inset - depth]
+    assert right == sorted(right, key=lambda n: spots[n][1])                       # down the right side
+    assert len({(round(x), round(y)) for x, y in spots.values()}) == 50
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("layout: edge,", "layout: edgy,", "tracks[0].layout: must be one of 'grid', 'edge'"),
+    ("layout: edge,", "layuot: edge,", "tracks[0].layuot: unknown field (did you mean 'layout'?)"),
+    ("inset: 5,", "inset: 5, x: 20,", "tracks[0]: x: only a grid track has it"),
+    ("spaces: 50,", "spaces: 400,", "tracks[0]: 400 spaces make spaces"),
+])
+def test_a_track_key_the_format_does_not_know_is_refused(kit_to_break, run_cli, old, new, message):
+    """A misspelt key, an unknown layout, a key of the other layout: each located, with --strict or without."""
+    line = edit(kit_to_break / "boards" / "board.yaml", old, new)
+    for strict in ((), ("--strict",)):
+        result = run_cli("validate", "--data", kit_to_break, *strict)
+        assert result.code == 1 and f"board.yaml:{line}: {message}" in result.err, result.err
+
+
+def test_the_blank_kits_texts_are_true(tmp_path, studio):
+    """templates/README.txt promises no copies that are not there; a board without hexes has no hex ruler."""
+    readme = (studio[0] / "templates" / "README.txt").read_text(encoding="utf-8")
+    assert "are not copied here" in readme and "are here too" not in readme
+    folder = Path(readme.strip().splitlines()[-1])
+    assert folder == resources.builtin_templates() and (folder / "_pieces.svg.j2").is_file()
+    assert not (studio[0] / "templates" / "_pieces.svg.j2").exists()
+    assert main(["new", "--from", str(studio[0]), str(tmp_path / "copy")]) == 0
+    copied = (tmp_path / "copy" / "templates" / "README.txt").read_text(encoding="utf-8")
+    assert "are here too" in copied and (tmp_path / "copy" / "templates" / "_pieces.svg.j2").is_file()
+    assembly = pdfium.PdfDocument(str(studio[1] / "boards" / "board-tiles-letter.pdf"))[0]
+    text = assembly.get_textpage().get_text_range()
+    assert "this bar is 1 in" in text and "hex" not in text
+
+
+def test_a_hex_maps_size_across_the_corners(kit_to_break):
+    """A map's `across: corners`: its grid is laid out from the same hex 2 in across the corners."""
+    from pnpgen.kit import load_kit
+    (kit_to_break / "maps").mkdir()
+    (kit_to_break / "maps" / "island.yaml").write_text(
+        'hex_size: 2in\nacross: corners\nlegend: {".": off-map, "~": sea}\nrows: ["~ ~ ~", "~ ~ ."]\n',
+        encoding="utf-8")
+    kit, _ = load_kit(kit_to_break)
+    assert [round(m.hex_size, 4) for m in kit.maps] == [round(72 * math.sqrt(3), 4)]
