@@ -1,6 +1,7 @@
 """The build, read top to bottom like the pipeline: pieces, then each selected part, then the manifest."""
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,7 @@ class BuildOptions:
     only: str | None = None
     extra: dict = field(default_factory=dict)  # options that parts add to the CLI
     strict: bool = False              # warnings found while building (a low-resolution image) fail the build
+    cache: Path | None = None         # where parts keep their caches between builds (None: OUT/.cache)
 
 
 @dataclass
@@ -52,7 +54,7 @@ class BuildContext:
     @property
     def cache_dir(self) -> Path:
         """A folder parts may keep render caches in between builds; never part of the output."""
-        path = self.options.out / ".cache" / self.kit.id
+        path = cache_root(self.options) / self.kit.id
         path.mkdir(parents=True, exist_ok=True)
         return path
 
@@ -120,6 +122,26 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None,
         return _build_locked(kit, options, progress, parts, kit_out, start, inputs)
 
 
+def cache_root(options: BuildOptions) -> Path:
+    return Path(options.cache) if options.cache else Path(options.out) / ".cache"
+
+
+def check_by_building(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> BuildResult:
+    """`validate`: the whole build (every face and template rendered, text fitted, preflight, layout) run into
+    a scratch folder that is then deleted, so validate finds whatever build would, by the same road, and
+    writes nothing in any output folder. Its caches (faces, sheets, parts: all keyed by content) live in the
+    user's cache folder per kit id, so a second validate replays what did not change (a cold one costs what
+    a cold build does). Warnings come back in the result (--strict: a BuildError, as for build)."""
+    import tempfile
+
+    from pnpgen.resources import cache_folder
+    caches = cache_folder("validate")
+    with tempfile.TemporaryDirectory(prefix="pnpgen-validate-") as scratch:
+        cache = caches or Path(scratch) / ".cache"
+        with BuildLock(cache / kit.id):  # two validates of one kit id take turns with its caches
+            return build(kit, dataclasses.replace(options, out=Path(scratch), cache=cache), progress)
+
+
 def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: list, kit_out: Path,
                   start: float, inputs: Inputs) -> BuildResult:
     from pnpgen.run_parts import run_parts  # process pools: imported only by a build that may draw, before
@@ -129,7 +151,7 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
         ctx = BuildContext(kit, pieces, options, stage, progress, inputs.shared)
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,
                          **{k: v for k, v in sorted(options.extra.items())}}
-        cache = PartCache(Path(options.out) / ".cache" / kit.id / "parts")
+        cache = PartCache(cache_root(options) / kit.id / "parts")
         keys = {part.name: part_key(inputs.fingerprint(part.ignores + part.ignores_of(kit), part.reads), part.name,
                                     shown_options | part.key_extra(ctx))
                 for part in parts}

@@ -160,3 +160,25 @@ def test_a_hex_maps_size_across_the_corners(kit_to_break):
         encoding="utf-8")
     kit, _ = load_kit(kit_to_break)
     assert [round(m.hex_size, 4) for m in kit.maps] == [round(72 * math.sqrt(3), 4)]
+
+
+# Item 5: validate finds what build would, and writes nothing ----------------------------------------------
+
+@pytest.mark.parametrize("file, old, new, words", [
+    ("components/cards.yaml", 'text: "Swap one', 'text: "' + "Swap words " * 60 + "one",
+     ["cards.yaml:", "cards row Trade", "card-front.svg.j2", "does not fit"]),
+    ("templates/tile-front.svg.j2", "piece.h - 8, pt(10)", "piece.h - 1, pt(10)",
+     ["preflight", "tiles", "'1 pt'", "of the cut line"]),
+    ("templates/tile-front.svg.j2", "pt(10)", "pt(4)", ["preflight", "'1 pt'", "below the 6 pt minimum"]),
+    ("templates/token.svg.j2", "{{", "{{ no_such_name }}{{", ["token.svg.j2:", "'no_such_name' is undefined"]),
+])
+def test_validate_finds_what_only_a_build_would(kit_to_break, run_cli, tmp_path, monkeypatch, file, old, new, words):
+    """Text that does not fit, text too small or near the cut, a name a template cannot find: `validate`
+    stops on each (exit 1, the problem located) and leaves no folder behind in the working folder."""
+    assert run_cli("validate", "--data", kit_to_break).code == 0
+    edit(kit_to_break / file, old, new)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("validate", "--data", kit_to_break)
+    assert result.code == 1 and all(w in result.err for w in words), result.err
+    assert not (tmp_path / "output").exists() and not (kit_to_break / "output").exists()
+    assert run_cli("validate", "--quick", "--data", kit_to_break).code == 0  # the data alone is valid

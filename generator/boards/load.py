@@ -2,6 +2,7 @@
 (ids unique, every link joins two places that exist, everything inside the board)."""
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -181,6 +182,15 @@ def _counts_ok(doc: dict, raw, where: Where) -> bool:
     ok = True
     for i, rule in enumerate(doc["counts"]):
         items = doc[rule["of"]]
+        known = sorted({key for item in items for key in item if key != "cells"})
+        for key in rule["match"]:
+            if key not in known:
+                near = difflib.get_close_matches(key, known, n=1)
+                line = raw["counts"].line_of(i)
+                where.child("counts", line).item(i, line).child("match", line).child(key, line).error(
+                    f"no {rule['of'][:-1]} on this board has a field {key!r}"
+                    + (f" (did you mean {near[0]!r}?)" if near else ""))
+                ok = False
         got = sum(all(str(item.get(k)) == str(v) for k, v in rule["match"].items()) for item in items)
         if got != rule["total"]:
             line = raw["counts"].line_of(i)
