@@ -19,9 +19,27 @@ MM = 72 / 25.4
 EDGE_TRACK = "  - {id: score, layout: edge, inset: 5, spaces: 50, first: 0, cell: 10, label: Score, ink: \"#ffffff\"}\n"
 
 
+TOKEN_ROWS = [["value", "qty"], [1, 3], [2.0, 3], [4, 2]]   # Excel keeps every number as a float: 2.0 is 2
+
+
+def write_workbook(path: Path, sheets: dict) -> None:
+    import openpyxl
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    for name, rows in sheets.items():
+        sheet = book.create_sheet(name)
+        for row in rows:
+            sheet.append(row)
+    book.save(path)
+
+
 def studio_kit(folder: Path) -> Path:
-    """The blank kit with a score track around its board and hex tiles 2 in across their corners."""
+    """The blank kit with a score track around its board, hex tiles 2 in across their corners and its
+    tokens from the second sheet of a spreadsheet."""
     assert main(["new", "--blank", str(folder)]) == 0
+    write_workbook(folder / "components" / "tokens.xlsx", {"Notes": [["what", "why"]], "Tokens": TOKEN_ROWS})
+    (folder / "components" / "tokens.csv").unlink()
+    edit(folder / "components" / "tokens.yaml", "rows: tokens.csv", "rows: tokens.xlsx#Tokens")
     board = folder / "boards" / "board.yaml"
     text = board.read_text(encoding="utf-8")
     start = text.index("  - {id: score")
@@ -182,3 +200,40 @@ def test_validate_finds_what_only_a_build_would(kit_to_break, run_cli, tmp_path,
     assert result.code == 1 and all(w in result.err for w in words), result.err
     assert not (tmp_path / "output").exists() and not (kit_to_break / "output").exists()
     assert run_cli("validate", "--quick", "--data", kit_to_break).code == 0  # the data alone is valid
+
+
+# Item 4: rows from a spreadsheet ------------------------------------------------------------------------------
+
+def test_a_tables_rows_come_from_a_spreadsheets_sheet(studio):
+    """tokens.xlsx#Tokens (its second sheet): 3 ones, 3 twos and 2 fours per colour, printed on the tokens."""
+    pieces = [p for p in studio[2]["pieces"] if p["ref"].startswith("tokens.")]
+    made = {(p["colour"], p["front"]["params"]["row"]["value"]): p["count"] for p in pieces}
+    assert made == {(c, v): n for c in ("red", "blue") for v, n in ((1, 3), (2, 3), (4, 2))}
+    assert all(isinstance(value, int) for _, value in made)
+    pdf = pdfium.PdfDocument(str(studio[1] / "tokens.pdf"))
+    fronts = [pdf[i] for i in range(0, len(pdf), 2)]
+    printed = {v: sum(len(_word_centres(page, str(v))) for page in fronts) for v in (2, 4)}
+    assert printed == {2: 6, 4: 4}
+
+
+def _zip_bomb(path: Path) -> None:
+    import zipfile
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bomb:
+        bomb.writestr("xl/worksheets/sheet1.xml", b"0" * 5_000_000)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda p: write_workbook(p, {"Tokens": [["value", "qty"], [1, 3], ["two", 3], [4, 2]]}),
+     "tokens.xlsx:Tokens:3: rows[1].value: must be a whole number"),
+    (lambda p: write_workbook(p, {"Tokens": [["valeu", "qty"], [1, 8]]}),
+     "tokens.xlsx:Tokens:1: valeu: unknown column (did you mean 'value'?)"),
+    (lambda p: write_workbook(p, {"Tokns": TOKEN_ROWS}), "has no sheet 'Tokens' (did you mean 'Tokns'?"),
+    (lambda p: p.write_bytes(b"value,qty\n1,8\n"), "is not a spreadsheet pnpgen reads: not an .xlsx file"),
+    (_zip_bomb, "unpacks 1"),
+])
+def test_a_broken_spreadsheet_is_a_located_error(kit_to_break, run_cli, change, message):
+    """A bad cell at its sheet and row; a wrong sheet or a file that is no spreadsheet (or a zip bomb, found
+    before anything is unpacked) at the table's `rows:` line."""
+    change(kit_to_break / "components" / "tokens.xlsx")
+    result = run_cli("validate", "--quick", "--data", kit_to_break)
+    assert result.code == 1 and message in result.err, result.err

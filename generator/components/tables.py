@@ -50,8 +50,10 @@ TABLE = Record({
                                            "shared where one colour's pieces cover less than half a page)"),
     "order": optional(Int(-1000, 1000), 0, "where the table comes in its print group (lower first; then file name)"),
     "columns": optional(MapOf(COLUMN), {}, "the table's own columns"),
-    "rows": Field(Either((Str(r"[^/\\]+\.csv", "a CSV file name beside this file"), ListOf(Anything()))),
-                  doc="a list of rows, or a CSV file beside this one"),
+    "rows": Field(Either((Str(r"[^/\\#]+\.csv", "a CSV file name beside this file"),
+                          Str(r"[^/\\#]+\.xlsx(#[^#]+)?", "a spreadsheet beside this file, and a sheet: cards.xlsx#Ships"),
+                          ListOf(Anything()))),
+                  doc="a list of rows, a CSV file beside this one, or a spreadsheet's sheet (cards.xlsx#Ships)"),
     "counts": optional(COUNTS, None, "rule counts the rows must meet"),
 }, "a component table")
 
@@ -138,7 +140,7 @@ def _shape(doc: dict, raw, where: Where) -> Shape | None:
 def _rows(path: Path, raw, doc: dict, problems: Problems) -> list[Row] | None:
     record = row_record(doc["columns"])
     if isinstance(doc["rows"], str):
-        located = _csv_rows(path.parent / doc["rows"], doc["columns"], Where(path, "rows", raw.line_of("rows"), problems))
+        located = _file_rows(path, doc, Where(path, "rows", raw.line_of("rows"), problems))
         if located is None:
             return None
     else:
@@ -155,6 +157,16 @@ def _rows(path: Path, raw, doc: dict, problems: Problems) -> list[Row] | None:
             continue
         rows.append(Row(checked, file, line, index, row_label(checked, doc["columns"], index)))
     return None if bad else rows
+
+
+def _file_rows(path: Path, doc: dict, named: Where) -> list | None:
+    """The located rows of the CSV file or spreadsheet sheet that `rows:` names, beside the table's file."""
+    if doc["rows"].endswith(".csv"):
+        return _csv_rows(path.parent / doc["rows"], doc["columns"], named)
+    from pnpgen.components.spreadsheets import split_source, xlsx_rows
+    name, sheet = split_source(doc["rows"])
+    known = list(doc["columns"]) + list(BUILTIN_COLUMNS)
+    return xlsx_rows(path.parent / name, sheet, doc["columns"], known, MAX_ROWS, named)
 
 
 def _csv_rows(path: Path, columns: dict, named: Where) -> list | None:
