@@ -40,6 +40,7 @@ class Kit:
     component_pieces: tuple = field(default=(), compare=False, repr=False)
     preflight: dict = field(default_factory=dict, compare=False, repr=False)
     charts: dict = field(default_factory=dict, compare=False, repr=False)  # Chart per name (documents/charts.py)
+    icons: dict = field(default_factory=dict, compare=False, repr=False)  # name -> image path in the kit (`:name:`)
 
     @property
     def has_game_module(self) -> bool:

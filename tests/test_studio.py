@@ -33,10 +33,20 @@ def write_workbook(path: Path, sheets: dict) -> None:
     book.save(path)
 
 
+ICON_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10">'
+            '<rect width="10" height="10" fill="#00c853"/></svg>')
+BUILD_TEXT = "Pay **2** :credit: and put a new token on a tile you hold; gain 1 :credit: per tile, :credit::credit: at most."
+
+
 def studio_kit(folder: Path) -> Path:
-    """The blank kit with a score track around its board, hex tiles 2 in across their corners and its
-    tokens from the second sheet of a spreadsheet."""
+    """The blank kit with a score track around its board, hex tiles 2 in across their corners, its tokens
+    from the second sheet of a spreadsheet and an icon in a card's text."""
     assert main(["new", "--blank", str(folder)]) == 0
+    (folder / "art").mkdir()
+    (folder / "art" / "credit.svg").write_text(ICON_SVG, encoding="utf-8")
+    with (folder / "kit.yaml").open("a", encoding="utf-8") as kit_file:
+        kit_file.write("icons:\n  credit: art/credit.svg\n")
+    edit(folder / "components" / "cards.yaml", "Pay **2** and put a new token on a tile you hold.", BUILD_TEXT)
     write_workbook(folder / "components" / "tokens.xlsx", {"Notes": [["what", "why"]], "Tokens": TOKEN_ROWS})
     (folder / "components" / "tokens.csv").unlink()
     edit(folder / "components" / "tokens.yaml", "rows: tokens.csv", "rows: tokens.xlsx#Tokens")
@@ -237,3 +247,55 @@ def test_a_broken_spreadsheet_is_a_located_error(kit_to_break, run_cli, change, 
     change(kit_to_break / "components" / "tokens.xlsx")
     result = run_cli("validate", "--quick", "--data", kit_to_break)
     assert result.code == 1 and message in result.err, result.err
+
+
+# Item 3: icons in text ----------------------------------------------------------------------------------------
+
+def test_an_icon_stands_in_the_text_one_em_square(studio):
+    """The Build card's four :credit: icons print as green squares inside its text box, none as text."""
+    pdf = pdfium.PdfDocument(str(studio[1] / "cards.pdf"))
+    build = [p for p in _placed(studio[2], "cards.pdf") if p["ref"] == "cards.Build"][0]
+    page = pdf[build["page"] - 1]
+    assert ":credit:" not in page.get_textpage().get_text_range()
+    scale = 2
+    image = page.render(scale=scale).to_pil().convert("RGB")
+    x0, y0 = int(build["x"] * scale), int(build["y"] * scale)
+    card = image.crop((x0, y0, x0 + int(build["w"] * scale), y0 + int(build["h"] * scale)))
+    pixels = card.load()
+    green = [(x, y) for x in range(card.width) for y in range(card.height)
+             if (lambda r, g, b: r < 60 and g > 170 and b < 120)(*pixels[x, y])]
+    em = 11 * scale                                  # the text's size (11 pt, or less where it shrank)
+    assert 4 * (0.45 * em) ** 2 < len(green) <= 4 * em ** 2
+    xs, ys = [x for x, _ in green], [y for _, y in green]
+    assert 6 * MM * scale - 2 <= min(xs) and max(xs) <= card.width - 6 * MM * scale + 2   # inside the text box
+    assert 22 * MM * scale - 2 <= min(ys)
+
+
+def test_icons_wrap_with_their_words():
+    """textbox's own output: the icon sits where its word's measured width puts it, and goes to the next
+    line with that word."""
+    import re
+    from pnpgen.render.textbox import PT_IN_MM, icons_in_text, textbox, width_mm
+    with icons_in_text({"credit": "art/credit.svg"}):
+        wide = str(textbox("Gain 2:credit: now", 0, 0, 60, 20, size=10, min_size=10))
+        narrow = str(textbox("Gain 2:credit: now", 0, 0, width_mm("Gain", "DejaVu Sans", False, 10) + 1, 20,
+                             size=10, min_size=10))
+    em, space = 10 * PT_IN_MM, width_mm(" ", "DejaVu Sans", False, 10)
+    x, y, w, h = (float(v) for v in re.search(r'<image href="art/credit.svg" x="([\d.]+)" y="([\d.-]+)" '
+                                                r'width="([\d.]+)" height="([\d.]+)"', wide).groups())
+    assert abs(w - em) < 0.002 and abs(h - em) < 0.002
+    assert abs(x - (width_mm("Gain", "DejaVu Sans", False, 10) + space + width_mm("2", "DejaVu Sans", False, 10))) < 0.002
+    y_narrow = float(re.search(r'<image [^>]*y="([\d.-]+)"', narrow).group(1))
+    assert abs((y_narrow - y) - 10 * 1.2 * PT_IN_MM) < 0.002        # one line lower
+    assert ":credit:" not in wide and ">now<" in wide
+
+
+def test_an_unknown_icon_is_located_with_a_did_you_mean(kit_to_break, run_cli):
+    line = edit(kit_to_break / "components" / "cards.yaml", "gain 1 :credit:", "gain 1 :credt:")
+    result = run_cli("validate", "--data", kit_to_break)
+    assert result.code == 1, result.err
+    assert f"cards.yaml:{line}: cards row Build" in result.err
+    assert "unknown icon :credt: (did you mean :credit:?" in result.err
+    line = edit(kit_to_break / "kit.yaml", "credit: art/credit.svg", "credit: art/credits.svg")
+    result = run_cli("validate", "--quick", "--data", kit_to_break)
+    assert result.code == 1 and f"kit.yaml:{line}: icons.credit: " in result.err, result.err

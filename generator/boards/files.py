@@ -22,7 +22,8 @@ def board_document(ctx, board, colour) -> str:
     from pnpgen.render.piece_faces import board_svg, render_content
     params = board.params(colour_params(colour))
     context = {"board": params, "colour": params["colour"], "kit": {"id": ctx.kit.id, "title": ctx.kit.title},
-               "data": ctx.kit.data, "fields": board.doc["fields"], "tables": tables_context(ctx.kit)}
+               "data": ctx.kit.data, "fields": board.doc["fields"], "tables": tables_context(ctx.kit),
+               "icons": dict(ctx.kit.icons)}
     content = render_content(ctx.kit.root, board.template, context, f"{display_path(board.file)}: board {board.id}")
     return board_svg(content, board.w, board.h)
 

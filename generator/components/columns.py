@@ -15,7 +15,7 @@ COLUMN_TYPES = ("int", "number", "text", "bool", "choice", "colour", "length", "
 BUILTIN_COLUMNS = ("qty", "id", "front", "back")
 # The names a piece template sees besides the row's columns (render/piece_faces.face_context, our template
 # globals and Jinja's): a column of one of these names would be hidden by it, so it is refused where declared.
-TEMPLATE_NAMES = ("row", "piece", "colour", "side", "kit", "data", "colours", "textbox", "pt",
+TEMPLATE_NAMES = ("row", "piece", "colour", "side", "kit", "data", "colours", "textbox", "pt", "icons",
                   "range", "dict", "cycler", "joiner", "namespace", "loop", "self")
 MAX_QTY = 10_000  # copies of one row: more is a typo (a billion counters), not a game
 TEMPLATE = Str(r"[A-Za-z0-9_-]+", "a template name (letters, digits, _ or -), without .svg.j2")

@@ -14,7 +14,7 @@ from pnpgen.pieces import colour_params
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.templates import SUFFIX, template_dirs, template_env
 from pnpgen.render.templates import _template_location as _template_line
-from pnpgen.render.textbox import TextFitError
+from pnpgen.render.textbox import TextFitError, icons_in_text
 from pnpgen.shapes import Shape
 
 SVG_ROOT = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
@@ -31,7 +31,8 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
     kit's `env` when rendering many faces (looking it up checks the kit's template folder each time)."""
     env = env or kit_env(kit_root)
     try:
-        return env.get_template(f"{template}{SUFFIX}").render(**context)
+        with icons_in_text(context.get("icons") or {}):
+            return env.get_template(f"{template}{SUFFIX}").render(**context)
     except jinja2.TemplateNotFound as exc:
         raise BuildError(f"{where}: template {exc.name} not found "
                          f"(looked in {', '.join(display_path(d) for d in template_dirs(kit_root))})") from None
@@ -52,7 +53,7 @@ def face_context(params: dict, kit, shape: Shape | None = None) -> dict:
     return {**row, "row": row, "piece": params["piece"] | {"side": params.get("side", "front")},
             "colour": params.get("colour"), "side": params.get("side", "front"),
             "kit": {"id": kit.id, "title": kit.title}, "data": kit.data,
-            "colours": [colour_params(c) for c in kit.colours]}
+            "colours": [colour_params(c) for c in kit.colours], "icons": dict(getattr(kit, "icons", {}))}
 
 
 def piece_svg(content: str, shape: Shape, bleed_mm: float) -> str:
