@@ -146,6 +146,8 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
                   start: float, inputs: Inputs) -> BuildResult:
     from pnpgen.run_parts import run_parts  # process pools: imported only by a build that may draw, before
     # its stage exists (an interrupt inside an import would stop a build that cannot yet clean up after itself)
+    from pnpgen.kit_fonts import use_kit_fonts
+    use_kit_fonts(kit.fonts)  # before any part draws (or forks the workers that do)
     pieces = game_modules.kit_pieces(kit)
     with OutputStage(kit_out) as stage:
         ctx = BuildContext(kit, pieces, options, stage, progress, inputs.shared)

@@ -108,7 +108,8 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict) -> 
                      kit_file, lines, problems)
     documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems)
     icons = check_icons(root, kit_doc["icons"], kit_file, raw_kit, problems)
-    return {"icons": icons, "tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
+    from pnpgen.kit_fonts import load_kit_fonts
+    return {"icons": icons, "fonts": load_kit_fonts(root, problems), "tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
             "sheets": kit_doc["sheets"], "documents": documents, "preflight": kit_doc["preflight"]}
 
 

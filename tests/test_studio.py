@@ -38,6 +38,16 @@ ICON_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" 
 BUILD_TEXT = "Pay **2** :credit: and put a new token on a tile you hold; gain 1 :credit: per tile, :credit::credit: at most."
 
 
+def studio_font(path: Path) -> None:
+    """A font of a family no system has: the shipped DejaVu Sans with its names changed to 'Studio Sans'
+    (same length, so every table keeps its place)."""
+    data = (resources.fonts() / "DejaVuSans.ttf").read_bytes()
+    for old, new in (("DejaVu Sans", "Studio Sans"), ("DejaVuSans", "StudioSans")):
+        data = data.replace(old.encode(), new.encode()).replace(old.encode("utf-16-be"), new.encode("utf-16-be"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
 def studio_kit(folder: Path) -> Path:
     """The blank kit with a score track around its board, hex tiles 2 in across their corners, its tokens
     from the second sheet of a spreadsheet and an icon in a card's text."""
@@ -47,6 +57,10 @@ def studio_kit(folder: Path) -> Path:
     with (folder / "kit.yaml").open("a", encoding="utf-8") as kit_file:
         kit_file.write("icons:\n  credit: art/credit.svg\n")
     edit(folder / "components" / "cards.yaml", "Pay **2** and put a new token on a tile you hold.", BUILD_TEXT)
+    studio_font(folder / "fonts" / "StudioSans.ttf")
+    edit(folder / "templates" / "card-front.svg.j2", "min_size=7)", 'min_size=7, family="Studio Sans")')
+    with (folder / "templates" / "card-front.svg.j2").open("a", encoding="utf-8") as template:
+        template.write('<text x="6" y="84" font-family="Studio Sans" font-size="3">{{ title }}, a studio card</text>\n')
     write_workbook(folder / "components" / "tokens.xlsx", {"Notes": [["what", "why"]], "Tokens": TOKEN_ROWS})
     (folder / "components" / "tokens.csv").unlink()
     edit(folder / "components" / "tokens.yaml", "rows: tokens.csv", "rows: tokens.xlsx#Tokens")
@@ -299,3 +313,51 @@ def test_an_unknown_icon_is_located_with_a_did_you_mean(kit_to_break, run_cli):
     line = edit(kit_to_break / "kit.yaml", "credit: art/credit.svg", "credit: art/credits.svg")
     result = run_cli("validate", "--quick", "--data", kit_to_break)
     assert result.code == 1 and f"kit.yaml:{line}: icons.credit: " in result.err, result.err
+
+
+# Item 2: a kit's own fonts --------------------------------------------------------------------------------------
+
+def _embedded_fonts(path: Path) -> dict:
+    """BaseFont -> whether its file is embedded, for every font of every page and form of a PDF."""
+    from pypdf import PdfReader
+    found = {}
+
+    def visit(resources):
+        for font in ((resources or {}).get("/Font") or {}).values():
+            font = font.get_object()
+            descriptor = font.get("/FontDescriptor")
+            found[str(font["/BaseFont"])] = bool(descriptor and "/FontFile2" in descriptor.get_object())
+        for xobject in ((resources or {}).get("/XObject") or {}).values():
+            visit(xobject.get_object().get("/Resources"))
+
+    for page in PdfReader(path).pages:
+        visit(page.get("/Resources"))
+    return found
+
+
+def test_a_kit_font_is_used_by_name_and_embedded_as_a_subset(studio):
+    fonts = _embedded_fonts(studio[1] / "cards.pdf")
+    studio_fonts = [name for name in fonts if name.endswith("+StudioSans")]
+    assert studio_fonts and all(fonts[name] for name in studio_fonts), fonts   # a subset (XXXXXX+), embedded
+    text = "".join(pdfium.PdfDocument(str(studio[1] / "cards.pdf"))[0].get_textpage().get_text_range().split())
+    assert "Lookatthetoptile" in text and "Explore,astudiocard" in text
+
+
+@pytest.mark.parametrize("file, old, new, words", [
+    ("components/cards.yaml", "Swap one", "Swap \u6f22 one", ["cards.yaml:", "cards row Trade", "card-front.svg.j2:",
+                                                               "has no '\u6f22' (U+6F22)"]),
+    ("components/cards.yaml", "{title: Explore,", "{title: Expl\u00f8re\u4e2d,", ["cards row Expl\u00f8re\u4e2d",
+                                                                               "has no '\u4e2d' (U+4E2D)"]),
+])
+def test_a_character_the_font_lacks_is_a_located_error(kit_to_break, run_cli, file, old, new, words):
+    """In a textbox or in a template's own <text>: the row, the template, the font and the character."""
+    edit(kit_to_break / file, old, new)
+    result = run_cli("validate", "--data", kit_to_break)
+    assert result.code == 1 and all(w in result.err for w in words), result.err
+    assert "Studio Sans" in result.err and "StudioSans.ttf" in result.err
+
+
+def test_a_file_that_is_no_font_is_a_located_error(kit_to_break, run_cli):
+    (kit_to_break / "fonts" / "Broken.ttf").write_bytes(b"not a font at all" * 10)
+    result = run_cli("validate", "--quick", "--data", kit_to_break)
+    assert result.code == 1 and "Broken.ttf: not a TrueType font pnpgen can embed" in result.err, result.err

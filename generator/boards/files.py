@@ -10,7 +10,7 @@ from pnpgen.maps.tiling import MARK_ARM, TICK, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.pieces import colour_params
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
-from pnpgen.problems import display_path
+from pnpgen.problems import BuildError, display_path
 from pnpgen.render.templates import render_template
 
 FOLDER = "boards"
@@ -25,6 +25,9 @@ def board_document(ctx, board, colour) -> str:
                "data": ctx.kit.data, "fields": board.doc["fields"], "tables": tables_context(ctx.kit),
                "icons": dict(ctx.kit.icons)}
     content = render_content(ctx.kit.root, board.template, context, f"{display_path(board.file)}: board {board.id}")
+    from pnpgen.kit_fonts import check_svg_text
+    if problem := check_svg_text(content):
+        raise BuildError(f"{display_path(board.file)}: board {board.id}: {problem}")
     return board_svg(content, board.w, board.h)
 
 

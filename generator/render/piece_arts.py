@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pnpgen.lengths import mm
 from pnpgen.preflight import check_face, preflight_rules
+from pnpgen.problems import BuildError
 from pnpgen.render.images import PLACED
 
 SUFFIX_SVG = ".svg.j2"
@@ -53,6 +54,9 @@ class FaceArts:
             where = Where(self, face)
             content = render_content(self.kit.root, face.template, face_context(params, self.kit), where, self.env)
             self.svgs[key] = piece_svg(content, shape, bleed)
+            from pnpgen.kit_fonts import check_svg_text
+            if problem := check_svg_text(self.svgs[key]):
+                raise BuildError(f"{where}: {face.template}.svg.j2: {problem}")
         return self.svgs[key]
 
     def prepare(self, wanted: list) -> None:

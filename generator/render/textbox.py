@@ -21,6 +21,7 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from pnpgen.fonts import FONT_DIR
+from pnpgen.kit_fonts import measure_name, missing_character
 
 
 PT_IN_MM = 25.4 / 72
@@ -81,8 +82,9 @@ def width_mm(text: str, family: str, bold: bool, size_pt: float) -> float:
     """The advance of `text` as cairo will draw it (unhinted metrics, the shipped fonts), in mm. Unhinted
     advances scale with the size, so each text is measured once, at 100 pt, and kept on disk between builds:
     laying out an unchanged card loads no cairo at all."""
-    name = family if (family, bold) in FILES else "DejaVu Sans"
-    key = f"{name}\0{int(bold)}\0{text}"
+    own = measure_name(family)
+    name = family if (family, bold) in FILES or own else "DejaVu Sans"
+    key = f"{own or name}\0{int(bold)}\0{text}"
     widths = _widths()
     if key not in widths:
         widths[key] = _measure(text, name, bold)
@@ -192,6 +194,8 @@ def textbox(text, x, y, w, h, size=8, min_size=6, weight="normal", align="start"
     """SVG <text> of the wrapped lines; `align` start|middle|end, `valign` top|middle|bottom. Each line is
     placed from its measured width (SVG would centre every bold run of a line on its own)."""
     bold = weight == "bold"
+    if problem := missing_character(family, ICON.sub("", BOLD_RUN.sub(r"\1", str(text)))):
+        raise TextFitError(problem)
     size, lines = fit(text, w, h, size, min_size, family, bold, line_height)
     lead = size * line_height * PT_IN_MM
     block = len(lines) * lead
