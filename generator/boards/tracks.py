@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 MIN_SPACE_MM = 5.0        # a space shorter along the edge than this holds no marker: a located error instead
-GRID_ONLY = ("x", "y", "columns", "direction", "start_box")
+GRID_ONLY = ("x", "y", "columns", "direction", "start_box", "pitch")
 EDGE_ONLY = ("inset",)
 
 
@@ -45,11 +45,12 @@ def _grid_cells(track: dict) -> list[dict]:
     per = track["columns"] or track["spaces"]
     offset = 1 if track["start_box"] else 0
     x, y, cell = track["x"], track["y"], track["cell"]
+    step = track.get("pitch") or cell   # centre to centre: the cell, or more where spaces stand apart
     cells = [_cell(x, y, cell, cell, "Start", start=True)] if track["start_box"] else []
     for i, text in enumerate(_texts(track)):
         k = i + offset
         along, across = (k // per, k % per) if track["direction"] == "down" else (k % per, k // per)
-        cells.append(_cell(x + along * cell, y + across * cell, cell, cell, text))
+        cells.append(_cell(x + along * step, y + across * step, cell, cell, text))
     return cells
 
 

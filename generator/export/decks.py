@@ -105,24 +105,32 @@ class ExportArts:
             self.cache = ArtCache(kit.root)   # images in the kit folder resolve against it
         except TypeError:
             self.cache = ArtCache()
+        from pnpgen.render.piece_faces import kit_env
         self.kit, self.origins, self.done = kit, face_origins(kit), {}
+        self.env = kit_env(kit.root)  # looked up once: each look-up lists the kit's template folder
 
-    def art(self, face, shape, bleed_pt: float):
+    def svg(self, face, shape, bleed_pt: float) -> tuple[str, str]:
+        """(the face's SVG at the bleed asked for, where it comes from): what `art` draws, and what the studio
+        hashes to tell a changed picture from an unchanged one."""
         from pnpgen.lengths import mm
         from pnpgen.render.piece_faces import face_context, piece_svg, render_content
-        key = (face.key, round(bleed_pt, 3))
-        if key not in self.done and not is_table_face(face):  # a game module's counter: its own templates
+        if not is_table_face(face):  # a game module's counter: its own templates, bleed mirrored from the art
             from pnpgen.render.counter_sheets import FaceRef, face_svg
-            svg = face_svg(FaceRef(face.key, face.template, face.params_json, face.template), self.kit.root,
-                           round(mm(shape.w), 4))
-            art = self.cache.get(svg, face.template)
-            self.done[key] = mirror_bleed(art, bleed_pt) if bleed_pt > 0 else art
+            return face_svg(FaceRef(face.key, face.template, face.params_json, face.template), self.kit.root,
+                            round(mm(shape.w), 4)), face.template
+        bleed = round(mm(bleed_pt), 4)
+        params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}
+        where = self.origins.get(face.key, face.template)
+        content = render_content(self.kit.root, face.template, face_context(params, self.kit), where, self.env)
+        return piece_svg(content, shape, bleed), where
+
+    def art(self, face, shape, bleed_pt: float):
+        key = (face.key, round(bleed_pt, 3))
         if key not in self.done:
-            bleed = round(mm(bleed_pt), 4)
-            params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}
-            where = self.origins.get(face.key, face.template)
-            content = render_content(self.kit.root, face.template, face_context(params, self.kit), where)
-            self.done[key] = self.cache.get(piece_svg(content, shape, bleed), where)
+            counter = not is_table_face(face)
+            svg, where = self.svg(face, shape, 0.0 if counter else bleed_pt)
+            art = self.cache.get(svg, where)
+            self.done[key] = mirror_bleed(art, bleed_pt) if counter and bleed_pt > 0 else art
         return self.done[key]
 
 
