@@ -130,5 +130,7 @@ def test_a_template_named_in_the_data_must_exist(run_cli, kit_copy):
     assert result.code == 1
     assert f"units.yaml:{line + 1}: units.DD.template: template my-face.svg.j2 not found" in result.err
     (kit_copy / "templates").mkdir(exist_ok=True)
-    (kit_copy / "templates" / "my-face.svg.j2").write_text("<svg/>")
+    # a face that draws (validate draws it: an "<svg/>" without a size would be a drawing error, as in a build)
+    (kit_copy / "templates" / "my-face.svg.j2").write_text(
+        '{% import "_counter.svg.j2" as c %}{% call c.counter(size) %}{{ c.colour_ground(colour) }}{% endcall %}')
     assert run_cli("validate", "--data", kit_copy).code == 0
