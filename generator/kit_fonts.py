@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnpgen import kit_files
 from pnpgen.problems import Problems, display_path
 
 FOLDER = "fonts"
@@ -39,19 +40,21 @@ def load_kit_fonts(root: Path, problems: Problems) -> tuple:
         return ()
     fonts = []
     for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES):
-        font = _read_font(path, problems)
+        font = _read_font(path, root, problems)
         if font is not None:
             fonts.append(font)
     return tuple(fonts)
 
 
-def _read_font(path: Path, problems: Problems) -> KitFont | None:
+def _read_font(path: Path, root: Path, problems: Problems) -> KitFont | None:
+    """The font, its bytes read through the kit reader (a regular file inside the kit, at most 30 MB)."""
     from reportlab.pdfbase.ttfonts import TTFontFile
     try:
-        data = path.read_bytes() if path.is_file() and path.stat().st_size <= MAX_FONT_FILE else None
-        if data is None:
-            problems.error(path, 0, "", "not a font file pnpgen reads (a regular file of at most 30 MB)")
-            return None
+        data = kit_files.read_bytes(path, root, limit=MAX_FONT_FILE)
+    except kit_files.KitFileError as exc:
+        problems.error(path, 0, "", exc.message)
+        return None
+    try:
         stream = io.BytesIO(data)
         stream.name = str(path)
         parsed = TTFontFile(stream)

@@ -10,9 +10,11 @@ column check serves YAML, CSV and spreadsheet rows alike.
 from __future__ import annotations
 
 import io
+import os
 import zipfile
 from pathlib import Path
 
+from pnpgen import kit_files
 from pnpgen.components.columns import from_csv
 from pnpgen.problems import display_path
 from pnpgen.schema import Where
@@ -32,11 +34,11 @@ def split_source(text: str) -> tuple[str, str | None]:
     return name, sheet or None
 
 
-def xlsx_rows(path: Path, sheet: str | None, columns: dict, known: list, max_rows: int,
+def xlsx_rows(path: Path, root: Path, sheet: str | None, columns: dict, known: list, max_rows: int,
               named: Where) -> list | None:
     """(location, line, row mapping) of each row of the sheet, or None after recording the problem at
     `named` (the table's `rows:` line) or at the spreadsheet's own cell."""
-    book = _open(path, named)
+    book = _open(path, root, named)
     if book is None:
         return None
     try:
@@ -48,17 +50,18 @@ def xlsx_rows(path: Path, sheet: str | None, columns: dict, known: list, max_row
         book.close()
 
 
-def _open(path: Path, named: Where):
-    """The workbook, read-only with the values last computed (a formula's result, as the designer sees it)."""
-    if not path.is_file():
+def _open(path: Path, root: Path, named: Where):
+    """The workbook, read-only with the values last computed (a formula's result, as the designer sees it).
+    Its bytes come through the kit reader (a regular file inside the kit, at most 20 MB)."""
+    if not os.path.lexists(path):
         named.error(f"spreadsheet not found: {display_path(path)}")
         return None
     try:
-        data = path.read_bytes() if path.stat().st_size <= MAX_FILE else None
-    except OSError as exc:
-        named.error(f"cannot read {display_path(path)}: {exc}")
+        data = kit_files.read_bytes(path, root, limit=MAX_FILE)
+    except kit_files.KitFileError as exc:
+        named.error(f"{exc.file}: {exc.message}")
         return None
-    problem = "larger than 20 MB" if data is None else _zip_problem(data)
+    problem = _zip_problem(data)
     if problem:
         named.error(f"{display_path(path)} is not a spreadsheet pnpgen reads: {problem}")
         return None
