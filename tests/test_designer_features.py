@@ -254,6 +254,7 @@ def _zip_bomb(path: Path) -> None:
     (lambda p: write_workbook(p, {"Tokns": TOKEN_ROWS}), "has no sheet 'Tokens' (did you mean 'Tokns'?"),
     (lambda p: p.write_bytes(b"value,qty\n1,8\n"), "is not a spreadsheet pnpgen reads: not an .xlsx file"),
     (_zip_bomb, "unpacks 1"),
+    (lambda p: (p.unlink(), p.symlink_to("/etc/hostname")), "links to a file outside the kit folder"),
 ])
 def test_a_broken_spreadsheet_is_a_located_error(kit_to_break, run_cli, change, message):
     """A bad cell at its sheet and row; a wrong sheet or a file that is no spreadsheet (or a zip bomb, found
@@ -358,6 +359,9 @@ def test_a_character_the_font_lacks_is_a_located_error(kit_to_break, run_cli, fi
 
 
 def test_a_file_that_is_no_font_is_a_located_error(kit_to_break, run_cli):
+    """A file that is no font, and one that links out of the kit (read through the one kit reader)."""
     (kit_to_break / "fonts" / "Broken.ttf").write_bytes(b"not a font at all" * 10)
+    (kit_to_break / "fonts" / "Out.ttf").symlink_to("/etc/hostname")
     result = run_cli("validate", "--quick", "--data", kit_to_break)
     assert result.code == 1 and "Broken.ttf: not a TrueType font pnpgen can embed" in result.err, result.err
+    assert "Out.ttf: links to a file outside the kit folder" in result.err, result.err
