@@ -12,6 +12,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 
 from pnpgen.components.pieces import row_faces
+from pnpgen.duplex import build_setting, flip_words
 from pnpgen.layout.packing import Run, impose
 from pnpgen.layout.sheets import settings_for
 from pnpgen.problems import BuildError, display_path
@@ -48,7 +49,7 @@ def batches(kit) -> "OrderedDict[str, list]":
 
 def wanted_faces(ctx, kit) -> list:
     """(face, shape, bleed) of every face the sheets will print, in print order."""
-    duplex = ctx.option("duplex", "long") or "long"
+    duplex, _ = build_setting(ctx)
     wanted = []
     for group, runs in batches(kit).items():
         for table, pieces in runs:
@@ -61,8 +62,7 @@ def wanted_faces(ctx, kit) -> list:
 def plan_group(ctx, runs: list) -> tuple[list, list]:
     """([(table, pieces, sheet settings)], pages) of one print group: the layout, in numbers only. Its
     tables share pages (pnpgen.layout.packing); a slot's index counts through all their pieces."""
-    duplex = ctx.option("duplex", "long") or "long"
-    offset = _offset(ctx)
+    duplex, offset = build_setting(ctx)
     tables = [(table, pieces, settings_for(table.shape, ctx.kit.sheets.get(table.group), ctx.paper, duplex, offset))
               for table, pieces in runs]
     packed = [Run(table.shape, len(pieces), settings, any(p.back is not None for p in pieces))
@@ -80,11 +80,12 @@ def slot_owners(tables: list) -> list:
 
 def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
     """Everything a group's PDF depends on: the drawing code, its layout and titles, every face's drawing."""
+    from pnpgen import duplex
     from pnpgen.layout import packing, sheets as sheets_layout
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.render import pdf, piece_sheets
     tables, pages = plan
-    parts = [source_fingerprint(pdf, piece_sheets, sheets_layout, packing), renderer_fingerprint(), ctx.kit.title,
+    parts = [source_fingerprint(pdf, piece_sheets, sheets_layout, packing, duplex), renderer_fingerprint(), ctx.kit.title,
              group, repr([(p.side, p.header, p.header_side, p.slots) for p in pages])]
     for table, pieces, settings in tables:
         parts += [table.name, repr(table.shape), repr(settings)]
@@ -129,6 +130,9 @@ def draw_group(ctx, group: str, plan: tuple, arts: FaceArts, path) -> None:
     backs = [arts.art(piece.back, table.shape, settings.bleed) if piece.back else None
              for table, piece, settings in owners]
     bleed, sheets, doc = tables[0][2].bleed, sheets_of(pages), None
+    two_sided = any(page.side == "back" for page in pages)
+    flip = flip_words(tables[0][2].duplex) if two_sided else ""
+    hint = alignment_hint(tables[0][2].back_offset) if two_sided else ""
     for number, page in enumerate(pages):
         if doc is None:
             doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size, final=True)
@@ -136,8 +140,17 @@ def draw_group(ctx, group: str, plan: tuple, arts: FaceArts, path) -> None:
         names = _page_name(group, {owners[slot.index][0].name: None for slot in page.slots})
         sheet = sum(1 for p in pages[:number + 1] if p.side == "front")
         title = f"{ctx.kit.title} \u00b7 {names} \u00b7 {page.side} {sheet} of {sheets}"
-        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, None, bleed, title)
+        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, None, bleed, title, flip, hint)
+        hint = ""  # the file's first page only
     doc.close()
+
+
+def alignment_hint(offset: tuple[float, float]) -> str:
+    """What a two-sided file's first page says about the backs' alignment (and the offset it was made with)."""
+    from pnpgen.calibration import CALIBRATION
+    from pnpgen.lengths import mm
+    used = "" if offset == (0, 0) else f" These backs are shifted {mm(offset[0]):.1f},{mm(offset[1]):.1f} mm for your printer."
+    return f"Backs not on their fronts? Print {CALIBRATION} two-sided and read its back.{used}"
 
 
 def _page_name(group: str, names: dict) -> str:
@@ -152,11 +165,6 @@ def _placement(group, page_no, page, slot, table, piece, settings) -> dict:
             "colour": piece.colour, "x": round(slot.x, 3), "y": round(slot.y, 3), "w": round(table.shape.w, 3),
             "h": round(table.shape.h, 3), "shape": table.shape.kind, "turned": slot.turned, "bleed": round(bleed, 3),
             "face": (piece.front if page.side == "front" else piece.back).template}
-
-
-def _offset(ctx) -> tuple[float, float]:
-    from pnpgen.lengths import parse_offset
-    return parse_offset(ctx.option("back_offset", "0,0") or "0,0")
 
 
 @contextmanager
