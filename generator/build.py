@@ -131,17 +131,37 @@ def cache_root(options: BuildOptions) -> Path:
 def check_by_building(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> BuildResult:
     """`validate`: the whole build (every face and template rendered, text fitted, preflight, layout) run into
     a scratch folder that is then deleted, so validate finds whatever build would, by the same road, and
-    writes nothing in any output folder. Its caches (faces, sheets, parts: all keyed by content) live in the
-    user's cache folder per kit id, so a second validate replays what did not change (a cold one costs what
-    a cold build does). Warnings come back in the result (--strict: a BuildError, as for build)."""
+    writes nothing in any output folder. Its caches (faces, sheets, parts) live in the user's cache folder,
+    one per kit folder (stored faces name the kit's images by path), so a second validate replays what did
+    not change (a cold one costs what a cold build does); the few most recent are kept. Warnings come back in
+    the result (--strict: a BuildError, as for build)."""
     import tempfile
 
     from pnpgen.resources import cache_folder
     caches = cache_folder("validate")
     with tempfile.TemporaryDirectory(prefix="pnpgen-validate-") as scratch:
-        cache = caches or Path(scratch) / ".cache"
-        with BuildLock(cache / kit.id):  # two validates of one kit id take turns with its caches
+        cache = _validate_cache(caches, kit.root) if caches else Path(scratch) / ".cache"
+        with BuildLock(cache / kit.id):  # two validates of one kit take turns with its caches
             return build(kit, dataclasses.replace(options, out=Path(scratch), cache=cache), progress)
+
+
+VALIDATE_CACHES_KEPT = 8       # kit folders whose validate caches are kept (the most recently validated)
+VALIDATE_CACHE_IDLE = 3600     # seconds: a cache older than the kept ones goes only after an hour unused
+
+
+def _validate_cache(caches: Path, root: Path) -> Path:
+    """This kit folder's validate cache (made, marked as used now); older ones beyond the kept few removed."""
+    import hashlib
+    import os
+    import shutil
+    folder = caches / hashlib.sha1(os.path.realpath(root).encode()).hexdigest()[:16]
+    folder.mkdir(exist_ok=True)
+    os.utime(folder)
+    others = sorted((p for p in caches.iterdir() if p.is_dir() and p != folder), key=lambda p: -p.stat().st_mtime)
+    for old in others[VALIDATE_CACHES_KEPT - 1:]:
+        if time.time() - old.stat().st_mtime > VALIDATE_CACHE_IDLE:
+            shutil.rmtree(old, ignore_errors=True)
+    return folder
 
 
 def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: list, kit_out: Path,

@@ -365,3 +365,17 @@ def test_a_file_that_is_no_font_is_a_located_error(kit_to_break, run_cli):
     result = run_cli("validate", "--quick", "--data", kit_to_break)
     assert result.code == 1 and "Broken.ttf: not a TrueType font pnpgen can embed" in result.err, result.err
     assert "Out.ttf: links to a file outside the kit folder" in result.err, result.err
+
+
+def test_two_copies_of_a_kit_validate_apart(tmp_path, run_cli):
+    """Stored faces name the kit's images by path: validate keeps its caches per kit folder, so a copy of a
+    kit (the same id) validated after the first copy is gone reads its own pictures, not the gone ones."""
+    mini = Path(__file__).parent / "kits" / "mini"
+    first, second = tmp_path / "first" / "mini", tmp_path / "second" / "mini"
+    shutil.copytree(mini, first)
+    shutil.copytree(mini, second)
+    assert run_cli("validate", "--data", first).code == 0
+    shutil.rmtree(first)
+    edit(second / "kit.yaml", "chits: {gutter: 3mm}", "chits: {gutter: 4mm}")  # the chits' sheets drawn again
+    result = run_cli("validate", "--data", second)
+    assert result.code == 0, result.err
