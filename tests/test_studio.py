@@ -142,6 +142,16 @@ def _own_addresses() -> list[str]:
     return [ip for ip in names if not ip.startswith("127.")]
 
 
+def test_a_studio_left_open_is_not_held_to_one_commands_cpu_budget(studio):
+    """The budgets hold each build, not the studio's whole life: between builds the process has no CPU limit of
+    its own (a designer's afternoon of saves would otherwise end in SIGXCPU after `cpu_seconds`)."""
+    limits = Path(f"/proc/{studio.proc.pid}/limits")
+    if not limits.exists():
+        pytest.skip("no /proc on this machine")
+    cpu = next(line for line in limits.read_text().splitlines() if line.startswith("Max cpu time"))
+    assert cpu.split()[3] == "unlimited", cpu
+
+
 def test_a_taken_port_is_a_clear_message(tmp_path, capsys):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -249,3 +259,12 @@ def test_a_click_opens_the_proof_at_print_size_with_its_cut_line(studio, browser
     assert "cards.yaml:" in browser.evaluate("document.querySelector('#proof .source').textContent")
     pdf = browser.evaluate("document.querySelector('#proof a').getAttribute('href')").split("?")[0]
     assert studio.get(pdf.lstrip("/"))[0] == 200
+
+
+def test_a_missing_kit_folder_is_refused_before_serving(tmp_path, capsys):
+    """A mistyped --data folder must not start a server that watches nothing and never recovers."""
+    missing = tmp_path / "mygmae"
+    assert main(["serve", "--data", str(missing), "--port", "0"]) == 2
+    assert main(["build", "--data", str(missing), "--watch"]) == 2
+    err = capsys.readouterr().err
+    assert err.count(f"--data {missing}: no such folder") == 2 and "Traceback" not in err
