@@ -1,6 +1,7 @@
 """The build, read top to bottom like the pipeline: pieces, then each selected part, then the manifest."""
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ class BuildOptions:
     only: str | None = None
     extra: dict = field(default_factory=dict)  # options that parts add to the CLI
     strict: bool = False              # warnings found while building (a low-resolution image) fail the build
+    cache: Path | None = None         # where parts keep their caches between builds (None: OUT/.cache)
 
 
 @dataclass
@@ -53,7 +55,7 @@ class BuildContext:
     @property
     def cache_dir(self) -> Path:
         """A folder parts may keep render caches in between builds; never part of the output."""
-        path = self.options.out / ".cache" / self.kit.id
+        path = cache_root(self.options) / self.kit.id
         path.mkdir(parents=True, exist_ok=True)
         return path
 
@@ -122,16 +124,58 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None,
         return _build_locked(kit, options, progress, parts, kit_out, start, inputs)
 
 
+def cache_root(options: BuildOptions) -> Path:
+    return Path(options.cache) if options.cache else Path(options.out) / ".cache"
+
+
+def check_by_building(kit: Kit, options: BuildOptions, progress: Progress | None = None) -> BuildResult:
+    """`validate`: the whole build (every face and template rendered, text fitted, preflight, layout) run into
+    a scratch folder that is then deleted, so validate finds whatever build would, by the same road, and
+    writes nothing in any output folder. Its caches (faces, sheets, parts) live in the user's cache folder,
+    one per kit folder (stored faces name the kit's images by path), so a second validate replays what did
+    not change (a cold one costs what a cold build does); the few most recent are kept. Warnings come back in
+    the result (--strict: a BuildError, as for build)."""
+    import tempfile
+
+    from pnpgen.resources import cache_folder
+    caches = cache_folder("validate")
+    with tempfile.TemporaryDirectory(prefix="pnpgen-validate-") as scratch:
+        cache = _validate_cache(caches, kit.root) if caches else Path(scratch) / ".cache"
+        with BuildLock(cache / kit.id):  # two validates of one kit take turns with its caches
+            return build(kit, dataclasses.replace(options, out=Path(scratch), cache=cache), progress)
+
+
+VALIDATE_CACHES_KEPT = 8       # kit folders whose validate caches are kept (the most recently validated)
+VALIDATE_CACHE_IDLE = 3600     # seconds: a cache older than the kept ones goes only after an hour unused
+
+
+def _validate_cache(caches: Path, root: Path) -> Path:
+    """This kit folder's validate cache (made, marked as used now); older ones beyond the kept few removed."""
+    import hashlib
+    import os
+    import shutil
+    folder = caches / hashlib.sha1(os.path.realpath(root).encode()).hexdigest()[:16]
+    folder.mkdir(exist_ok=True)
+    os.utime(folder)
+    others = sorted((p for p in caches.iterdir() if p.is_dir() and p != folder), key=lambda p: -p.stat().st_mtime)
+    for old in others[VALIDATE_CACHES_KEPT - 1:]:
+        if time.time() - old.stat().st_mtime > VALIDATE_CACHE_IDLE:
+            shutil.rmtree(old, ignore_errors=True)
+    return folder
+
+
 def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: list, kit_out: Path,
                   start: float, inputs: Inputs) -> BuildResult:
     from pnpgen.run_parts import run_parts  # process pools: imported only by a build that may draw, before
     # its stage exists (an interrupt inside an import would stop a build that cannot yet clean up after itself)
+    from pnpgen.kit_fonts import use_kit_fonts
+    use_kit_fonts(kit.fonts)  # before any part draws (or forks the workers that do)
     pieces = game_modules.kit_pieces(kit)
     with OutputStage(kit_out) as stage:
         ctx = BuildContext(kit, pieces, options, stage, progress, inputs.shared)
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,
                          **{k: v for k, v in sorted(options.extra.items())}}
-        cache = PartCache(Path(options.out) / ".cache" / kit.id / "parts")
+        cache = PartCache(cache_root(options) / kit.id / "parts")
         keys = {part.name: part_key(inputs.fingerprint(part.ignores + part.ignores_of(kit), part.reads), part.name,
                                     shown_options | part.key_extra(ctx))
                 for part in parts}

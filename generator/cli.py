@@ -106,8 +106,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pnpgen {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
 
-    validate = commands.add_parser("validate", help="check a kit's data against its schema and the rule counts")
+    validate = commands.add_parser("validate", help="check a kit's data, schema and rule counts, and everything a build "
+                                                    "checks (text fit, preflight, every template), writing nothing")
     _kit_arguments(validate)
+    validate.add_argument("--quick", action="store_true",
+                          help="check the data, schemas, counts and texts only (no scratch build: text fit, "
+                               "preflight and drawn templates are not checked)")
     validate.set_defaults(run=_validate)
 
     listing = commands.add_parser("list", help="print the component inventory")
@@ -211,7 +215,13 @@ def _report_problems(problems) -> None:
 
 
 def _validate(args) -> int:
+    """The data checked, then built into a scratch folder (pnpgen.build.check_by_building): what build would
+    stop on (text that does not fit, preflight, a template's error), validate stops on too."""
+    from pnpgen.build import BuildOptions, check_by_building
     kit = _load(args)
+    if not args.quick:
+        for warning in check_by_building(kit, BuildOptions(strict=args.strict)).warnings:
+            print(f"warning: {warning}", file=sys.stderr)
     module = game_modules.of(kit)
     if module:
         print(f"{kit.title}: the data is valid ({module.summary(kit, module.pieces(kit))}).")

@@ -109,8 +109,25 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict) -> 
         check_sheets(kit_doc["sheets"], {p.group for p in pieces}, {t.group for t in tables.values()},
                      kit_file, lines, problems)
     documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems)
-    return {"tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
+    icons = check_icons(root, kit_doc["icons"], kit_file, raw_kit, problems)
+    from pnpgen.kit_fonts import load_kit_fonts
+    return {"icons": icons, "fonts": load_kit_fonts(root, problems), "tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
             "sheets": kit_doc["sheets"], "documents": documents, "preflight": kit_doc["preflight"]}
+
+
+def check_icons(root: Path, icons: dict, kit_file: Path, raw_kit, problems: Problems) -> dict:
+    """kit.yaml `icons:`: each a readable image inside the kit (as any image a template shows)."""
+    from pnpgen.images import check_image
+    block = raw_kit.get("icons") if isinstance(raw_kit, LocatedDict) else None
+    good = {}
+    for name, ref in icons.items():
+        reason = check_image(root, ref)
+        if reason:
+            line = block.line_of(name) if isinstance(block, LocatedDict) else raw_kit.line_of("icons")
+            problems.error(kit_file, line, f"icons.{name}", reason)
+        else:
+            good[name] = ref
+    return good
 
 
 def _load_maps(root: Path, folder: str, kit, problems: Problems) -> tuple:

@@ -40,6 +40,8 @@ class Kit:
     component_pieces: tuple = field(default=(), compare=False, repr=False)
     preflight: dict = field(default_factory=dict, compare=False, repr=False)
     charts: dict = field(default_factory=dict, compare=False, repr=False)  # Chart per name (documents/charts.py)
+    icons: dict = field(default_factory=dict, compare=False, repr=False)  # name -> image path in the kit (`:name:`)
+    fonts: tuple = field(default=(), compare=False, repr=False)  # KitFont per file of fonts/ (generator/kit_fonts.py)
 
     @property
     def has_game_module(self) -> bool:

@@ -12,10 +12,18 @@ from pnpgen import kit_files, resources
 from pnpgen.kit import KIT_FILE
 
 TEMPLATES_README = """\
-The kit's own face templates live in this folder. Copies of the built-in ones (boards, map tiles and
-their assembly pages) are here too, so you can change them: a template here overrides the built-in one of
-the same name. Delete any copy you do not change; the built-in version is used for every template not
-found here. A piece can also name a new template of its own in the YAML (`template: my-face`).
+The kit's own face templates live in this folder: a template here overrides the built-in one of the same
+name, and the built-in version is used for every template not found here. A table names its templates in
+its YAML (`front: my-face`, `back: my-back`); a row may name its own (`front:` in the row).
+"""
+COPIES_README = """\
+Copies of the built-in templates (the board, map tiles and their assembly pages, the macros of
+_pieces.svg.j2 and _board.svg.j2) are here too, so you can change them. Delete any copy you do not change.
+"""
+BUILTIN_README = """\
+The built-in templates (the board, map tiles and their assembly pages, the macros of _pieces.svg.j2 and
+_board.svg.j2) are not copied here. To change one, copy it here from pnpgen's own templates folder:
+{folder}
 """
 
 
@@ -47,7 +55,9 @@ def new_kit(source: Path, target: Path, with_templates: bool = True) -> Path:
         for template in sorted(resources.builtin_templates().glob("*.svg.j2")):
             if not (templates / template.name).exists():
                 shutil.copy2(template, templates / template.name)
-    (templates / "README.txt").write_text(TEMPLATES_README, encoding="utf-8")
+    readme = TEMPLATES_README + (
+        COPIES_README if with_templates else BUILTIN_README.format(folder=resources.builtin_templates()))
+    (templates / "README.txt").write_text(readme, encoding="utf-8")
     _rename_kit(target / KIT_FILE, kit_id_for(target))
     return target
 

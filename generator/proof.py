@@ -238,6 +238,8 @@ def make_proofs(kit: Kit, only: str | None, out: Path, colour: str | None = None
         check_counter_size(counter_size)
     counter_size = counter_size or kit.counter_size
     size, dpi, colour = parse_length(counter_size), check_dpi(dpi), pick_colour(kit, colour)
+    from pnpgen.kit_fonts import use_kit_fonts
+    use_kit_fonts(kit.fonts)
     pieces = kit_pieces(kit)
     if not pieces:
         raise ValueError(f"{kit.title} has no pieces to proof")

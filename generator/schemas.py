@@ -79,6 +79,9 @@ KIT = Record({
     "sheets": optional(MapOf(SHEET), {}, "settings per print group"),
     "documents": optional(MapOf(DOCUMENT), None, "documents to typeset (default: a booklet from rules/)"),
     "counts": optional(ListOf(KIT_COUNT), [], "rule counts across tables"),
+    "icons": optional(MapOf(Str(r"[^:]+", "a path inside the kit folder, such as art/credit.svg"),
+                            key=Str(r"[a-z0-9][a-z0-9_-]*", "an icon name of lower-case letters, digits, _ or -")),
+                      {}, "icons by name, placed in any textbox text as :name:"),
     "preflight": optional(Record({
         "min_text": optional(LENGTH, "6pt", "the smallest text a piece may print"),
         "cut_margin": optional(LENGTH, "1mm", "how far text must keep from a piece's cut line"),

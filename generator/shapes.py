@@ -13,6 +13,7 @@ from pnpgen.lengths import mm, parse_length
 
 SHAPES = ("square", "rect", "circle", "hex")
 ORIENTATIONS = ("flat", "pointy")
+ACROSS = ("flats", "corners")  # how a hex's size is measured: between opposite sides, or opposite corners
 CARD_PRESETS = {  # width x height in mm
     "poker": (63.5, 88.9), "bridge": (57.0, 89.0), "mini": (44.0, 63.0), "euro": (59.0, 92.0),
     "tarot": (70.0, 120.0), "square": (70.0, 70.0),
@@ -70,8 +71,9 @@ def hex_corners(cx: float, cy: float, w: float, h: float, orientation: str) -> l
             (cx, cy + h / 2), (cx - w / 2, cy + h / 4), (cx - w / 2, cy - h / 4)]
 
 
-def parse_size(kind: str, size: str, orientation: str = "flat") -> tuple[float, float]:
-    """The bounding box in points of a shape given its `size` text; ValueError with a reason otherwise."""
+def parse_size(kind: str, size: str, orientation: str = "flat", across: str = "flats") -> tuple[float, float]:
+    """The bounding box in points of a shape given its `size` text (a hex's measured `across` its flats or
+    its corners); ValueError with a reason otherwise."""
     text = str(size).strip()
     if kind == "rect":
         if text in CARD_PRESETS:
@@ -85,6 +87,7 @@ def parse_size(kind: str, size: str, orientation: str = "flat") -> tuple[float, 
         return _checked(parse_length(match.group(1) + unit), parse_length(match.group(2) + unit))
     side = parse_length(text)
     if kind == "hex":
+        side = side * math.sqrt(3) / 2 if across == "corners" else side
         across_corners = side * 2 / math.sqrt(3)
         return _checked(across_corners, side) if orientation == "flat" else _checked(side, across_corners)
     return _checked(side, side)

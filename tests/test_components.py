@@ -297,8 +297,9 @@ def test_every_tile_page_carries_the_scale_check(built):
 
 
 def test_nested_hex_tiles_share_their_edges(mini_copy):
-    """`nest: true` packs flat hexes in columns 3/4 of a hex apart, every other column half a hex lower."""
-    edit(mini_copy / "kit.yaml", "  chits: {gutter: 3mm}", "  chits: {gutter: 3mm}\n  tiles: {nest: true, gutter: 0mm}")
+    """`nest: true` alone (no gutter given) packs flat hexes in columns 3/4 of a hex apart, every other column
+    half a hex lower: neighbours share their edges."""
+    edit(mini_copy / "kit.yaml", "  chits: {gutter: 3mm}", "  chits: {gutter: 3mm}\n  tiles: {nest: true}")
     out = mini_copy.parent / "out"
     assert main(["build", "--data", str(mini_copy), "--out", str(out), "-q", "--only", "components"]) == 0
     manifest = json.loads((out / "mini" / "manifest.json").read_text())

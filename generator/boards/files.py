@@ -23,8 +23,12 @@ def board_document(ctx, board, colour) -> str:
     from pnpgen.render.piece_faces import board_svg, render_content
     params = board.params(colour_params(colour))
     context = {"board": params, "colour": params["colour"], "kit": {"id": ctx.kit.id, "title": ctx.kit.title},
-               "data": ctx.kit.data, "fields": board.doc["fields"], "tables": tables_context(ctx.kit)}
+               "data": ctx.kit.data, "fields": board.doc["fields"], "tables": tables_context(ctx.kit),
+               "icons": dict(ctx.kit.icons)}
     content = render_content(ctx.kit.root, board.template, context, f"{display_path(board.file)}: board {board.id}")
+    from pnpgen.kit_fonts import check_svg_text
+    if problem := check_svg_text(content):
+        raise BuildError(f"{display_path(board.file)}: board {board.id}: {problem}")
     return board_svg(content, board.w, board.h)
 
 
@@ -73,7 +77,7 @@ def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
         "tiles": [{"label": t.label, "x": x0 + t.source.x * scale, "y": top + t.source.y * scale,
                    "w": t.source.w * scale, "h": t.source.h * scale, "cx": x0 + (t.source.x + t.source.w / 2) * scale,
                    "cy": top + (t.source.y + t.source.h / 2) * scale} for t in plan.tiles],
-        "ruler": {"x": width - margin - inch, "y": margin + 60, "length": inch, "inches": "1"},
+        "ruler": {"x": width - margin - inch, "y": margin + 60, "length": inch, "inches": "1", "caption": ""},
     }
     doc.place(arts.get(render_template(ctx.kit.root, "map-assembly", context, needed_by=f"{title} assembly page")), 0, 0)
 

@@ -67,6 +67,8 @@ def track_findings(tracks: list, tables: dict) -> list[tuple[int, str]]:
             continue
         name, extent = held
         cell, pitch = track["cell"], track.get("pitch") or track["cell"]
+        if track.get("layout") == "edge":  # spaces stretched along the edge, abutting: the smallest side counts
+            cell = pitch = min(min(space["w"], space["h"]) for space in track["cells"])
         if extent > cell + SLACK:
             found.append((index, f"{name} ({extent:.1f} mm) is larger than a space ({cell:g} mm)"))
         elif extent / 2 + cell / 2 > pitch + SLACK:

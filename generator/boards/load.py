@@ -2,9 +2,11 @@
 (ids unique, every link joins two places that exist, everything inside the board)."""
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pnpgen.boards.tracks import misplaced_keys, track_cells
 from pnpgen.components.columns import TEMPLATE, Anything, Text
 from pnpgen.lengths import LENGTH_PATTERN, mm, parse_length
 from pnpgen.paper import PAPER
@@ -54,7 +56,7 @@ PLACE = Extra({
     "holds": optional(Str(HOLDS, HOLDS_DOC), "", "the piece made to sit here: it must fit, and keep off its neighbours"),
 }, "a place: {id, x, y, shape, size, fill, stroke, label, text, holds, ...}")
 
-LINK = Extra({
+LINK = Record({
     "from": Field(Str()),
     "to": Field(Str()),
     "style": optional(Choice(("single", "double", "dashed")), "single"),
@@ -63,9 +65,14 @@ LINK = Extra({
     "label": optional(Text(), ""),
 }, "a link: {from, to, style, colour, width, label}")
 
-TRACK = Extra({
+TRACK = Record({
     "id": Field(Str(r"[A-Za-z0-9_-]+", "an id")),
-    "x": Field(Number()), "y": Field(Number()),
+    "layout": optional(Choice(("grid", "edge")), "grid",
+                       "grid: rows of spaces from x, y; edge: the spaces run around the board, clockwise "
+                       "from its top-left corner (a score track)"),
+    "x": optional(Number(), None, "grid: the first space's left edge, mm"),
+    "y": optional(Number(), None, "grid: the first space's top edge, mm"),
+    "inset": optional(Number(0), 5, "edge: mm between the board's edge and the track"),
     "spaces": Field(Int(1, 500)),
     "first": optional(Int(), 1, "number of the first space"),
     "values": optional(ListOf(Text()), None, "what each space shows (default: numbers from `first`)"),
@@ -77,9 +84,10 @@ TRACK = Extra({
     "start_box": optional(Bool(), False, "a start box before the first space"),
     "label": optional(Text(), ""),
     "fill": optional(COLOUR, "#ffffff"),
+    "ink": optional(COLOUR, "#1a1a1a", "the label's colour (light on a dark board)"),
 }, "a track")
 
-TEXT = Extra({
+TEXT = Record({
     "x": Field(Number()), "y": Field(Number()), "text": Field(Text()),
     "size": optional(Number(0), 4, "font size in mm"),
     "anchor": optional(Choice(("start", "middle", "end")), "start"),
@@ -149,10 +157,29 @@ def load_board(path: Path, raw, problems: Problems) -> Board | None:
     if doc is INVALID:
         return None
     size = board_size(doc["size"], where.child("size", raw.line_of("size")))
-    if size is None or not _links_ok(doc, raw, where) or not _counts_ok(doc, raw, where):
+    if size is None or not _links_ok(doc, raw, where) or not _counts_ok(doc, raw, where) \
+            or not _tracks_laid_out(doc, raw, size, where):
         return None
     return Board(path.stem, doc["name"], path, round(size[0], 4), round(size[1], 4), doc["template"],
                  doc["per_colour"], doc)
+
+
+def _tracks_laid_out(doc: dict, raw, size: tuple, where: Where) -> bool:
+    """Each track's spaces placed (`cells`, read by the board template); a key its layout does not use, or
+    spaces that cannot go around the board, is a located error."""
+    ok = True
+    for i, track in enumerate(doc["tracks"]):
+        line = raw["tracks"].line_of(i)
+        here = where.child("tracks", line).item(i, line)
+        for problem in misplaced_keys(track, raw["tracks"][i]):
+            here.error(problem)
+            ok = False
+        try:
+            track["cells"] = track_cells(track, *size)
+        except ValueError as exc:
+            here.error(str(exc))
+            ok = False
+    return ok
 
 
 def _counts_ok(doc: dict, raw, where: Where) -> bool:
@@ -160,6 +187,15 @@ def _counts_ok(doc: dict, raw, where: Where) -> bool:
     ok = True
     for i, rule in enumerate(doc["counts"]):
         items = doc[rule["of"]]
+        known = sorted({key for item in items for key in item if key != "cells"})
+        for key in rule["match"]:
+            if key not in known:
+                near = difflib.get_close_matches(key, known, n=1)
+                line = raw["counts"].line_of(i)
+                where.child("counts", line).item(i, line).child("match", line).child(key, line).error(
+                    f"no {rule['of'][:-1]} on this board has a field {key!r}"
+                    + (f" (did you mean {near[0]!r}?)" if near else ""))
+                ok = False
         got = sum(all(str(item.get(k)) == str(v) for k, v in rule["match"].items()) for item in items)
         if got != rule["total"]:
             line = raw["counts"].line_of(i)

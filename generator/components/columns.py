@@ -13,6 +13,10 @@ from pnpgen.schema import (
 
 COLUMN_TYPES = ("int", "number", "text", "bool", "choice", "colour", "length", "list", "image")
 BUILTIN_COLUMNS = ("qty", "id", "front", "back")
+# The names a piece template sees besides the row's columns (render/piece_faces.face_context, our template
+# globals and Jinja's): a column of one of these names would be hidden by it, so it is refused where declared.
+TEMPLATE_NAMES = ("row", "piece", "colour", "side", "kit", "data", "colours", "textbox", "pt", "icons",
+                  "range", "dict", "cycler", "joiner", "namespace", "loop", "self")
 MAX_QTY = 10_000  # copies of one row: more is a typo (a billion counters), not a game
 TEMPLATE = Str(r"[A-Za-z0-9_-]+", "a template name (letters, digits, _ or -), without .svg.j2")
 HEX_COLOUR = Str(r"#[0-9a-fA-F]{6}", "a colour written #rrggbb")
@@ -136,6 +140,10 @@ def check_column(name: str, column: dict, where: Where) -> bool:
             ok = False
     if name in BUILTIN_COLUMNS:
         where.error(f"{name!r} is a column every table has; do not declare it")
+        ok = False
+    elif name in TEMPLATE_NAMES:
+        where.error(f"a column named {name!r} would be hidden in the templates by their own {name!r}: "
+                    f"rename it (such as my_{name})")
         ok = False
     return ok
 

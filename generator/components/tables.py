@@ -16,7 +16,7 @@ from pnpgen.components.columns import BUILTIN_COLUMNS, COLUMN, TEMPLATE, Anythin
 from pnpgen.lengths import LENGTH_PATTERN, parse_length
 from pnpgen.problems import Problems, display_path
 from pnpgen.schema import INVALID, Bool, Choice, Either, Field, Int, ListOf, MapOf, Record, Str, Where, optional
-from pnpgen.shapes import ORIENTATIONS, SHAPES, Shape, parse_size
+from pnpgen.shapes import ACROSS, ORIENTATIONS, SHAPES, Shape, parse_size
 from pnpgen.yamlio import LocatedDict, LocatedList
 
 ID = Str(r"[A-Za-z][A-Za-z0-9_-]*", "an id of letters, digits, _ or -")
@@ -42,6 +42,7 @@ TABLE = Record({
     "size": Field(Str(), doc="side, diameter, across-flats, or WIDTHxHEIGHT / a card preset"),
     "radius": optional(Str(LENGTH_PATTERN, "a length such as 2mm"), "0mm", "corner radius of a rect"),
     "orientation": optional(Choice(ORIENTATIONS), "flat", "hex: flat top or pointy top"),
+    "across": optional(Choice(ACROSS), None, "hex: its size measured across the flats (default) or the corners"),
     "front": Field(TEMPLATE, doc="front template"),
     "back": optional(TEMPLATE, None, "back template (none: printed one-sided)"),
     "group": optional(ID, None, "print group: one PDF per group (default: the table id)"),
@@ -51,8 +52,10 @@ TABLE = Record({
                                            "shared where one colour's pieces cover less than half a page)"),
     "order": optional(Int(-1000, 1000), 0, "where the table comes in its print group (lower first; then file name)"),
     "columns": optional(MapOf(COLUMN), {}, "the table's own columns"),
-    "rows": Field(Either((Str(r"[^/\\]+\.csv", "a CSV file name beside this file"), ListOf(Anything()))),
-                  doc="a list of rows, or a CSV file beside this one"),
+    "rows": Field(Either((Str(r"[^/\\#]+\.csv", "a CSV file name beside this file"),
+                          Str(r"[^/\\#]+\.xlsx(#[^#]+)?", "a spreadsheet beside this file, and a sheet: cards.xlsx#Ships"),
+                          ListOf(Anything()))),
+                  doc="a list of rows, a CSV file beside this one, or a spreadsheet's sheet (cards.xlsx#Ships)"),
     "counts": optional(COUNTS, None, "rule counts the rows must meet"),
 }, "a component table")
 
@@ -119,8 +122,11 @@ def load_table(path: Path, raw, problems: Problems, root: Path | None = None) ->
 
 
 def _shape(doc: dict, raw, where: Where) -> Shape | None:
+    if doc["across"] and doc["shape"] != "hex":
+        where.child("across", raw.line_of("across")).error("only a hex is measured across its flats or corners")
+        return None
     try:
-        w, h = parse_size(doc["shape"], doc["size"], doc["orientation"])
+        w, h = parse_size(doc["shape"], doc["size"], doc["orientation"], doc["across"] or "flats")
     except ValueError as exc:
         where.child("size", raw.line_of("size")).error(str(exc))
         return None
@@ -137,8 +143,7 @@ def _shape(doc: dict, raw, where: Where) -> Shape | None:
 def _rows(path: Path, raw, doc: dict, problems: Problems, root: Path) -> list[Row] | None:
     record = row_record(doc["columns"])
     if isinstance(doc["rows"], str):
-        located = _csv_rows(path.parent / doc["rows"], root, doc["columns"],
-                            Where(path, "rows", raw.line_of("rows"), problems))
+        located = _file_rows(path, root, doc, Where(path, "rows", raw.line_of("rows"), problems))
         if located is None:
             return None
     else:
@@ -155,6 +160,16 @@ def _rows(path: Path, raw, doc: dict, problems: Problems, root: Path) -> list[Ro
             continue
         rows.append(Row(checked, file, line, index, row_label(checked, doc["columns"], index)))
     return None if bad else rows
+
+
+def _file_rows(path: Path, root: Path, doc: dict, named: Where) -> list | None:
+    """The located rows of the CSV file or spreadsheet sheet that `rows:` names, beside the table's file."""
+    if doc["rows"].endswith(".csv"):
+        return _csv_rows(path.parent / doc["rows"], root, doc["columns"], named)
+    from pnpgen.components.spreadsheets import split_source, xlsx_rows
+    name, sheet = split_source(doc["rows"])
+    known = list(doc["columns"]) + list(BUILTIN_COLUMNS)
+    return xlsx_rows(path.parent / name, root, sheet, doc["columns"], known, MAX_ROWS, named)
 
 
 def _csv_rows(path: Path, root: Path, columns: dict, named: Where) -> list | None:

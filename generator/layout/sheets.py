@@ -66,7 +66,8 @@ def settings_for(shape: Shape, sheet: dict | None, paper: str, duplex: str = "lo
                  back_offset: tuple[float, float] = (0.0, 0.0)) -> SheetSettings:
     sheet = sheet or {}
     bleed = parse_length(sheet.get("bleed") or "0mm")
-    gutter = parse_length(sheet["gutter"]) if sheet.get("gutter") else DEFAULT_GUTTER[shape.kind]
+    nest = bool(sheet.get("nest")) and shape.kind == "hex"  # nested hexes share edges: no gutter unless asked
+    gutter = parse_length(sheet["gutter"]) if sheet.get("gutter") else 0.0 if nest else DEFAULT_GUTTER[shape.kind]
     return SheetSettings(paper=paper_points(sheet.get("paper"), paper), gutter=max(gutter, 2 * bleed),
                          marks=sheet.get("marks") or ("crop" if bleed else DEFAULT_MARKS[shape.kind]),
                          bleed=bleed, duplex=duplex, nest=bool(sheet.get("nest")),

@@ -148,7 +148,7 @@ def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: Tile
     width, height = plan.page
     margin = PRINTABLE_MARGIN + MARK_ARM / 2
     ruler = {"x": width - margin - board.hexmap.hex_size, "y": margin + 60, "length": board.hexmap.hex_size,
-             "inches": f"{board.hexmap.hex_size / 72:g}"}
+             "inches": f"{board.hexmap.hex_size / 72:g}", "caption": "one hex across the flats"}
     steps = _wrapped_steps(_steps(board, plan), width, margin, ruler)
     top = max(margin + 100, margin + STEP_TOP + len(steps) * STEP_LEADING + 14)
     scale = min((width - 2 * margin) / board.width, (height - top - margin) / board.height)

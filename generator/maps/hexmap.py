@@ -6,11 +6,13 @@ its file, line and field.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.kit import read_mapping
 from pnpgen.lengths import parse_length
+from pnpgen.shapes import ACROSS
 from pnpgen.maps.geometry import ORIENTATIONS, HexGrid, hex_label
 from pnpgen.maps.rules import OFF_MAP, MapRules, Track
 from pnpgen.problems import Problems
@@ -31,7 +33,8 @@ CORE_FIELDS = {
     "title": optional(Str(), None, "printed above the grid (default: the file's name)"),
     "orientation": optional(Choice(ORIENTATIONS), "flat", "flat: flat-topped hexes in columns; pointy: in rows"),
     "hex_size": optional(Length(0, 6 * 72, hint="a length such as 1.25in or 32mm"), "1.25in",
-                         "across the flats; big enough for a stack of counters"),
+                         "across the flats (or the corners: `across`); big enough for a stack of counters"),
+    "across": optional(Choice(ACROSS), "flats", "hex_size measured across the flats or the corners"),
     "tracks": optional(ListOf(TRACK), [], "rows of numbered boxes printed under the grid"),
     "fills": optional(MapOf(Str(r"#[0-9a-fA-F]{6}", "a colour written #rrggbb")), {},
                       "a region's fill (a region named after a player colour takes that colour's tint)"),
@@ -166,7 +169,7 @@ def _parse(path: Path, raw, doc: dict, rules: MapRules, problems: Problems) -> H
                     marks[(col, row)] = mark
     extra = {k: doc[k] for k in rules.fields if rules.fields[k] is not None}
     return HexMap(id=path.stem, file=path, title=doc.get("title") or path.stem, orientation=doc["orientation"],
-                  hex_size=parse_length(doc["hex_size"]), cols=len(cells[0]), rows=len(cells), tracks=tracks,
+                  hex_size=_flats(doc), cols=len(cells[0]), rows=len(cells), tracks=tracks,
                   fills=doc.get("fills") or {}, extra=extra, regions=regions, marks=marks, legend=legend, lines=lines)
 
 
@@ -217,3 +220,9 @@ def hex_too_small(hexmap: HexMap, counter_size: str) -> str | None:
         return None
     return (f"{hexmap.hex_size / 72:.3g}in across the flats cannot hold a {counter_size} counter "
             f"(needs at least {needed / 72:.3g}in)")
+
+
+def _flats(doc: dict) -> float:
+    """The hex size in points across the flats, however the map gives it (the grid is laid out in flats)."""
+    size = parse_length(doc["hex_size"])
+    return size * math.sqrt(3) / 2 if doc.get("across") == "corners" else size

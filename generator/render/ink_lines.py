@@ -162,6 +162,12 @@ class StrokeReader:
             self._to(u ** 3 * p0[0] + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
                      u ** 3 * p0[1] + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3)
 
+    def op_rel_curve_to(self, dx1, dy1, dx2, dy2, dx3, dy3):
+        """cairosvg draws a rounded rect's corners with it: relative to the current point (left out, every
+        side after the first corner was read a corner's radius off)."""
+        x, y = self._user_point()
+        self.op_curve_to(x + dx1, y + dy1, x + dx2, y + dy2, x + dx3, y + dy3)
+
     def _user_point(self):
         """The current point in user space (the inverse of the matrix applied to the device point)."""
         a, b, c, d, e, f = self.matrix

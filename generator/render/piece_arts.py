@@ -17,6 +17,7 @@ from pnpgen import kit_files
 from pnpgen.lengths import mm
 from pnpgen.problems import BuildError
 from pnpgen.preflight import check_face, overprints, preflight_rules
+from pnpgen.problems import BuildError
 from pnpgen.render.ink_lines import read_ink
 from pnpgen.render.images import PLACED
 
@@ -56,6 +57,9 @@ class FaceArts:
             where = Where(self, face)
             content = render_content(self.kit.root, face.template, face_context(params, self.kit), where, self.env)
             self.svgs[key] = piece_svg(content, shape, bleed)
+            from pnpgen.kit_fonts import check_svg_text
+            if problem := check_svg_text(self.svgs[key]):
+                raise BuildError(f"{where}: {face.template}.svg.j2: {problem}")
         return self.svgs[key]
 
     def prepare(self, wanted: list) -> None:

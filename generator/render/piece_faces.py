@@ -16,7 +16,7 @@ from pnpgen.pieces import colour_params
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.templates import SUFFIX, template_dirs, template_env, template_failure
 from pnpgen.render.templates import _template_location as _template_line
-from pnpgen.render.textbox import TextFitError
+from pnpgen.render.textbox import TextFitError, icons_in_text
 from pnpgen.shapes import Shape
 
 SVG_ROOT = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
@@ -33,7 +33,7 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
     kit's `env` when rendering many faces (looking it up checks the kit's template folder each time)."""
     env = env or kit_env(kit_root)
     try:
-        with budgets.template_clock(""):
+        with budgets.template_clock(""), icons_in_text(context.get("icons") or {}):
             content = env.get_template(f"{template}{SUFFIX}").render(**context)
         return budgets.check_size(content, "face_kb", "")
     except jinja2.TemplateNotFound as exc:
@@ -61,7 +61,7 @@ def face_context(params: dict, kit, shape: Shape | None = None) -> dict:
     return {**row, "row": row, "piece": params["piece"] | {"side": params.get("side", "front")},
             "colour": params.get("colour"), "side": params.get("side", "front"),
             "kit": {"id": kit.id, "title": kit.title}, "data": kit.data,
-            "colours": [colour_params(c) for c in kit.colours]}
+            "colours": [colour_params(c) for c in kit.colours], "icons": dict(getattr(kit, "icons", {}))}
 
 
 def piece_svg(content: str, shape: Shape, bleed_mm: float) -> str:

@@ -3,18 +3,25 @@
 SVG cannot wrap text, so lines are broken here with the widths cairo will draw the shipped fonts at
 (unhinted, as pnpgen.render.svg_ops and fast_text draw them), from `size` down to `min_size` in half
 points. Text that still does not fit raises TextFitError; the caller names the row, template and box.
+
+`:name:` in the text places the kit's icon `name` (kit.yaml `icons:`) inline: a square one em a side,
+measured and wrapped with the word it is part of, drawn as an <image> beside the text.
 """
 from __future__ import annotations
 
 import hashlib
 import marshal
 import os
+import difflib
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from markupsafe import Markup, escape
 
 from pnpgen.fonts import FONT_DIR
+from pnpgen.kit_fonts import measure_name, missing_character
 
 
 PT_IN_MM = 25.4 / 72
@@ -22,6 +29,49 @@ FILES = {("DejaVu Sans", False): "DejaVuSans.ttf", ("DejaVu Sans", True): "DejaV
          ("DejaVu Sans Condensed", False): "DejaVuSansCondensed.ttf",
          ("DejaVu Sans Condensed", True): "DejaVuSansCondensed-Bold.ttf"}
 BOLD_RUN = re.compile(r"\*\*(.+?)\*\*")
+ICON = re.compile(r":([a-z0-9][a-z0-9_-]*):")
+ICON_RAISE = 0.8      # an icon's top stands this many ems above the baseline (its foot a little below it)
+_ICONS: ContextVar[dict] = ContextVar("icons", default={})  # the kit's icons, for the face being rendered
+
+
+@contextmanager
+def icons_in_text(icons: dict):
+    """The kit's icons (name -> image path) that textbox places for `:name:` while a face renders (a
+    context variable: a kit's own macro that calls textbox sees them too, imported without context)."""
+    token = _ICONS.set(dict(icons))
+    try:
+        yield
+    finally:
+        _ICONS.reset(token)
+
+
+def _parts(word: str) -> list[tuple[str, bool]]:
+    """A word as (text, is_icon) pieces: '2:credit:,' -> ('2', False), ('credit', True), (',', False)."""
+    parts, pos = [], 0
+    for match in ICON.finditer(word):
+        if match.start() > pos:
+            parts.append((word[pos:match.start()], False))
+        parts.append((match.group(1), True))
+        pos = match.end()
+    return parts + ([(word[pos:], False)] if pos < len(word) else [])
+
+
+def _icon_file(name: str) -> str:
+    icons = _ICONS.get()
+    if name not in icons:
+        near = difflib.get_close_matches(name, list(icons), n=1)
+        hint = f"did you mean :{near[0]}:? " if near else ""
+        known = ", ".join(f":{n}:" for n in icons) or "none: declare them in kit.yaml `icons:`"
+        raise TextFitError(f"unknown icon :{name}: ({hint}icons: {known})")
+    return icons[name]
+
+
+def word_width(word: str, family: str, bold: bool, size_pt: float) -> float:
+    """A word's width in mm, its icons one em each."""
+    if ":" not in word:
+        return width_mm(word, family, bold, size_pt)
+    return sum(size_pt * PT_IN_MM if icon else width_mm(text, family, bold, size_pt) for text, icon in _parts(word)
+               if not icon or _icon_file(text))
 
 
 class TextFitError(ValueError):
@@ -32,8 +82,9 @@ def width_mm(text: str, family: str, bold: bool, size_pt: float) -> float:
     """The advance of `text` as cairo will draw it (unhinted metrics, the shipped fonts), in mm. Unhinted
     advances scale with the size, so each text is measured once, at 100 pt, and kept on disk between builds:
     laying out an unchanged card loads no cairo at all."""
-    name = family if (family, bold) in FILES else "DejaVu Sans"
-    key = f"{name}\0{int(bold)}\0{text}"
+    own = measure_name(family)
+    name = family if (family, bold) in FILES or own else "DejaVu Sans"
+    key = f"{own or name}\0{int(bold)}\0{text}"
     widths = _widths()
     if key not in widths:
         widths[key] = _measure(text, name, bold)
@@ -111,7 +162,7 @@ def wrap(text: str, width: float, size: float, family: str, bold: bool) -> list[
     for paragraph in str(text).split("\n"):
         line, used = [], 0.0
         for word, heavy in _words(paragraph, bold):
-            w = width_mm(word, family, heavy, size)
+            w = word_width(word, family, heavy, size)
             if w > width + 1e-6:
                 return None
             if line and used + space + w > width + 1e-6:
@@ -143,21 +194,45 @@ def textbox(text, x, y, w, h, size=8, min_size=6, weight="normal", align="start"
     """SVG <text> of the wrapped lines; `align` start|middle|end, `valign` top|middle|bottom. Each line is
     placed from its measured width (SVG would centre every bold run of a line on its own)."""
     bold = weight == "bold"
+    if problem := missing_character(family, ICON.sub("", BOLD_RUN.sub(r"\1", str(text)))):
+        raise TextFitError(problem)
     size, lines = fit(text, w, h, size, min_size, family, bold, line_height)
     lead = size * line_height * PT_IN_MM
     block = len(lines) * lead
     top = y + {"top": 0, "middle": (h - block) / 2, "bottom": h - block}.get(valign, 0)
     space = width_mm(" ", family, False, size)
-    spans = []
+    spans, images = [], []
     for number, line in enumerate(lines):
         baseline = top + lead * number + size * PT_IN_MM * 0.9
-        used = sum(width_mm(word, family, heavy, size) for word, heavy in line) + space * max(len(line) - 1, 0)
+        used = sum(word_width(word, family, heavy, size) for word, heavy in line) + space * max(len(line) - 1, 0)
         start = {"start": x, "middle": x + (w - used) / 2, "end": x + w - used}.get(align, x)
+        if any(ICON.search(word) for word, _ in line):
+            spans += _line_with_icons(line, start, baseline, space, family, bold, size, images)
+            continue
         words = "".join(_word_span(word, heavy, bold, i) for i, (word, heavy) in enumerate(line))
         spans.append(f'<tspan x="{start:.3f}" y="{baseline:.3f}">{words}</tspan>')
     weight_attr = ' font-weight="bold"' if bold else ""
     return Markup(f'<text font-family="{escape(family)}" font-size="{size * PT_IN_MM:.3f}"{weight_attr} '
-                  f'fill="{escape(fill)}">{"".join(spans)}</text>')
+                  f'fill="{escape(fill)}">{"".join(spans)}</text>' + "".join(images))
+
+
+def _line_with_icons(line, start: float, baseline: float, space: float, family: str, bold_all: bool,
+                     size: float, images: list) -> list[str]:
+    """A line holding icons: each run of text a tspan at its measured x, each icon an <image> (into
+    `images`, drawn after the text) one em square, standing on the line as a capital letter does."""
+    em, cursor, spans = size * PT_IN_MM, start, []
+    for word, heavy in line:
+        for text, icon in _parts(word):
+            if icon:
+                images.append(f'<image href="{escape(_icon_file(text))}" x="{cursor:.3f}" '
+                              f'y="{baseline - ICON_RAISE * em:.3f}" width="{em:.3f}" height="{em:.3f}"/>')
+                cursor += em
+                continue
+            weight = ' font-weight="bold"' if heavy and not bold_all else ""
+            spans.append(f'<tspan x="{cursor:.3f}" y="{baseline:.3f}"{weight}>{escape(text)}</tspan>')
+            cursor += width_mm(text, family, heavy, size)
+        cursor += space
+    return spans
 
 
 def _word_span(word: str, heavy: bool, bold_all: bool, index: int) -> str:

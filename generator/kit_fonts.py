@@ -1,0 +1,146 @@
+"""A kit's own fonts (`fonts/*.ttf`): read at load, shown to cairo for drawing faces, checked for every
+character a face sets in them.
+
+Templates and textboxes name a kit font by its family (`font-family="Orbitron"`, `textbox(...,
+family="Orbitron")`), as they name the shipped DejaVu Sans. cairo finds fonts through fontconfig, which
+pnpgen points at its own folder only (pnpgen.fonts); a kit's folder is added to that configuration for the
+build, so the PDFs embed the kit's font as a subset, as they do DejaVu. A character the font lacks would
+print as an empty box: it is a located error naming the font, the character and the piece instead.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnpgen import kit_files
+from pnpgen.problems import Problems, display_path
+
+FOLDER = "fonts"
+SUFFIXES = (".ttf", ".otf")
+MAX_FONT_FILE = 30 * 1024 * 1024
+SHIPPED = ("DejaVu Sans", "DejaVu Sans Condensed")
+
+
+@dataclass(frozen=True)
+class KitFont:
+    family: str          # what templates write in font-family
+    bold: bool
+    file: Path
+    digest: str          # of the file's bytes: measures kept between builds are the file's own
+    chars: frozenset     # the characters the font has a glyph for
+
+
+def load_kit_fonts(root: Path, problems: Problems) -> tuple:
+    """Every font of the kit's fonts/ folder; a file that is not a TrueType font is a located error."""
+    folder = Path(root) / FOLDER
+    if not folder.is_dir():
+        return ()
+    fonts = []
+    for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES):
+        font = _read_font(path, root, problems)
+        if font is not None:
+            fonts.append(font)
+    return tuple(fonts)
+
+
+def _read_font(path: Path, root: Path, problems: Problems) -> KitFont | None:
+    """The font, its bytes read through the kit reader (a regular file inside the kit, at most 30 MB)."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    try:
+        data = kit_files.read_bytes(path, root, limit=MAX_FONT_FILE)
+    except kit_files.KitFileError as exc:
+        problems.error(path, 0, "", exc.message)
+        return None
+    try:
+        stream = io.BytesIO(data)
+        stream.name = str(path)
+        parsed = TTFontFile(stream)
+    except Exception as exc:  # noqa: BLE001 - TTFError, struct and index errors: any parse failure is "not a font"
+        problems.error(path, 0, "", f"not a TrueType font pnpgen can embed ({exc}); OpenType fonts with "
+                                    f"PostScript (CFF) outlines need their TrueType (.ttf) version")
+        return None
+    family = parsed.familyName.decode("latin-1") if isinstance(parsed.familyName, bytes) else str(parsed.familyName)
+    if family in SHIPPED:
+        problems.error(path, 0, "", f"the family {family!r} is pnpgen's own: a kit font needs another name")
+        return None
+    style = (parsed.styleName.decode("latin-1") if isinstance(parsed.styleName, bytes) else str(parsed.styleName))
+    return KitFont(family, "bold" in style.lower(), path, hashlib.sha1(data).hexdigest()[:12],
+                   frozenset(chr(c) for c in parsed.charToGlyph))
+
+
+_KIT_FONTS: dict = {}   # family -> [KitFont] of the kit being built (one kit a process: the CLI's build)
+_ADDED: set = set()
+
+
+def use_kit_fonts(fonts: tuple) -> None:
+    """Show the kit's fonts to cairo (their folder added to fontconfig's configuration, after pnpgen's own)
+    and to textbox's measuring and the glyph check."""
+    from pnpgen.fonts import use_shipped_fonts_for_cairo
+    _KIT_FONTS.clear()
+    for font in fonts:
+        _KIT_FONTS.setdefault(font.family, []).append(font)
+    folders = sorted({str(font.file.parent.resolve()) for font in fonts} - _ADDED)
+    if not folders:
+        return
+    use_shipped_fonts_for_cairo()
+    library = _fontconfig()
+    for folder in folders:
+        library.FcConfigAppFontAddDir(None, folder.encode())
+        _ADDED.add(folder)
+
+
+def _fontconfig():
+    import ctypes
+    import ctypes.util
+    library = ctypes.CDLL(ctypes.util.find_library("fontconfig") or "libfontconfig.so.1")
+    library.FcConfigAppFontAddDir.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    return library
+
+
+def measure_name(family: str) -> str | None:
+    """How textbox keys a kit family's measures (its file's digest: a changed font measures anew), or None."""
+    fonts = _KIT_FONTS.get(family)
+    return f"{family}@{'+'.join(f.digest for f in fonts)}" if fonts else None
+
+
+def missing_character(family: str, text: str) -> str | None:
+    """The first character of `text` no font of the kit's `family` has, described; None if all are there."""
+    fonts = _KIT_FONTS.get(family)
+    if not fonts:
+        return None
+    chars = frozenset().union(*(f.chars for f in fonts))
+    for char in text:
+        if char not in chars and not char.isspace():
+            return (f"the font {family!r} ({', '.join(display_path(f.file) for f in fonts)}) has no "
+                    f"{char!r} (U+{ord(char):04X}), in {text[:40]!r}")
+    return None
+
+
+def check_svg_text(svg: str) -> str | None:
+    """The first character a face's SVG sets in a kit font that the font lacks, described; or None."""
+    if not _KIT_FONTS or not any(family in svg for family in _KIT_FONTS):
+        return None
+    try:
+        root = ET.fromstring(svg)
+    except ET.ParseError:
+        return None  # the renderer says what is wrong with it
+    return _walk(root, "")
+
+
+def _walk(element, family: str) -> str | None:
+    family = (element.get("font-family") or family).split(",")[0].strip("\"' ")
+    problem = missing_character(family, element.text) if (element.text or "").strip() else None
+    if problem:
+        return problem
+    for child in element:
+        problem = _walk(child, family)
+        if problem:
+            return problem
+        tail = child.tail or ""
+        problem = missing_character(family, tail) if tail.strip() else None
+        if problem:
+            return problem
+    return None
