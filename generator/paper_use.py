@@ -1,13 +1,18 @@
 """How much paper each file of a build takes, read back from its manifest, so the build's summary can say
 what a player will feed the printer: pages, and sheets of which paper (a double-sided file takes one sheet
-for each front and its back)."""
+for each front and its back). A document's reading copy points to its imposed copy, the one to print; a
+poster of a paper's size is that paper, printed to its edges."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from pnpgen.documents import imposed_copy
+from pnpgen.paper import PAPER
 
-PAPER_NAMES = {"letter": "Letter", "a4": "A4", "a3": "A3", "half-letter": "half-Letter", "half-a4": "A5"}
+PAPER_NAMES = {"letter": "Letter", "a4": "A4", "a3": "A3", "a2": "A2", "tabloid": "Tabloid",
+               "half-letter": "half-Letter", "half-a4": "A5"}
+SAME_SIZE = 1.0  # points: a poster this close to a paper's size, either way round, is that paper
 
 
 def paper_of_files(kit_out: Path) -> dict[str, str]:
@@ -22,9 +27,12 @@ def paper_of_files(kit_out: Path) -> dict[str, str]:
         if not isinstance(part, dict):
             continue
         backs = _files_with_backs(part.get("placements") or [])
-        for entry in part.get("files") or []:
-            if isinstance(entry, dict) and "path" in entry and "pages" in entry:
-                out[entry["path"]] = _describe(entry, part, entry["path"] in backs)
+        entries = [e for e in part.get("files") or [] if isinstance(e, dict) and "path" in e and "pages" in e]
+        paths = {entry["path"] for entry in entries}
+        for entry in entries:
+            imposed = imposed_copy(entry["path"])
+            out[entry["path"]] = (_reading_copy(entry, imposed) if imposed in paths
+                                  else _describe(entry, part, entry["path"] in backs))
     return out
 
 
@@ -42,9 +50,25 @@ def _describe(entry: dict, part: dict, has_backs: bool) -> str:
     pages, sheets = entry["pages"], sheets_of(entry, part, has_backs)
     paper = PAPER_NAMES.get(entry.get("paper"), entry.get("paper") or "paper")
     if paper == "poster" and entry.get("page_size"):
-        w, h = (round(v * 25.4 / 72) for v in entry["page_size"])
-        paper = f"{w} x {h} mm poster paper"
-    return f"{_count(pages, 'page')}, {_count(sheets, 'sheet')} of {paper}"
+        paper = _poster_paper(entry["page_size"])
+    binding = f"; {entry['binding']}" if isinstance(entry.get("binding"), str) else ""
+    return f"{_count(pages, 'page')}, {_count(sheets, 'sheet')} of {paper}{binding}"
+
+
+def _reading_copy(entry: dict, imposed: str) -> str:
+    """A document also written imposed: its pages are to read on screen, the imposed copy is to print."""
+    paper = PAPER_NAMES.get(entry.get("paper"), entry.get("paper") or "paper")
+    return f"{_count(entry['pages'], 'page')} of {paper} to read on screen; to print: {imposed}"
+
+
+def _poster_paper(page_size: list) -> str:
+    """"A3, borderless" for a poster the size of a known paper, either way round; else its size."""
+    size = sorted(page_size)
+    for name, (width, height) in PAPER.items():
+        if abs(size[0] - width) <= SAME_SIZE and abs(size[1] - height) <= SAME_SIZE:
+            return f"{PAPER_NAMES[name]}, borderless"
+    w, h = (round(v * 25.4 / 72) for v in page_size)
+    return f"{w} x {h} mm poster paper"
 
 
 def _files_with_backs(placements: list) -> set:

@@ -149,7 +149,7 @@ def test_backs_sit_behind_their_fronts_for_long_edge_duplex(built):
     """On the next page, where a long-edge flip lands them: the landscape aid cards mirrored top-bottom and
     turned, the portrait sheets mirrored left-right (the virtual printer checks the drawing itself)."""
     kit_out, manifest = built
-    for file in ("cards-red.pdf", "cards.pdf", "anomalies.pdf", "pieces.pdf", "aids.pdf"):
+    for file in ("cards-red.pdf", "cards.pdf", "pieces.pdf", "aids.pdf"):
         fronts = placements(manifest, file, "front")
         backs = placements(manifest, file, "back")
         assert len(backs) == len(fronts) > 0, file
@@ -198,14 +198,22 @@ def test_thirty_bureaucracy_cards(built):
 
 # Tiles, boards and pieces ---------------------------------------------------------------------------------
 
+def anomalies(manifest, side: str) -> list:
+    """The anomaly hexes' placements: they print in pieces.pdf, below the player pieces."""
+    return [p for p in placements(manifest, side=side) if p["ref"].startswith("anomalies.")]
+
+
 def test_ten_anomaly_hexes_in_the_rules_mix(built):
+    """Each hex's name read inside its own outline on the page, and every back behind a front."""
     kit_out, manifest = built
-    fronts = placements(manifest, "anomalies.pdf", "front")
-    assert len(fronts) == 10
+    fronts = anomalies(manifest, "front")
+    assert len(fronts) == 10 and {p["file"] for p in fronts} == {"pieces.pdf"}
     assert {(round(p["w"] / MM, 1), round(p["h"] / MM, 1)) for p in fronts} == {(30.0, 26.0)}   # 30 mm wide, flat
-    text = "".join(page_texts(kit_out / "anomalies.pdf")[0::2])
-    assert {name: text.count(name) for name in ANOMALIES} == ANOMALIES
-    assert {p["face"] for p in placements(manifest, "anomalies.pdf", "back")} == {"anomaly-back"}
+    pdf = pdfium.PdfDocument(str(kit_out / "pieces.pdf"))
+    texts = [text_in(pdf[p["page"] - 1], p["x"], p["y"], p["w"], p["h"]) for p in fronts]
+    assert {name: sum(name in text for text in texts) for name in ANOMALIES} == ANOMALIES
+    backs = anomalies(manifest, "back")
+    assert len(backs) == 10 and {p["face"] for p in backs} == {"anomaly-back"}
 
 
 def test_market_boards_and_technology(built):
@@ -213,12 +221,15 @@ def test_market_boards_and_technology(built):
     markets = placements(manifest, "markets.pdf", "front")
     assert len(markets) == 4 and {(round(p["w"] / MM), round(p["h"] / MM)) for p in markets} == {(60, 140)}
     assert "".join(page_texts(kit_out / "markets.pdf")).count("START") == 12
-    boards = placements(manifest, "techboards.pdf", "front")
+    technology = placements(manifest, "technology.pdf", "front")
+    boards = [p for p in technology if p["ref"].startswith("techboards.")]
     assert len(boards) == 4 and {(round(p["w"] / MM), round(p["h"] / MM)) for p in boards} == {(160, 30)}
     assert {p["colour"] for p in boards} == set(COLOURS) and {p["page"] for p in boards} == {1}  # one page
-    tiles = Counter((round(p["w"] / MM), round(p["h"] / MM)) for p in placements(manifest, "techtiles.pdf", "front"))
-    assert tiles == {(20, 20): 48, (40, 20): 30}
-    rows = Counter(p["ref"] for p in placements(manifest, "techtiles.pdf", "front"))
+    tiles = [p for p in technology if p["ref"].startswith("tech") and p not in boards]
+    assert Counter((round(p["w"] / MM), round(p["h"] / MM)) for p in tiles) == {(20, 20): 48, (40, 20): 30}
+    assert len(technology) == len(boards) + len(tiles) and 1 in {p["page"] for p in tiles}  # sharing page 1
+    assert not placements(manifest, "technology.pdf", "back")  # one-sided
+    rows = Counter(p["ref"] for p in tiles)
     plus = sum(n for ref, n in rows.items() if ref.startswith("techsingle.plus-"))
     changers = sum(n for ref, n in rows.items() if ref.startswith("techsingle.") and not ref.startswith("techsingle.plus-"))
     doubles = sum(n for ref, n in rows.items() if ref.startswith("techdouble.double-"))
@@ -227,13 +238,16 @@ def test_market_boards_and_technology(built):
 
 def test_paper_small_tables_and_strips_share_sheets(built):
     """Each technology strip took an A4 page, each colour's pieces and aid a file, each supply table its own
-    pages: now strips, colours and small tables share sheets, counted in the PDFs; nothing overlaps."""
+    pages: now strips, colours and small tables share sheets, counted in the PDFs; nothing overlaps. The
+    anomaly hexes, alone on a sheet before, go below the player pieces (both two-sided); the technology
+    boards and tiles (both one-sided) share one file: 45 pages on 24 sheets became 43 on 23."""
     kit_out, manifest = built
     files = sheets_of(kit_out, manifest)
-    assert files["techboards.pdf"] == (1, 1) and files["pieces.pdf"] == (2, 1) and files["aids.pdf"] == (4, 2)
-    assert files["supply.pdf"] == (2, 1) and files["techtiles.pdf"] == (1, 1)
+    assert files["pieces.pdf"] == (2, 1) and files["aids.pdf"] == (4, 2)
+    assert files["supply.pdf"] == (2, 1) and files["technology.pdf"] == (2, 2) and files["markets.pdf"] == (1, 1)
     assert {f"cards-{c}.pdf" for c in COLOURS} <= set(files)  # a player's deck keeps its own file
-    assert sum(pages for pages, _ in files.values()) == 45 and sum(s for _, s in files.values()) == 24
+    assert not {"anomalies.pdf", "techboards.pdf", "techtiles.pdf"} & set(files)
+    assert sum(pages for pages, _ in files.values()) == 43 and sum(s for _, s in files.values()) == 23
     assert_pieces_apart(kit_out, manifest)
 
 

@@ -3,6 +3,7 @@ build summary reports, read back from the layout's numbers and the PDFs."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
@@ -98,13 +99,13 @@ def _covers(cut, edge) -> bool:
 
 @pytest.fixture(scope="module")
 def summary(tmp_path_factory):
-    """The build summary of the mini kit's pieces: what a designer reads after `pnpgen build`."""
+    """The build summary of the mini kit's pieces, board and booklet: what a designer reads after `pnpgen build`."""
     import contextlib
     import io
     from pnpgen.cli import main
     out, stdout = tmp_path_factory.mktemp("paper"), io.StringIO()
     with contextlib.redirect_stdout(stdout):
-        assert main(["build", "--data", str(MINI), "--out", str(out), "--only", "components,documents"]) == 0
+        assert main(["build", "--data", str(MINI), "--out", str(out), "--only", "components,boards,documents"]) == 0
     return out / "mini", stdout.getvalue()
 
 
@@ -115,7 +116,38 @@ def test_the_summary_says_the_sheets_of_paper_each_file_takes(summary):
         pages = len(PdfReader(kit_out / name).pages)
         sheets = pages if name == "chits.pdf" else pages // 2  # chits are one-sided
         plural = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"  # noqa: E731
-        assert said[name] == f"{plural(pages, 'page')}, {plural(sheets, 'sheet')} of Letter", name
+        assert said[name].split(";")[0] == f"{plural(pages, 'page')}, {plural(sheets, 'sheet')} of Letter", name
+
+
+def test_the_summary_says_which_file_to_print_and_on_what_paper(summary):
+    """The booklet's reading copy is half-Letter pages nobody prints as they are: the summary sends the player
+    to the imposed copy, Letter sheets two-sided. A Letter-landscape board poster is one sheet of Letter,
+    printed to its edges, not "279 x 216 mm poster paper". Sizes read from the PDFs."""
+    kit_out, text = summary
+    said = {Path(path).relative_to(kit_out).as_posix(): what
+            for path, what in re.findall(r"^  (\S+\.pdf)  \((.+)\)$", text, re.M)}
+    reading = PdfReader(kit_out / "booklet.pdf")
+    assert [round(float(v)) for v in reading.pages[0].mediabox[2:]] == [396, 612]  # half-Letter
+    assert said["booklet.pdf"] == f"{len(reading.pages)} pages of half-Letter to read on screen; to print: booklet-imposed.pdf"
+    imposed = PdfReader(kit_out / "booklet-imposed.pdf")
+    assert {tuple(round(float(v)) for v in page.mediabox[2:]) for page in imposed.pages} == {(792, 612)}
+    sheets = len(imposed.pages) // 2
+    assert said["booklet-imposed.pdf"] == (f"{len(imposed.pages)} pages, {sheets} sheet{'s' * (sheets > 1)} of Letter; "
+                                           "saddle-stitch, duplex flip on the long edge")
+    poster = PdfReader(kit_out / "boards" / "board-poster.pdf")
+    assert [round(float(v)) for v in poster.pages[0].mediabox[2:]] == [792, 612]
+    assert said["boards/board-poster.pdf"] == "1 page, 1 sheet of Letter, borderless"
+
+
+def test_a_poster_names_its_paper_either_way_round_or_its_size(tmp_path):
+    import json
+    from pnpgen.paper_use import paper_of_files
+    posters = {"a3.pdf": [1190.551, 841.89], "a3-portrait.pdf": [841.89, 1190.551], "odd.pdf": [1560.884, 1080.0]}
+    files = [{"path": path, "pages": 1, "paper": "poster", "page_size": size} for path, size in posters.items()]
+    (tmp_path / "manifest.json").write_text(json.dumps({"parts": {"boards": {"files": files}}}))
+    assert paper_of_files(tmp_path) == {"a3.pdf": "1 page, 1 sheet of A3, borderless",
+                                        "a3-portrait.pdf": "1 page, 1 sheet of A3, borderless",
+                                        "odd.pdf": "1 page, 1 sheet of 551 x 381 mm poster paper"}
 
 
 def test_tables_of_one_card_size_go_on_in_one_grid():

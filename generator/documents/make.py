@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from pnpgen import resources
+from pnpgen.documents import imposed_copy
 from pnpgen.duplex import build_setting, flip_words
 from pnpgen.documents.context import chapter_context, render_chapter
 from pnpgen.paper import half_page_size, paper_size
@@ -58,7 +59,8 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     if settings.get("back_cover"):
         chapters[-1] = (chapters[-1][0], on_a_page_of_its_own(chapters[-1][1]))
     figures = draw_figures(ctx, name, chapters, known)
-    rel, imposed = f"{name}.pdf", f"{name}-imposed.pdf"
+    rel = f"{name}.pdf"
+    imposed = imposed_copy(rel)
     targets = [ctx.stage.path(rel)] + ([ctx.stage.path(imposed)] if settings["impose"] else [])
     text_key = _key(ctx, name, {**settings, "duplex": duplex}, pagesize, sources, registry, figures)
     key = _art_key(text_key, figures, kit.root) if figures else text_key
