@@ -108,10 +108,12 @@ def _parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser("validate", help="check a kit's data against its schema and the rule counts")
     _kit_arguments(validate)
+    _read_only_out(validate)
     validate.set_defaults(run=_validate)
 
     listing = commands.add_parser("list", help="print the component inventory")
     _kit_arguments(listing)
+    _read_only_out(listing)
     listing.set_defaults(run=_list)
 
     build_cmd = commands.add_parser("build", help="build the kit's printable files into --out")
@@ -179,6 +181,21 @@ def _kit_arguments(cmd: argparse.ArgumentParser) -> None:
                      help="print a component table at another size, e.g. sectors=80mm or cards=bridge (repeatable)")
 
 
+def _read_only_out(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument("--out", default="output",
+                     help="the output folder your builds use (default: output): never read as the kit's input")
+
+
+def _keep_output_out(args) -> Path:
+    """The kit's root, with OUT/<kit> and OUT/.cache kept out of what the kit reader reads: `validate` and
+    `list` read the kit as a build does, so a kit that builds into itself reads back none of its output."""
+    from pnpgen import up_to_date
+    from pnpgen.out_folder import keep_out_of_input
+    root = find_kit(args.kit, args.data)
+    keep_out_of_input(Path(args.out), up_to_date.kit_out_guess(Path(args.out), root).name)
+    return root
+
+
 def _load(args, root: Path | None = None):
     kit, warnings = _load_quietly(args, root)
     _report_problems(warnings)
@@ -211,7 +228,7 @@ def _report_problems(problems) -> None:
 
 
 def _validate(args) -> int:
-    kit = _load(args)
+    kit = _load(args, _keep_output_out(args))
     module = game_modules.of(kit)
     if module:
         print(f"{kit.title}: the data is valid ({module.summary(kit, module.pieces(kit))}).")
@@ -225,7 +242,7 @@ def _validate(args) -> int:
 
 def _list(args) -> int:
     from pnpgen.components.listing import component_listing
-    kit = _load(args)
+    kit = _load(args, _keep_output_out(args))
     module = game_modules.of(kit)
     if module and module.listing:
         sys.stdout.write(module.listing(kit, module.pieces(kit)))
