@@ -50,7 +50,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     from pnpgen.booklet.markdown import parse
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
-    duplex, _ = build_setting(ctx)
+    duplex, back_offset = build_setting(ctx)
     context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex)
     sources = [(path, render_chapter(path, context, kit.root))
                for path in chapter_files(kit, settings["chapters"], settings.get("back_cover"))]
@@ -61,7 +61,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     rel, imposed = f"{name}.pdf", f"{name}-imposed.pdf"
     targets = [ctx.stage.path(rel)] + ([ctx.stage.path(imposed)] if settings["impose"] else [])
     text_key = _key(ctx, name, {**settings, "duplex": duplex}, pagesize, sources, registry, figures)
-    key = _art_key(text_key, figures, kit.root) if figures else text_key
+    key = content_key_of(_art_key(text_key, figures, kit.root) if figures else text_key, repr(back_offset))
     if cache is not None and cache.fetch(key, targets):
         pages = len(PAGE.findall(targets[0].read_bytes()))
     else:
@@ -73,7 +73,8 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
             _check_back_cover(ctx, name, settings, pdf, chapters[-1][1])
         ctx.stage.write_bytes(rel, pdf)
         if settings["impose"]:
-            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), back_cover, duplex))
+            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), back_cover, duplex,
+                                                      back_offset))
         if cache is not None:
             cache.store(key, targets)
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
