@@ -137,6 +137,16 @@ def draw_figures(ctx, name: str, chapters: list, known: dict) -> dict:
     return figures
 
 
+def _figure_chapters(chapters: list) -> dict:
+    """{figure name: the chapter file that first places it}, to say where a figure that prints badly is."""
+    places = {}
+    for path, blocks in chapters:
+        for block in blocks:
+            if block.kind == "directive" and block.text == "figure":
+                places.setdefault(block.arg, display_path(path))
+    return places
+
+
 def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache) -> bytes:
     """The finished PDF: the laid-out pages, with each figure's art (drawn by cairo) laid on them. Pages an
     earlier build laid out for the same text and figure sizes are reused."""
@@ -144,7 +154,7 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
     if not figures:
         return _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {}, seed)[0]
     from pnpgen.booklet.overlay import overlay, render_arts
-    rendered = render_arts(figures, ctx.kit.root)
+    rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters))
     sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
              for f in figures.values()}
     layout = Layouts(ctx, name, cache, content_key_of("layout", text_key, repr(sorted(sizes.items()))))

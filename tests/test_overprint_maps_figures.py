@@ -1,5 +1,6 @@
-"""The overprint preflight on hex maps: a kit's own `map` template that prints text over text, or a line
-across text, stops the build, located (the map's file, its id, the template), and the last good build stays."""
+"""The overprint preflight on hex maps and booklet figures: a kit's own `map` template that prints text over
+text, or a line across text, stops the build, located (the map's file, its id, the template), and the last
+good build stays; so does a figure whose art overprints (named by the chapter that places it)."""
 from __future__ import annotations
 
 import shutil
@@ -32,9 +33,9 @@ def map_kit(tmp_path) -> Path:
     return kit
 
 
-def _build(kit: Path, out: Path, capsys) -> tuple[int, str]:
+def _build(kit: Path, out: Path, capsys, part: str = "maps") -> tuple[int, str]:
     capsys.readouterr()
-    code = main(["build", "--data", str(kit), "--out", str(out), "--only", "maps", "-q"])
+    code = main(["build", "--data", str(kit), "--out", str(out), "--only", part, "-q"])
     captured = capsys.readouterr()
     return code, captured.err + captured.out
 
@@ -55,3 +56,19 @@ def test_a_map_template_that_overprints_its_title_stops_the_build(map_kit, tmp_p
     assert "map island: map.svg.j2: text 'Mini Test Kit: island'" in line, said
     assert ("overprints text 'Stray words'" if stray == "text" else "is crossed by a line") in line, said
     assert poster.read_bytes() == good  # the last good build stays
+
+
+def test_a_booklet_figure_whose_art_overprints_stops_the_build(tmp_path, capsys):
+    kit, out = tmp_path / "mini", tmp_path / "out"
+    shutil.copytree(MINI, kit)
+    with open(kit / "rules" / "01-rules.md", "a", encoding="utf-8") as handle:
+        handle.write("\n{{ figure('cards.Explore') }}\n")
+    code, said = _build(kit, out, capsys, "documents")
+    assert code == 0, said
+    good = (out / "mini" / "booklet.pdf").read_bytes()
+    with open(kit / "templates" / "card-front.svg.j2", "a", encoding="utf-8") as handle:
+        handle.write('{{ p.text("Stray words", 8, 12, pt(12), "#1a1a1a") }}\n')
+    code, said = _build(kit, out, capsys, "documents")
+    assert code == 1 and "Traceback" not in said, said
+    assert "01-rules.md: figure cards.Explore (Explore): text 'Explore' overprints text 'Stray words'" in said, said
+    assert (out / "mini" / "booklet.pdf").read_bytes() == good
