@@ -112,10 +112,12 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("--quick", action="store_true",
                           help="check the data, schemas, counts and texts only (no scratch build: text fit, "
                                "preflight and drawn templates are not checked)")
+    _read_only_out(validate)
     validate.set_defaults(run=_validate)
 
     listing = commands.add_parser("list", help="print the component inventory")
     _kit_arguments(listing)
+    _read_only_out(listing)
     listing.set_defaults(run=_list)
 
     build_cmd = commands.add_parser("build", help="build the kit's printable files into --out")
@@ -183,6 +185,21 @@ def _kit_arguments(cmd: argparse.ArgumentParser) -> None:
                      help="print a component table at another size, e.g. sectors=80mm or cards=bridge (repeatable)")
 
 
+def _read_only_out(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument("--out", default="output",
+                     help="the output folder your builds use (default: output): never read as the kit's input")
+
+
+def _keep_output_out(args) -> Path:
+    """The kit's root, with OUT/<kit> and OUT/.cache kept out of what the kit reader reads: `validate` and
+    `list` read the kit as a build does, so a kit that builds into itself reads back none of its output."""
+    from pnpgen import up_to_date
+    from pnpgen.out_folder import keep_out_of_input
+    root = find_kit(args.kit, args.data)
+    keep_out_of_input(Path(args.out), up_to_date.kit_out_guess(Path(args.out), root).name)
+    return root
+
+
 def _load(args, root: Path | None = None):
     kit, warnings = _load_quietly(args, root)
     _report_problems(warnings)
@@ -218,7 +235,7 @@ def _validate(args) -> int:
     """The data checked, then built into a scratch folder (pnpgen.build.check_by_building): what build would
     stop on (text that does not fit, preflight, a template's error), validate stops on too."""
     from pnpgen.build import BuildOptions, check_by_building
-    kit = _load(args)
+    kit = _load(args, _keep_output_out(args))
     if not args.quick:
         for warning in check_by_building(kit, BuildOptions(strict=args.strict)).warnings:
             print(f"warning: {warning}", file=sys.stderr)
@@ -235,7 +252,7 @@ def _validate(args) -> int:
 
 def _list(args) -> int:
     from pnpgen.components.listing import component_listing
-    kit = _load(args)
+    kit = _load(args, _keep_output_out(args))
     module = game_modules.of(kit)
     if module and module.listing:
         sys.stdout.write(module.listing(kit, module.pieces(kit)))

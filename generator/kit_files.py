@@ -13,9 +13,11 @@ from __future__ import annotations
 import os
 import stat
 
+from pnpgen import budgets
 from pnpgen.problems import BuildError, display_path
 
 MAX_FILE_BYTES = 256 * 2**20   # far beyond any kit's file (the largest art is a few MB); more is a bomb
+TEXT_KINDS = (".csv", ".yaml", ".yml", ".md")  # tables and texts: a few KB in every kit, so held to `text_file_kb`
 _KEPT_OUT: set[str] = set()    # real paths of output folders: never read as a kit's input
 KINDS = {stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
          stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder", stat.S_IFLNK: "a symbolic link"}
@@ -78,9 +80,23 @@ def is_kit_file(path, roots) -> bool:
         return False
 
 
-def read_bytes(path, roots, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of a kit file: a regular file, its real path inside `roots`, at most `limit` bytes. Checked
-    with stat before it is opened, and opened without blocking, so a FIFO or device is refused, never waited on."""
+def size_limit(path) -> tuple[int, str]:
+    """(the most bytes a kit file of this kind may have, what to do past it): a table or text (CSV, YAML,
+    Markdown) is held to the `text_file_kb` budget, since parsing a 100 MB cell costs seconds and a GB of
+    memory before anything could refuse it; any other file (art, fonts, templates) to MAX_FILE_BYTES."""
+    if str(path).lower().endswith(TEXT_KINDS):
+        kb = budgets.active().text_file_kb
+        raise_it = (f"; raise it in kit.yaml, `budgets: {{text_file_kb: ...}}` (at most {budgets.CEILINGS.text_file_kb})"
+                    if kb < budgets.CEILINGS.text_file_kb else "")
+        return kb * 1024, f"the most a CSV, YAML or Markdown file may have (the text_file_kb budget){raise_it}"
+    return MAX_FILE_BYTES, "not a kit's file"
+
+
+def read_bytes(path, roots, limit: int | None = None) -> bytes:
+    """The bytes of a kit file: a regular file, its real path inside `roots`, at most `limit` bytes (by
+    default its kind's size_limit). Checked with stat before it is opened, and opened without blocking, so a
+    FIFO or device is refused, never waited on, and a file too large is refused unread."""
+    limit, hint = (limit, "not a kit's file") if limit is not None else size_limit(path)
     real = real_path(path, roots)
     try:
         before = os.stat(real)
@@ -88,7 +104,7 @@ def read_bytes(path, roots, limit: int = MAX_FILE_BYTES) -> bytes:
         raise KitFileError(path, "no such file") from None
     except OSError as exc:
         raise KitFileError(path, f"cannot read: {exc.strerror or exc}") from None
-    _check_regular(path, before, limit)
+    _check_regular(path, before, limit, hint)
     try:
         descriptor = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
@@ -97,20 +113,25 @@ def read_bytes(path, roots, limit: int = MAX_FILE_BYTES) -> bytes:
         now = os.fstat(handle.fileno())
         if (now.st_dev, now.st_ino) != (before.st_dev, before.st_ino):
             raise KitFileError(path, "changed while it was being read; build again")
-        _check_regular(path, now, limit)
+        _check_regular(path, now, limit, hint)
         data = handle.read(limit + 1)
     if len(data) > limit:
-        raise KitFileError(path, f"is larger than {limit // 2**20} MB: not a kit's file")
+        raise _too_large(path, limit, hint)
     return data
 
 
-def _check_regular(path, info: os.stat_result, limit: int) -> None:
+def _check_regular(path, info: os.stat_result, limit: int, hint: str) -> None:
     kind = stat.S_IFMT(info.st_mode)
     if kind != stat.S_IFREG:
         what = KINDS.get(kind, "not a regular file")
         raise KitFileError(path, f"is {what}, not a regular file: a kit holds only plain files")
     if info.st_size > limit:
-        raise KitFileError(path, f"is larger than {limit // 2**20} MB: not a kit's file")
+        raise _too_large(path, limit, hint)
+
+
+def _too_large(path, limit: int, hint: str) -> KitFileError:
+    size = f"{limit // 2**20} MB" if limit >= 2**20 else f"{limit // 1024} KB"
+    return KitFileError(path, f"is larger than {size}: {hint}")
 
 
 def read_text(path, roots, encoding: str = "utf-8") -> str:

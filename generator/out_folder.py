@@ -38,7 +38,12 @@ def check_out(out: Path, kit_root: Path, kit_id: str) -> None:
                              f"the kit folder itself; choose another --out (the default is ./output)")
     _refuse_links_between(Path(kit_root), Path(out))
     refuse_links(target)
-    kit_files.keep_out(target)
+    keep_out_of_input(out, kit_id)
+
+
+def keep_out_of_input(out: Path, kit_id: str) -> None:
+    """OUT/<kit> and OUT/.cache are never read as the kit's input (by a build, `validate` or `list`)."""
+    kit_files.keep_out(Path(out) / kit_id)
     kit_files.keep_out(Path(out) / CACHE)
 
 

@@ -131,3 +131,70 @@ def test_a_back_cover_longer_than_one_page_stops_the_build(run_cli, mini_copy, t
     assert result.code == 1 and "Traceback" not in result.err
     assert f"kit.yaml:{line}: documents.booklet.back_cover: 01-rules.md must be one page" in result.err
     assert not (tmp_path / "out" / "mini" / "booklet-imposed.pdf").exists()
+
+
+def _marked_pages(count: int) -> bytes:
+    """A half-letter PDF whose page n holds the mark 'Pn' at one known place."""
+    import io
+    from reportlab.pdfgen import canvas
+    buffer = io.BytesIO()
+    sheet = canvas.Canvas(buffer, pagesize=(396, 612), invariant=1)
+    for number in range(count):
+        sheet.setFont("Helvetica", 12)
+        sheet.drawString(100, 400, f"P{number}")
+        sheet.showPage()
+    sheet.save()
+    return buffer.getvalue()
+
+
+def _mark_places(pdf: bytes) -> list[tuple[float, float]]:
+    """(left, bottom) in points of the first character on each side."""
+    document = pdfium.PdfDocument(pdf)
+    return [document[index].get_textpage().get_charbox(0)[:2] for index in range(len(document))]
+
+
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_the_back_offset_moves_the_imposed_backs_only(flip):
+    """--back-offset 1,2 (mm, the portrait calibration sheet's x right, y down) moves every back side of the
+    imposed booklet as it moves other landscape backs (x -2 mm, and 1 mm down: y -1 mm in PDF's frame);
+    the fronts stay where they were."""
+    from pnpgen.booklet.impose import impose
+    from pnpgen.paper import paper_size
+    mm = 72 / 25.4
+    pages = _marked_pages(8)
+    sheet = paper_size("letter", landscape=True)
+    plain = _mark_places(impose(pages, sheet, duplex=flip))
+    moved = _mark_places(impose(pages, sheet, duplex=flip, back_offset=(1 * mm, 2 * mm)))
+    assert len(plain) == len(moved) == 4
+    for side, (before, after) in enumerate(zip(plain, moved)):
+        shift = ((after[0] - before[0]) / mm, (after[1] - before[1]) / mm)
+        assert shift == pytest.approx((-2, -1) if side % 2 else (0, 0), abs=0.02), (side, shift)
+
+
+def _char_boxes(page) -> list[tuple[str, tuple]]:
+    text = page.get_textpage()
+    return [(text.get_text_range(i, 1), text.get_charbox(i)) for i in range(text.count_chars())]
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_the_first_side_says_how_to_print_the_booklet_clear_of_everything(built):
+    """The imposed booklet's first side carries the flip (as its manifest entry says it) at the fold, in the
+    bottom margin below the text frame (40 pt), its letters touching no other letter (the folios share its
+    line); no other side carries it."""
+    from pnpgen.booklet.impose import flip_note
+    document = pdfium.PdfDocument(str(built / IMPOSED))
+    width = document[0].get_size()[0]
+    words = " ".join(page.get_textpage().get_text_bounded() for page in document)
+    note = flip_note("long")
+    assert words.count(note) == 1 and note in document[0].get_textpage().get_text_bounded()
+    boxes = _char_boxes(document[0])
+    joined = "".join(char for char, _ in boxes)
+    start = joined.index(note)
+    mine = [box for _, box in boxes[start:start + len(note)]]
+    others = [box for char, box in boxes[:start] + boxes[start + len(note):] if char.strip()]
+    assert max(box[3] for box in mine) < 40 and min(box[1] for box in mine) > 10
+    assert min(box[0] for box in mine) > width / 4 and max(box[2] for box in mine) < 3 * width / 4
+    assert not [box for box in others for own in mine if _overlap(box, own)]

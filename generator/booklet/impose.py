@@ -1,7 +1,10 @@
 """Saddle-stitch imposition: booklet pages 2-up on landscape sheets, ordered so the printed stack,
 printed duplex with the build's one flip, folded once and stapled, reads in order. A long-edge flip turns
 a landscape sheet's back over top to bottom, so the back sides are then drawn half a turn round
-(pnpgen.duplex); a short-edge flip needs them as they are.
+(pnpgen.duplex); a short-edge flip needs them as they are. The back sides move by the build's back
+offset (--back-offset, read off the calibration sheet), as every other double-sided file's backs do.
+The first side says how to print the stack (two-sided, the flip, fold and staple) in small type at the
+fold, on the page numbers' line in the bottom margin, between the two halves' numbers and clear of the text.
 
 The blanks that make the page count a multiple of four go at the end, so no page of text is parted
 from the one before it by a blank and none lands alone on the back cover; only a page the kit names
@@ -13,7 +16,9 @@ import io
 from pypdf import PdfReader, PdfWriter
 
 from pnpgen.booklet.pdfforms import draw_forms, page_form
-from pnpgen.duplex import mirrors_top_bottom
+from pnpgen.duplex import flip_words, mirrors_top_bottom, page_offset
+
+NOTE_SIZE, NOTE_BASELINE = 6.0, 22.0   # pt; the folio's line (booklet.document), below the text frame
 
 
 def padded(pages: int, back_cover: bool = False) -> list[int | None]:
@@ -36,27 +41,53 @@ def sheet_sides(pages: int, back_cover: bool = False) -> list[tuple[int | None, 
     return sides
 
 
-def impose(pdf: bytes, sheet: tuple[float, float], back_cover: bool = False, duplex: str = "short") -> bytes:
+def impose(pdf: bytes, sheet: tuple[float, float], back_cover: bool = False, duplex: str = "short",
+           back_offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
     """A new PDF of landscape sheets, each booklet page centred in its half (drawn as a form XObject);
     `back_cover`: the last page is the back cover and stays there. The back sides are turned half a turn
-    where the `duplex` flip stands them on their heads."""
+    where the `duplex` flip stands them on their heads, and moved by `back_offset` (points, portrait: x
+    right, y down)."""
     reader = PdfReader(io.BytesIO(pdf))
     writer = PdfWriter()
     forms = [page_form(writer, page) for page in reader.pages]
     width, height = sheet
     turn_backs = mirrors_top_bottom(sheet, duplex)
+    shift_x, shift_y = page_offset(sheet, back_offset)
     for number, (left, right) in enumerate(sheet_sides(len(reader.pages), back_cover)):
         side = writer.add_blank_page(width, height)
+        back = number % 2 == 1
+        ox, oy = (shift_x, -shift_y) if back else (0.0, 0.0)   # PDF's y runs up
         placed = []
         for index, x0 in ((left, 0.0), (right, width / 2)):
             if index is not None:
                 box = reader.pages[index].mediabox
                 dx, dy = x0 + (width / 2 - float(box.width)) / 2, (height - float(box.height)) / 2
-                turned = turn_backs and number % 2 == 1
-                placed.append((forms[index], (-1, 0, 0, -1, width - dx, height - dy) if turned else (1, 0, 0, 1, dx, dy)))
+                matrix = (-1, 0, 0, -1, width - dx, height - dy) if turn_backs and back else (1, 0, 0, 1, dx, dy)
+                placed.append((forms[index], (*matrix[:4], matrix[4] + ox, matrix[5] + oy)))
+        if number == 0:
+            placed.append((page_form(writer, _flip_note(sheet, duplex)), (1, 0, 0, 1, 0, 0)))
         draw_forms(writer, side, placed)
     writer.add_metadata({"/Title": f"{reader.metadata.title} (imposed for saddle stitching)"}
                         if reader.metadata and reader.metadata.title else {})
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def flip_note(duplex: str) -> str:
+    return f"Print two-sided, {flip_words(duplex)}; fold the stack in half and staple on the fold"
+
+
+def _flip_note(sheet: tuple[float, float], duplex: str):
+    """A sheet-sized page with the printing note centred on the fold (vector text, the shipped font)."""
+    from reportlab.pdfgen import canvas
+
+    from pnpgen.fonts import BODY, register_reportlab_fonts
+    register_reportlab_fonts()
+    buffer = io.BytesIO()
+    page = canvas.Canvas(buffer, pagesize=sheet, invariant=1, initialFontName=BODY, initialFontSize=NOTE_SIZE)
+    page.setFillGray(0.35)
+    page.drawCentredString(sheet[0] / 2, NOTE_BASELINE, flip_note(duplex))
+    page.showPage()
+    page.save()
+    return PdfReader(io.BytesIO(buffer.getvalue())).pages[0]

@@ -11,16 +11,23 @@ from pathlib import Path
 from pypdf import PdfReader, PdfWriter
 
 from pnpgen.booklet.pdfforms import draw_forms, page_form
+from pnpgen.preflight import art_overprints
+from pnpgen.problems import BuildError
 from pnpgen.render.pdf import ArtCache, PdfDocument
 
 
-def render_arts(figures: dict, base: Path) -> dict:
+def render_arts(figures: dict, base: Path, places: dict | None = None) -> dict:
     """Each figure's art drawn by cairo once (the same SVG twice, once): {(figure, index): Art}; images
-    the art shows come from the kit folder `base`."""
-    cache, rendered = ArtCache(base), {}
+    the art shows come from the kit folder `base`. Each art passes the overprint preflight (text over text,
+    a line across text), or the build stops naming the chapter that places it (`places`: figure -> file)."""
+    cache, rendered, findings = ArtCache(base), {}, []
     for fig in figures.values():
         for index, art in enumerate(fig.arts):
-            rendered[(fig.name, index)] = cache.get(art.svg, f"booklet figure {fig.name} ({art.source})")
+            where = f"{(places or {}).get(fig.name, 'booklet')}: figure {fig.name} ({art.source})"
+            rendered[(fig.name, index)] = drawn = cache.get(art.svg, where)
+            findings += [f"{where}: {finding}" for finding in art_overprints(drawn)]
+    if findings:
+        raise BuildError("preflight: these booklet figures would print badly:\n" + "\n".join(findings))
     return rendered
 
 

@@ -51,7 +51,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     from pnpgen.booklet.markdown import parse
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
-    duplex, _ = build_setting(ctx)
+    duplex, back_offset = build_setting(ctx)
     context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex)
     sources = [(path, render_chapter(path, context, kit.root))
                for path in chapter_files(kit, settings["chapters"], settings.get("back_cover"))]
@@ -63,7 +63,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     imposed = imposed_copy(rel)
     targets = [ctx.stage.path(rel)] + ([ctx.stage.path(imposed)] if settings["impose"] else [])
     text_key = _key(ctx, name, {**settings, "duplex": duplex}, pagesize, sources, registry, figures)
-    key = _art_key(text_key, figures, kit.root) if figures else text_key
+    key = content_key_of(_art_key(text_key, figures, kit.root) if figures else text_key, repr(back_offset))
     if cache is not None and cache.fetch(key, targets):
         pages = len(PAGE.findall(targets[0].read_bytes()))
     else:
@@ -75,7 +75,8 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
             _check_back_cover(ctx, name, settings, pdf, chapters[-1][1])
         ctx.stage.write_bytes(rel, pdf)
         if settings["impose"]:
-            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), back_cover, duplex))
+            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), back_cover, duplex,
+                                                      back_offset))
         if cache is not None:
             cache.store(key, targets)
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
@@ -138,6 +139,16 @@ def draw_figures(ctx, name: str, chapters: list, known: dict) -> dict:
     return figures
 
 
+def _figure_chapters(chapters: list) -> dict:
+    """{figure name: the chapter file that first places it}, to say where a figure that prints badly is."""
+    places = {}
+    for path, blocks in chapters:
+        for block in blocks:
+            if block.kind == "directive" and block.text == "figure":
+                places.setdefault(block.arg, display_path(path))
+    return places
+
+
 def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache) -> bytes:
     """The finished PDF: the laid-out pages, with each figure's art (drawn by cairo) laid on them. Pages an
     earlier build laid out for the same text and figure sizes are reused."""
@@ -145,7 +156,7 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
     if not figures:
         return _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {}, seed)[0]
     from pnpgen.booklet.overlay import overlay, render_arts
-    rendered = render_arts(figures, ctx.kit.root)
+    rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters))
     sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
              for f in figures.values()}
     layout = Layouts(ctx, name, cache, content_key_of("layout", text_key, repr(sorted(sizes.items()))))

@@ -21,6 +21,7 @@ from pnpgen.maps.rules import rules_of
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
 from pnpgen.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
+from pnpgen.preflight import art_overprints
 from pnpgen.problems import BuildError, display_path
 from pnpgen.output_cache import OutputCache, content_key
 from pnpgen.render.pdf import ArtCache, PdfDocument
@@ -62,6 +63,7 @@ def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan,
     if cache.fetch(key, [ctx.stage.path(rel) for rel in rels] + [noted]):
         return json.loads(noted.read_text(encoding="utf-8")), False
     art = arts.get(svg, source=f"map {hexmap.id}")
+    _check_overprints(hexmap, art)
     poster = write_poster(ctx, board, art)
     tiles, pages = write_tiles(ctx, board, art, plan, arts)
     entry = {"files": [poster, tiles],
@@ -72,6 +74,15 @@ def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan,
     noted.write_text(json.dumps(entry), encoding="utf-8")
     cache.store(key, [ctx.stage.path(rel) for rel in rels] + [noted])
     return entry, True
+
+
+def _check_overprints(hexmap, art) -> None:
+    """The map as its template drew it (poster and tiles place this one art): text over text, or a visible
+    line across text, stops the build before a file is written, naming the map and what overprints."""
+    found = art_overprints(art)
+    if found:
+        where = f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2"
+        raise BuildError("preflight: this hex map would print badly:\n" + "\n".join(f"{where}: {f}" for f in found))
 
 
 def chosen_maps(kit, name: str | None) -> tuple:
