@@ -10,6 +10,7 @@ rendered from SVG again (pnpgen.render.face_store).
 """
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 from importlib import metadata
 import os
@@ -63,12 +64,27 @@ def templates_fingerprint(kit_root: Path) -> str:
     return content_key(*parts)
 
 
+def images_fingerprint(kit_root: Path) -> str:
+    """A hash of every image file in the kit folder (hidden folders and an output folder left out): a face
+    may show any of them (`<image href="art/red.png">`), and a redrawn image must redraw the faces that show
+    it. Kits hold few images; this reads them once per build."""
+    from pnpgen.images import IMAGE_SUFFIXES
+    parts = []
+    for path in sorted(kit_root.rglob("*")):
+        rel = path.relative_to(kit_root)
+        if path.suffix.lower() in IMAGE_SUFFIXES and path.is_file() and rel.parts[0] != "output" \
+                and not any(part.startswith(".") for part in rel.parts):
+            parts += [rel.as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()]
+    return content_key(*parts)
+
+
 class FaceRefs:
-    """The store key of each distinct face: same templates, parameters and size -> same drawing."""
+    """The store key of each distinct face: same templates, parameters, images and size -> same drawing."""
 
     def __init__(self, kit_root: Path, size_mm: float):
         renderer = [metadata.version(name) for name in ("cairosvg", "cairocffi")]
-        self.base = content_key(templates_fingerprint(kit_root), repr(size_mm), *renderer,
+        self.base = content_key(templates_fingerprint(kit_root), images_fingerprint(kit_root), repr(size_mm),
+                                *renderer,
                                 source_fingerprint(face_store_module, face_compact_module, svg_ops_module))
         self.refs: dict[Face, FaceRef] = {}
 

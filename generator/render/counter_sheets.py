@@ -177,10 +177,10 @@ def face_art(face: FaceRef, sheet: SheetFile, store: FaceStore, new: list) -> Ar
         return replay(record)
     svg = face_svg(face, sheet.kit_root, sheet.size_mm)
     try:  # the SVG subset drawn straight into cairo calls; cairosvg for anything outside it
-        record = svg_ops.record(svg, None)
+        record = svg_ops.record(svg, Path(sheet.kit_root))
         art = replay(record)
     except svg_ops.Unsupported:
-        art, record = record_svg(svg, face.source)
+        art, record = record_svg(svg, face.source, Path(sheet.kit_root))
     if record is not None:
         store.put(face.key, record)
     new.append(face.key)

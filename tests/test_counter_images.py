@@ -1,0 +1,36 @@
+"""A designer's own image on a game module's counter: `<image href="art/...">` in a counter template resolves
+inside the kit folder (not the folder pnpgen runs in), draws on the sheet, and a new image redraws it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from counters_helpers import build_counters, counters_manifest, crop, render_page
+from conftest import edit
+
+SQUARE = '<image href="art/red.png" x="30" y="30" width="40" height="40"/>{%- endcall %}'
+
+
+def paint(path: Path, rgb: tuple[int, int, int]) -> None:
+    path.parent.mkdir(exist_ok=True)
+    Image.new("RGB", (120, 120), rgb).save(path)
+
+
+def centre_of_first_unit(kit_out: Path) -> tuple[int, int, int]:
+    placement = next(p for p in counters_manifest(kit_out)["placements"]
+                     if p["file"] == "counters-red.pdf" and p["face"] == "front" and p["ref"] == "units.SC")
+    piece = crop(render_page(kit_out / "counters-red.pdf", placement["page"]), placement)
+    return piece.getpixel((piece.width // 2, piece.height // 2))
+
+
+def test_kit_relative_image_draws_on_a_counter_and_follows_edits(kit_copy, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a folder with no art/: the reference must resolve against the kit
+    paint(kit_copy / "art" / "red.png", (0, 200, 0))
+    edit(kit_copy / "templates" / "unit-front.svg.j2", "{%- endcall %}", SQUARE)
+    out = tmp_path / "out"
+    r, g, b = centre_of_first_unit(build_counters(kit_copy, out))
+    assert g > 170 and r < 60 and b < 60, (r, g, b)
+    paint(kit_copy / "art" / "red.png", (0, 0, 220))  # same name, new pixels: the cached face must not stay
+    r, g, b = centre_of_first_unit(build_counters(kit_copy, out))
+    assert b > 180 and r < 60 and g < 60, (r, g, b)
