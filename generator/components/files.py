@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 from pnpgen.components.pieces import row_faces
 from pnpgen.layout.sheets import impose, settings_for
+from pnpgen.output_cache import content_key
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.piece_arts import FaceArts, renderer_fingerprint
 
@@ -91,28 +92,39 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
     their stored records), else drawn. Without a cache (a reprint), always drawn."""
     plan = plan_group(ctx, runs)
     path = ctx.stage.path(f"{group}{SUFFIX}")
+    previews = preview_names(ctx, group, plan)
+    outputs = [path, *(ctx.stage.path(p) for p in previews)]
     if cache is None:
-        draw_group(ctx, group, plan, arts, path)
+        draw_group(ctx, group, plan, arts, path, outputs[1:])
     else:
-        key = group_key(ctx, group, plan, arts)
+        key = content_key(group_key(ctx, group, plan, arts), repr(previews))
         faces = [(face, table.shape, settings.bleed) for table, pieces, settings, _ in plan for piece in pieces
                  for face in (piece.front, piece.back) if face is not None]
-        if not (all(arts.check(*face) for face in faces) and cache.fetch(key, [path])):
-            draw_group(ctx, group, plan, arts, path)
-            cache.store(key, [path])
+        if not (all(arts.check(*face) for face in faces) and cache.fetch(key, outputs)):
+            draw_group(ctx, group, plan, arts, path, outputs[1:])
+            cache.store(key, outputs)
     placements, number = [], 0
     for table, pieces, settings, pages in plan:
         for page in pages:
             number += 1
             placements += [_placement(group, number, page, slot, table, pieces[slot.index], settings.bleed)
                            for slot in page.slots]
-    return {"path": f"{group}{SUFFIX}", "pages": number, "placements": placements}
+    return {"path": f"{group}{SUFFIX}", "pages": number, "previews": previews, "placements": placements}
 
 
-def draw_group(ctx, group: str, plan: list, arts: FaceArts, path) -> None:
+def preview_names(ctx, group: str, plan: list) -> list[str]:
+    """previews/<group>-pN.png for every page, with --previews only (drawing them costs a third again)."""
+    if not ctx.option("previews"):
+        return []
+    pages = sum(len(pages) for *_, pages in plan)
+    return [f"previews/{group}-p{n}.png" for n in range(1, pages + 1)]
+
+
+def draw_group(ctx, group: str, plan: list, arts: FaceArts, path, previews=()) -> None:
+    """The group's PDF, and each page's PNG preview where asked, drawn by the same code."""
     from pnpgen.render.pdf import PdfDocument
     from pnpgen.render.piece_sheets import draw_sheet_page
-    doc = None
+    doc, pictures = None, iter(previews)
     for table, pieces, settings, pages in plan:
         two_sided = any(p.back is not None for p in pieces)
         fronts = [arts.art(p.front, table.shape, settings.bleed) for p in pieces]
@@ -124,9 +136,26 @@ def draw_group(ctx, group: str, plan: list, arts: FaceArts, path) -> None:
             doc.new_page(*page.size)
             title = f"{ctx.kit.title} \u00b7 {table.name} \u00b7 {page.side} {number // per_sheet + 1} of " \
                     f"{len(pages) // per_sheet}"
-            draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, table.shape,
-                            settings.bleed, title)
+            faces = fronts if page.side == "front" else backs
+            draw_sheet_page(doc.context, page, faces, table.shape, settings.bleed, title)
+            if previews:
+                draw_preview(next(pictures), page, [p.front if page.side == "front" else p.back for p in pieces],
+                             arts, table.shape, settings.bleed, title)
     doc.close()
+
+
+def draw_preview(path, page, faces: list, arts: FaceArts, shape, bleed: float, title: str) -> None:
+    """A page as a 60 dpi PNG. Faces are replayed anew with their images' pixels (a PDF's faces carry
+    stand-ins that only a PDF can show)."""
+    from pnpgen.render.counter_sheets import save_png
+    from pnpgen.render.face_store import replay
+    from pnpgen.render.piece_sheets import draw_sheet_page
+    shown = {}
+    for face in {f for f in faces if f is not None}:
+        record = arts.store.get(arts.key_of(face, shape, bleed))
+        shown[face] = replay(record) if record is not None else arts.art(face, shape, bleed)
+    pictures = [shown[f] if f is not None else None for f in faces]
+    save_png(str(path), page.size, lambda cr: draw_sheet_page(cr, page, pictures, shape, bleed, title))
 
 
 def _placement(group, page_no, page, slot, table, piece, bleed) -> dict:

@@ -23,9 +23,6 @@ PART = Part(
                                "help": "which edge your printer flips the paper on (default: long)"}),
         Option(("--back-offset",), {"default": "0,0", "metavar": "X,Y",
                                     "help": "shift of the back pages in mm, as read from the calibration sheet"}),
-        Option(("--previews",), {"action": "store_true",
-                                 "help": "also draw every counter sheet page as a 60 dpi PNG in previews/ "
-                                         "(off by default: a third of the counters' drawing time)"}),
     ),
     applies=lambda kit: kit.has_game_module,  # a game module's pieces; a kit's tables print as components
     ignores=("rules", "maps", "aids"), needs=("cairo",), weight=2.3,
