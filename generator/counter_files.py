@@ -253,14 +253,14 @@ def preflight(ctx, faces: FaceRefs, spec: SheetSpec) -> list[str]:
 # Manifest --------------------------------------------------------------------------------------------------
 
 def placements(sheet: SheetFile, pieces: list[Piece]) -> list[dict]:
+    """Every counter on every page, in the manifest's one placement shape (pnpgen.manifest.placement)."""
+    from pnpgen.manifest import placement
     rows = []
     for number, page in enumerate(sheet.pages, start=1):
+        side = page.layout.side
         for slot in page.layout.slots:
             piece = pieces[slot.index]
-            rows.append({"file": sheet.path, "page": number, "x": round(slot.x, 3), "y": round(slot.y, 3),
-                         "width": round(slot.size, 3), "height": round(slot.size, 3), "face": page.layout.side,
-                         "turned": slot.turned, "piece": piece.label, "ref": piece.ref, "colour": piece.colour,
-                         "group": piece.group})
+            rows.append(placement(sheet.path, number, side, slot, slot.size, slot.size, "square", 0.0, piece))
     return rows
 
 

@@ -19,7 +19,7 @@ def paint(path: Path, rgb: tuple[int, int, int]) -> None:
 
 def centre_of_first_unit(kit_out: Path) -> tuple[int, int, int]:
     placement = next(p for p in counters_manifest(kit_out)["placements"]
-                     if p["file"] == "counters-red.pdf" and p["face"] == "front" and p["ref"] == "units.SC")
+                     if p["file"] == "counters-red.pdf" and p["side"] == "front" and p["ref"] == "units.SC")
     piece = crop(render_page(kit_out / "counters-red.pdf", placement["page"]), placement)
     return piece.getpixel((piece.width // 2, piece.height // 2))
 

@@ -68,11 +68,11 @@ def test_the_proof_shows_what_the_counter_sheet_prints(proofed, tmp_path):
 
 def _sheet_face(out, manifest, label, scale):
     spot = next(p for p in manifest["parts"]["counters"]["placements"]
-                if p["piece"] == label and p["face"] == "front" and p["colour"] == "red")
+                if p["label"] == label and p["side"] == "front" and p["colour"] == "red")
     page = pypdfium2.PdfDocument(str(out / "space-empires-4x" / spot["file"]))[spot["page"] - 1]
     sheet = page.render(scale=scale).to_pil().convert("RGB")
-    return sheet.crop([round(v * scale) for v in (spot["x"], spot["y"], spot["x"] + spot["width"],
-                                                  spot["y"] + spot["height"])])
+    return sheet.crop([round(v * scale) for v in (spot["x"], spot["y"], spot["x"] + spot["w"],
+                                                  spot["y"] + spot["h"])])
 
 
 def _distance(proof, face, scale):

@@ -159,10 +159,9 @@ def draw_preview(path, page, faces: list, arts: FaceArts, shape, bleed: float, t
 
 
 def _placement(group, page_no, page, slot, table, piece, bleed) -> dict:
-    return {"file": f"{group}{SUFFIX}", "page": page_no, "side": page.side, "ref": piece.ref,
-            "colour": piece.colour, "x": round(slot.x, 3), "y": round(slot.y, 3), "w": round(table.shape.w, 3),
-            "h": round(table.shape.h, 3), "shape": table.shape.kind, "turned": slot.turned, "bleed": round(bleed, 3),
-            "face": (piece.front if page.side == "front" else piece.back).template}
+    from pnpgen.manifest import placement
+    return placement(f"{group}{SUFFIX}", page_no, page.side, slot, table.shape.w, table.shape.h, table.shape.kind,
+                     bleed, piece)
 
 
 def _offset(ctx) -> tuple[float, float]:
