@@ -92,7 +92,8 @@ def _parser() -> argparse.ArgumentParser:
     _kit_arguments(build_cmd)
     build_cmd.add_argument("--out", default="output", help="output folder (default: output); the kit lands in OUT/<kit>")
     build_cmd.add_argument("--paper", choices=("letter", "a4"), help="paper size (default: the kit's)")
-    build_cmd.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in (default: the kit's)")
+    build_cmd.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in: a game module's counters and "
+                                                  "every square table (default: the kit's and the tables' own)")
     build_cmd.add_argument("--only", metavar="PART,...", help="build only these parts: " + _part_names())
     build_cmd.add_argument("--watch", action="store_true", help="rebuild on every change to the data or templates")
     loudness = build_cmd.add_mutually_exclusive_group()
@@ -110,7 +111,8 @@ def _parser() -> argparse.ArgumentParser:
                             "(default: one of every kind of piece)")
     proof.add_argument("--colour", "--color", dest="colour", help="player colour to proof (default: the kit's first)")
     proof.add_argument("--dpi", type=float, default=300.0, help="resolution of the PNGs (default: 300)")
-    proof.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in (default: the kit's)")
+    proof.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in: a game module's counters and every "
+                                              "square table (default: the kit's and the tables' own)")
     proof.add_argument("--out", default="output", help="output folder (default: output); proofs land in OUT/<kit>/proofs")
     proof.set_defaults(run=_proof)
 
@@ -149,7 +151,12 @@ def _load_quietly(args, root: Path | None = None):
     """(kit, its warnings): the warnings are the caller's to print."""
     from pnpgen.kit import load_kit
     root = root or find_kit(args.kit, args.data)
-    return load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)))
+    counter_size = getattr(args, "counter_size", None)
+    if counter_size is not None:
+        from pnpgen.build import check_counter_size
+        check_counter_size(counter_size)  # out of range: a wrong command line (exit 2), before any loading
+    return load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)),
+                    counter_size=counter_size)
 
 
 def _piece_sizes(values) -> dict:

@@ -22,8 +22,10 @@ from pnpgen.yamlio import LocatedDict, LocatedList, YamlSyntaxError, load_yaml
 
 
 
-def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tuple[Kit, list[Problem]]:
-    """The validated kit and its warnings; raises KitError with every located problem otherwise."""
+def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
+             counter_size: str | None = None) -> tuple[Kit, list[Problem]]:
+    """The validated kit and its warnings; raises KitError with every located problem otherwise. `sizes`
+    ({table: size}, --piece-size) and `counter_size` (every square table, --counter-size) resize tables."""
     problems = Problems()
     root = Path(root)
     raw_kit = read_mapping(root / KIT_FILE, problems, "kit folder")
@@ -37,7 +39,8 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tup
     base = base_fields(root, kit_doc, lines) | {"charts": load_charts(charts_path(root, fallback), problems)}
     module = _game_module(kit_doc, raw_kit, root / KIT_FILE, problems)
     kit = module.load(root, kit_doc, raw_kit, base, problems) if module else Kit(**base)
-    kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes or {}))
+    kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes or {},
+                                                         counter_size))
     if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
         check_charts(kit.charts, chart_context(kit), problems)
     if not problems.errors():  # the kit's texts (a game module checks its own templates and aid texts)
@@ -88,13 +91,13 @@ def base_fields(root: Path, kit_doc: dict, lines: dict) -> dict:
     )
 
 
-def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict) -> dict:
+def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict, counter_size: str | None = None) -> dict:
     """Component tables, boards, hex maps, free data and documents: what every kit may hold."""
     kit_file = root / KIT_FILE
     line = raw_kit.line_of
     before = len(problems.errors())
     tables = resize_tables(load_tables(root, kit_doc["components"], kit_file, line("components"), problems),
-                           sizes, problems)
+                           sizes, problems, counter_size)
     broken = len(problems.errors()) > before  # a table that failed: kit-wide counts and groups would only echo it
     pieces = check_counts(tables, kit_doc | ({"counts": []} if broken else {}), kit_file, lines, kit.colours,
                           kit.neutral, problems)
