@@ -181,7 +181,9 @@ def _validate(args) -> int:
     kit = _load(args)
     module = game_modules.of(kit)
     if module:
-        print(f"{kit.title}: the data is valid ({module.summary(kit, module.pieces(kit))}).")
+        tables = f"; {len(kit.component_pieces)} more pieces in {len(kit.tables)} component table" \
+                 f"{'' if len(kit.tables) == 1 else 's'}" if kit.tables else ""
+        print(f"{kit.title}: the data is valid ({module.summary(kit, module.pieces(kit))}{tables}).")
     else:
         counted = [(len(kit.component_pieces), "piece"), (len(kit.tables), "table"), (len(kit.boards), "board"),
                    (len(kit.maps), "hex map"), (len(kit.documents), "document")]
@@ -194,8 +196,9 @@ def _list(args) -> int:
     from pnpgen.components.listing import component_listing
     kit = _load(args)
     module = game_modules.of(kit)
-    if module and module.listing:
-        sys.stdout.write(module.listing(kit, module.pieces(kit)))
+    if module and module.listing:  # its own pieces, then any component tables the kit adds
+        tables = component_listing(kit)
+        sys.stdout.write(module.listing(kit, module.pieces(kit)) + ("\n" + "\n".join(tables) + "\n" if tables else ""))
     else:
         colours = ", ".join(c.name for c in kit.colours) or "none"
         head = [f"{kit.title}" + (f": {kit.subtitle}" if kit.subtitle else ""),
