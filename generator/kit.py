@@ -110,6 +110,9 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict, cou
         check_sheets(kit_doc["sheets"], {p.group for p in pieces}, {t.group for t in tables.values()},
                      kit_file, lines, problems)
     documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems)
+    if not kit.has_game_module:  # its module runs them over its files; here they have none to read
+        from pnpgen.declared_checks import check_declared
+        check_declared(kit_doc["checks"], {}, frozenset(), lines, kit_file, problems)
     return {"tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
             "sheets": kit_doc["sheets"], "documents": documents, "preflight": kit_doc["preflight"]}
 

@@ -2,6 +2,7 @@
 why it exists. A game module (games/) keeps the schemas of its own files."""
 from __future__ import annotations
 
+from pnpgen.declared_checks import CHECK
 from pnpgen.lengths import LENGTH_PATTERN
 from pnpgen.schema import (
     Bool, Choice, Field, Int, Length, ListOf, MapOf, Nullable, Record, Str, optional,
@@ -76,6 +77,7 @@ KIT = Record({
     "sheets": optional(MapOf(SHEET), {}, "settings per print group"),
     "documents": optional(MapOf(DOCUMENT), None, "documents to typeset (default: a booklet from rules/)"),
     "counts": optional(ListOf(KIT_COUNT), [], "rule counts across tables"),
+    "checks": optional(ListOf(CHECK), [], "cross-file rules over a game module's data files (pnpgen.declared_checks)"),
     "preflight": optional(Record({
         "min_text": optional(LENGTH, "6pt", "the smallest text a piece may print"),
         "cut_margin": optional(LENGTH, "1mm", "how far text must keep from a piece's cut line"),
