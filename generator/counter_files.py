@@ -35,7 +35,7 @@ from pnpgen.render import pdf as pdf_module
 from pnpgen.render import svg_ops as svg_ops_module
 from pnpgen.render.face_store import FaceStore
 from pnpgen.render.calibration import CalibrationFile, write_calibration
-from pnpgen.render.counter_sheets import FaceRef, SheetFile, SheetPage, write_sheet_file
+from pnpgen.render.counter_sheets import FaceRef, KitView, SheetFile, SheetPage, write_sheet_file
 from pnpgen.render.templates import SUFFIX, template_dirs
 
 CALIBRATION = "counters-calibration.pdf"
@@ -78,15 +78,21 @@ def images_fingerprint(kit_root: Path) -> str:
     return content_key(*parts)
 
 
+def kit_view(kit) -> KitView:
+    return KitView(Path(kit.root), kit.id, kit.title, kit.data, tuple(kit.colours))
+
+
 class FaceRefs:
     """The store key of each distinct face: same templates, parameters, images and size -> same drawing."""
 
-    def __init__(self, kit_root: Path, size_mm: float):
+    def __init__(self, kit: KitView, size_mm: float):
+        from pnpgen.render import piece_faces
         renderer = [metadata.version(name) for name in ("cairosvg", "cairocffi")]
-        self.base = content_key(templates_fingerprint(kit_root), images_fingerprint(kit_root), repr(size_mm),
+        self.base = content_key(templates_fingerprint(kit.root), images_fingerprint(kit.root), repr(size_mm),
+                                repr((kit.id, kit.title, kit.data, kit.colours)), source_fingerprint(piece_faces),
                                 *renderer,
                                 source_fingerprint(face_store_module, face_compact_module, svg_ops_module))
-        self.refs: dict[Face, FaceRef] = {}
+        self.kit, self.refs = kit, {}
 
     def ref(self, face: Face, needed_by: str) -> FaceRef:
         if face not in self.refs:
@@ -144,7 +150,7 @@ def group_sheet(ctx, spec, faces: FaceRefs, group: tuple) -> SheetFile:
     rel = f"counters-{group_id}.pdf"
     previews = tuple(f"previews/counters-{group_id}-p{n}.png" for n in range(1, len(pages) + 1)
                      if ctx.option("previews"))
-    return SheetFile(rel, f"{ctx.kit.title}: counters, {group_name}", spec.page, str(ctx.kit.root),
+    return SheetFile(rel, f"{ctx.kit.title}: counters, {group_name}", spec.page, faces.kit,
                      mm(spec.size), tuple(distinct), tuple(sheet_pages), previews)
 
 
@@ -181,7 +187,7 @@ def job_key(job) -> str:
     """Everything that decides a file's bytes: the drawing code, the faces' keys, the layout and titles."""
     faces = [f.key for f in getattr(job, "faces", ())]
     return content_key(source_fingerprint(*CODE), repr(faces), f"previews: {bool(job.previews)}",
-                       repr(replace(job, path="", previews=(), kit_root="", faces=()) if faces else
+                       repr(replace(job, path="", previews=(), kit=None, faces=()) if faces else
                             replace(job, path="", previews=())))
 
 
@@ -276,7 +282,7 @@ def sheet_page_size(sheet) -> tuple[float, float]:
 
 def build_counters(ctx) -> dict:
     spec = sheet_spec(ctx)
-    faces = FaceRefs(ctx.kit.root, mm(spec.size))
+    faces = FaceRefs(kit_view(ctx.kit), mm(spec.size))
     groups = print_groups(ctx)
     sheets = [group_sheet(ctx, spec, faces, group) for group in groups]
     calibration = calibration_file(ctx, spec)

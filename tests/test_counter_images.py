@@ -34,3 +34,20 @@ def test_kit_relative_image_draws_on_a_counter_and_follows_edits(kit_copy, tmp_p
     paint(kit_copy / "art" / "red.png", (0, 0, 220))  # same name, new pixels: the cached face must not stay
     r, g, b = centre_of_first_unit(build_counters(kit_copy, out))
     assert b > 180 and r < 60 and g < 60, (r, g, b)
+
+
+LEGACY_BACK = ('<svg xmlns="http://www.w3.org/2000/svg" width="{{ size }}mm" height="{{ size }}mm" '
+               'viewBox="0 0 100 100"><rect width="100" height="100" fill="#00c800"/></svg>')
+
+
+def test_a_counter_template_of_an_older_kit_that_writes_its_own_root_still_draws(kit_copy, tmp_path):
+    """Kits copied before counters drew through piece.w wrote a sized <svg> root at `size` mm themselves."""
+    (kit_copy / "templates" / "group-back.svg.j2").write_text(LEGACY_BACK, encoding="utf-8")
+    kit_out = build_counters(kit_copy, tmp_path / "out")
+    placement = next(p for p in counters_manifest(kit_out)["placements"]
+                     if p["file"] == "counters-red.pdf" and p["side"] == "back" and p["ref"] == "units.SC")
+    piece = crop(render_page(kit_out / "counters-red.pdf", placement["page"]), placement)
+    assert piece.size[0] > 80   # 45 pt at 2 px a point, less the inset: drawn at the counter's size
+    for spot in ((4, 4), (piece.width // 2, piece.height // 2), (piece.width - 5, piece.height - 5)):
+        r, g, b = piece.getpixel(spot)
+        assert g > 170 and r < 60 and b < 60, (spot, (r, g, b))

@@ -152,7 +152,7 @@ def test_a_template_with_a_missing_variable_is_a_located_error_and_output_stays(
     before = pdf_bytes(kit_out)
     (kit_copy / "templates").mkdir(exist_ok=True)
     (kit_copy / "templates" / "group-back.svg.j2").write_text(
-        '{% import "_counter.svg.j2" as c %}\n{% call c.counter(size) %}\n<rect fill="{{ colour.prnit }}"/>\n{% endcall %}\n')
+        '{% import "_counter.svg.j2" as c %}\n{% call c.on_piece(piece) %}\n<rect fill="{{ colour.prnit }}"/>\n{% endcall %}\n')
     template_env.cache_clear()
     result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "counters", "--quiet")
     assert result.code == 1

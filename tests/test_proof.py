@@ -142,7 +142,7 @@ def test_overriding_one_template_changes_only_that_face(run_cli, tmp_path):
     assert run_cli("proof", "--data", kit, "--only", "units.DD", "--out", before).code == 0
     (kit / "templates").mkdir(exist_ok=True)
     (kit / "templates" / "group-back.svg.j2").write_text(  # a designer's own group back; macros still shared
-        '{% import "_counter.svg.j2" as c %}{% call c.counter(size) %}{{ c.colour_ground(colour) }}'
+        '{% import "_counter.svg.j2" as c %}{% call c.on_piece(piece) %}{{ c.colour_ground(colour) }}'
         '<circle cx="50" cy="50" r="20" fill="#00ff00"/>{% endcall %}')
     assert run_cli("proof", "--data", kit, "--only", "units.DD", "--out", after).code == 0
     front = [png(d / "space-empires-4x" / "proofs" / "units.DD-front.png") for d in (before, after)]

@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass
 
 from pnpgen.lengths import parse_length
-from pnpgen.pieces import is_table_face
 
 TARGETS = ("home", "print-shop", "tts")
 BLEED = parse_length("1/8in")          # print shops ask 1/8 in past the trim on every side (9 pt)
@@ -108,21 +107,17 @@ class ExportArts:
         self.kit, self.origins, self.done = kit, face_origins(kit), {}
 
     def art(self, face, shape, bleed_pt: float):
+        """Every face through the one face road (piece_faces.face_document). A face whose templates draw to the
+        trim only (a game module's counters: piece.mirror_bleed) gets its bleed by mirroring its edges."""
         from pnpgen.lengths import mm
-        from pnpgen.render.piece_faces import face_context, piece_svg, render_content
+        from pnpgen.render.piece_faces import face_document
         key = (face.key, round(bleed_pt, 3))
-        if key not in self.done and not is_table_face(face):  # a game module's counter: its own templates
-            from pnpgen.render.counter_sheets import FaceRef, face_svg
-            svg = face_svg(FaceRef(face.key, face.template, face.params_json, face.template), self.kit.root,
-                           round(mm(shape.w), 4))
-            art = self.cache.get(svg, face.template)
-            self.done[key] = mirror_bleed(art, bleed_pt) if bleed_pt > 0 else art
         if key not in self.done:
-            bleed = round(mm(bleed_pt), 4)
-            params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}
+            mirrored = bool(face.params["piece"].get("mirror_bleed"))
+            bleed = 0.0 if mirrored else round(mm(bleed_pt), 4)
             where = self.origins.get(face.key, face.template)
-            content = render_content(self.kit.root, face.template, face_context(params, self.kit), where)
-            self.done[key] = self.cache.get(piece_svg(content, shape, bleed), where)
+            art = self.cache.get(face_document(self.kit, face, shape, bleed, where), where)
+            self.done[key] = mirror_bleed(art, bleed_pt) if mirrored and bleed_pt > 0 else art
         return self.done[key]
 
 

@@ -33,7 +33,8 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
     try:
         return env.get_template(f"{template}{SUFFIX}").render(**context)
     except jinja2.TemplateNotFound as exc:
-        raise BuildError(f"{where}: template {exc.name} not found "
+        via = f" (used by {template}{SUFFIX})" if exc.name and exc.name != f"{template}{SUFFIX}" else ""
+        raise BuildError(f"{where}: template {exc.name} not found{via} "
                          f"(looked in {', '.join(display_path(d) for d in template_dirs(kit_root))})") from None
     except jinja2.TemplateSyntaxError as exc:
         raise BuildError(f"{display_path(exc.filename or template)}:{exc.lineno}: template syntax error: "
@@ -42,7 +43,10 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
         raise BuildError(f"{where}: {_template_line(exc, template)}: {exc}") from None
     except jinja2.exceptions.SecurityError as exc:
         raise BuildError(f"{where}: {_template_line(exc, template)}: not allowed in a kit template: {exc}") from None
-    except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError) as exc:
+    except UnicodeDecodeError as exc:
+        raise BuildError(f"{where}: template {template}{SUFFIX} is not UTF-8 text ({exc.reason})") from None
+    except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError, ArithmeticError, IndexError,
+            RecursionError) as exc:
         raise BuildError(f"{where}: {_template_line(exc, template)}: {exc}") from None
 
 
@@ -70,3 +74,24 @@ def board_svg(content: str, w_mm: float, h_mm: float) -> str:
 
 def _f(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def sized_params(face, shape: Shape, bleed_mm: float = 0.0) -> dict:
+    """A face's parameters with its piece's size, shape and bleed (mm) as its template sees them. A table's
+    faces carry their table's size already; a game module's counters get the size they print at."""
+    from pnpgen.lengths import mm
+    piece = face.params["piece"] | {"w": round(mm(shape.w), 4), "h": round(mm(shape.h), 4), "shape": shape.kind,
+                                    "radius": round(mm(shape.radius), 4), "orientation": shape.orientation,
+                                    "bleed": bleed_mm}
+    return face.params | {"piece": piece}
+
+
+def face_document(kit, face, shape: Shape, bleed_mm: float, where: str, env=None) -> str:
+    """The SVG document of any piece's face: its template rendered with its row, wrapped and clipped to the
+    shape. A template that writes its own sized <svg> root (a counter template of an older kit, which draws
+    at `size`, the piece's side in mm) is taken as it is."""
+    params = sized_params(face, shape, bleed_mm)
+    context = face_context(params, kit)
+    context.setdefault("size", params["piece"]["w"])
+    content = render_content(kit.root, face.template, context, where, env)
+    return content if content.lstrip().startswith("<svg") else piece_svg(content, shape, bleed_mm)
