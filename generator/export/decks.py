@@ -60,27 +60,14 @@ class CounterSet:
     per_colour: bool = False
 
 
-def counter_decks(kit) -> list[Deck]:
-    """The game module's counters, one deck per print group (a colour, deep space, neutral), at the kit's
-    counter size. Their faces come from the counter templates (ExportArts.art knows them)."""
-    from pnpgen import game_modules
-    from pnpgen.lengths import parse_length
-    from pnpgen.shapes import Shape
-    module = game_modules.of(kit)
-    if not module:
-        return []
-    size = parse_length(kit.counter_size)
-    groups: dict[str, list] = {}
-    for piece in module.pieces(kit):
-        groups.setdefault(piece.group, []).append(piece)
-    names = {c.id: c.name for c in kit.colours}
-    return [Deck(f"counters-{group}", CounterSet(f"counters-{group}", f"Counters ({names.get(group, group)})",
-                                                 Shape("square", size, size)), group, tuple(pieces))
-            for group, pieces in groups.items()]
+def decks(kit, counter_size: str | None = None) -> list[Deck]:
+    """Every piece of the kit as decks, in print order: each table's pieces (one deck per colour of a
+    per-colour table), then a game module's counters, one deck per print group (a colour, deep space,
+    neutral) as squares of the counter size the build prints (`counter_size`, else the kit's)."""
+    return _table_decks(kit) + _module_decks(kit, counter_size or kit.counter_size)
 
 
-def decks(kit) -> list[Deck]:
-    """Every table's pieces, split per colour where the table is per colour, in the kit's print order."""
+def _table_decks(kit) -> list[Deck]:
     runs: dict[tuple, list] = {}
     for piece in kit.component_pieces:
         table_id = piece.ref.split(".", 1)[0]
@@ -91,6 +78,22 @@ def decks(kit) -> list[Deck]:
         name = f"{table_id}-{colour}" if table.per_colour else table_id
         out.append(Deck(name, table, colour, tuple(pieces)))
     return out
+
+
+def _module_decks(kit, counter_size: str) -> list[Deck]:
+    from pnpgen import game_modules
+    from pnpgen.shapes import Shape
+    module = game_modules.of(kit)
+    if not module:
+        return []
+    size = parse_length(counter_size)
+    groups: dict[str, list] = {}
+    for piece in module.pieces(kit):
+        groups.setdefault(piece.group, []).append(piece)
+    names = {c.id: c.name for c in kit.colours}
+    return [Deck(f"counters-{group}", CounterSet(f"counters-{group}", f"Counters ({names.get(group, group)})",
+                                                 Shape("square", size, size)), group, tuple(pieces))
+            for group, pieces in groups.items()]
 
 
 class ExportArts:
