@@ -31,4 +31,4 @@ $(STAMP): pyproject.toml setup.py scripts/check_system.py
 	@touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) output/*/ .pytest_cache
+	rm -rf $(VENV) output/*/ .pytest_cache build dist

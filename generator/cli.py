@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 from pnpgen import __version__, game_modules
-from pnpgen.kit_folder import DEFAULT_KIT, find_kit
+from pnpgen.kit_folder import DEFAULT_KIT, bundled_kits, find_kit
 from pnpgen.parts import all_parts
 from pnpgen.problems import BuildError, KitError
 from pnpgen.progress import Progress
@@ -73,6 +73,12 @@ def _run(args) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except OSError as exc:
+        from pnpgen.cairo_missing import HOW_TO_GET_CAIRO, is_missing_cairo
+        if not is_missing_cairo(exc):
+            raise
+        print(HOW_TO_GET_CAIRO, file=sys.stderr, end="")
+        return EXIT_DATA
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -118,7 +124,9 @@ def _parser() -> argparse.ArgumentParser:
 
     new = commands.add_parser("new", help="copy a kit (data and templates) into your own folder")
     new.add_argument("folder", help="the new kit folder (must not exist, or be empty)")
-    new.add_argument("--from", dest="source", default=None, help=f"kit to copy (default: {DEFAULT_KIT})")
+    new.add_argument("--from", dest="source", default=None, metavar="KIT",
+                     help=f"the kit to copy: a bundled kit ({', '.join(bundled_kits())}) or a kit folder "
+                          f"(default: {DEFAULT_KIT})")
     new.add_argument("--no-templates", action="store_true", help="copy the data only; use the built-in templates")
     new.add_argument("--blank", action="store_true",
                      help="start a new game instead: a deck of cards, round tokens, hex tiles, a board and rules")
@@ -134,7 +142,8 @@ def _part_names() -> str:
 
 
 def _kit_arguments(cmd: argparse.ArgumentParser) -> None:
-    cmd.add_argument("kit", nargs="?", default=None, help=f"kit name under data/ or a kit folder (default: {DEFAULT_KIT})")
+    cmd.add_argument("kit", nargs="?", default=None,
+                     help=f"a kit folder, or a bundled kit: {', '.join(bundled_kits())} (default: {DEFAULT_KIT})")
     cmd.add_argument("--data", metavar="DIR", help="your own kit folder (overrides KIT)")
     cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
     cmd.add_argument("--piece-size", action="append", default=None, metavar="TABLE=SIZE",
@@ -227,9 +236,17 @@ def _build(args) -> int:
     if not args.quiet:
         print(f"Built {said.title} ({', '.join(said.parts) or 'manifest only'}) into {said.kit_out} "
               f"in {seconds:.2f} s:")
-        for path in said.files:
-            print(f"  {path}")
+        _print_files(Path(said.kit_out), said.files)
     return EXIT_OK
+
+
+def _print_files(kit_out: Path, files: list) -> None:
+    """Every file written, with the pages and sheets of paper it takes (from the manifest)."""
+    from pnpgen.paper_use import paper_of_files
+    paper = paper_of_files(kit_out)
+    for path in files:
+        rel = Path(path).relative_to(kit_out).as_posix() if Path(path).is_relative_to(kit_out) else path
+        print(f"  {path}" + (f"  ({paper[rel]})" if rel in paper else ""))
 
 
 def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:

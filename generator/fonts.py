@@ -6,12 +6,15 @@ cairo finds fonts through fontconfig, so we point FONTCONFIG_FILE at a config li
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from functools import cache
 from pathlib import Path
 
-FONT_DIR = Path(__file__).resolve().parent / "fonts"
+from pnpgen import resources
+
+FONT_DIR = resources.fonts()
 FAMILY = "DejaVu Sans"                 # SVG font-family for body text
 CONDENSED = "DejaVu Sans Condensed"    # SVG font-family for tight text on small counters
 
@@ -40,12 +43,15 @@ _FONTCONFIG = """<?xml version="1.0"?>
 @cache
 def use_shipped_fonts_for_cairo() -> Path:
     """Make fontconfig (and so cairo and cairosvg) see only the shipped fonts. Call before rendering."""
-    work = Path(tempfile.gettempdir()) / f"pnpgen-fontconfig-{os.getuid() if hasattr(os, 'getuid') else 0}"
-    (work / "cache").mkdir(parents=True, exist_ok=True)
-    conf = work / "fonts.conf"
+    work = resources.cache_folder("fontconfig") or Path(tempfile.mkdtemp(prefix="pnpgen-fontconfig-"))
+    (work / "cache").mkdir(exist_ok=True)
     text = _FONTCONFIG.format(font_dir=FONT_DIR, cache_dir=work / "cache")
-    if not conf.exists() or conf.read_text() != text:
-        conf.write_text(text)
+    # one file per font folder: a clone and an installed pnpgen of the same user each keep their own
+    conf = work / f"fonts-{hashlib.sha1(str(FONT_DIR).encode()).hexdigest()[:12]}.conf"
+    if not conf.exists() or conf.read_text(encoding="utf-8") != text:
+        temporary = conf.with_name(f".{conf.name}.{os.getpid()}.tmp")
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, conf)  # never half a file for a build starting beside this one
     os.environ["FONTCONFIG_FILE"] = str(conf)
     return conf
 

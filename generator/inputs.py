@@ -14,14 +14,17 @@ import os
 import time
 from pathlib import Path
 
+from pnpgen import resources
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
 
-GENERATOR = Path(__file__).resolve().parent
-GAMES = GENERATOR.parent / "games"   # the game modules' code: a change there rebuilds their kits too
-BUILTIN_TEMPLATES = GENERATOR.parent / "templates"   # as pnpgen.render.templates names it (not imported: jinja)
+GENERATOR = resources.code()
+GAMES = resources.games_code()   # the game modules' code: a change there rebuilds their kits too
+BUILTIN_TEMPLATES = resources.builtin_templates()   # as pnpgen.render.templates names it (not imported: jinja)
 # The built-in default kit: a kit without aid texts of its own (or charts) falls back to its files
 # (generator/aids/sources.py, generator/kit.py for charts), as templates fall back to the built-in folder, so they are every other kit's input.
 FALLBACK_KIT = BUILTIN_DATA / DEFAULT_KIT
+# pnpgen's folders that an installed wheel holds inside GENERATOR (a clone keeps them beside it)
+RESOURCE_FOLDERS = tuple(p.resolve() for p in (BUILTIN_DATA, BUILTIN_TEMPLATES, GAMES))
 RACY_SECONDS = 2.0
 MEMO_VERSION = 1
 
@@ -103,6 +106,7 @@ class Inputs:
         self.kit_out = Path(kit_out)
         skip = (Path(kit_out).resolve(),)
         self.kit = tree_digests(Path(kit_root), skip, memo)
+        skip += RESOURCE_FOLDERS  # in a wheel they lie inside GENERATOR: each is hashed once, on its own
         shared = hashlib.sha256()
         fallback = () if Path(kit_root).resolve() == FALLBACK_KIT.resolve() else (FALLBACK_KIT,)
         for folder in (*template_dirs(kit_root), GENERATOR, GAMES, *fallback):

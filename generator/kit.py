@@ -12,7 +12,7 @@ from pnpgen.components.load import (
 from pnpgen.documents.charts import CHARTS_FILE, charts_path, check_charts, load_charts
 from pnpgen.documents.context import chart_context
 from pnpgen.documents.load import check_documents
-from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE, PROJECT_ROOT, find_kit  # noqa: F401 (re-exported)
+from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE, find_kit  # noqa: F401 (re-exported)
 from pnpgen.layout.sheets import check_sheets
 from pnpgen.model import Colour, Kit
 from pnpgen.problems import KitError, Problem, Problems, display_path

@@ -1,4 +1,5 @@
-"""Where a kit is: the folder named on the command line, or a built-in kit under data/.
+"""Where a kit is: the folder named on the command line, or a bundled kit (data/ in a clone, package data
+of pnpgen in a wheel: pnpgen.resources).
 
 Kept apart from the loader (pnpgen.kit) so that finding a kit imports nothing: a build that finds its
 output up to date needs the folder, never the YAML, the schemas or Jinja.
@@ -7,18 +8,31 @@ from __future__ import annotations
 
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-BUILTIN_DATA = PROJECT_ROOT / "data"
+from pnpgen import resources
+
+BUILTIN_DATA = resources.builtin_kits()
 DEFAULT_KIT = "space-empires-4x"
 KIT_FILE = "kit.yaml"
 
 
+def bundled_kits() -> list[str]:
+    """The names of the kits that come with pnpgen, as `pnpgen build NAME` takes them."""
+    return sorted(p.name for p in BUILTIN_DATA.iterdir() if (p / KIT_FILE).is_file())
+
+
 def find_kit(kit: str | None = None, data_dir: str | Path | None = None) -> Path:
-    """The kit folder: --data DIR if given, else KIT as a path, else KIT as a name under data/."""
+    """The kit folder: --data DIR if given, else KIT as a kit folder, else KIT as a bundled kit's name, else
+    KIT as a folder (whose missing kit.yaml the loader reports). A name that is none of these is a wrong
+    command line (ValueError), said with the names there are."""
     if data_dir is not None:
         return Path(data_dir)
     name = kit or DEFAULT_KIT
     as_path = Path(name)
     if as_path.is_dir() and (as_path / KIT_FILE).exists():
         return as_path
-    return BUILTIN_DATA / name
+    if name in bundled_kits():
+        return BUILTIN_DATA / name
+    if as_path.is_dir():
+        return as_path
+    raise ValueError(f"{name}: no such kit folder here, nor a kit that comes with pnpgen "
+                     f"({', '.join(bundled_kits())}); start one with `pnpgen new --blank {name}`")

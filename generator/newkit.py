@@ -8,8 +8,8 @@ import re
 import shutil
 from pathlib import Path
 
+from pnpgen import resources
 from pnpgen.kit import KIT_FILE
-from pnpgen.render.templates import BUILTIN_TEMPLATES
 
 TEMPLATES_README = """\
 The kit's own face templates live in this folder. Copies of the built-in ones (boards, map tiles and
@@ -19,7 +19,7 @@ found here. A piece can also name a new template of its own in the YAML (`templa
 """
 
 
-BLANK_KIT = Path(__file__).resolve().parent / "blank_kit"  # `pnpgen new --blank`: a new game's starting point
+BLANK_KIT = resources.blank_kit()  # `pnpgen new --blank`: a new game's starting point
 
 
 def kit_id_for(folder: Path) -> str:
@@ -36,7 +36,7 @@ def new_kit(source: Path, target: Path, with_templates: bool = True) -> Path:
     templates = target / "templates"
     templates.mkdir(exist_ok=True)
     if with_templates:
-        for template in sorted(BUILTIN_TEMPLATES.glob("*.svg.j2")):
+        for template in sorted(resources.builtin_templates().glob("*.svg.j2")):
             if not (templates / template.name).exists():
                 shutil.copy2(template, templates / template.name)
     (templates / "README.txt").write_text(TEMPLATES_README, encoding="utf-8")

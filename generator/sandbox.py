@@ -11,13 +11,14 @@ import difflib
 import hashlib
 import marshal
 import os
-import tempfile
 from functools import cache
 from io import IOBase
 from pathlib import Path, PurePath
 from types import ModuleType
 
 import jinja2
+
+from pnpgen import resources
 from jinja2.sandbox import SandboxedEnvironment
 
 
@@ -94,16 +95,16 @@ class KitSandbox(SandboxedEnvironment):
 
 @cache
 def code_folder() -> Path | None:
-    """This user's folder of compiled templates, or None when it cannot be trusted: compiled code is run, so
+    """This user's folder of compiled templates (and other derived code and measures), in the user's cache
+    folder (pnpgen.resources.cache_folder), or None when it cannot be trusted: compiled code is run, so
     the folder must be ours and writable by nobody else (as Jinja's own bytecode cache insists)."""
     if not hasattr(os, "getuid"):
         return None
-    folder = Path(tempfile.gettempdir()) / f"pnpgen-jinja-{os.getuid()}"
+    folder = resources.cache_folder("code")
     try:
-        folder.mkdir(mode=0o700, exist_ok=True)
-        info = folder.lstat()
+        info = folder.lstat() if folder is not None else None
     except OSError:
         return None
-    if folder.is_symlink() or info.st_uid != os.getuid() or info.st_mode & 0o077:
+    if info is None or folder.is_symlink() or info.st_uid != os.getuid() or info.st_mode & 0o077:
         return None
     return folder

@@ -49,7 +49,9 @@ DOCUMENT = Record({
     "page": optional(Choice(("half", "full")), "half", "half-letter/A5 pages, or full Letter/A4 pages"),
     "impose": optional(Bool(), None, "also write a 2-up saddle-stitch copy (default: for half pages)"),
     "cover": optional(Bool(), None, "a cover and contents first (default: for half pages)"),
-}, "a document: {chapters, title, page, impose, cover}")
+    "back_cover": optional(Str(), None, "a chapter file of one page, printed last, on the folded booklet's back "
+                                        "cover (default: none; the imposed copy's blank pages go at the end)"),
+}, "a document: {chapters, title, page, impose, cover, back_cover}")
 
 KIT_COUNT = Record({
     "rule": Field(Str(), doc="the rule's name"),

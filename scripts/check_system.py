@@ -3,16 +3,12 @@ with ensurepip (to create .venv), and libcairo. Nothing else outside the virtual
 tests read PDFs with pypdf and pypdfium2 (pip wheels), never with poppler-utils, qpdf or Ghostscript."""
 import ctypes.util
 import importlib.util
+import runpy
 import sys
+from pathlib import Path
 
-HOW_TO_GET_CAIRO = """\
-libcairo (the Cairo 2D graphics library) was not found on this machine.
-cairosvg, which draws the counters, needs it. Install it, then run the command again:
-  Debian/Ubuntu:  sudo apt-get install libcairo2
-  Fedora:         sudo dnf install cairo
-  macOS:          brew install cairo
-  Windows:        install GTK for Windows (it ships libcairo-2.dll) and put its bin folder on PATH
-"""
+ROOT = Path(__file__).resolve().parent.parent
+HOW_TO_GET_CAIRO = runpy.run_path(str(ROOT / "generator" / "cairo_missing.py"))["HOW_TO_GET_CAIRO"]  # one text
 
 HOW_TO_GET_VENV = """\
 Python's ensurepip module was not found, so `{python} -m venv` cannot create .venv with pip in it.

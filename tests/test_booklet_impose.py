@@ -1,6 +1,8 @@
 """Saddle-stitch imposition: page order for folding, padding, and what lands on the first sheet."""
 from __future__ import annotations
 
+import shutil
+
 import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
@@ -9,18 +11,38 @@ from pnpgen.booklet.impose import padded, sheet_sides
 from tests.test_booklet import BOOKLET, IMPOSED, built, page_texts  # noqa: F401  (module fixture reused)
 
 
-@pytest.mark.parametrize("pages", [1, 2, 5, 8, 13, 22, 24])
-def test_every_page_is_printed_once_on_a_multiple_of_four(pages):
+def _reading_order(sides: list) -> list:
+    """The pages of a folded saddle-stitched stack as a reader turns them: sheet k's front right half and
+    back left half are pages 2k+1, 2k+2 of the first half; the back right and front left halves, from the
+    innermost sheet out, the second half."""
+    fronts, backs = sides[0::2], sides[1::2]
+    first = [page for front, back in zip(fronts, backs) for page in (front[1], back[0])]
+    second = [page for front, back in reversed(list(zip(fronts, backs))) for page in (back[1], front[0])]
+    return first + second
+
+
+@pytest.mark.parametrize("pages", range(1, 41))
+def test_blanks_go_at_the_end_never_before_a_page_of_text(pages):
+    """Folded, the booklet reads every page in order and then only blanks: no continuation page waits
+    behind blanks on the back cover."""
     sides = sheet_sides(pages)
-    placed = [p for side in sides for p in side if p is not None]
-    assert len(sides) * 2 % 4 == 0 and sorted(placed) == list(range(pages))
-    assert padded(pages)[-1] == (pages - 1 if pages > 1 else None)  # the back cover stays last
+    order = _reading_order(sides)
+    assert len(sides) % 2 == 0 and len(order) == -(-pages // 4) * 4
+    assert order == list(range(pages)) + [None] * (len(order) - pages)
+
+
+@pytest.mark.parametrize("pages", range(1, 41))
+def test_a_named_back_cover_stays_last_with_the_blanks_before_it(pages):
+    order = _reading_order(sheet_sides(pages, back_cover=True))
+    blanks = [None] * (len(order) - pages)
+    expected = list(range(pages)) + blanks if pages < 2 else list(range(pages - 1)) + blanks + [pages - 1]
+    assert order == expected and order[-1] == (pages - 1 if pages > 1 else None)
 
 
 def test_folded_sheets_read_in_order():
     """Folding the stack: sheet fronts' right halves then backs' left halves... give pages 1, 2, 3, ..."""
-    sides = sheet_sides(8)
-    assert sides == [(7, 0), (1, 6), (5, 2), (3, 4)]
+    assert sheet_sides(8) == [(7, 0), (1, 6), (5, 2), (3, 4)]
+    assert sheet_sides(6) == [(None, 0), (1, None), (5, 2), (3, 4)]  # blanks where the reader ends
 
 
 def _half_text(document, index, left: bool) -> str:
@@ -39,3 +61,45 @@ def test_the_first_sheet_holds_the_last_and_the_first_page(built):
     assert "Rules booklet" in _half_text(imposed, 0, left=False) and "Rules booklet" in texts[0]
     back = _half_text(imposed, 1, left=True)  # the back of the first sheet starts with page 2
     assert back.startswith("Contents") and back.endswith("Contents 2")
+
+
+@pytest.fixture
+def mini_copy(tmp_path):
+    from tests.test_components import MINI
+    target = tmp_path / "mini"
+    shutil.copytree(MINI, target)
+    return target
+
+
+def _name_back_cover(kit_dir, chapter: str) -> int:
+    text = (kit_dir / "kit.yaml").read_text(encoding="utf-8")
+    (kit_dir / "kit.yaml").write_text(text + f"documents:\n  booklet:\n    chapters: rules\n    back_cover: {chapter}\n",
+                                      encoding="utf-8")
+    return text.count("\n") + 4
+
+
+def test_a_back_cover_that_is_not_a_chapter_is_located(run_cli, mini_copy):
+    line = _name_back_cover(mini_copy, "00-cover.md")
+    result = run_cli("validate", "--data", mini_copy)
+    assert result.code == 1 and "Traceback" not in result.err
+    assert f"kit.yaml:{line}: documents.booklet.back_cover: '00-cover.md' is not a chapter file" in result.err
+
+
+def test_the_back_cover_chapter_prints_last_after_a_chapter_added_behind_it(mini_copy, tmp_path):
+    """A designer adds 02-variants.md after naming 01-rules.md the back cover: the cover stays last."""
+    (mini_copy / "rules" / "02-variants.md").write_text("# Variants\n\nPlay with one card fewer.\n", encoding="utf-8")
+    _name_back_cover(mini_copy, "01-rules.md")
+    from pnpgen.cli import main
+    assert main(["build", "--data", str(mini_copy), "--out", str(tmp_path / "out"), "--only", "documents", "-q"]) == 0
+    texts = page_texts(tmp_path / "out" / "mini" / BOOKLET)
+    assert texts[-1].startswith("How to play") and any(t.startswith("Variants") for t in texts[:-1])
+
+
+def test_a_back_cover_longer_than_one_page_stops_the_build(run_cli, mini_copy, tmp_path):
+    line = _name_back_cover(mini_copy, "01-rules.md")
+    rules = mini_copy / "rules" / "01-rules.md"
+    rules.write_text(rules.read_text(encoding="utf-8") + "\nA line of play that runs on.\n" * 60, encoding="utf-8")
+    result = run_cli("build", "--data", mini_copy, "--out", tmp_path / "out", "--only", "documents", "--quiet")
+    assert result.code == 1 and "Traceback" not in result.err
+    assert f"kit.yaml:{line}: documents.booklet.back_cover: 01-rules.md must be one page" in result.err
+    assert not (tmp_path / "out" / "mini" / "booklet-imposed.pdf").exists()

@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 import pypdfium2 as pdfium
+from pypdf import PdfReader
 import pytest
 
 from pnpgen.cli import main
@@ -142,8 +143,13 @@ def test_list_prints_the_inventory(capsys):
 def test_blank_kit_builds_as_written(tmp_path, capsys):
     assert main(["new", "--blank", str(tmp_path / "my-game")]) == 0
     assert main(["build", "--data", str(tmp_path / "my-game"), "--out", str(tmp_path / "out"), "-q"]) == 0
-    files = {p.name for p in (tmp_path / "out" / "my-game").iterdir()}
-    assert {"cards.pdf", "tiles.pdf", "tokens-red.pdf", "booklet.pdf", "manifest.json"} <= files
+    kit_out = tmp_path / "out" / "my-game"
+    files = {p.name for p in kit_out.iterdir()}
+    assert {"cards.pdf", "tiles.pdf", "tokens.pdf", "booklet.pdf", "manifest.json"} <= files
+    assert not any(name.startswith("tokens-") for name in files)  # small tokens: every colour on shared sheets
+    placed = [p for p in json.loads((kit_out / "manifest.json").read_text())["parts"]["components"]["placements"]
+              if p["file"] == "tokens.pdf" and p["side"] == "front"]
+    assert len(PdfReader(kit_out / "tokens.pdf").pages) == 2 and {p["colour"] for p in placed} == {"red", "blue"}
 
 
 # Bad input: each problem located at file:line, exit 1, the earlier output untouched --------------------
@@ -168,6 +174,8 @@ BAD = [
     ("components/tiles.yaml", "size: 2in", "size: 50in", "larger than any sheet"),
     ("components/tiles.yaml", "size: 2in", "size: 0mm", "larger than zero"),
     ("components/chits.yaml", "qty: 6}", "qty: 1000000000}", "rows[0].qty: must be a whole number >= 0 and <= 10000"),
+    ("components/chits.yaml", "front: chit\n", "colour_files: true\nfront: chit\n",
+     "colour_files: only a per_colour table has colours"),
     ("kit.yaml", "total: 44", "total: 45", "counts[0]: every piece of the game: the rule asks for 45"),
     ("boards/board.yaml", "{from: centre, to: rim", "{from: centre, to: rimm", "links[2].to: no place with id 'rimm'"),
     ("charts.yaml", 'cell: "{{ row.qty }}"', 'cell: "{{ row.qtty }}"', "charts.deck.columns[2].cell: "),

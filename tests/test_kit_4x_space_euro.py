@@ -17,6 +17,7 @@ import yaml
 from pnpgen.cli import main
 from pnpgen.kit import BUILTIN_DATA
 from tests.conftest import edit
+from tests.paper_helpers import assert_pieces_apart, sheets_of
 
 KIT = BUILTIN_DATA / "4x-space-euro"
 MM = 72 / 25.4
@@ -145,7 +146,7 @@ def test_the_card_corners_are_drawn_round(built):
 
 def test_backs_sit_behind_their_fronts_for_long_edge_duplex(built):
     _, manifest = built
-    for file in ("cards-red.pdf", "cards.pdf", "anomalies.pdf", "pieces-blue.pdf", "aids-white.pdf"):
+    for file in ("cards-red.pdf", "cards.pdf", "anomalies.pdf", "pieces.pdf", "aids.pdf"):
         fronts = placements(manifest, file, "front")
         backs = placements(manifest, file, "back")
         assert len(backs) == len(fronts) > 0, file
@@ -189,8 +190,9 @@ def test_market_boards_and_technology(built):
     markets = placements(manifest, "markets.pdf", "front")
     assert len(markets) == 4 and {(round(p["w"] / MM), round(p["h"] / MM)) for p in markets} == {(60, 140)}
     assert "".join(page_texts(kit_out / "markets.pdf")).count("START") == 12
-    boards = [p for c in COLOURS for p in placements(manifest, f"techboards-{c}.pdf", "front")]
+    boards = placements(manifest, "techboards.pdf", "front")
     assert len(boards) == 4 and {(round(p["w"] / MM), round(p["h"] / MM)) for p in boards} == {(160, 30)}
+    assert {p["colour"] for p in boards} == set(COLOURS) and {p["page"] for p in boards} == {1}  # one page
     tiles = Counter((round(p["w"] / MM), round(p["h"] / MM)) for p in placements(manifest, "techtiles.pdf", "front"))
     assert tiles == {(20, 20): 48, (40, 20): 30}
     rows = Counter(p["ref"] for p in placements(manifest, "techtiles.pdf", "front"))
@@ -200,10 +202,22 @@ def test_market_boards_and_technology(built):
     assert (plus, changers, doubles, sum(rows.values()) - plus - changers - doubles) == (24, 24, 18, 12)
 
 
+def test_paper_small_tables_and_strips_share_sheets(built):
+    """Each technology strip took an A4 page, each colour's pieces and aid a file, each supply table its own
+    pages: now strips, colours and small tables share sheets, counted in the PDFs; nothing overlaps."""
+    kit_out, manifest = built
+    files = sheets_of(kit_out, manifest)
+    assert files["techboards.pdf"] == (1, 1) and files["pieces.pdf"] == (2, 1) and files["aids.pdf"] == (4, 2)
+    assert files["supply.pdf"] == (2, 1) and files["techtiles.pdf"] == (1, 1)
+    assert {f"cards-{c}.pdf" for c in COLOURS} <= set(files)  # a player's deck keeps its own file
+    assert sum(pages for pages, _ in files.values()) == 45 and sum(s for _, s in files.values()) == 24
+    assert_pieces_apart(kit_out, manifest)
+
+
 @pytest.mark.parametrize("colour", COLOURS)
 def test_player_pieces(built, colour):
     _, manifest = built
-    kinds = Counter(p["ref"].split(".")[1] for p in placements(manifest, f"pieces-{colour}.pdf", "front"))
+    kinds = Counter(p["ref"].split(".")[1] for p in placements(manifest, "pieces.pdf", "front") if p["colour"] == colour)
     assert kinds == {"outpost": 8, "trade": 4, "warship": 4, "scout": 2, "settler": 8}
 
 
@@ -268,7 +282,7 @@ def test_booklet_and_aid_quote_the_data(built):
                   "17planets", "9outer-rimspaces", "42links", "shuffletrackof24spaces"):
         assert words.replace("**", "") in booklet, words
     assert "{{" not in booklet and "{ship_cost}" not in booklet
-    aid = "".join(page_texts(kit_out / "aids-red.pdf"))
+    aid = "".join(page_texts(kit_out / "aids.pdf"))
     for name in HALVES:
         assert name.replace(" ", "") in aid, name
     assert "drawbackupto5cards" in aid and "2pointspersettler" in aid

@@ -20,6 +20,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from pnpgen.cli import main
+from tests.paper_helpers import assert_pieces_apart, sheets_of
 
 KIT = Path(__file__).resolve().parent.parent / "data" / "eclipse"
 REFERENCE = Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "eclipse-sectors.csv"
@@ -170,10 +171,44 @@ def test_discovery_reputation_and_one_sided_tiles_read_back(built):
     assert Counter(built.squashed(p) for p in built.fronts("crowded")) == {"CROWDED1": 1, "CROWDED2": 1}
 
 
+def test_paper_player_pieces_in_a_sixth_of_the_pages(built):
+    """Six colours' discs, tiles and population cubes took six files of six pages (36, each under a quarter
+    used); on shared sheets they take six pages, three sheets of paper; nothing overlaps. Counted in the
+    PDFs."""
+    files = sheets_of(built.root, built.manifest)
+    assert files["player-pieces.pdf"] == (6, 3)
+    assert not any(name.startswith("player-pieces-") for name in files)
+    # small tables share sheets: five two-sided kinds of tile on two sheets (five before), four one-sided
+    # kinds on three (four before); the whole kit's pieces on 22 sheets (43 before)
+    assert files["tiles.pdf"] == (4, 2) and files["tokens.pdf"] == (3, 3)
+    assert sum(pages for pages, _ in files.values()) == 41 and sum(s for _, s in files.values()) == 22
+    assert_pieces_apart(built.root, built.manifest)
+
+
+def test_empty_cells_after_the_last_discovery_tile_get_no_cut_lines(built):
+    """21 discovery tiles in rows of 11 leave one cell empty: the rendered page is white there, edges and
+    all, while the tiles around it keep their lines."""
+    tiles = [p for p in built.fronts("discovery")]
+    columns = sorted({p["x"] for p in tiles})
+    last_row = max(p["y"] for p in tiles)
+    used = {p["x"] for p in tiles if p["y"] == last_row}
+    empty = [x for x in columns if x not in used]
+    assert empty and len(tiles) == 21
+    image, scale = built.pixels(tiles[0]["file"], tiles[0]["page"], dpi=100)
+    w, h = tiles[0]["w"], tiles[0]["h"]
+    for x in empty:  # the cell and the edges it would have had (not the neighbour's shared left edge)
+        box = (round((x + MM) * scale), round((last_row + MM) * scale), round((x + w + MM) * scale),
+               round((last_row + h + MM) * scale))
+        assert image.crop(box).getextrema()[0] > 230, ("lines in an empty cell", x)
+    edge = round((last_row + h) * scale)  # the last row's own bottom line, under a tile
+    x0 = round((min(used) + w / 2) * scale)
+    assert min(image.getpixel((x0, y)) for y in range(edge - 2, edge + 3)) < 120
+
+
 def test_player_pieces_per_colour_read_back(built):
     for colour in COLOURS:
         mine = [p for p in built.placements if p["side"] == "front" and p["colour"] == colour]
-        assert {p["file"] for p in mine} == {f"player-pieces-{colour}.pdf"}
+        assert {p["file"] for p in mine} == {"player-pieces.pdf"}  # small pieces: every colour shares sheets
         kinds = Counter(first_name(["INTERCEPTOR", "CRUISER", "DREADNOUGHT", "STARBASE", "AMBASSADOR"],
                                    built.piece_text(p)) for p in mine if p["ref"].startswith("player-tiles."))
         assert kinds == {"INTERCEPTOR": 8, "CRUISER": 4, "DREADNOUGHT": 2, "STARBASE": 4, "AMBASSADOR": 3}, colour
@@ -386,7 +421,7 @@ def test_wrong_tile_count_is_located(kit_copy, capsys):
     assert main(["build", str(kit_copy), "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert f"reputation.yaml:{rule}: counts.by.vp.2:" in err and "9" in err and "8" in err, err
-    assert not (out / "eclipse" / "reputation.pdf").exists()
+    assert not (out / "eclipse" / "tiles.pdf").exists()
 
 
 def test_broken_species_side_stops_the_build_naming_it(kit_copy, capsys):

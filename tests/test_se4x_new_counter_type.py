@@ -46,14 +46,14 @@ def test_a_new_counter_kind_is_a_table_and_a_template(kit_copy, tmp_path):
     assert main(["build", "--data", str(kit_copy), "--out", str(tmp_path), "--only", "components", "-q"]) == 0
     kit_out = tmp_path / "space-empires-4x"
     part = json.loads((kit_out / "manifest.json").read_text())["parts"]["components"]
-    assert [f["path"] for f in part["files"]] == [f"probes-{c}.pdf" for c in ("red", "blue", "green", "yellow")]
-    fronts = [p for p in part["placements"] if p["file"] == "probes-red.pdf" and p["side"] == "front"]
+    assert [f["path"] for f in part["files"]] == ["probes.pdf"]   # 12 counters: every colour on one sheet
+    fronts = [p for p in part["placements"] if p["colour"] == "red" and p["side"] == "front"]
     assert [p["label"] for p in fronts] == ["P1", "P1", "P2"]
     assert {(p["w"], p["h"]) for p in fronts} == {(45.0, 45.0)}   # 5/8 in, the counters' size
-    pdf = pdfium.PdfDocument(str(kit_out / "probes-red.pdf"))
+    pdf = pdfium.PdfDocument(str(kit_out / "probes.pdf"))
     assert len(pdf) == 2
     front, back = ("".join(pdf[i].get_textpage().get_text_range().split()) for i in range(2))
-    assert all(word in front for word in ("P1", "R2", "P2", "R4")) and back.replace("Probes", "").count("Probe") == 3
+    assert all(word in front for word in ("P1", "R2", "P2", "R4")) and back.replace("Probes", "").count("Probe") == 12
     page = pdf[0].render(scale=1).to_pil().convert("RGB")
     r, g, b = page.getpixel((round(fronts[0]["x"] + 22), round(fronts[0]["y"] + 30)))
     assert r > 150 and g < 90 and b < 90   # the red player's ground, drawn by the counter macros

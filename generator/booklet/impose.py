@@ -1,5 +1,9 @@
 """Saddle-stitch imposition: booklet pages 2-up on landscape sheets, ordered so the printed stack,
-printed duplex (flip on the short edge), folded once and stapled, reads in order."""
+printed duplex (flip on the short edge), folded once and stapled, reads in order.
+
+The blanks that make the page count a multiple of four go at the end, so no page of text is parted
+from the one before it by a blank and none lands alone on the back cover; only a page the kit names
+as its back cover (documents.<id>.back_cover) stays last, with the blanks before it."""
 from __future__ import annotations
 
 import io
@@ -9,17 +13,18 @@ from pypdf import PdfReader, PdfWriter
 from pnpgen.booklet.pdfforms import draw_forms, page_form
 
 
-def padded(pages: int) -> list[int | None]:
-    """Page indexes padded with blanks (None) to a multiple of 4; blanks go before the back cover."""
-    total = -(-pages // 4) * 4
-    if pages < 2:
-        return list(range(pages)) + [None] * (total - pages)
-    return list(range(pages - 1)) + [None] * (total - pages) + [pages - 1]
+def padded(pages: int, back_cover: bool = False) -> list[int | None]:
+    """Page indexes padded with blanks (None) to a multiple of 4: at the end, or before the last page
+    when that page is the back cover."""
+    blanks = [None] * (-(-pages // 4) * 4 - pages)
+    if not back_cover or pages < 2:
+        return list(range(pages)) + blanks
+    return list(range(pages - 1)) + blanks + [pages - 1]
 
 
-def sheet_sides(pages: int) -> list[tuple[int | None, int | None]]:
+def sheet_sides(pages: int, back_cover: bool = False) -> list[tuple[int | None, int | None]]:
     """(left, right) page index of every printed side, in print order: sheet 1 front, sheet 1 back, ..."""
-    seq = padded(pages)
+    seq = padded(pages, back_cover)
     n, sides = len(seq), []
     for sheet in range(n // 4):
         i = 2 * sheet
@@ -28,13 +33,14 @@ def sheet_sides(pages: int) -> list[tuple[int | None, int | None]]:
     return sides
 
 
-def impose(pdf: bytes, sheet: tuple[float, float]) -> bytes:
-    """A new PDF of landscape sheets, each booklet page centred in its half (drawn as a form XObject)."""
+def impose(pdf: bytes, sheet: tuple[float, float], back_cover: bool = False) -> bytes:
+    """A new PDF of landscape sheets, each booklet page centred in its half (drawn as a form XObject);
+    `back_cover`: the last page is the back cover and stays there."""
     reader = PdfReader(io.BytesIO(pdf))
     writer = PdfWriter()
     forms = [page_form(writer, page) for page in reader.pages]
     width, height = sheet
-    for left, right in sheet_sides(len(reader.pages)):
+    for left, right in sheet_sides(len(reader.pages), back_cover):
         side = writer.add_blank_page(width, height)
         placed = []
         for index, x0 in ((left, 0.0), (right, width / 2)):

@@ -12,7 +12,8 @@ from collections import OrderedDict
 from contextlib import contextmanager
 
 from pnpgen.components.pieces import row_faces
-from pnpgen.layout.sheets import impose, settings_for
+from pnpgen.layout.packing import Run, impose
+from pnpgen.layout.sheets import settings_for
 from pnpgen.output_cache import content_key
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.piece_arts import FaceArts, renderer_fingerprint
@@ -58,30 +59,36 @@ def wanted_faces(ctx, kit) -> list:
     return wanted
 
 
-def plan_group(ctx, runs: list) -> list:
-    """[(table, pieces, sheet settings, pages)] of one print group: the layout, in numbers only."""
+def plan_group(ctx, runs: list) -> tuple[list, list]:
+    """([(table, pieces, sheet settings)], pages) of one print group: the layout, in numbers only. Its
+    tables share pages (pnpgen.layout.packing); a slot's index counts through all their pieces."""
     duplex = ctx.option("duplex", "long") or "long"
     offset = _offset(ctx)
-    plan = []
-    for table, pieces in runs:
-        settings = settings_for(table.shape, ctx.kit.sheets.get(table.group), ctx.paper, duplex, offset)
-        two_sided = any(p.back is not None for p in pieces)
-        try:
-            pages = impose(table.shape, len(pieces), settings, two_sided)
-        except ValueError as exc:
-            raise BuildError(f"{display_path(table.file)}: size: {exc}") from None
-        plan.append((table, pieces, settings, pages))
-    return plan
+    tables = [(table, pieces, settings_for(table.shape, ctx.kit.sheets.get(table.group), ctx.paper, duplex, offset))
+              for table, pieces in runs]
+    packed = [Run(table.shape, len(pieces), settings, any(p.back is not None for p in pieces))
+              for table, pieces, settings in tables]
+    try:
+        return tables, impose(packed)
+    except ValueError as exc:
+        raise BuildError(f"{display_path(runs[0][0].file)}: size: {exc}") from None
 
 
-def group_key(ctx, group: str, plan: list, arts: FaceArts) -> str:
+def slot_owners(tables: list) -> list:
+    """(table, piece, settings) of every slot index of the group's pages."""
+    return [(table, piece, settings) for table, pieces, settings in tables for piece in pieces]
+
+
+def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
     """Everything a group's PDF depends on: the drawing code, its layout and titles, every face's drawing."""
-    from pnpgen.layout import sheets as sheets_layout
+    from pnpgen.layout import packing, sheets as sheets_layout
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.render import pdf, piece_sheets
-    parts = [source_fingerprint(pdf, piece_sheets, sheets_layout), renderer_fingerprint(), ctx.kit.title, group]
-    for table, pieces, settings, pages in plan:
-        parts += [table.name, repr(table.shape), repr(settings), repr([(p.side, p.header, p.header_side) for p in pages])]
+    tables, pages = plan
+    parts = [source_fingerprint(pdf, piece_sheets, sheets_layout, packing), renderer_fingerprint(), ctx.kit.title,
+             group, repr([(p.side, p.header, p.header_side, p.slots) for p in pages])]
+    for table, pieces, settings in tables:
+        parts += [table.name, repr(table.shape), repr(settings)]
         for piece in pieces:
             parts += [arts.key_of(face, table.shape, settings.bleed) if face else "-" for face in (piece.front, piece.back)]
     return content_key(*parts)
@@ -98,70 +105,82 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
         draw_group(ctx, group, plan, arts, path, outputs[1:])
     else:
         key = content_key(group_key(ctx, group, plan, arts), repr(previews))
-        faces = [(face, table.shape, settings.bleed) for table, pieces, settings, _ in plan for piece in pieces
+        faces = [(face, table.shape, settings.bleed) for table, piece, settings in slot_owners(plan[0])
                  for face in (piece.front, piece.back) if face is not None]
         if not (all(arts.check(*face) for face in faces) and cache.fetch(key, outputs)):
             draw_group(ctx, group, plan, arts, path, outputs[1:])
             cache.store(key, outputs)
-    placements, number = [], 0
-    for table, pieces, settings, pages in plan:
-        for page in pages:
-            number += 1
-            placements += [_placement(group, number, page, slot, table, pieces[slot.index], settings.bleed)
-                           for slot in page.slots]
-    return {"path": f"{group}{SUFFIX}", "pages": number, "previews": previews, "placements": placements}
+    owners = slot_owners(plan[0])
+    placements = [_placement(group, number, page, slot, *owners[slot.index])
+                  for number, page in enumerate(plan[1], 1) for slot in page.slots]
+    paper = (ctx.kit.sheets.get(runs[0][0].group) or {}).get("paper") or ctx.paper
+    return {"path": f"{group}{SUFFIX}", "pages": len(plan[1]), "sheets": sheets_of(plan[1]), "paper": paper,
+            "previews": previews, "placements": placements}
 
 
-def preview_names(ctx, group: str, plan: list) -> list[str]:
+def preview_names(ctx, group: str, plan: tuple) -> list[str]:
     """previews/<group>-pN.png for every page, with --previews only (drawing them costs a third again)."""
     if not ctx.option("previews"):
         return []
-    pages = sum(len(pages) for *_, pages in plan)
-    return [f"previews/{group}-p{n}.png" for n in range(1, pages + 1)]
+    return [f"previews/{group}-p{n}.png" for n in range(1, len(plan[1]) + 1)]
 
 
-def draw_group(ctx, group: str, plan: list, arts: FaceArts, path, previews=()) -> None:
+def sheets_of(pages: list) -> int:
+    """Sheets of paper a file takes: one per front page (its back, if any, is the other side)."""
+    return sum(1 for page in pages if page.side == "front")
+
+
+def draw_group(ctx, group: str, plan: tuple, arts: FaceArts, path, previews=()) -> None:
     """The group's PDF, and each page's PNG preview where asked, drawn by the same code."""
     from pnpgen.render.pdf import PdfDocument
     from pnpgen.render.piece_sheets import draw_sheet_page
-    doc, pictures = None, iter(previews)
-    for table, pieces, settings, pages in plan:
-        two_sided = any(p.back is not None for p in pieces)
-        fronts = [arts.art(p.front, table.shape, settings.bleed) for p in pieces]
-        backs = [arts.art(p.back, table.shape, settings.bleed) if p.back else None for p in pieces]
-        per_sheet = 2 if two_sided else 1
-        for number, page in enumerate(pages):
-            if doc is None:
-                doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size, final=True)
-            doc.new_page(*page.size)
-            title = f"{ctx.kit.title} \u00b7 {table.name} \u00b7 {page.side} {number // per_sheet + 1} of " \
-                    f"{len(pages) // per_sheet}"
-            faces = fronts if page.side == "front" else backs
-            draw_sheet_page(doc.context, page, faces, table.shape, settings.bleed, title)
-            if previews:
-                draw_preview(next(pictures), page, [p.front if page.side == "front" else p.back for p in pieces],
-                             arts, table.shape, settings.bleed, title)
+    tables, pages = plan
+    owners = slot_owners(tables)
+    fronts = [arts.art(piece.front, table.shape, settings.bleed) for table, piece, settings in owners]
+    backs = [arts.art(piece.back, table.shape, settings.bleed) if piece.back else None
+             for table, piece, settings in owners]
+    bleed, sheets, doc = tables[0][2].bleed, sheets_of(pages), None
+    for number, page in enumerate(pages):
+        if doc is None:
+            doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size, final=True)
+        doc.new_page(*page.size)
+        names = _page_name(group, {owners[slot.index][0].name: None for slot in page.slots})
+        sheet = sum(1 for p in pages[:number + 1] if p.side == "front")
+        title = f"{ctx.kit.title} \u00b7 {names} \u00b7 {page.side} {sheet} of {sheets}"
+        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, None, bleed, title)
+        if previews:
+            draw_preview(previews[number], page, owners, page.side, arts, bleed, title)
     doc.close()
 
 
-def draw_preview(path, page, faces: list, arts: FaceArts, shape, bleed: float, title: str) -> None:
+def draw_preview(path, page, owners: list, side: str, arts: FaceArts, bleed: float, title: str) -> None:
     """A page as a 60 dpi PNG. Faces are replayed anew with their images' pixels (a PDF's faces carry
     stand-ins that only a PDF can show)."""
     from pnpgen.render.counter_sheets import save_png
     from pnpgen.render.face_store import replay
     from pnpgen.render.piece_sheets import draw_sheet_page
-    shown = {}
-    for face in {f for f in faces if f is not None}:
-        record = arts.store.get(arts.key_of(face, shape, bleed))
-        shown[face] = replay(record) if record is not None else arts.art(face, shape, bleed)
-    pictures = [shown[f] if f is not None else None for f in faces]
-    save_png(str(path), page.size, lambda cr: draw_sheet_page(cr, page, pictures, shape, bleed, title))
+    shown: dict = {}
+    pictures: list = [None] * len(owners)
+    for slot in page.slots:
+        table, piece, settings = owners[slot.index]
+        face = piece.front if side == "front" else piece.back
+        if face is not None and face not in shown:
+            record = arts.store.get(arts.key_of(face, table.shape, settings.bleed))
+            shown[face] = replay(record) if record is not None else arts.art(face, table.shape, settings.bleed)
+        pictures[slot.index] = shown.get(face)
+    save_png(str(path), page.size, lambda cr: draw_sheet_page(cr, page, pictures, None, bleed, title))
 
 
-def _placement(group, page_no, page, slot, table, piece, bleed) -> dict:
+def _page_name(group: str, names: dict) -> str:
+    """A page's title names its table, or its group where several tables share the page (their names
+    would run into the scale bars)."""
+    return next(iter(names)) if len(names) == 1 else group.replace("-", " ").capitalize()
+
+
+def _placement(group, page_no, page, slot, table, piece, settings) -> dict:
     from pnpgen.manifest import placement
     return placement(f"{group}{SUFFIX}", page_no, page.side, slot, table.shape.w, table.shape.h, table.shape.kind,
-                     bleed, piece)
+                     settings.bleed, piece)
 
 
 def _offset(ctx) -> tuple[float, float]:

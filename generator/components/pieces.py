@@ -11,6 +11,8 @@ from pnpgen.lengths import mm
 
 NEUTRAL = "neutral"
 OWN_COLUMNS = ("qty", "front", "back")
+# Half the printable area of the smaller of Letter and A4 (203 x 267 mm inside 1/4 in margins), in pt².
+SHARE_BELOW = 0.5 * (203.2 * 72 / 25.4) * (266.7 * 72 / 25.4)
 
 
 def piece_params(table: Table, bleed_mm: float = 0.0) -> dict:
@@ -30,11 +32,25 @@ def row_faces(table: Table, row, colour, bleed_mm: float = 0.0) -> tuple[Face, F
     return front, back
 
 
+def colour_files(table: Table) -> bool:
+    """Whether a per_colour table prints one file per colour. The table says so (colour_files), or its size
+    does: a colour's pieces that cover less than half a page would leave most of every sheet blank in a file
+    of their own, so they share sheets with the other colours; a player's deck of cards keeps its own file.
+    Decided from the table alone (not the paper), so print groups and their rule counts never depend on it."""
+    if not table.per_colour:
+        return False
+    if table.colour_files is not None:
+        return table.colour_files
+    copies = sum(row.values["qty"] for row in table.rows)
+    return copies * table.shape.w * table.shape.h >= SHARE_BELOW
+
+
 def table_pieces(table: Table, colours: tuple, neutral, bleed_mm: float = 0.0) -> list[Piece]:
     """Every piece of one table, in print order: colour by colour, then row by row, copy by copy."""
     pieces = []
+    own_files = colour_files(table)
     for colour in (colours if table.per_colour else (None,)):
-        group = f"{table.group}-{colour.id}" if colour else table.group
+        group = f"{table.group}-{colour.id}" if colour and own_files else table.group
         for row in table.rows:
             front, back = row_faces(table, row, colour or neutral, bleed_mm)
             name = f"{table.name}: {row.label}"

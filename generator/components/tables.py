@@ -44,6 +44,9 @@ TABLE = Record({
     "back": optional(TEMPLATE, None, "back template (none: printed one-sided)"),
     "group": optional(ID, None, "print group: one PDF per group (default: the table id)"),
     "per_colour": optional(Bool(), False, "make every row once per kit colour"),
+    "colour_files": optional(Bool(), None, "per_colour tables: true prints one PDF per colour (each player "
+                                           "prints their own), false every colour on shared sheets (default: "
+                                           "shared where one colour's pieces cover less than half a page)"),
     "order": optional(Int(-1000, 1000), 0, "where the table comes in its print group (lower first; then file name)"),
     "columns": optional(MapOf(COLUMN), {}, "the table's own columns"),
     "rows": Field(Either((Str(r"[^/\\]+\.csv", "a CSV file name beside this file"), ListOf(Anything()))),
@@ -82,6 +85,7 @@ class Table:
     rows: tuple[Row, ...]
     counts: dict | None
     order: int = 0
+    colour_files: bool | None = None  # per_colour: one file per colour (True), shared (False), by size (None)
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # dotted path -> line
 
 
@@ -96,6 +100,10 @@ def load_table(path: Path, raw, problems: Problems) -> Table | None:
     if doc is INVALID:
         return None
     shape = _shape(doc, raw, where)
+    if doc["colour_files"] is not None and not doc["per_colour"]:
+        where.child("colour_files", raw.line_of("colour_files")).error(
+            "only a per_colour table has colours to print in files of their own: add `per_colour: true`")
+        return None
     columns_ok = all(check_column(n, c, where.child("columns", raw.line_of("columns")).child(n, _line(raw["columns"], n)))
                      for n, c in doc["columns"].items())
     rows = _rows(path, raw, doc, problems)
@@ -104,7 +112,7 @@ def load_table(path: Path, raw, problems: Problems) -> Table | None:
     return Table(id=table_id, name=doc["name"] or table_id, file=path, shape=shape, front=doc["front"],
                  back=doc["back"], group=doc["group"] or table_id, per_colour=doc["per_colour"],
                  columns=doc["columns"], rows=tuple(rows), counts=doc["counts"], order=doc["order"],
-                 lines=_count_lines(raw))
+                 colour_files=doc["colour_files"], lines=_count_lines(raw))
 
 
 def _shape(doc: dict, raw, where: Where) -> Shape | None:

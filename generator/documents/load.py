@@ -5,7 +5,8 @@ from pathlib import Path
 
 from pnpgen.problems import Problems
 
-DEFAULT_BOOKLET = {"chapters": "rules", "title": None, "page": "half", "impose": True, "cover": True}
+DEFAULT_BOOKLET = {"chapters": "rules", "title": None, "page": "half", "impose": True, "cover": True,
+                   "back_cover": None}
 
 
 def check_documents(root: Path, documents: dict | None, kit_file: Path, lines: dict, problems: Problems) -> dict:
@@ -25,10 +26,25 @@ def check_documents(root: Path, documents: dict | None, kit_file: Path, lines: d
         else:
             for chapter in _links_out(root, path):  # its text would be printed: refused, as any kit file
                 problems.error(chapter, 0, "", "links to a file outside the kit folder")
+            _check_back_cover(path, doc.get("back_cover"), kit_file,
+                              lines.get(("kit", f"documents.{name}.back_cover"), ("", 0))[1], name, problems)
             half = doc["page"] == "half"
             out[name] = {**doc, "impose": half if doc["impose"] is None else doc["impose"],
                          "cover": half if doc["cover"] is None else doc["cover"]}
     return out
+
+
+def _check_back_cover(chapters: Path, back_cover: str | None, kit_file: Path, line: int, name: str,
+                      problems: Problems) -> None:
+    """A named back cover must be one of the document's chapter files (it is printed last, whatever its
+    name, so a chapter added later still goes inside the booklet)."""
+    if back_cover is None:
+        return
+    files = sorted(chapters.glob("*.md")) if chapters.is_dir() else [chapters]
+    if back_cover not in {f.name for f in files}:
+        known = ", ".join(f.name for f in files)
+        problems.error(kit_file, line, f"documents.{name}.back_cover",
+                       f"{back_cover!r} is not a chapter file of the document (its chapters: {known})")
 
 
 def _links_out(root: Path, chapters: Path) -> list[Path]:

@@ -14,6 +14,7 @@ import json
 import re
 from pathlib import Path
 
+from pnpgen import resources
 from pnpgen.documents.context import chapter_context, render_chapter
 from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
@@ -34,9 +35,11 @@ def lay_out_plain(kit, pagesize, chapters: list) -> bytes:
     return buffer.getvalue()
 
 
-def chapter_files(kit, chapters: str) -> list:
+def chapter_files(kit, chapters: str, back_cover: str | None = None) -> list:
+    """The chapter files in reading order: by name, the one named as the back cover last."""
     path = (kit.root / chapters)
-    return sorted(path.glob("*.md")) if path.is_dir() else [path]
+    files = sorted(path.glob("*.md")) if path.is_dir() else [path]
+    return sorted(files, key=lambda f: f.name == back_cover)
 
 
 def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
@@ -47,8 +50,11 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
     context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size)
-    sources = [(path, render_chapter(path, context)) for path in chapter_files(kit, settings["chapters"])]
+    sources = [(path, render_chapter(path, context)) for path in chapter_files(kit, settings["chapters"],
+                                                                                  settings.get("back_cover"))]
     chapters = [(path, parse(text)) for path, text in sources]
+    if settings.get("back_cover"):
+        chapters[-1] = (chapters[-1][0], on_a_page_of_its_own(chapters[-1][1]))
     figures = draw_figures(ctx, name, chapters, known)
     rel, imposed = f"{name}.pdf", f"{name}-imposed.pdf"
     targets = [ctx.stage.path(rel)] + ([ctx.stage.path(imposed)] if settings["impose"] else [])
@@ -60,14 +66,42 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
         from pypdf import PdfReader
         from pnpgen.booklet.impose import impose
         pdf = _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache)
+        back_cover = settings.get("back_cover") is not None
+        if back_cover:
+            _check_back_cover(ctx, name, settings, pdf, chapters[-1][1])
         ctx.stage.write_bytes(rel, pdf)
         if settings["impose"]:
-            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True)))
+            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), back_cover))
         if cache is not None:
             cache.store(key, targets)
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
     return {"files": _files(ctx, settings, rel, imposed, pages, pagesize),
             "chapters": [display_path(path) for path, _ in sources], "figures": sorted(figures)}
+
+
+def on_a_page_of_its_own(blocks: list) -> list:
+    """The back cover's blocks, starting a new page unless the chapter already does ([[pagebreak]])."""
+    from pnpgen.booklet.markdown import Block
+    if blocks and blocks[0].kind == "directive" and blocks[0].text == "pagebreak":
+        return blocks
+    return [Block("directive", "pagebreak")] + blocks
+
+
+def _check_back_cover(ctx, name: str, settings: dict, pdf: bytes, blocks: list) -> None:
+    """The named back cover (the last chapter file) must be the last page alone: its first chapter heading
+    on the last page. A back cover that ran onto a second page would put its first page inside the
+    booklet and its continuation on the outside."""
+    from pypdf import PdfReader
+    reader = PdfReader(io.BytesIO(pdf))
+    outline = [item for item in reader.outline if not isinstance(item, list)]  # the chapter headings
+    own = sum(1 for block in blocks if block.kind == "heading" and block.level == 1)
+    last = len(reader.pages)
+    starts = reader.get_destination_page_number(outline[-own]) + 1 if 0 < own <= len(outline) else None
+    if starts != last:
+        file, line = ctx.kit.locate("kit", f"documents.{name}.back_cover")
+        found = f"it starts on page {starts}" if starts else "it has no chapter heading (# Title)"
+        raise BuildError(f"{file}:{line}: documents.{name}.back_cover: {settings['back_cover']} must be one "
+                         f"page, the booklet's last (page {last}), but {found}")
 
 
 def _files(ctx, settings, rel, imposed, pages, pagesize) -> list[dict]:
@@ -165,7 +199,7 @@ def content_key_of(*parts: str) -> str:
 
 
 def _code(folder: str, modules) -> list[str]:
-    base = Path(__file__).resolve().parent.parent / folder
+    base = resources.code() / folder
     return [(base / f"{m}.py").read_text(encoding="utf-8") for m in modules]
 
 

@@ -72,16 +72,16 @@ def settings_for(shape: Shape, sheet: dict | None, paper: str, duplex: str = "lo
                          back_offset=back_offset)
 
 
-def grid(shape: Shape, s: SheetSettings) -> tuple[tuple[float, float], list[tuple[float, float]], str]:
-    """The page (portrait or landscape), the top-left of every cell, and the header's side: whichever
-    holds the most pieces (9 poker cards on Letter need the header turned along the left edge)."""
-    best = None
-    for side in ("top", "left"):
-        for page in (s.paper, (s.paper[1], s.paper[0])):
-            cells = _cells(shape, s, page, side)
-            if best is None or len(cells) > len(best[1]):
-                best = (page, cells, side)
-    return best
+def page_choices(paper: tuple[float, float]) -> list[tuple[tuple[float, float], str]]:
+    """(page, header side) a sheet may take, in order of preference: portrait or landscape, the header along
+    the top or (where a top band would cost a row: 9 poker cards on Letter) along the left edge."""
+    return [(page, side) for side in ("top", "left") for page in (paper, (paper[1], paper[0]))]
+
+
+def cells_on(shape: Shape, s: SheetSettings, page: tuple[float, float], side: str = "top") -> list:
+    """The top-left of every cell of a page holding this shape alone, the grid centred on the page."""
+    left, top, avail_w, avail_h = area(page, side)
+    return band_cells(shape, s, left, top + centring(shape, s, avail_h), avail_w, avail_h - centring(shape, s, avail_h))
 
 
 def header_box(page: tuple[float, float], side: str) -> tuple[float, float, float, float]:
@@ -92,10 +92,23 @@ def header_box(page: tuple[float, float], side: str) -> tuple[float, float, floa
     return (PRINTABLE_MARGIN, PRINTABLE_MARGIN, page[0] - 2 * PRINTABLE_MARGIN, HEADER)
 
 
-def _cells(shape: Shape, s: SheetSettings, page: tuple[float, float], side: str = "top") -> list[tuple[float, float]]:
+def area(page: tuple[float, float], side: str) -> tuple[float, float, float, float]:
+    """(left, top, width, height) of the printable area the header leaves for pieces."""
     left = PRINTABLE_MARGIN + (HEADER if side == "left" else 0)
     top = PRINTABLE_MARGIN + (HEADER if side == "top" else 0)
-    avail_w, avail_h = page[0] - left - PRINTABLE_MARGIN + 1e-6, page[1] - top - PRINTABLE_MARGIN + 1e-6
+    return left, top, page[0] - left - PRINTABLE_MARGIN + 1e-6, page[1] - top - PRINTABLE_MARGIN + 1e-6
+
+
+def centring(shape: Shape, s: SheetSettings, avail_h: float) -> float:
+    """How far below the area's top a full grid of the shape starts, to stand centred (nested hexes: 0)."""
+    if s.nest and shape.kind == "hex":
+        return 0.0
+    rows = int((avail_h + s.gutter) // (shape.h + s.gutter))
+    return max(0.0, (avail_h - (rows * shape.h + (rows - 1) * s.gutter)) / 2) if rows else 0.0
+
+
+def band_cells(shape: Shape, s: SheetSettings, left: float, top: float, avail_w: float, avail_h: float) -> list:
+    """Cells in rows from `top` down, as many rows as fit in `avail_h`, the columns centred across the width."""
     w, h, g = shape.w, shape.h, s.gutter
     if s.nest and shape.kind == "hex":
         return _nested(shape, g, left, top, avail_w, avail_h)
@@ -103,8 +116,7 @@ def _cells(shape: Shape, s: SheetSettings, page: tuple[float, float], side: str 
     if cols < 1 or rows < 1:
         return []
     x0 = left + (avail_w - (cols * w + (cols - 1) * g)) / 2
-    y0 = top + (avail_h - (rows * h + (rows - 1) * g)) / 2
-    return [(x0 + c * (w + g), y0 + r * (h + g)) for r in range(rows) for c in range(cols)]
+    return [(x0 + c * (w + g), top + r * (h + g)) for r in range(rows) for c in range(cols)]
 
 
 def _nested(shape: Shape, g: float, left: float, top: float, avail_w: float, avail_h: float) -> list:
@@ -125,25 +137,6 @@ def _nested(shape: Shape, g: float, left: float, top: float, avail_w: float, ava
     return cells
 
 
-def impose(shape: Shape, count: int, s: SheetSettings, two_sided: bool) -> list[SheetPage]:
-    """Front page, back page, front page ... holding `count` pieces of one shape."""
-    page, cells, side = grid(shape, s)
-    if not cells:
-        raise ValueError(f"a {shape.kind} of {shape.w:.1f} x {shape.h:.1f} pt does not fit the printable area "
-                         f"of a {s.paper[0]:.0f} x {s.paper[1]:.0f} pt sheet")
-    pages = []
-    for start in range(0, count, len(cells)):
-        slots = tuple(Slot(start + i, x, y) for i, (x, y) in enumerate(cells[:count - start]))
-        header = header_box(page, side)
-        pages.append(SheetPage(page, "front", slots, cuts(shape, slots, s, page), outlines(shape, slots, s),
-                               header, side))
-        if two_sided:
-            backs = tuple(back_slot(slot, shape, s, page) for slot in slots)
-            back_side = "right" if side == "left" and s.duplex == "long" else side
-            pages.append(SheetPage(page, "back", backs, (), (), header_box(page, back_side), back_side))
-    return pages
-
-
 def back_slot(slot: Slot, shape: Shape, s: SheetSettings, page: tuple[float, float]) -> Slot:
     """Where a piece's back goes so it lands behind its front when the sheet is flipped on `s.duplex`."""
     dx, dy = s.back_offset
@@ -153,20 +146,46 @@ def back_slot(slot: Slot, shape: Shape, s: SheetSettings, page: tuple[float, flo
 
 
 def cuts(shape: Shape, slots, s: SheetSettings, page) -> tuple:
-    """Straight cut lines through the grid ('lines') or crop marks outside it ('crop')."""
+    """Straight cut lines through the grid ('lines') or crop marks outside it ('crop'). Lines run along
+    the pieces only: a short last row leaves its empty cells unmarked."""
     if s.marks == "outline" or not slots:
         return ()
+    if s.marks == "lines":
+        return _lines(shape, slots, s.gutter)
     xs = sorted({round(v, 3) for sl in slots for v in (sl.x, sl.x + shape.w)})
     ys = sorted({round(v, 3) for sl in slots for v in (sl.y, sl.y + shape.h)})
     x_lo, x_hi, y_lo, y_hi = xs[0], xs[-1], ys[0], ys[-1]
-    if s.marks == "lines":
-        return tuple([(x, y_lo, x, y_hi) for x in xs] + [(x_lo, y, x_hi, y) for y in ys])
     out = []
     for x in xs:
         out += [(x, y_lo - CROP_GAP - CROP_LEN, x, y_lo - CROP_GAP), (x, y_hi + CROP_GAP, x, y_hi + CROP_GAP + CROP_LEN)]
     for y in ys:
         out += [(x_lo - CROP_GAP - CROP_LEN, y, x_lo - CROP_GAP, y), (x_hi + CROP_GAP, y, x_hi + CROP_GAP + CROP_LEN, y)]
     return tuple(out)
+
+
+def _lines(shape: Shape, slots, gutter: float) -> tuple:
+    """Every piece's edges as lines, joined where they meet or only a gutter parts them: vertical lines
+    (sorted by x) then horizontal ones (by y); a full grid gives one line per edge across the sheet."""
+    vertical, horizontal = {}, {}
+    for sl in slots:
+        x0, x1, y0, y1 = (round(v, 3) for v in (sl.x, sl.x + shape.w, sl.y, sl.y + shape.h))
+        for x in (x0, x1):
+            vertical.setdefault(x, []).append((y0, y1))
+        for y in (y0, y1):
+            horizontal.setdefault(y, []).append((x0, x1))
+    out = [(x, lo, x, hi) for x in sorted(vertical) for lo, hi in _joined(vertical[x], gutter)]
+    return tuple(out + [(lo, y, hi, y) for y in sorted(horizontal) for lo, hi in _joined(horizontal[y], gutter)])
+
+
+def _joined(spans: list, gap: float) -> list:
+    """Spans along one line merged where they overlap, touch or are no more than `gap` apart."""
+    merged = []
+    for lo, hi in sorted(spans):
+        if merged and lo <= merged[-1][1] + gap + 1e-3:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+        else:
+            merged.append((lo, hi))
+    return merged
 
 
 def outlines(shape: Shape, slots, s: SheetSettings) -> tuple:

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import jinja2
 
+from pnpgen import resources
 from pnpgen.problems import BuildError, display_path
 from pnpgen.sandbox import KitSandbox, code_folder
 
-BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+BUILTIN_TEMPLATES = resources.builtin_templates()
 SUFFIX = ".svg.j2"
 
 
