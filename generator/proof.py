@@ -78,9 +78,10 @@ def parse_only(text: str) -> list[tuple[str, str | None]]:
 
 
 def variant_of(piece: Piece) -> str | None:
-    """What `ref:N` picks: a unit's group number, else the value a marker or counter shows."""
+    """What `ref:N` picks: a unit's group number or a numbered table's copy, else the value a marker or counter
+    shows."""
     params = piece.front.params["row"]
-    for key in ("group", "value", "cp"):
+    for key in ("group", "number", "value", "cp"):
         if params.get(key) is not None:
             return str(params[key])
     return None

@@ -11,7 +11,7 @@ import gc
 from collections import OrderedDict
 from contextlib import contextmanager
 
-from pnpgen.components.pieces import row_faces
+from pnpgen.components.pieces import copy_faces
 from pnpgen.layout.packing import Run, impose
 from pnpgen.layout.sheets import settings_for
 from pnpgen.output_cache import content_key
@@ -28,9 +28,10 @@ def face_origins(kit) -> dict:
         for row in table.rows:
             file = shown.get(row.file) or shown.setdefault(row.file, display_path(row.file))
             for colour in (kit.colours if table.per_colour else (kit.neutral,)):
-                for face in row_faces(table, row, colour):
-                    if face is not None:
-                        origins.setdefault(face.key, f"{file}:{row.line}: {table.id} row {row.label}")
+                for _, faces in dict(copy_faces(table, row, colour)).items():
+                    for face in faces:
+                        if face is not None:
+                            origins.setdefault(face.key, f"{file}:{row.line}: {table.id} row {row.label}")
     return origins
 
 
