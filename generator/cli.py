@@ -1,4 +1,4 @@
-"""Command line: `pnpgen validate | list | build | proof | new`. The only place that prints problems and picks exit codes."""
+"""Command line: `pnpgen validate | list | build | serve | proof | new`. The only place that prints problems and picks exit codes."""
 from __future__ import annotations
 
 import argparse
@@ -95,20 +95,18 @@ def _parser() -> argparse.ArgumentParser:
     listing.set_defaults(run=_list)
 
     build_cmd = commands.add_parser("build", help="build the kit's printable files into --out")
-    _kit_arguments(build_cmd)
-    build_cmd.add_argument("--out", default="output", help="output folder (default: output); the kit lands in OUT/<kit>")
-    build_cmd.add_argument("--paper", choices=("letter", "a4"), help="paper size (default: the kit's)")
-    build_cmd.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in: a game module's counters and "
-                                                  "every square table (default: the kit's and the tables' own)")
-    build_cmd.add_argument("--only", metavar="PART,...", help="build only these parts: " + _part_names())
+    _build_arguments(build_cmd)
     build_cmd.add_argument("--watch", action="store_true", help="rebuild on every change to the data or templates")
     loudness = build_cmd.add_mutually_exclusive_group()
     loudness.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
     loudness.add_argument("--verbose", "-v", action="store_true", help="print every step")
-    for part in all_parts():
-        for option in part.options:
-            build_cmd.add_argument(*option.flags, **option.kwargs)
     build_cmd.set_defaults(run=_build)
+
+    serve = commands.add_parser("serve", help="a live preview in the browser: every page and piece, rebuilt on save")
+    _build_arguments(serve)
+    serve.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default: 8765; 0 picks a free one)")
+    serve.add_argument("--open", action="store_true", help="open the page in the default browser")
+    serve.set_defaults(run=_serve)
 
     proof = commands.add_parser("proof", help="draw single pieces (counters, cards, tokens, tiles) at print size, with cut line and safe zone")
     _kit_arguments(proof)
@@ -135,6 +133,19 @@ def _parser() -> argparse.ArgumentParser:
     from pnpgen.export.reprint import add_command as add_diff_command
     add_diff_command(commands, _kit_arguments)
     return parser
+
+
+def _build_arguments(cmd: argparse.ArgumentParser) -> None:
+    """What `build` and `serve` share: the kit, where the output goes and every part's options."""
+    _kit_arguments(cmd)
+    cmd.add_argument("--out", default="output", help="output folder (default: output); the kit lands in OUT/<kit>")
+    cmd.add_argument("--paper", choices=("letter", "a4"), help="paper size (default: the kit's)")
+    cmd.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in: a game module's counters and "
+                                            "every square table (default: the kit's and the tables' own)")
+    cmd.add_argument("--only", metavar="PART,...", help="build only these parts: " + _part_names())
+    for part in all_parts():
+        for option in part.options:
+            cmd.add_argument(*option.flags, **option.kwargs)
 
 
 def _part_names() -> str:
@@ -217,14 +228,18 @@ def _list(args) -> int:
 
 
 BUILD_ARGS = {"kit", "data", "strict", "out", "paper", "counter_size", "only", "quiet", "verbose", "watch",
-              "run", "command"}
+              "run", "command", "port", "open"}
+
+
+def _build_options(args):
+    from pnpgen.build import BuildOptions
+    extra = {k: v for k, v in vars(args).items() if k not in BUILD_ARGS}
+    return BuildOptions(out=Path(args.out), paper=args.paper, counter_size=args.counter_size,
+                        only=args.only, extra=extra, strict=args.strict)
 
 
 def _build(args) -> int:
-    from pnpgen.build import BuildOptions
-    extra = {k: v for k, v in vars(args).items() if k not in BUILD_ARGS}
-    options = BuildOptions(out=Path(args.out), paper=args.paper, counter_size=args.counter_size,
-                           only=args.only, extra=extra, strict=args.strict)
+    options = _build_options(args)
     progress = Progress(quiet=args.quiet, verbose=args.verbose)
     root = find_kit(args.kit, args.data)
     if args.watch:
@@ -285,6 +300,14 @@ def _build_once(args, options, progress: Progress) -> str:
     kit = _load(args)
     result = build(kit, options, progress)
     return f"{', '.join(result.parts) or 'manifest'} ({len(result.files)} files)"
+
+
+def _serve(args) -> int:
+    from pnpgen.studio.session import serve
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port must be between 0 and 65535, not {args.port}")
+    root = find_kit(args.kit, args.data)
+    return serve(root, _build_options(args), lambda: _load_quietly(args, root), args.port, args.open)
 
 
 def _proof(args) -> int:

@@ -245,13 +245,16 @@ def preflight(ctx, faces: FaceRefs, spec: SheetSpec) -> list[str]:
     """Every counter face's glyphs, as measured when it was drawn, against the kit's preflight rules. At the
     kit's own counter size a finding stops the build; at a size chosen with --counter-size it is a warning
     (smaller counters have smaller text: the player asked for them; --strict still refuses)."""
-    from pnpgen.preflight import check_face, preflight_rules
+    from pnpgen.preflight import check_face, overprints, preflight_rules
+    from pnpgen.render.ink_lines import read_ink
     from pnpgen.shapes import Shape
     store, rules = FaceStore(ctx.cache_dir / "counter-faces"), preflight_rules(ctx.kit)
     shape, findings = Shape("square", spec.size, spec.size), []
     for ref in faces.refs.values():
-        record = store.get(ref.key)
-        for finding in check_face((record or {}).get("texts", ()), shape, 0.0, rules):
+        record = store.get(ref.key) or {}
+        texts = record.get("texts", ())
+        found = check_face(texts, shape, 0.0, rules) + overprints(texts, read_ink(record.get("ops", ())))
+        for finding in found:
             findings.append(f"preflight: {ref.source}: {ref.template}{SUFFIX}: {finding}")
     return sorted(set(findings))
 

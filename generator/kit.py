@@ -104,7 +104,7 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict, cou
     data = load_data_files(root, kit_doc["data"], kit_file, line("data"), problems)
     if tables or not kit.has_game_module:
         check_template_images(root, problems)
-    boards = load_boards(root, kit_doc["boards"], kit_file, line("boards"), kit.colours, problems)
+    boards = load_boards(root, kit_doc["boards"], kit_file, line("boards"), kit.colours, problems, tables)
     maps = kit.maps if kit.has_game_module else _load_maps(root, kit_doc["maps"], kit, problems)
     if not broken:
         check_sheets(kit_doc["sheets"], {p.group for p in pieces}, {t.group for t in tables.values()},

@@ -94,3 +94,91 @@ def _inside_distance(point, polygon) -> float:
 
 def _list(values) -> str:
     return ", ".join(f"{v:g}" for v in values)
+
+
+OVERLAP = 0.25   # points two ink boxes (or a line and a box) may share: what antialiasing and rounding leave
+TINT = 0.2       # a line or shape this close in lightness to the ground it lies on is a tint (a watermark)
+
+
+def overprints(texts, ink, bleed: float = 0.0) -> list[str]:
+    """Findings for one drawing: runs of text whose ink boxes overlap another run's, and runs a visible
+    stroked line crosses. `texts` as for check_face, `ink` what pnpgen.render.ink_lines.read_ink found in its
+    calls, both in the drawing's points; `bleed` is taken off the positions the messages give."""
+    orders = ink.text_orders if len(ink.text_orders) == len(texts) else [math.inf] * len(texts)
+    spans = [(_text(run), _union(box for _, _, box in run), max(orders[i] for i in run_indexes))
+             for run, run_indexes in zip(runs(texts, 0.0), _run_indexes(texts))]
+    findings = [f"text {a!r} overprints text {b!r} at {_at(box, bleed)}" for a, b, box in _text_overlaps(spans)]
+    for text, box, order in spans:
+        crossing = next((line for line in ink.near(box) if _line_crosses(line, box)
+                         and not ink.hidden(box, line[5], order)
+                         and abs(line[6] - ink.ground(box, line[5])) >= TINT), None)
+        if crossing is not None:
+            what = "a line" if crossing[0] else "the edge of a filled shape"
+            findings.append(f"text {text!r} at {_at(box, bleed)} is crossed by {what} from "
+                            f"{_point(crossing[1:3], bleed)} to {_point(crossing[3:5], bleed)}")
+    return findings
+
+
+def art_overprints(art) -> list[str]:
+    """overprints() of a drawn Art (a board, a sheet): none when it was drawn without a record of its calls."""
+    if art.ops is None:
+        return []
+    from pnpgen.render.ink_lines import read_ink
+    return overprints(art.texts, read_ink(art.ops))
+
+
+def _text_overlaps(spans) -> list:
+    """(text, other text, shared box) of every two runs whose ink overlaps by more than OVERLAP each way."""
+    ordered = sorted(spans, key=lambda span: span[1][0])
+    found = []
+    for index, (text, box, _) in enumerate(ordered):
+        for other, other_box, _ in ordered[index + 1:]:
+            if other_box[0] > box[2] - OVERLAP:
+                break
+            shared = (max(box[0], other_box[0]), max(box[1], other_box[1]), min(box[2], other_box[2]),
+                      min(box[3], other_box[3]))
+            if shared[2] - shared[0] > OVERLAP and shared[3] - shared[1] > OVERLAP:
+                found.append((text, other, shared))
+    return found
+
+
+def _line_crosses(line, box) -> bool:
+    """Whether a stroked segment (its ink, half its width each side) enters the box shrunk by OVERLAP."""
+    half, x0, y0, x1, y1 = line[:5]
+    grow = half - OVERLAP
+    left, top, right, bottom = box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow
+    if max(x0, x1) < left or min(x0, x1) > right or max(y0, y1) < top or min(y0, y1) > bottom:
+        return False
+    low, high = 0.0, 1.0   # Liang-Barsky: the part of the segment inside the box
+    for step, start, lo, hi in ((x1 - x0, x0, left, right), (y1 - y0, y0, top, bottom)):
+        if abs(step) < 1e-9:
+            if start < lo or start > hi:
+                return False
+            continue
+        a, b = (lo - start) / step, (hi - start) / step
+        low, high = max(low, min(a, b)), min(high, max(a, b))
+        if low > high:
+            return False
+    return True
+
+
+def _run_indexes(texts) -> list[list[int]]:
+    """The indexes into `texts` of each run runs() makes (it keeps their order)."""
+    out, index = [], 0
+    for run in runs(texts, 0.0):
+        out.append(list(range(index, index + len(run))))
+        index += len(run)
+    return out
+
+
+def _union(boxes) -> tuple:
+    boxes = list(boxes)
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _at(box, bleed: float) -> str:
+    return f"{_point(box[:2], bleed)}-{_point(box[2:], bleed)}"
+
+
+def _point(point, bleed: float) -> str:
+    return f"({(point[0] - bleed) * 25.4 / 72:.1f}, {(point[1] - bleed) * 25.4 / 72:.1f}) mm"

@@ -67,6 +67,11 @@ def blank_kit() -> Path:
     return code() / "blank_kit"
 
 
+def studio_page() -> Path:
+    """The page `pnpgen serve` sends to the browser (generator/studio/page.html in a clone)."""
+    return code() / "studio" / "page.html"
+
+
 def user_cache() -> Path:
     """This user's cache folder for pnpgen, as other command-line tools keep theirs: $XDG_CACHE_HOME/pnpgen
     (default ~/.cache/pnpgen) on Linux and other Unix systems, ~/Library/Caches/pnpgen on macOS,

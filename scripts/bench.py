@@ -1,7 +1,8 @@
 """Benchmark: every kit built cold, again with nothing changed, and after one edit, in fresh processes as a
 designer runs them (seconds include start-up, imports and YAML); then two generated kits: about 1,000
 distinct double-sided counters, timed against a reportlab script drawing the same geometry, and 500 faces
-showing 50 distinct images. Prints median and best wall seconds, CPU seconds, pages and peak memory.
+showing 50 distinct images. Prints median and best wall seconds, CPU seconds, pages and peak memory. Last,
+`pnpgen serve` with its page open in headless Chromium: seconds from saving a CSV cell to the new picture.
 
     python scripts/bench.py                      # everything, 5 runs each
     python scripts/bench.py --runs 3 --only space-empires-4x,counters-1000
@@ -24,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT  # noqa: E402
+from pnpgen.newkit import BLANK_KIT  # noqa: E402
 
 RUNNER = """
 import resource, sys
@@ -267,8 +269,66 @@ def bench_images(runs: int) -> None:
         report("nothing changed", [run_build(kit, out) for _ in range(runs)])
 
 
+# The studio ---------------------------------------------------------------------------------------------
+
+NEW_PICTURE = ("[...document.querySelectorAll('#pieces img')]"
+               ".some(i => !window.benchOld.has(i.src) && i.complete && i.naturalWidth > 0)")
+PAGES_DONE = "document.getElementById('status').dataset.status === 'built' && {}"
+
+
+def toggle_cell(csv: str, first: str, second: str):
+    """An edit of one spreadsheet cell, back and forth, so every run is a real change."""
+    def edit(kit: Path, run_number: int) -> None:
+        path = kit / csv
+        old, new = (first, second) if run_number % 2 == 0 else (second, first)
+        text = path.read_text()
+        assert old in text, f"{old!r} not in {path}"
+        path.write_text(text.replace(old, new, 1))
+    return edit
+
+
+STUDIO_KITS = {  # kit, the cell a designer saves
+    "blank": (BLANK_KIT, toggle_cell("components/tokens.csv", "\n5,1", "\n4,1")),
+    "eclipse": (BUILTIN_DATA / "eclipse", toggle_cell("components/technologies.csv", "build starbases",
+                                                      "build a starbase")),
+}
+
+
+def bench_serve(runs: int) -> None:
+    """`pnpgen serve` with the page open in headless Chromium: seconds from saving a CSV cell to the new piece
+    picture loaded in the page, and to every page of the rebuilt files shown."""
+    from tests.browser import Browser, chromium_path
+    from tests.studio_helpers import ALL_LOADED, ServeProcess
+    if chromium_path() is None:
+        print("serve: skipped, no Chromium (apt-get install -y chromium)")
+        return
+    for name, (source, edit) in STUDIO_KITS.items():
+        print(f"serve {name} (the page open in headless Chromium; a CSV cell saved)")
+        with tempfile.TemporaryDirectory(prefix="pnpgen-bench-") as tmp:
+            kit = Path(tmp) / "kit"
+            shutil.copytree(source, kit)
+            with ServeProcess(kit, Path(tmp) / "out", seconds=120) as served, Browser() as browser:
+                served.wait_for_view(lambda view: view["status"] == "built")
+                browser.open(served.url)
+                browser.wait_for(ALL_LOADED, seconds=120)
+                pictures, pages = [], []
+                for number in range(runs):
+                    browser.evaluate("window.benchOld = new Set([...document.querySelectorAll('#pieces img')]"
+                                     ".map(i => i.src)); true")
+                    time.sleep(0.3)
+                    saved = time.perf_counter()
+                    edit(kit, number)
+                    browser.wait_for(NEW_PICTURE, seconds=60, step=0.005)
+                    pictures.append(time.perf_counter() - saved)
+                    browser.wait_for(PAGES_DONE.format(ALL_LOADED), seconds=60, step=0.005)
+                    pages.append(time.perf_counter() - saved)
+        print(f"  {'save -> new picture shown':<28} median {statistics.median(pictures):5.2f} s, "
+              f"best {min(pictures):5.2f} s (goal: under 0.5 s)")
+        print(f"  {'save -> pages in view shown':<28} median {statistics.median(pages):5.2f} s, best {min(pages):5.2f} s")
+
+
 CASES = {**{kit: (lambda runs, kit=kit: bench_kit(kit, runs)) for kit in KITS},
-         "counters-1000": bench_counters, "images-500": bench_images}
+         "counters-1000": bench_counters, "images-500": bench_images, "serve": bench_serve}
 
 
 def compile_bytecode() -> None:

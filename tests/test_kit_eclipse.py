@@ -49,7 +49,8 @@ DISCOVERY = {"Money": 3, "Science": 3, "Materials": 3, "Ancient Technology": 3, 
 PIECES = {"sectors": 44, "technologies": 96, "ship-parts": 154, "discovery": 21, "reputation": 32,
           "colony-ships": 22, "ancients": 21, "gcds": 1, "structures": 22, "crowded": 2, "summary-cards": 6,
           # per colour: 3 ambassadors + 8/4/2 ships + 4 starbases; 16 discs + 3 storage markers; 33 population
-          "player-tiles": 6 * (3 + 8 + 4 + 2 + 4), "player-discs": 6 * (16 + 3), "population": 6 * 33}
+          "player-tiles": 6 * (3 + 8 + 4 + 2 + 4), "player-discs": 6 * 16, "storage-markers": 6 * 3,
+          "population": 6 * 33}
 
 
 # --------------------------------------------------------------------------------------------- build once
@@ -212,7 +213,7 @@ def test_player_pieces_per_colour_read_back(built):
         kinds = Counter(first_name(["INTERCEPTOR", "CRUISER", "DREADNOUGHT", "STARBASE", "AMBASSADOR"],
                                    built.piece_text(p)) for p in mine if p["ref"].startswith("player-tiles."))
         assert kinds == {"INTERCEPTOR": 8, "CRUISER": 4, "DREADNOUGHT": 2, "STARBASE": 4, "AMBASSADOR": 3}, colour
-        discs = Counter(p["face"] for p in mine if p["ref"].startswith("player-discs."))
+        discs = Counter(p["face"] for p in mine if p["ref"].startswith(("player-discs.", "storage-markers.")))
         assert discs == {"influence-disc": 16, "storage-marker": 3}
         markers = sorted(built.squashed(p) for p in mine if p["face"] == "storage-marker")
         assert markers == ["$", "M", "S"]

@@ -133,6 +133,7 @@ def test_the_wheel_carries_its_package_data(installed):
         wanted = {p.name for p in (ROOT / folder).glob(pattern)}
         assert wanted and wanted <= {n.rsplit("/", 1)[-1] for n in names}, folder
     assert "pnpgen/blank_kit/kit.yaml" in names
+    assert "pnpgen/studio/page.html" in names  # what `pnpgen serve` sends to the browser
     assert not any("__pycache__" in n for n in names)
     assert STALE.relative_to("build/lib").as_posix() not in names
 

@@ -10,7 +10,8 @@ from pnpgen.maps.tiling import MARK_ARM, TICK, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.pieces import colour_params
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
-from pnpgen.problems import display_path
+from pnpgen.preflight import art_overprints
+from pnpgen.problems import BuildError, display_path
 from pnpgen.render.templates import render_template
 
 FOLDER = "boards"
@@ -94,7 +95,7 @@ def build(ctx) -> dict:
     comes back from the output cache, its manifest entries computed from the numbers alone."""
     from pnpgen.output_cache import OutputCache
     from pnpgen.render.pdf import ArtCache
-    arts, files, boards = ArtCache(ctx.kit.root), [], []
+    arts, files, boards, findings = ArtCache(ctx.kit.root), [], [], []
     cache = OutputCache(ctx.cache_dir / "boards")
     for board in ctx.kit.boards:
         for colour in (ctx.kit.colours if board.per_colour else (None,)):
@@ -108,6 +109,11 @@ def build(ctx) -> dict:
             targets = [ctx.stage.path(rel) for rel in rels]
             if not cache.fetch(key, targets):
                 art = arts.get(svg, f"board {board.id}")  # what board_art draws, from the SVG in hand
+                found = art_overprints(art)
+                findings += [f"{display_path(board.file)}: board {board.id}{f' ({colour.id})' if colour else ''}: "
+                             f"{board.template}.svg.j2: {finding}" for finding in found]
+                if found:
+                    continue
                 write_poster(ctx, name, title, art)
                 write_tiles(ctx, name, title, art, arts)
                 cache.store(key, targets)
@@ -115,6 +121,8 @@ def build(ctx) -> dict:
             boards.append({"board": board.id, "colour": colour.id if colour else None, "name": board.name,
                            "size_mm": [board.w, board.h], "places": len(board.doc["places"]),
                            "links": len(board.doc["links"]), "tracks": len(board.doc["tracks"])})
+    if findings:
+        raise BuildError("preflight: these boards would print badly:\n" + "\n".join(findings))
     cache.prune()
     ctx.log(f"boards: {len(boards)} boards, {len(files)} files")
     return {"files": files, "boards": boards}
@@ -123,10 +131,11 @@ def build(ctx) -> dict:
 def _key(ctx, svg: str, title: str, paper: str) -> str:
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.maps import pages, tiling
-    from pnpgen.render import pdf, svg_ops
+    from pnpgen import preflight
+    from pnpgen.render import ink_lines, pdf, svg_ops
     from pnpgen.render.templates import template_path
     furniture = [template_path(ctx.kit.root, t).read_text(encoding="utf-8") for t in ("map-marks", "map-tile", "map-assembly")]
-    return content_key(source_fingerprint(pdf, svg_ops, tiling, pages), Path(__file__).read_text(encoding="utf-8"),
+    return content_key(source_fingerprint(pdf, svg_ops, tiling, pages, preflight, ink_lines), Path(__file__).read_text(encoding="utf-8"),
                        *furniture, svg, title, paper)
 
 

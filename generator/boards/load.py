@@ -14,6 +14,8 @@ from pnpgen.shapes import MAX_SIDE
 
 LENGTH = Str(LENGTH_PATTERN, "a length such as 420mm or 11in")
 COLOUR = Str(r"#[0-9a-fA-F]{6}", "a colour written #rrggbb")
+HOLDS = r"[A-Za-z0-9_-]+(\.[^.\s][^\s]*)?"
+HOLDS_DOC = "a component table, or table.row"
 
 
 class Extra(Record):
@@ -49,7 +51,8 @@ PLACE = Extra({
     "stroke": optional(COLOUR, "#1a1a1a"),
     "label": optional(Text(), ""),
     "text": optional(Text(), ""),
-}, "a place: {id, x, y, shape, size, fill, stroke, label, text, ...}")
+    "holds": optional(Str(HOLDS, HOLDS_DOC), "", "the piece made to sit here: it must fit, and keep off its neighbours"),
+}, "a place: {id, x, y, shape, size, fill, stroke, label, text, holds, ...}")
 
 LINK = Extra({
     "from": Field(Str()),
@@ -67,6 +70,8 @@ TRACK = Extra({
     "first": optional(Int(), 1, "number of the first space"),
     "values": optional(ListOf(Text()), None, "what each space shows (default: numbers from `first`)"),
     "cell": optional(Number(1), 12, "space size in mm"),
+    "pitch": optional(Number(1), None, "centre to centre of two spaces in mm (default: the cell; spaces abut)"),
+    "holds": optional(Str(HOLDS, HOLDS_DOC), "", "the piece made to sit on each space: it must fit one"),
     "columns": optional(Int(1, 500), None, "spaces per row (default: all in one row)"),
     "direction": optional(Choice(("right", "down")), "right", "which way the numbers run first"),
     "start_box": optional(Bool(), False, "a start box before the first space"),
@@ -182,7 +187,8 @@ def _links_ok(doc: dict, raw, where: Where) -> bool:
     return ok
 
 
-def load_boards(root: Path, rel: str, kit_file: Path, line: int, colours: tuple, problems: Problems) -> tuple:
+def load_boards(root: Path, rel: str, kit_file: Path, line: int, colours: tuple, problems: Problems,
+                tables: dict | None = None) -> tuple:
     from pnpgen.components.load import yaml_mappings
     from pnpgen.render.templates import template_path
     boards = []
@@ -196,5 +202,17 @@ def load_boards(root: Path, rel: str, kit_file: Path, line: int, colours: tuple,
         if board.per_colour and not colours:
             problems.error(path, raw.line_of("per_colour"), "per_colour", "the kit has no colours")
             continue
+        _check_holds(board, raw, tables or {}, problems)
         boards.append(board)
     return tuple(boards)
+
+
+def _check_holds(board: Board, raw, tables: dict, problems: Problems) -> None:
+    """Every place and track that names the piece it holds: that piece fits (pnpgen.boards.fit)."""
+    from pnpgen.boards.fit import place_findings, track_findings
+    for key, findings in (("places", place_findings(board.doc["places"], tables)),
+                          ("tracks", track_findings(board.doc["tracks"], tables))):
+        for index, message in findings:
+            line = raw[key].line_of(index)
+            item = board.doc[key][index]
+            problems.error(board.file, line, f"{key}[{index}] ({item['id']}).holds", message)

@@ -107,21 +107,33 @@ class ExportArts:
             self.cache = ArtCache(kit.root)   # images in the kit folder resolve against it
         except TypeError:
             self.cache = ArtCache()
+        from pnpgen.render.piece_faces import kit_env
         self.kit, self.origins, self.done = kit, face_origins(kit), {}
+        self.env = kit_env(kit.root)  # looked up once: each look-up lists the kit's template folder
 
-    def art(self, face, shape, bleed_pt: float):
-        """Every face through the one face road (piece_faces.face_document). A face whose templates draw to the
-        trim only (a game module's counters: piece.mirror_bleed) gets its bleed by mirroring its edges."""
+    def svg(self, face, shape, bleed_pt: float) -> tuple[str, str]:
+        """(the face's SVG at the bleed asked for, where it comes from): what `art` draws, and what the studio
+        hashes to tell a changed picture from an unchanged one. Every face goes the one face road
+        (piece_faces.face_document); one whose templates draw to the trim only (a game module's counters:
+        piece.mirror_bleed) is drawn without bleed, which `art` then makes by mirroring its edges."""
         from pnpgen.lengths import mm
         from pnpgen.render.piece_faces import face_document
+        bleed = 0.0 if mirrors(face) else round(mm(bleed_pt), 4)
+        where = self.origins.get(face.key, face.template)
+        return face_document(self.kit, face, shape, bleed, where, self.env), where
+
+    def art(self, face, shape, bleed_pt: float):
         key = (face.key, round(bleed_pt, 3))
         if key not in self.done:
-            mirrored = bool(face.params["piece"].get("mirror_bleed"))
-            bleed = 0.0 if mirrored else round(mm(bleed_pt), 4)
-            where = self.origins.get(face.key, face.template)
-            art = self.cache.get(face_document(self.kit, face, shape, bleed, where), where)
-            self.done[key] = mirror_bleed(art, bleed_pt) if mirrored and bleed_pt > 0 else art
+            svg, where = self.svg(face, shape, bleed_pt)
+            art = self.cache.get(svg, where)
+            self.done[key] = mirror_bleed(art, bleed_pt) if mirrors(face) and bleed_pt > 0 else art
         return self.done[key]
+
+
+def mirrors(face) -> bool:
+    """Whether a face's bleed is made by mirroring its edges (its templates draw to the trim only)."""
+    return bool(face.params["piece"].get("mirror_bleed"))
 
 
 def mirror_bleed(art, bleed: float):

@@ -19,6 +19,7 @@ def build(ctx) -> dict:
     cards = plan_cards(ctx.kit, sheet)
     name = file_name(ctx.kit)
     entries = render_cards(ctx.kit, cards, sheet, ctx.stage.path(name))
+    _preflight(ctx.stage.path(name), entries, name)
     pages = max(e["back"]["page"] for e in entries)
     ctx.log(f"cards: {len(cards)} cards on {pages} pages ({ctx.paper}, duplex: {sheet.duplex})")
     return {
@@ -28,6 +29,18 @@ def build(ctx) -> dict:
         "cards_per_sheet": len(sheet.slots),
         "cards": entries,
     }
+
+
+def _preflight(path, entries: list, name: str) -> None:
+    """Text that overprints text on a written card page stops the build, naming the cards on that page."""
+    from pnpgen.page_overprint import pdf_overprints
+    from pnpgen.problems import BuildError
+    found = []
+    for page, finding in pdf_overprints(path):
+        cards = sorted({f"{e['card']} ({side})" for e in entries for side in ("front", "back") if e[side]["page"] == page})
+        found.append(f"aids/cards.yaml: {name} page {page} ({', '.join(cards)}): {finding}")
+    if found:
+        raise BuildError("preflight: these aid cards would print badly:\n" + "\n".join(sorted(set(found))))
 
 
 def _has_aid_cards(kit) -> bool:

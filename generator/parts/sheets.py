@@ -9,17 +9,24 @@ from __future__ import annotations
 import json
 
 from pnpgen.parts import Part
+from pnpgen.problems import BuildError
 
 
 def build(ctx) -> dict:
     from pnpgen.aids.sheets import page_frames, plan_sheets, render_sheet  # reportlab loads only when built
     (width, height), _, _ = page_frames(ctx.paper)
     files, pages = [], {}
+    from pnpgen.page_overprint import pdf_overprints
+    found = []
     for sheet in plan_sheets(ctx.kit, ctx.paper):
         pages[sheet.id] = render_sheet(ctx.kit, sheet, ctx.paper, ctx.stage.path(sheet.file))
+        found += [f"aids/sheets.yaml: sheets.{sheet.id}: {sheet.file} page {page}: {finding}"
+                  for page, finding in pdf_overprints(ctx.stage.path(sheet.file))]
         files.append({"path": sheet.file, "pages": len(sheet.pages), "paper": ctx.paper,
                       "page_size": [round(width, 3), round(height, 3)]})
         ctx.log(f"sheets: {sheet.file}: {len(sheet.pages)} pages")
+    if found:
+        raise BuildError("preflight: these record sheets would print badly:\n" + "\n".join(found))
     return {"files": files, "pages": pages}
 
 

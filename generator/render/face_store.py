@@ -142,7 +142,7 @@ def replay(record: dict, unbounded: bool = False, for_pdf: bool = False) -> Art:
     _replay_into(context, record["ops"], [], for_pdf)
     if lib.cairo_status(pointer):
         raise BuildError(f"replaying a stored face failed: cairo status {lib.cairo_status(pointer)}")
-    return Art(surface, width, height, tuple(tuple(t) for t in record.get("texts", ())))
+    return Art(surface, width, height, tuple(tuple(t) for t in record.get("texts", ())), record["ops"])
 
 
 @lru_cache(maxsize=None)

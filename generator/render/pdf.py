@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -47,6 +47,7 @@ class Art:
     width: float
     height: float
     texts: tuple = ()   # (size pt, x0, y0, x1, y1, glyph) of every glyph drawn, in art points (for the preflight)
+    ops: list | None = field(default=None, compare=False, repr=False)  # the recorded calls, when replayed
 
 
 def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:

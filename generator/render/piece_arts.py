@@ -14,7 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from pnpgen.lengths import mm
-from pnpgen.preflight import check_face, preflight_rules
+from pnpgen.preflight import check_face, overprints, preflight_rules
+from pnpgen.render.ink_lines import read_ink
 from pnpgen.render.images import PLACED
 
 SUFFIX_SVG = ".svg.j2"
@@ -107,11 +108,16 @@ class FaceArts:
             self.used.add(key)
             where = Where(self, face)
             self._preflight([tuple(p) for p in record.get("placed", [])], where, face.template)
-            self._check_texts(record.get("texts", ()), shape, bleed_pt, where, face)
+            self._check_texts(record, shape, bleed_pt, where, face)
         return True
 
-    def _check_texts(self, texts, shape, bleed_pt, where, face) -> None:
-        for finding in check_face(texts, shape, bleed_pt, self.rules):
+    def _check_texts(self, record, shape, bleed_pt, where, face) -> None:
+        """Text size and margins, and text over text or under a line (a face drawn without a record, by
+        cairosvg beyond what it can store, is held to size and margins only)."""
+        texts = record.get("texts", ())
+        found = check_face(texts, shape, bleed_pt, self.rules)
+        found += overprints(texts, read_ink(record.get("ops", ())), bleed_pt)
+        for finding in found:
             self.findings.append(f"{where}: {face.template}{SUFFIX_SVG} ({face.params.get('side')}): {finding}")
 
     def art(self, face, shape, bleed_pt: float):
@@ -121,7 +127,8 @@ class FaceArts:
             self.done[key] = self._draw(self.svg(face, shape, bleed_pt), self.key_of(face, shape, bleed_pt), where,
                                         face.template)
             if key not in self.checked_faces:  # (check() has said what there is to say about this one)
-                self._check_texts(self.done[key].texts, shape, bleed_pt, where, face)
+                stored = self.store.get(self.key_of(face, shape, bleed_pt))
+                self._check_texts(stored or {"texts": self.done[key].texts}, shape, bleed_pt, where, face)
         return self.done[key]
 
     def _draw(self, svg: str, key: str, where: str, template: str):

@@ -1,0 +1,301 @@
+"""The lines a recorded face strokes, as straight segments in the face's points, and the opaque fills drawn
+over them: read back from its cairo calls (pnpgen.render.face_store records them) so the preflight can tell
+text that a visible line crosses. Curves and arcs are cut into short chords; clips, patterns and images are
+left out."""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from pnpgen.render.svg_ops import apply as _apply, multiply
+
+IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+CURVE_STEPS = 8           # chords per Bézier curve
+ARC_STEP = math.pi / 18   # at most 10 degrees of arc per chord
+FAINT = 0.5               # a stroke less opaque than this is a tint or texture behind text, not a line
+OPAQUE = 0.99             # a fill at least this opaque hides what lies under it
+CELL = 24.0               # points: the side of the grid squares strokes are filed under for near()
+GRID_FROM = 20000         # strokes times texts asked about: below it, scanning them all costs less than filing
+
+
+class StrokeReader:
+    """Follows the matrix, the path and the source alpha through a list of ops; keeps what is stroked."""
+
+    def __init__(self):
+        self.matrix, self.stack = IDENTITY, []
+        self.path: list = []          # segments (x0, y0, x1, y1) of the current path, device points
+        self.point = self.start = None
+        self.width, self.alpha, self.light = 2.0, 1.0, 0.0   # light: the source colour's lightness, 0-1
+        self.subpath: list = []       # the segments of the subpath being drawn
+        self.areas: list = []         # the path's earlier subpaths that enclose an area, closed (for fills)
+        self.strokes: list = []       # (half width, x0, y0, x1, y1, order): lines, and the edges of fills
+        self.covers: list = []        # (order, bounding box, segments) of every opaque fill
+        self.text_orders: list = []   # the order of each show_text, the k-th one drawing the face's k-th text
+        self.order = 0
+        self.groups: list = []        # where each open group's strokes and covers begin
+
+    def read(self, ops) -> "StrokeReader":
+        handlers = _handlers()
+        for order, op in enumerate(ops):
+            handler = handlers.get(op[0])
+            if handler is not None:
+                self.order = order
+                handler(self, *op[1:])
+        self.strokes = [line[:7] for line in self.strokes if line[7] >= FAINT]
+        self.covers = [cover[:4] for cover in self.covers if cover[4] >= OPAQUE]
+        self.grid, self.queries = None, 0
+        return self
+
+    def near(self, box) -> list:
+        """The strokes whose grid squares meet the box, in drawing order: all of them while few texts have
+        asked, a few of the thousands a board has once many have (then filed by square, once)."""
+        self.queries += 1
+        if len(self.strokes) * self.queries < GRID_FROM:
+            return self.strokes
+        if self.grid is None:
+            self.grid = _file_by_square(self.strokes)
+        found = set()
+        for column in range(math.floor(box[0] / CELL), math.floor(box[2] / CELL) + 1):
+            for row in range(math.floor(box[1] / CELL), math.floor(box[3] / CELL) + 1):
+                found.update(self.grid.get((column, row), ()))
+        return [self.strokes[index] for index in sorted(found)]
+
+    # State
+    def op_save(self):
+        self.stack.append((self.matrix, self.width, self.alpha, self.light))
+
+    def op_restore(self):
+        if self.stack:
+            self.matrix, self.width, self.alpha, self.light = self.stack.pop()
+
+    def op_push_group(self):
+        self.op_save()
+        self.groups.append((len(self.strokes), len(self.covers)))
+
+    op_pop_group_to_source = op_restore
+
+    def op_paint_with_alpha(self, alpha):
+        """A group painted at `alpha` (an SVG group's opacity): what it drew is that much fainter."""
+        if self.groups:
+            strokes, covers = self.groups.pop()
+            self.strokes[strokes:] = [(*line[:7], line[7] * alpha) for line in self.strokes[strokes:]]
+            self.covers[covers:] = [(*cover[:4], cover[4] * alpha) for cover in self.covers[covers:]]
+
+    def op_translate(self, x, y):
+        self.matrix = multiply(self.matrix, (1, 0, 0, 1, x, y))
+
+    def op_scale(self, sx, sy):
+        self.matrix = multiply(self.matrix, (sx, 0, 0, sy, 0, 0))
+
+    def op_rotate(self, angle):
+        cos, sin = math.cos(angle), math.sin(angle)
+        self.matrix = multiply(self.matrix, (cos, sin, -sin, cos, 0, 0))
+
+    def op_transform(self, *values):
+        self.matrix = multiply(self.matrix, tuple(values))
+
+    def op_set_matrix(self, *values):
+        self.matrix = tuple(values)
+
+    def op_identity_matrix(self):
+        self.matrix = IDENTITY
+
+    def op_set_line_width(self, width):
+        self.width = width
+
+    def op_set_source_rgba(self, r, g, b, a):
+        self.alpha, self.light = a, lightness(r, g, b)
+
+    def op_set_source_rgb(self, r, g, b):
+        self.alpha, self.light = 1.0, lightness(r, g, b)
+
+    # Path
+    def _to(self, x, y):
+        point = _apply(self.matrix, x, y)
+        if self.point is not None:
+            self._segment(point)
+        else:
+            self.start = point
+        self.point = point
+
+    def _segment(self, end):
+        self.path.append((*self.point, *end))
+        self.subpath.append((*self.point, *end))
+        self.point = end
+
+    def _closed_subpath(self) -> list:
+        """The current subpath as a fill closes it; empty when it encloses no area (a lone line)."""
+        segments = self.subpath
+        if self.point is not None and self.start is not None and self.point != self.start:
+            segments = segments + [(*self.point, *self.start)]
+        area = sum(x0 * y1 - x1 * y0 for x0, y0, x1, y1 in segments) / 2
+        return segments if abs(area) > 0.01 else []
+
+    def _end_subpath(self):
+        self.areas.extend(self._closed_subpath())
+        self.subpath = []
+
+    def op_move_to(self, x, y):
+        self._end_subpath()
+        self.point = self.start = _apply(self.matrix, x, y)
+
+    def op_line_to(self, x, y):
+        self._to(x, y)
+
+    def op_rel_move_to(self, dx, dy):
+        self._end_subpath()
+        self.point = self.start = self._moved(dx, dy)
+
+    def op_rel_line_to(self, dx, dy):
+        self._segment(self._moved(dx, dy))
+
+    def _moved(self, dx, dy):
+        a, b, c, d, _, _ = self.matrix
+        x, y = self.point or (0.0, 0.0)
+        return x + a * dx + c * dy, y + b * dx + d * dy
+
+    def op_curve_to(self, x1, y1, x2, y2, x3, y3):
+        p0 = self._user_point()
+        for step in range(1, CURVE_STEPS + 1):
+            t = step / CURVE_STEPS
+            u = 1 - t
+            self._to(u ** 3 * p0[0] + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
+                     u ** 3 * p0[1] + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3)
+
+    def _user_point(self):
+        """The current point in user space (the inverse of the matrix applied to the device point)."""
+        a, b, c, d, e, f = self.matrix
+        x, y = self.point or (0.0, 0.0)
+        det = a * d - b * c or 1e-12
+        x, y = x - e, y - f
+        return (d * x - c * y) / det, (-b * x + a * y) / det
+
+    def op_arc(self, cx, cy, r, start, end):
+        while end < start:
+            end += 2 * math.pi
+        self._arc(cx, cy, r, start, end)
+
+    def op_arc_negative(self, cx, cy, r, start, end):
+        while end > start:
+            end -= 2 * math.pi
+        self._arc(cx, cy, r, start, end)
+
+    def _arc(self, cx, cy, r, start, end):
+        steps = max(1, math.ceil(abs(end - start) / ARC_STEP))
+        first = _apply(self.matrix, cx + r * math.cos(start), cy + r * math.sin(start))
+        if self.point is None:
+            self.point = self.start = first
+        else:
+            self._segment(first)
+        for step in range(1, steps + 1):
+            angle = start + (end - start) * step / steps
+            self._to(cx + r * math.cos(angle), cy + r * math.sin(angle))
+
+    def op_rectangle(self, x, y, w, h):
+        self.op_move_to(x, y)
+        for px, py in ((x + w, y), (x + w, y + h), (x, y + h)):
+            self._to(px, py)
+        self.op_close_path()
+
+    def op_close_path(self):
+        if self.point is not None and self.start is not None and self.point != self.start:
+            self._segment(self.start)
+        self._end_subpath()
+        self.point = self.start
+
+    def op_new_sub_path(self):
+        self._end_subpath()
+        self.point = self.start = None
+
+    def op_new_path(self):
+        self.path, self.subpath, self.areas, self.point, self.start = [], [], [], None, None
+
+    # Use of the path
+    def op_stroke_preserve(self):
+        if self.alpha > 0 and self.width > 0:
+            a, b, c, d, _, _ = self.matrix
+            half = self.width * math.sqrt(abs(a * d - b * c)) / 2
+            self.strokes.extend((half, *segment, self.order, self.light, self.alpha) for segment in self.path)
+
+    def op_stroke(self):
+        self.op_stroke_preserve()
+        self.op_new_path()
+
+    def op_fill_preserve(self):
+        segments = self.areas + self._closed_subpath()
+        if self.alpha > 0 and segments:
+            xs = [x for s in segments for x in (s[0], s[2])]
+            ys = [y for s in segments for y in (s[1], s[3])]
+            self.covers.append((self.order, (min(xs), min(ys), max(xs), max(ys)), segments, self.light, self.alpha))
+            self.strokes.extend((0.0, *segment, self.order, self.light, self.alpha) for segment in segments)
+
+    def op_fill(self):
+        self.op_fill_preserve()
+        self.op_new_path()
+
+    def op_clip(self):
+        self.op_new_path()
+
+    def op_show_text(self, text):
+        self.text_orders.append(self.order)
+
+    def hidden(self, box, after: int, before: int) -> bool:
+        """Whether an opaque fill drawn between the orders `after` and `before` covers the whole box."""
+        return any(after < order < before and _covers(bounds, segments, box)
+                   for order, bounds, segments, _ in self.covers)
+
+    def ground(self, box, before: int) -> float:
+        """The lightness of what lies under the whole box before the order `before`: the last opaque fill
+        that covers it, or the white paper."""
+        for order, bounds, segments, light in reversed(self.covers):
+            if order < before and _covers(bounds, segments, box):
+                return light
+        return 1.0
+
+
+@lru_cache(maxsize=1)
+def _handlers() -> dict:
+    """{call name: StrokeReader method} of the calls that matter here (the rest are skipped unread)."""
+    return {name[3:]: function for name, function in vars(StrokeReader).items() if name.startswith("op_")}
+
+
+def _file_by_square(strokes) -> dict:
+    """{(column, row): [stroke index]} of every grid square each stroke's box (its width included) meets."""
+    grid: dict = {}
+    for index, (half, x0, y0, x1, y1, *_) in enumerate(strokes):
+        for column in range(math.floor((min(x0, x1) - half) / CELL), math.floor((max(x0, x1) + half) / CELL) + 1):
+            for row in range(math.floor((min(y0, y1) - half) / CELL), math.floor((max(y0, y1) + half) / CELL) + 1):
+                grid.setdefault((column, row), []).append(index)
+    return grid
+
+
+def lightness(r, g, b) -> float:
+    """The colour's luma (0 black, 1 white): how far it stands out from a ground of another lightness."""
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _covers(bounds, segments, box) -> bool:
+    x0, y0, x1, y1 = bounds
+    return x0 <= box[0] and y0 <= box[1] and box[2] <= x1 and box[3] <= y1 \
+        and all(_inside(point, segments) for point in _corners(box))
+
+
+def _corners(box):
+    return ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3]))
+
+
+def _inside(point, segments) -> bool:
+    """Even-odd: a ray to the right of the point crosses the outline an odd number of times."""
+    px, py = point
+    inside = False
+    for x0, y0, x1, y1 in segments:
+        if (y0 > py) != (y1 > py) and px < x0 + (py - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
+
+
+def read_ink(ops) -> StrokeReader:
+    """The visible strokes and the edges of opaque fills in `ops` (.strokes: half line width, x0, y0, x1, y1,
+    order, lightness; text that an edge runs through straddles two grounds), the opaque fills that
+    may hide them (.hidden) and the order each text was drawn in (.text_orders), in the face's points."""
+    return StrokeReader().read(ops)

@@ -1,0 +1,141 @@
+"""The studio's pictures: each distinct piece face and each page of each PDF a build wrote, as PNG bytes named
+by a hash of those bytes.
+
+The name is the picture's URL, so a browser fetches a picture once and never again (it is immutable), and
+after an edit only the pictures whose bytes changed get new names. Drawing is skipped as well as sending: a
+face is drawn again only when its SVG (or an image it shows) changed, a file's pages only when its bytes did.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import threading
+from collections import Counter
+from pathlib import Path
+
+FACE_DPI = 144.0   # faces are shown at about their printed size on a 2x screen
+PAGE_DPI = 50.0    # page thumbnails: whole sheets at a glance; the PDF itself is a click away
+
+
+class PictureStore:
+    """PNG bytes by name, shared by the build thread (adds) and the server's threads (reads)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._pictures: dict[str, bytes] = {}
+
+    def add(self, png: bytes) -> str:
+        name = hashlib.sha256(png).hexdigest()[:24] + ".png"
+        with self._lock:
+            self._pictures[name] = png
+        return name
+
+    def get(self, name: str) -> bytes | None:
+        with self._lock:
+            return self._pictures.get(name)
+
+    def keep_only(self, names: set[str]) -> None:
+        """Forget every picture no view names any more: memory stays bounded by what one build shows."""
+        with self._lock:
+            self._pictures = {n: png for n, png in self._pictures.items() if n in names}
+
+
+def png_bytes(image, dpi: float) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", dpi=(dpi, dpi), compress_level=1)
+    return buffer.getvalue()
+
+
+class FacePictures:
+    """Each distinct face's picture, kept by its drawing's key (SVG text and image bytes) between builds."""
+
+    def __init__(self, store: PictureStore):
+        self.store = store
+        self.by_key: dict[str, str] = {}
+
+    def pieces(self, kit, counter_size: str | None = None) -> list[dict]:
+        """One entry per distinct piece of the kit, in print order, with its count and its faces' pictures."""
+        from pnpgen.export.decks import ExportArts
+        from pnpgen.game_modules import kit_pieces
+        from pnpgen.lengths import mm, parse_length
+        from pnpgen.proof import shape_of, variant_of
+        from pnpgen.shapes import Shape
+        pieces = kit_pieces(kit)
+        size = parse_length(counter_size or kit.counter_size)
+        arts, counter, images, drawn = ExportArts(kit), Shape("square", size, size), {}, {}
+        entries, seen = [], Counter()
+        for piece, count in Counter(pieces).items():
+            shape = shape_of(kit, piece, counter)
+            key = f"{piece.ref}|{piece.colour}|{piece.label}"
+            seen[key] += 1
+            entries.append({
+                "key": f"{key}|{seen[key]}", "ref": piece.ref, "variant": variant_of(piece), "name": piece.name,
+                "label": piece.label, "colour": piece.colour, "group": piece.group, "count": count,
+                "source": arts.origins.get(piece.front.key, ""),  # the row to edit: 'file:line: table row label'
+                "w_mm": round(mm(shape.w), 2), "h_mm": round(mm(shape.h), 2),
+                "front": self._picture(arts, piece.front, shape, images, drawn),
+                "back": self._picture(arts, piece.back, shape, images, drawn) if piece.back else None})
+        used = set(drawn.values())
+        self.by_key = {key: name for key, name in self.by_key.items() if key in used}
+        return entries
+
+    def _picture(self, arts, face, shape, images: dict, drawn: dict) -> str:
+        """`drawn`: (face, shape) -> drawing key for this build (a face on 26 pieces is hashed once);
+        `images`: each image file's hash for this build."""
+        from pnpgen.export.decks import pixels, rasterise
+        from pnpgen.render.piece_arts import svg_key
+        if (face.key, shape) in drawn:
+            return self.by_key[drawn[face.key, shape]]
+        svg, where = arts.svg(face, shape, 0.0)
+        key = drawn[face.key, shape] = svg_key(svg, arts.kit.root, images)
+        if key not in self.by_key:
+            art = arts.cache.get(svg, where)
+            image = rasterise(art, pixels(art.width, FACE_DPI), pixels(art.height, FACE_DPI))
+            self.by_key[key] = self.store.add(png_bytes(image, FACE_DPI))
+        return self.by_key[key]
+
+
+class PagePictures:
+    """Each PDF's pages as thumbnails, kept by the file's digest: an unchanged file is not drawn again."""
+
+    def __init__(self, store: PictureStore):
+        self.store = store
+        self.by_digest: dict[str, list[dict]] = {}
+
+    def files(self, kit_out: Path, paths: list[Path]) -> list[dict]:
+        """One entry per PDF of the build (path relative to the kit's output folder, its pages' pictures)."""
+        entries, used = [], set()
+        for path in paths:
+            if path.suffix.lower() != ".pdf":
+                continue
+            data = path.read_bytes()
+            digest = hashlib.sha256(data).hexdigest()
+            used.add(digest)
+            if digest not in self.by_digest:
+                self.by_digest[digest] = self._draw(data)
+            entries.append({"path": path.relative_to(kit_out).as_posix(), "version": digest[:16],
+                            "pages": self.by_digest[digest]})
+        self.by_digest = {d: pages for d, pages in self.by_digest.items() if d in used}
+        return entries
+
+    def _draw(self, data: bytes) -> list[dict]:
+        import pypdfium2
+        document = pypdfium2.PdfDocument(data)
+        try:
+            pages = []
+            for page in document:
+                width, height = page.get_size()
+                image = page.render(scale=PAGE_DPI / 72).to_pil()
+                pages.append({"picture": self.store.add(png_bytes(image, PAGE_DPI)),
+                              "w_pt": round(width, 1), "h_pt": round(height, 1)})
+                page.close()
+            return pages
+        finally:
+            document.close()
+
+
+def pictures_named(pieces: list[dict], files: list[dict], extra=()) -> set[str]:
+    """Every picture a view shows (what the store must keep)."""
+    names = {p[side] for p in pieces for side in ("front", "back") if p.get(side)}
+    names |= {page["picture"] for f in files for page in f["pages"]}
+    return names | set(extra)

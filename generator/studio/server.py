@@ -1,0 +1,160 @@
+"""The studio's HTTP server: the page, its view as JSON, a stream of change events, pictures and the build's files.
+
+Standard library only (ThreadingHTTPServer), bound to 127.0.0.1. It serves nothing from the disk but the
+files the last build wrote (looked up by their exact relative path, so `..` and absolute paths name nothing),
+and answers only requests addressed to the loopback host, so a web page elsewhere cannot reach it by a
+DNS name that points here. Pictures are named by their content: sent once, cached for good.
+"""
+from __future__ import annotations
+
+import json
+import mimetypes
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, unquote, urlsplit
+
+LOOPBACK = "127.0.0.1"
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+KEEP_ALIVE_S = 15.0   # an idle event stream sends a comment this often, so a closed tab is noticed
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def page_html() -> bytes:
+    from pnpgen.resources import studio_page
+    return studio_page().read_bytes()
+
+
+class StudioServer(ThreadingHTTPServer):
+    daemon_threads = True          # an open event stream never keeps the process alive
+    allow_reuse_address = True
+
+    def __init__(self, state, proof, port: int = 0):
+        """`proof(ref, variant, colour)` -> a JSON-ready dict (or raises ValueError/KitError/BuildError)."""
+        self.state, self.proof = state, proof
+        super().__init__((LOOPBACK, port), StudioHandler)
+
+    def handle_error(self, request, client_address) -> None:
+        """A request that failed: a closed tab is nothing; anything else is one line, never a traceback."""
+        import sys
+        error = sys.exc_info()[1]
+        if not isinstance(error, (ConnectionError, TimeoutError)):
+            print(f"studio: a request failed: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{LOOPBACK}:{self.server_address[1]}/"
+
+
+class StudioHandler(BaseHTTPRequestHandler):
+    server: StudioServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args) -> None:  # the terminal shows builds, not requests
+        pass
+
+    def do_HEAD(self) -> None:
+        self.do_GET()
+
+    def do_GET(self) -> None:
+        if not self._host_is_loopback():
+            return self._send_text(HTTPStatus.FORBIDDEN, "the studio answers only http://127.0.0.1 or localhost")
+        url = urlsplit(self.path)
+        path = url.path
+        if path == "/":
+            return self._send(HTTPStatus.OK, page_html(), "text/html; charset=utf-8", "no-store")
+        if path == "/view.json":
+            return self._send_json(self.server.state.snapshot())
+        if path == "/events":
+            return self._events()
+        if path.startswith("/pic/"):
+            return self._picture(path.removeprefix("/pic/"))
+        if path.startswith("/file/"):
+            return self._file(unquote(path.removeprefix("/file/")))
+        if path == "/proof":
+            return self._proof(parse_qs(url.query))
+        self._send_text(HTTPStatus.NOT_FOUND, "not found")
+
+    def _host_is_loopback(self) -> bool:
+        host = (self.headers.get("Host") or "").strip().lower()
+        name = host.rsplit(":", 1)[0] if not host.startswith("[") else host.split("]")[0] + "]"
+        return name in LOOPBACK_HOSTS
+
+    def _picture(self, name: str) -> None:
+        data = self.server.state.pictures.get(name)
+        if data is None:
+            return self._send_text(HTTPStatus.NOT_FOUND, "no such picture (the build moved on: reload the view)")
+        if self.headers.get("If-None-Match") == f'"{name}"':
+            return self._send(HTTPStatus.NOT_MODIFIED, b"", "image/png", IMMUTABLE, etag=name)
+        self._send(HTTPStatus.OK, data, "image/png", IMMUTABLE, etag=name)
+
+    def _file(self, rel: str) -> None:
+        path = self.server.state.file(rel)
+        if path is None:
+            return self._send_text(HTTPStatus.NOT_FOUND, "not a file of this build")
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return self._send_text(HTTPStatus.NOT_FOUND, "that file is gone; the next build writes it again")
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        self._send(HTTPStatus.OK, data, kind, "no-cache")
+
+    def _proof(self, query: dict) -> None:
+        from pnpgen.problems import BuildError, KitError
+        first = {key: values[0] for key, values in query.items()}
+        if not first.get("ref"):
+            return self._send_text(HTTPStatus.BAD_REQUEST, "a proof needs ?ref=")
+        try:
+            answer = self.server.proof(first["ref"], first.get("variant") or None, first.get("colour") or None)
+        except (ValueError, OSError, KitError, BuildError) as exc:
+            return self._send_json({"error": str(exc)}, HTTPStatus.UNPROCESSABLE_ENTITY)
+        self._send_json(answer)
+
+    def _events(self) -> None:
+        """Server-sent events: `view` with the new version whenever the view changes; comments keep it alive."""
+        state = self.server.state
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.close_connection = True
+        if self.command == "HEAD":
+            return
+        version = -1
+        try:
+            while not state.stopping:
+                now = state.wait_past(version, KEEP_ALIVE_S) if version >= 0 else state.version
+                if state.stopping:
+                    break
+                message = f"event: view\ndata: {now}\n\n" if now != version else ": still here\n\n"
+                self.wfile.write(message.encode())
+                self.wfile.flush()
+                version = now
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the tab was closed
+
+    def _send_json(self, data: dict, status: HTTPStatus = HTTPStatus.OK) -> None:
+        body = json.dumps(data, ensure_ascii=False).encode()
+        self._send(status, body, "application/json; charset=utf-8", "no-store")
+
+    def _send_text(self, status: HTTPStatus, text: str) -> None:
+        self._send(status, (text + "\n").encode(), "text/plain; charset=utf-8", "no-store")
+
+    def _send(self, status: HTTPStatus, body: bytes, kind: str, cache: str, etag: str | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Cache-Control", cache)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        if etag:
+            self.send_header("ETag", f'"{etag}"')
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD" and status != HTTPStatus.NOT_MODIFIED:
+            self.wfile.write(body)
+
+
+def start(server: StudioServer) -> threading.Thread:
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2},
+                              name="studio-server", daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,251 @@
+"""`pnpgen serve`: the studio page, read as a real headless Chromium shows it, and its server over HTTP.
+
+One `pnpgen serve` process on a copy of the mini kit serves the whole module (its start and first build
+are the slow part); the designer's loop edits the kit's CSV, breaks it and mends it, and leaves it as found.
+"""
+import http.client
+import io
+import json
+import socket
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from pnpgen.cli import main
+from pnpgen.studio.pictures import FACE_DPI
+from tests.browser import Browser, chromium_path
+from tests.studio_helpers import ALL_LOADED, ServeProcess, pieces_shown, write_cell
+
+MINI = Path(__file__).parent / "kits" / "mini"
+NO_CHROMIUM = "no Chromium on this machine: apt-get install -y chromium (.ci/run installs it)"
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    import shutil
+    folder = tmp_path_factory.mktemp("studio")
+    kit = folder / "mini"
+    shutil.copytree(MINI, kit)
+    with ServeProcess(kit, folder / "out") as served:
+        served.kit, served.out = kit, folder / "out" / "mini"
+        served.wait_for_view(lambda view: view["status"] == "built")
+        yield served
+    assert served.proc.returncode == 0, served.said  # Ctrl-C ends it cleanly
+    assert "stopped watching" in served.said[-1]
+    assert not [line for line in served.said if "Traceback" in line or "request failed" in line]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if chromium_path() is None:
+        pytest.skip(NO_CHROMIUM)
+    with Browser() as opened:
+        yield opened
+
+
+def manifest(studio) -> dict:
+    return json.loads((studio.out / "manifest.json").read_text())
+
+
+def png_of(studio, name: str) -> Image.Image:
+    status, headers, data = studio.get(f"pic/{name}")
+    assert status == 200 and headers["Content-Type"] == "image/png"
+    return Image.open(io.BytesIO(data))
+
+
+# The server, over plain HTTP ------------------------------------------------------------------------------
+
+def test_the_view_holds_every_piece_and_every_page_of_the_build(studio):
+    view, built = studio.view(), manifest(studio)
+    shown = sorted((p["ref"], p["colour"], p["count"]) for p in view["pieces"])
+    assert shown == sorted((p["ref"], p["colour"], p["count"]) for p in built["pieces"])
+    token = next(p for p in view["pieces"] if p["ref"] == "tokens.5")
+    assert "tokens.csv:4" in token["source"]  # the row to edit, named under the picture's tooltip
+    two_sided = {p["ref"] for p in built["pieces"] if p["back"]}
+    for piece in view["pieces"]:
+        front = png_of(studio, piece["front"])
+        assert front.size == (round(piece["w_mm"] / 25.4 * FACE_DPI), round(piece["h_mm"] / 25.4 * FACE_DPI))
+        assert (piece["back"] is not None) == (piece["ref"] in two_sided)
+    pdfs = sorted(f["path"] for part in built["parts"].values() for f in part.get("files", ()))
+    assert sorted(f["path"] for f in view["files"]) == pdfs
+    for file in view["files"]:
+        assert len(file["pages"]) == len(PdfReader(studio.out / file["path"]).pages)
+        first = png_of(studio, file["pages"][0]["picture"])
+        assert first.width == pytest.approx(file["pages"][0]["w_pt"] / 72 * 50, abs=1)
+
+
+def test_pictures_are_sent_once_and_cached_for_good(studio):
+    name = studio.view()["pieces"][0]["front"]
+    status, headers, _ = studio.get(f"pic/{name}")
+    assert status == 200 and "immutable" in headers["Cache-Control"] and headers["ETag"] == f'"{name}"'
+    assert studio.get(f"pic/{name}", **{"If-None-Match": f'"{name}"'})[0] == 304
+    assert studio.get("view.json")[1]["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize("path", ["/file/../kit.yaml", "/file/..%2F..%2Fmini%2Fkit.yaml", "/file//etc/passwd",
+                                  "/file/%2Fetc%2Fpasswd", "/pic/../../etc/passwd", "/../../etc/passwd",
+                                  "/file/boards/../../mini/kit.yaml", "/kit.yaml"])
+def test_only_the_builds_own_files_are_served(studio, path):
+    connection = http.client.HTTPConnection("127.0.0.1", int(studio.url.rsplit(":", 1)[1].strip("/")), timeout=10)
+    connection.request("GET", path)  # sent as written: urllib would tidy the dots away
+    answer = connection.getresponse()
+    body = answer.read()
+    connection.close()
+    assert answer.status == 404 and b"kit: mini" not in body and b"root:" not in body
+
+
+def test_a_pdf_of_the_build_is_served_and_a_foreign_host_is_refused(studio):
+    status, headers, data = studio.get("file/cards.pdf")
+    assert status == 200 and headers["Content-Type"] == "application/pdf"
+    assert data == (studio.out / "cards.pdf").read_bytes()
+    assert studio.get("view.json", Host="studio.example.com")[0] == 403  # a DNS name rebound to 127.0.0.1
+
+
+@pytest.mark.parametrize("host, status", [("localhost:8765", 200), ("127.0.0.1", 200), ("[::1]:8765", 200),
+                                          ("127.0.0.1.nip.io", 403), ("localhost.example.com:8765", 403),
+                                          ("", 403)])
+def test_only_loopback_host_names_are_answered(studio, host, status):
+    assert studio.get("view.json", Host=host)[0] == status
+
+
+def test_a_build_errors_location_is_split_off_for_the_page():
+    from pnpgen.studio.state import message_view
+    located = message_view("mygame/components/cards.yaml:12: cards row Scout: text does not fit")
+    assert (located["where"], located["message"]) == ("mygame/components/cards.yaml:12", "cards row Scout: text does not fit")
+    unlocated = message_view("another build is writing output/mini right now: try again")
+    assert (unlocated["where"], unlocated["message"]) == ("", "another build is writing output/mini right now: try again")
+
+
+def test_a_proof_of_no_such_piece_says_what_there_is(studio):
+    status, _, body = studio.get("proof?ref=cards.Explor")
+    assert status == 422 and "did you mean cards.Explore" in json.loads(body)["error"]
+    assert studio.get("proof")[0] == 400
+
+
+def test_the_server_listens_on_loopback_only(studio):
+    assert studio.url.startswith("http://127.0.0.1:")
+    port = int(studio.url.rsplit(":", 1)[1].strip("/"))
+    for family, address in [(socket.AF_INET, ip) for ip in _own_addresses()]:
+        with socket.socket(family) as probe:
+            probe.settimeout(2)
+            assert probe.connect_ex((address, port)) != 0, f"the studio answers on {address}"
+
+
+def _own_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (none on a machine without a network)."""
+    try:
+        names = socket.gethostbyname_ex(socket.gethostname())[2]
+    except OSError:
+        return []
+    return [ip for ip in names if not ip.startswith("127.")]
+
+
+def test_a_taken_port_is_a_clear_message(tmp_path, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(["serve", "--data", str(MINI), "--out", str(tmp_path), "--port", str(port)])
+    assert code == 2 and f"cannot serve on 127.0.0.1:{port}" in capsys.readouterr().err
+    assert main(["serve", "--data", str(MINI), "--port", "70000"]) == 2
+
+
+# In the browser -------------------------------------------------------------------------------------------
+
+def test_the_page_shows_every_piece_and_page(studio, browser):
+    browser.open(studio.url)
+    view = studio.view()
+    pictures = sum(1 + (p["back"] is not None) for p in view["pieces"])
+    pages = sum(len(f["pages"]) for f in view["files"])
+    assert browser.wait_for(ALL_LOADED) == pictures + pages
+    assert browser.evaluate("document.querySelectorAll('figure.piece').length") == len(view["pieces"])
+    assert browser.evaluate("document.getElementById('title').textContent") == "Mini Test Kit"
+    assert browser.evaluate("document.getElementById('problems').children.length") == 0
+
+
+def test_the_designers_loop_edit_break_and_mend(studio, browser):
+    """A saved CSV cell shows by itself, with only the changed pictures fetched again; a broken file shows
+    its located error beside the last good pictures; the fix clears it."""
+    csv = studio.kit / "components" / "tokens.csv"
+    browser.open(studio.url)
+    browser.wait_for(ALL_LOADED)
+    browser.evaluate("performance.setResourceTimingBufferSize(10000)")
+    before = studio.view()
+    card = next(p["front"] for p in before["pieces"] if p["ref"] == "cards.Explore")
+    old_token = png_of(studio, next(p["front"] for p in before["pieces"]
+                                    if p["ref"] == "tokens.5" and p["colour"] == "red"))
+    try:
+        write_cell(csv, "\n5,1", "\n4,1")
+        assert browser.wait_for(f"{pieces_shown('tokens.4')} === 2")  # red and blue, loaded in the page
+        assert browser.evaluate(pieces_shown("tokens.5")) == 0
+        glowing = browser.evaluate("[...document.querySelectorAll('figure.piece.changed')].map(f => f.dataset.ref)")
+        assert set(glowing) == {"tokens.4"}  # the changed pieces are marked for the eye, and only they
+        browser.wait_for(f"document.getElementById('status').dataset.status === 'built' && {ALL_LOADED}")
+        new_token = browser.evaluate("document.querySelector('figure.piece[data-ref=\"tokens.4\"][data-colour=\"red\"]"
+                                     " img.front').src").rsplit("/", 1)[1]
+        assert _differ(old_token, png_of(studio, new_token))
+        fetched = browser.evaluate("performance.getEntriesByType('resource').map(e => e.name)"
+                                   ".filter(n => n.includes('/pic/')).map(n => n.split('/').pop())")
+        assert fetched.count(card) == 1 and fetched.count(new_token) == 1  # the unchanged card: never again
+
+        csv.write_text("value,qty\nfive,4\n2,3\n4,1\n", encoding="utf-8")
+        where = browser.wait_for("[...document.querySelectorAll('#problems .where')].map(e => e.textContent).join()")
+        assert "tokens.csv:2" in where
+        assert browser.evaluate("document.getElementById('problems').textContent").count("value") >= 1
+        assert browser.evaluate("document.getElementById('status').dataset.status") == "failed"
+        assert browser.evaluate(pieces_shown("tokens.4")) == 2 and browser.evaluate(ALL_LOADED)  # the last good
+    finally:
+        csv.write_text("value,qty\n1,4\n2,3\n5,1\n", encoding="utf-8")
+    browser.wait_for("document.getElementById('problems').children.length === 0 && "
+                     "document.getElementById('status').dataset.status === 'built'")
+    assert browser.wait_for(f"{pieces_shown('tokens.5')} === 2")
+
+
+def test_a_build_that_fails_after_the_pieces_showed_keeps_the_last_good_pictures(studio, browser):
+    """Another build holds the output folder (a `pnpgen build` in a terminal): the studio's build stops after
+    the new pieces were drawn; the page shows why and the last good pictures, every one still served."""
+    from pnpgen.output import BuildLock
+    csv = studio.kit / "components" / "tokens.csv"
+    browser.open(studio.url)
+    browser.wait_for(ALL_LOADED)
+    try:
+        with BuildLock(studio.out):
+            write_cell(csv, "\n5,1", "\n4,1")
+            browser.wait_for("document.getElementById('status').dataset.status === 'failed'")
+            assert "another build is writing" in browser.evaluate("document.getElementById('problems').textContent")
+            assert browser.wait_for(f"{pieces_shown('tokens.5')} === 2 && {ALL_LOADED}")
+            assert browser.evaluate(pieces_shown("tokens.4")) == 0
+            view = studio.view()
+            named = [p[side] for p in view["pieces"] for side in ("front", "back") if p[side]]
+            named += [page["picture"] for f in view["files"] for page in f["pages"]]
+            assert [studio.get(f"pic/{name}")[0] for name in named] == [200] * len(named)  # a new tab sees them
+    finally:
+        csv.write_text("value,qty\n1,4\n2,3\n5,1\n", encoding="utf-8")
+    browser.wait_for("document.getElementById('status').dataset.status === 'built' && "
+                     "document.getElementById('problems').children.length === 0")
+
+
+def _differ(a: Image.Image, b: Image.Image) -> bool:
+    from PIL import ImageChops
+    return a.size == b.size and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is not None
+
+
+def test_a_click_opens_the_proof_at_print_size_with_its_cut_line(studio, browser):
+    browser.open(studio.url)
+    browser.wait_for(ALL_LOADED)
+    browser.evaluate("document.querySelector('figure.piece[data-ref=\"cards.Explore\"]').click()")
+    loaded = "(i => i && i.complete && i.naturalWidth > 0)(document.querySelector('img.proof-front'))"
+    browser.wait_for(f"{loaded} && document.querySelector('img.proof-back').complete")
+    width_px = browser.evaluate("document.querySelector('img.proof-front').getBoundingClientRect().width")
+    assert width_px / 96 * 25.4 == pytest.approx(63.5 + 2 * 3.0, abs=0.3)  # CSS: 96 px an inch; + the margin
+    name = browser.evaluate("document.querySelector('img.proof-front').src").rsplit("/", 1)[1]
+    proof = png_of(studio, name).convert("RGB")
+    assert proof.tobytes() == Image.open(studio.out / "proofs" / "cards.Explore-front.png").convert("RGB").tobytes()
+    margin = round(3.0 / 25.4 * 192)
+    row = [proof.getpixel((x, proof.height // 2)) for x in range(margin - 4, margin + 2)]
+    assert any(r > 180 and g < 80 and b > 180 for r, g, b in row)  # the magenta cut line beside the edge
+    assert "cards.yaml:" in browser.evaluate("document.querySelector('#proof .source').textContent")
+    pdf = browser.evaluate("document.querySelector('#proof a').getAttribute('href')").split("?")[0]
+    assert studio.get(pdf.lstrip("/"))[0] == 200
