@@ -64,17 +64,20 @@ def templates_fingerprint(kit_root: Path) -> str:
     return content_key(*parts)
 
 
-def images_fingerprint(kit_root: Path) -> str:
-    """A hash of every image file in the kit folder (hidden folders and an output folder left out): a face
-    may show any of them (`<image href="art/red.png">`), and a redrawn image must redraw the faces that show
-    it. Kits hold few images; this reads them once per build."""
+def images_fingerprint(kit_root: Path, out: Path | None = None) -> str:
+    """A hash of every image file in the kit folder (hidden folders and the build's output folder `out` left
+    out, so its previews never count): a face may show any of them (`<image href="art/red.png">`), and a
+    redrawn image must redraw the faces that show it. Kits hold few images; this reads them once per build."""
     from pnpgen.images import IMAGE_SUFFIXES
+    skip = {Path(out).resolve()} if out else set()
     parts = []
-    for path in sorted(kit_root.rglob("*")):
-        rel = path.relative_to(kit_root)
-        if path.suffix.lower() in IMAGE_SUFFIXES and path.is_file() and rel.parts[0] != "output" \
-                and not any(part.startswith(".") for part in rel.parts):
-            parts += [rel.as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()]
+    for folder, names, files in os.walk(kit_root):
+        here = Path(folder)
+        names[:] = sorted(n for n in names if not n.startswith(".") and (here / n).resolve() not in skip)
+        for name in sorted(files):
+            path = here / name
+            if path.suffix.lower() in IMAGE_SUFFIXES and not name.startswith(".") and path.is_file():
+                parts += [path.relative_to(kit_root).as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()]
     return content_key(*parts)
 
 
@@ -85,10 +88,10 @@ def kit_view(kit) -> KitView:
 class FaceRefs:
     """The store key of each distinct face: same templates, parameters, images and size -> same drawing."""
 
-    def __init__(self, kit: KitView, size_mm: float):
+    def __init__(self, kit: KitView, size_mm: float, out: Path | None = None):
         from pnpgen.render import piece_faces
         renderer = [metadata.version(name) for name in ("cairosvg", "cairocffi")]
-        self.base = content_key(templates_fingerprint(kit.root), images_fingerprint(kit.root), repr(size_mm),
+        self.base = content_key(templates_fingerprint(kit.root), images_fingerprint(kit.root, out), repr(size_mm),
                                 repr((kit.id, kit.title, kit.data, kit.colours)), source_fingerprint(piece_faces),
                                 *renderer,
                                 source_fingerprint(face_store_module, face_compact_module, svg_ops_module))
@@ -285,7 +288,7 @@ def sheet_page_size(sheet) -> tuple[float, float]:
 
 def build_counters(ctx) -> dict:
     spec = sheet_spec(ctx)
-    faces = FaceRefs(kit_view(ctx.kit), mm(spec.size))
+    faces = FaceRefs(kit_view(ctx.kit), mm(spec.size), ctx.options.out)
     groups = print_groups(ctx)
     sheets = [group_sheet(ctx, spec, faces, group) for group in groups]
     calibration = calibration_file(ctx, spec)

@@ -13,7 +13,7 @@ SQUARE = '<image href="art/red.png" x="30" y="30" width="40" height="40"/>{%- en
 
 
 def paint(path: Path, rgb: tuple[int, int, int]) -> None:
-    path.parent.mkdir(exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     Image.new("RGB", (120, 120), rgb).save(path)
 
 
@@ -51,3 +51,16 @@ def test_a_counter_template_of_an_older_kit_that_writes_its_own_root_still_draws
     for spot in ((4, 4), (piece.width // 2, piece.height // 2), (piece.width - 5, piece.height - 5)):
         r, g, b = piece.getpixel(spot)
         assert g > 170 and r < 60 and b < 60, (spot, (r, g, b))
+
+
+def test_the_faces_key_hashes_the_kit_s_images_but_not_the_build_s_own_output(tmp_path):
+    """A build whose --out lies inside the kit writes previews there: they must not redraw every face."""
+    from pnpgen.counter_files import images_fingerprint
+    kit, out = tmp_path / "kit", tmp_path / "kit" / "build"
+    paint(kit / "art" / "red.png", (200, 0, 0))
+    paint(out / "previews" / "counters-red-p1.png", (1, 2, 3))
+    before = images_fingerprint(kit, out)
+    paint(out / "previews" / "counters-red-p1.png", (4, 5, 6))
+    assert images_fingerprint(kit, out) == before
+    paint(kit / "art" / "red.png", (0, 200, 0))
+    assert images_fingerprint(kit, out) != before
