@@ -2,8 +2,8 @@
 without code, each problem located at the data's own file and line and naming the rule.
 
 Two kinds of rule:
-- `each` (or `each_key`) + `in`: every value (or key) found at one path is a key of the mapping at another,
-  e.g. every technology a unit requires is a technology;
+- `each` (or `each_key`) + `in`: every value (or key) found at one path is a key of the mapping (or an item
+  of the list) at another, e.g. every technology a unit requires is a technology;
 - `sum` + `equals`: the numbers found at one path add up to a number (or the number at another path), e.g.
   the deep-space mix holds the markers the rules call for.
 
@@ -24,7 +24,7 @@ CHECK = Record({
     "rule": Field(Str(), doc="the rule's name, quoted in the error"),
     "each": optional(PATH, None, "every value found here ..."),
     "each_key": optional(PATH, None, "... or every key of the mappings found here ..."),
-    "in": optional(PATH, None, "... must be a key of the mapping here"),
+    "in": optional(PATH, None, "... must be a key of the mapping here (or an item of the list)"),
     "sum": optional(PATH, None, "the numbers found here add up to ..."),
     "equals": optional(Either((Int(0, 10 ** 9), PATH)), None, "... this number, or the number at this path"),
 }, "{rule, each or each_key, in} or {rule, sum, equals}")
@@ -73,7 +73,7 @@ def _run(rule: dict, docs: dict, lines: dict, problems: Problems) -> None:
         return
     source = rule["each"] or rule["each_key"]
     file_key, found = _found(docs, source, keys=bool(rule["each_key"]))
-    known = {str(k) for _, mapping in _found(docs, rule["in"])[1] if isinstance(mapping, dict) for k in mapping}
+    known = {str(k) for _, names in _found(docs, rule["in"])[1] if isinstance(names, (dict, list)) for k in names}
     for path, value in found:
         if value is not None and str(value) not in known:
             near = difflib.get_close_matches(str(value), sorted(known), n=1)

@@ -43,6 +43,7 @@ BAD_EDITS = [
     ("technologies.yaml", "{level: 4, cost: 20}", "{level: 5, cost: 20}", "technologies.ship_size.levels[3].level", "climb by one"),
     ("game.yaml", "{unit: SC, count: 3}", "{unit: XX, count: 3}", "setup.starting_forces[1].unit", "the starting forces are units: 'XX' is not one of them"),
     ("game.yaml", "{roll: [7, 7], technology: tactics}", "{roll: [7, 8], technology: tactics}", "tables.space_wreck", "exactly once"),
+    ("game.yaml", "terrain_class: E", "terrain_class: F", "combat.terrain_class", "is a firing class: 'F' is not one of them"),
     ("game.yaml", "{roll: [7, 7], technology: tactics}", "{roll: [7, 7], technology: tactix}", "tables.space_wreck[3].technology",
      "research chart: 'tactix' is not one of them (did you mean 'tactics'?"),
     ("kit.yaml", "  units: units.yaml", "  units: ../../units.yaml", "files.units", "outside the kit folder"),

@@ -34,8 +34,8 @@ def test_every_broken_rule_and_every_finding_is_located_in_one_run(kit_copy, run
     face_up = (kit_copy / "markers.yaml").read_text().splitlines().index("  face_up:") + 1
     assert (f"markers.yaml:{face_up}: home_system.face_up: one Homeworld lies face up in each Home System: "
             "the entries add up to 1, the rules call for 2") in result.err
-    assert f"kit.yaml:{no_file}: checks[9]: units need ships: no data file 'unit'" in result.err
-    assert f"kit.yaml:{half}: checks[10]: half a rule: give `each` or `each_key` with `in`" in result.err
+    assert f"kit.yaml:{no_file}: checks[10]: units need ships: no data file 'unit'" in result.err
+    assert f"kit.yaml:{half}: checks[11]: half a rule: give `each` or `each_key` with `in`" in result.err
     assert (f"units.yaml:{requires}: units.CV.requires.fightrs: every technology a unit requires is on the research "
             "chart: 'fightrs' is not one of them (did you mean 'fighters'?") in result.err
 

@@ -164,8 +164,6 @@ def _check_game(kit: Kit, report: _Reporter) -> None:
         report.error("game", "economy.colony_growth", "steps must rise, each larger than the last")
     if game.combat["always_hits"] > game.combat["die"]:
         report.error("game", "combat.always_hits", f"is not a face of a d{game.combat['die']}")
-    if game.combat["terrain_class"] not in game.combat["classes"]:
-        report.error("game", "combat.terrain_class", f"must be one of the classes {game.combat['classes']}")
 
 
 def _check_scenarios(kit: Kit, report: _Reporter) -> None:
