@@ -11,6 +11,7 @@ from pnpgen.manifest import MANIFEST, build_manifest, read_previous
 from pnpgen.model import Kit
 from pnpgen.pieces import Piece
 from pnpgen.lengths import parse_length
+from pnpgen.out_folder import check_out
 from pnpgen.output import BuildLock, OutputStage
 from pnpgen.pdf_update import mark_print_scaling
 from pnpgen.inputs import Inputs
@@ -113,6 +114,7 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None,
     parts = [part for part in select_parts(options.only)
              if part.applies(kit) and (part.wanted(options.extra) or options.only)]
     kit_out = Path(options.out) / kit.id
+    check_out(options.out, kit.root, kit.id)
     if inputs is None or inputs.kit_out != kit_out:
         from pnpgen.up_to_date import digest_memo
         inputs = Inputs(kit.root, kit_out, digest_memo(options.out))

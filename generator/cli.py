@@ -273,9 +273,12 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
     from pnpgen import up_to_date
     from pnpgen.inputs import Inputs
     start = time.perf_counter()
+    from pnpgen.out_folder import check_out
     key_options = {**options.__dict__, "out": str(options.out)}
+    kit_out = up_to_date.kit_out_guess(options.out, root)
+    check_out(options.out, root, kit_out.name)  # before anything under --out is read (the build checks again)
     memo = up_to_date.digest_memo(options.out)
-    inputs = Inputs(root, up_to_date.kit_out_guess(options.out, root), memo)
+    inputs = Inputs(root, kit_out, memo)
     said = up_to_date.reusable(options.out, root, key_options, inputs)
     if said is not None:
         for problem in said.problems:  # only warnings: a kit with errors never built

@@ -12,7 +12,7 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from pnpgen import resources
+from pnpgen import kit_files, resources
 
 FONT_DIR = resources.fonts()
 FAMILY = "DejaVu Sans"                 # SVG font-family for body text
@@ -58,13 +58,18 @@ def use_shipped_fonts_for_cairo() -> Path:
 
 @cache
 def register_reportlab_fonts() -> None:
-    """Register the shipped TTFs with reportlab (embedded and subset in every PDF that uses them)."""
+    """Register the shipped TTFs with reportlab (embedded and subset in every PDF that uses them), read by the
+    one reader of files a build uses (pnpgen.kit_files), inside the fonts folder: as a kit's own would be."""
+    import io
+
     from reportlab.lib.fonts import addMapping
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
     for name, filename in REPORTLAB_FONTS.items():
-        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
+        font_file = io.BytesIO(kit_files.read_bytes(FONT_DIR / filename, FONT_DIR))
+        font_file.name = str(FONT_DIR / filename)  # what reportlab names the font by in its messages
+        pdfmetrics.registerFont(TTFont(name, font_file))
     addMapping(BODY, 0, 0, BODY)
     addMapping(BODY, 1, 0, BOLD)
     addMapping(BODY, 0, 1, ITALIC)

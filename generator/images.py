@@ -4,10 +4,13 @@ absolute paths, ../ and links that lead out of the kit are refused."""
 from __future__ import annotations
 
 import difflib
+import io
 import os
 import re
 from pathlib import Path
 from urllib.parse import urlparse
+
+from pnpgen import kit_files
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 MAX_PIXELS = 50_000_000    # a larger raster is a decompression bomb or a mistake, not a counter's art
@@ -40,27 +43,31 @@ def _check_image(root: Path, ref: str) -> str | None:
         return f"{ref!r}: only paths inside the kit folder are allowed, not URLs ({parsed.scheme or 'network'}:)"
     if Path(ref).is_absolute():
         return f"{ref!r}: an absolute path; use a path inside the kit folder, such as art/ship.png"
-    path = (root / ref).resolve()
-    if not path.is_relative_to(root.resolve()):
+    path = Path(root) / ref
+    if os.path.normpath(ref).split(os.sep)[0] == "..":
         return f"{ref!r} leads outside the kit folder"
-    if not path.is_file():
+    if not os.path.lexists(path):
         return f"{ref!r}: no such file{_did_you_mean(root, ref)}"
     if path.suffix.lower() not in IMAGE_SUFFIXES:
         return f"{ref!r}: not an image file (use PNG, JPEG or SVG)"
-    return _readable(path, ref)
+    try:
+        data = kit_files.read_bytes(path, root)
+    except kit_files.KitFileError as exc:
+        return f"{ref!r} {exc.message}"
+    return _readable(data, path, ref)
 
 
-def _readable(path: Path, ref: str) -> str | None:
+def _readable(data: bytes, path: Path, ref: str) -> str | None:
     if path.suffix.lower() == ".svg":
-        head = path.read_bytes()[:4096].lstrip()
+        head = data[:4096].lstrip()
         if b"<svg" not in head and not head.startswith(b"<?xml"):
             return f"{ref!r} is not an SVG file"
-        if b"<!ENTITY" in path.read_bytes():
+        if b"<!ENTITY" in data:
             return f"{ref!r} declares XML entities, which are refused"
         return None
     from PIL import Image
     try:
-        with Image.open(path) as image:
+        with Image.open(io.BytesIO(data)) as image:
             width, height = image.size
             if width * height > MAX_PIXELS:
                 return f"{ref!r} is {width} x {height} pixels: over the limit of {MAX_PIXELS:,} pixels"
@@ -77,10 +84,11 @@ def _did_you_mean(root: Path, ref: str) -> str:
     return f" (did you mean {near[0]!r}?)" if near else ""
 
 
-def template_references(path: Path) -> list[tuple[int, str]]:
-    """(line, href) of every literal href in a template file (not those built by Jinja expressions)."""
+def template_references(path: Path, root: Path) -> list[tuple[int, str]]:
+    """(line, href) of every literal href in a template file of the kit at `root` (not those built by Jinja
+    expressions); the file read through the kit reader."""
     out = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(kit_files.read_text(path, root).splitlines(), start=1):
         for match in HREF.finditer(line):
             if match.group(1) and not match.group(1).startswith("#"):
                 out.append((number, match.group(1)))

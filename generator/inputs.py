@@ -92,8 +92,16 @@ def tree_digests(folder: Path, skip: tuple[Path, ...], memo: DigestMemo) -> list
                 continue
             if not os.path.isfile(path):
                 continue
-            out.append((path.relative_to(folder).as_posix(), memo.digest(path, stat)))
+            out.append((path.relative_to(folder).as_posix(), _digest(path, folder, stat, memo)))
     return sorted(out)
+
+
+def _digest(path: Path, folder: Path, stat: os.stat_result, memo: DigestMemo) -> str:
+    """The file's content hash; a link that leads out of `folder` is hashed by where it points, never read
+    (a build refuses it when it comes to read it: pnpgen.kit_files)."""
+    if path.is_symlink() and not os.path.realpath(path).startswith(os.path.realpath(folder) + os.sep):
+        return hashlib.sha256(b"outside\0" + os.fsencode(os.readlink(path))).hexdigest()
+    return memo.digest(path, stat)
 
 
 class Inputs:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 from pnpgen import game_modules
@@ -28,7 +29,7 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
     ({table: size}, --piece-size) and `counter_size` (every square table, --counter-size) resize tables."""
     problems = Problems()
     root = Path(root)
-    raw_kit = read_mapping(root / KIT_FILE, problems, "kit folder")
+    raw_kit = read_mapping(root / KIT_FILE, root, problems, "kit folder")
     if raw_kit is None:
         raise KitError(problems.items)
     kit_doc = KIT.check(raw_kit, Where(root / KIT_FILE, "", getattr(raw_kit, "line", 1), problems))
@@ -124,13 +125,16 @@ def _load_maps(root: Path, folder: str, kit, problems: Problems) -> tuple:
     return load_hex_maps(root, folder, kit, DEFAULT, problems)
 
 
-def read_mapping(path: Path, problems: Problems, field: str, named_in: Path | None = None, named_line: int = 0):
-    if not path.is_file():
+def read_mapping(path: Path, root: Path, problems: Problems, field: str, named_in: Path | None = None,
+                 named_line: int = 0):
+    """The mapping a kit's YAML file holds (read through the kit reader, inside `root`), or None with the
+    problem recorded."""
+    if not os.path.lexists(path) or os.path.isdir(path):
         where = named_in or path
         problems.error(where, named_line, field, f"file not found: {display_path(path)}")
         return None
     try:
-        raw = load_yaml(path)
+        raw = load_yaml(path, root)
     except YamlSyntaxError as exc:
         problems.error(path, exc.line, "", exc.message)
         return None

@@ -8,7 +8,7 @@ import re
 import shutil
 from pathlib import Path
 
-from pnpgen import resources
+from pnpgen import kit_files, resources
 from pnpgen.kit import KIT_FILE
 
 TEMPLATES_README = """\
@@ -32,7 +32,15 @@ def new_kit(source: Path, target: Path, with_templates: bool = True) -> Path:
     target = Path(target)
     if target.exists() and any(target.iterdir()):
         raise ValueError(f"{target} already exists and is not empty: choose a new folder")
-    shutil.copytree(source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", ".*"))
+    existed = target.exists()
+    try:
+        shutil.copytree(source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", ".*"),
+                        copy_function=_kit_file_copier(Path(source)))
+    except kit_files.KitFileError:  # nothing half-copied is left behind
+        shutil.rmtree(target, ignore_errors=True)
+        if existed:
+            target.mkdir()
+        raise
     templates = target / "templates"
     templates.mkdir(exist_ok=True)
     if with_templates:
@@ -42,6 +50,15 @@ def new_kit(source: Path, target: Path, with_templates: bool = True) -> Path:
     (templates / "README.txt").write_text(TEMPLATES_README, encoding="utf-8")
     _rename_kit(target / KIT_FILE, kit_id_for(target))
     return target
+
+
+def _kit_file_copier(source: Path):
+    """copytree's way to copy each file of a kit: read through the kit reader (a regular file inside `source`),
+    so a link out of the kit or a FIFO among files no build reads is an error, never copied in or waited on."""
+    def copy(from_path, to_path):
+        Path(to_path).write_bytes(kit_files.read_bytes(from_path, source))
+        return to_path
+    return copy
 
 
 def _rename_kit(kit_file: Path, kit_id: str) -> None:

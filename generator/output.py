@@ -1,8 +1,12 @@
-"""Atomic output: a build writes into a hidden staging folder and moves files into place only on success.
+"""Atomic output: a build writes into a hidden staging folder and lands it, on success, in one rename.
 
-A failed build therefore never leaves a half-written file and never touches the previous good output.
-Ctrl-C or SIGTERM while the files move in is held until the last one has landed, so the folder is always one
-whole build; and one build at a time writes into a folder (`BuildLock`), so two at once never mix.
+The staging folder becomes the whole new output folder (the files of the previous build that this one did
+not write are linked into it first, so `--only` keeps the other parts' files), and one renameat2
+RENAME_EXCHANGE swaps it with `OUT/<kit>`: a reader of that folder sees the last complete build or the new
+one, never a mix, even if the build is killed outright (kill -9) at any instant. The folder stays a plain
+folder (no symlink) that a viewer can keep open. A failed build never touches the previous output; one build
+at a time writes into a folder (`BuildLock`); and nothing under `--out` that a build did not make is followed
+or deleted: a symbolic link or special file there is an error (pnpgen.out_folder).
 """
 from __future__ import annotations
 
@@ -11,9 +15,11 @@ import json
 import os
 import shutil
 import signal
+import stat
 import tempfile
 from pathlib import Path
 
+from pnpgen.out_folder import STAGING_PREFIX, carry_over, land, refuse_links
 from pnpgen.problems import BuildError, display_path
 
 try:
@@ -21,7 +27,6 @@ try:
 except ImportError:  # Windows: no advisory locks; builds there are not guarded against each other
     fcntl = None
 
-STAGING_PREFIX = ".staging-"
 
 
 class BuildBusy(BuildError):
@@ -40,8 +45,13 @@ class BuildLock:
         self.handle = None
 
     def acquire(self) -> "BuildLock":
+        refuse_links(self.target)
         self.target.parent.mkdir(parents=True, exist_ok=True)
-        self.handle = open(self.path, "a+b")  # noqa: SIM115 - held until release
+        try:  # never through a symlink planted in its place: it would create or lock a file elsewhere
+            descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644)
+        except OSError as exc:
+            raise BuildError(f"{display_path(self.path)}: cannot lock the output folder: {exc.strerror or exc}") from None
+        self.handle = os.fdopen(descriptor, "a+b")
         if fcntl is not None:
             try:
                 fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -50,6 +60,11 @@ class BuildLock:
                 self.handle = None
                 raise BuildBusy(f"another build is writing {display_path(self.target)} right now; this one stopped "
                                 f"before writing anything (run it again when the other has finished)") from None
+        try:
+            refuse_links(self.target, whole=True)  # now that no other build changes it
+        except BuildError:
+            self.release()
+            raise
         remove_stale_staging(self.target)  # folders of builds that were killed outright: nobody else owns them now
         return self
 
@@ -67,7 +82,8 @@ class BuildLock:
 
 def remove_stale_staging(target: Path) -> None:
     for folder in Path(target).parent.glob(f"{STAGING_PREFIX}{Path(target).name}-*"):
-        shutil.rmtree(folder, ignore_errors=True)
+        if not folder.is_symlink():  # refused by refuse_links already; never followed
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -89,6 +105,7 @@ class OutputStage:
         self.target = Path(target)
         self.target.parent.mkdir(parents=True, exist_ok=True)
         self.dir = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{self.target.name}-", dir=self.target.parent))
+        os.chmod(self.dir, _folder_mode(self.target))  # it becomes the output folder: not mkdtemp's 0700
         self.written: list[str] = []
         self.committed = False
 
@@ -113,18 +130,14 @@ class OutputStage:
         self.write_text(rel, json.dumps(data, sort_keys=False, ensure_ascii=False) + "\n")
 
     def commit(self) -> list[Path]:
-        """Move every staged file over its target with os.replace (atomic on one file system), with Ctrl-C and
-        SIGTERM held until the last file has landed: the folder holds the old build or the new one, never both."""
-        landed = []
+        """Land the stage as the new output folder in one rename (see the module), with Ctrl-C and SIGTERM held
+        until it has landed; the previous build's folder, swapped out, is removed afterwards."""
         with signals_held():
-            for rel in self.written:
-                source, dest = self.dir / rel, self.target / rel
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(source, dest)
-                landed.append(dest)
+            carry_over(self.target, self.dir, set(self.written))
+            land(self.dir, self.target)
             self.committed = True
-        self.abort()
-        return landed
+        self.abort()  # the stage's name now holds the previous build (or nothing)
+        return [self.target / rel for rel in self.written]
 
     def abort(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -137,3 +150,13 @@ class OutputStage:
             self.commit()
         else:
             self.abort()
+
+
+def _folder_mode(target: Path) -> int:
+    """The mode the output folder has now, or the one a plain mkdir would give it."""
+    try:
+        return stat.S_IMODE(os.lstat(target).st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o777 & ~mask

@@ -52,7 +52,8 @@ def append_update(path: Path, reader: PdfReader, changed: dict) -> None:
             trailer[NameObject(key)] = reader.trailer.raw_get(key)
     trailer[NameObject("/Prev")] = _number(prev)
     out += b"trailer\n" + _serialise(trailer) + f"\nstartxref\n{xref_at}\n%%EOF\n".encode()
-    temporary = path.with_name(f".{path.name}.update")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.update")  # two parts naming one file (an error the
+    # build reports once both are done) may both be here at once: each its own temporary
     temporary.write_bytes(bytes(out))
     os.replace(temporary, path)  # a new file, never the old one rewritten: a cached copy linked to it stays as it was
 

@@ -27,6 +27,7 @@ from pnpgen.game_modules import kit_pieces
 from pnpgen.layout.proof import SAFE_INSET_MM, png_canvas, proof_rows, safe_inset
 from pnpgen.lengths import mm, parse_length
 from pnpgen.model import Kit
+from pnpgen.out_folder import check_out
 from pnpgen.output import BuildLock, OutputStage
 from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 from pnpgen.pdf_update import add_print_scaling_none
@@ -250,6 +251,7 @@ def make_proofs(kit: Kit, only: str | None, out: Path, colour: str | None = None
         shape = shape_of(kit, piece, counter)
         back = arts.art(piece.back, shape, 0.0) if piece.back else None
         proofs.append(Proof(stem, piece, shape, arts.art(piece.front, shape, 0.0), back))
+    check_out(out, kit.root, kit.id)
     with BuildLock(Path(out) / kit.id), OutputStage(Path(out) / kit.id) as stage:
         for proof in proofs:
             write_png(stage.path(f"{PROOFS}/{proof.stem}-front.png"), proof.front, proof.shape, dpi)

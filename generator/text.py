@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnpgen.problems import BuildError, display_path
+from pnpgen.problems import BuildError
 
 
 class TextError(BuildError):
@@ -20,13 +20,11 @@ def join_and(items, word: str = "and") -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
-def read_text(path: Path) -> str:
-    """A kit text file as UTF-8; a file that is not text is a located error, not a traceback."""
+def read_text(path: Path, root: Path) -> str:
+    """A kit text file (a regular file inside `root`, read through the kit reader) as UTF-8; a file that may
+    not be read or is not text is a located error, not a traceback or a hang."""
+    from pnpgen import kit_files
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        data = Path(path).read_bytes()
-        raise TextError(display_path(path), data[: exc.start].count(b"\n") + 1,
-                        f"not UTF-8 text (byte {data[exc.start]:#04x})") from None
-    except OSError as exc:
-        raise TextError(display_path(path), 0, f"cannot read: {exc.strerror or exc}") from None
+        return kit_files.read_text(path, root)
+    except kit_files.KitFileError as exc:
+        raise TextError(exc.file, exc.line, exc.message) from None

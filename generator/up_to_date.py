@@ -20,7 +20,8 @@ from pathlib import Path
 
 from pnpgen.inputs import DigestMemo, Inputs
 
-KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([^\s\"'#]+)")
+KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([a-z0-9][a-z0-9-]*)[\"']?[ \t]*(?:#.*)?$")  # as kit.yaml's schema:
+# an id like '..' is no folder name to build into (the load then says what is wrong with it)
 
 RECORD_VERSION = 1
 
@@ -107,9 +108,10 @@ def remember(out: Path, kit_root: Path, options: dict, inputs: Inputs, said: Sai
 def kit_out_guess(out: Path, kit_root: Path) -> Path:
     """Where the kit will land (OUT/<kit id>), read from kit.yaml without loading it; the build checks the
     guess against the loaded kit (it matters only to leave that folder out of the inputs)."""
+    from pnpgen import kit_files
     try:
-        match = KIT_ID.search((Path(kit_root) / "kit.yaml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
+        match = KIT_ID.search(kit_files.read_text(Path(kit_root) / "kit.yaml", kit_root))
+    except kit_files.KitFileError:  # the load says what is wrong with it, located
         match = None
     return Path(out) / (match.group(1) if match else Path(kit_root).name)
 

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import yaml
 
+from pnpgen import kit_files
+
 
 class LocatedDict(dict):
     """A mapping from YAML that knows its own line and the line of each key."""
@@ -121,14 +123,13 @@ class YamlSyntaxError(Exception):
         super().__init__(f"{path}:{line}: {message}")
 
 
-def load_yaml(path: Path):
-    """Parse one file safely; raise YamlSyntaxError with the line on any syntax problem."""
-    data = Path(path).read_bytes()
+def load_yaml(path: Path, root: Path):
+    """Parse one kit file safely, read through the kit reader (a regular file inside `root`); raise
+    YamlSyntaxError with the line on any syntax problem or a file that may not be read."""
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise YamlSyntaxError(path, data[: exc.start].count(b"\n") + 1,
-                              f"not UTF-8 text (byte {data[exc.start]:#04x}): save the file as UTF-8") from None
+        text = kit_files.read_text(path, root)
+    except kit_files.KitFileError as exc:
+        raise YamlSyntaxError(path, exc.line, exc.message) from None
     return parse_yaml(text, path)
 
 

@@ -109,7 +109,7 @@ REFUSED = [
     ("kit.yaml", "not an image file"),
     ("art/fake.png", "is not a readable image"),
     ("art/huge.png", "over the limit of"),
-    ("art/link.png", "leads outside the kit folder"),
+    ("art/link.png", "links to a file outside the kit folder"),
 ]
 
 

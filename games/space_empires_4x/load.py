@@ -69,7 +69,7 @@ def _load_data_file(root, key, rel, raw_kit, problems, lines):
     if not path.is_relative_to(root.resolve()):
         problems.error(kit_file, field_line, f"files.{key}", f"{rel!r} points outside the kit folder")
         return None
-    raw = read_mapping(path, problems, f"files.{key}", kit_file, field_line)
+    raw = read_mapping(path, root, problems, f"files.{key}", kit_file, field_line)
     if raw is None:
         return None
     lines.update(index_lines(key, path, raw))

@@ -7,7 +7,7 @@ have downloaded, so Jinja runs sandboxed: `{{ kit.__class__ }}` and the like sto
 """
 from __future__ import annotations
 
-import traceback
+from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 from xml.sax.saxutils import escape as xml_escape
@@ -16,6 +16,8 @@ import jinja2
 
 from pnpgen.model import Kit
 from pnpgen.problems import display_path
+from pnpgen.documents.context import render_in
+from pnpgen.kit_loader import KitLoader
 from pnpgen.sandbox import KitSandbox, KitUndefined
 from pnpgen.text import TextError, join_and
 
@@ -43,8 +45,11 @@ def kit_context(kit: Kit) -> dict:
     }
 
 
-def _env(finalize=None) -> jinja2.Environment:
-    env = KitSandbox(undefined=KitUndefined, autoescape=False, keep_trailing_newline=True, finalize=finalize)
+@lru_cache(maxsize=8)
+def _env(root: Path, markup: bool) -> jinja2.Environment:
+    """The sandbox for this kit's texts; includes name files from the kit folder, read by the kit reader."""
+    env = KitSandbox(loader=KitLoader([(root, root)]), undefined=KitUndefined, autoescape=False,
+                     keep_trailing_newline=True, finalize=_escape_markup if markup else None)
     env.filters["join_and"] = join_and
     return env
 
@@ -54,32 +59,13 @@ def _escape_markup(value):
     return xml_escape(value) if isinstance(value, str) else value
 
 
-_ENV = _env()
-_MARKUP_ENV = _env(finalize=_escape_markup)
-
-
 def render_text(kit: Kit, source: str, origin: Path | str, extra: dict | None = None, markup: bool = False) -> str:
     """Render one text; `origin` names its file for errors; `markup` escapes quoted data for reportlab."""
     context = kit_context(kit) | (extra or {})
     name = display_path(origin)
     if "\0" in source:
         raise TextError(name, source[: source.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
-    try:
-        return (_MARKUP_ENV if markup else _ENV).cached_from_string(source).render(**context)
-    except jinja2.TemplateSyntaxError as exc:
-        raise TextError(name, exc.lineno, f"template syntax error: {exc.message}") from None
-    except jinja2.exceptions.SecurityError as exc:
-        raise TextError(name, _line(exc), f"not allowed in a kit text: {exc}") from None
-    except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, ArithmeticError,
-            IndexError, RecursionError, OverflowError) as exc:
-        raise TextError(name, _line(exc), str(exc) or type(exc).__name__) from None
-
-
-def _line(exc: Exception) -> int:
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename == "<template>":
-            return frame.lineno
-    return 0
+    return render_in(_env(Path(kit.root), markup), source, name, context)
 
 
 def aid_names(kit: Kit) -> dict:

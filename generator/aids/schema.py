@@ -142,16 +142,13 @@ SCHEMAS = {CARDS_FILE: cards_schema, SHEETS_FILE: sheets_schema}
 def check_aid_file(kit, rel: Path, problems: Problems, schema=None):
     """Render and read one aid file, record every problem located; the checked mapping, or None. `schema`:
     a function of the kit's chart names giving the file's Record (default: the one SCHEMAS holds for `rel`)."""
-    from pnpgen.aids.sources import aids_path, render_aid_text
+    from pnpgen.aids.sources import aids_path, aids_root, render_aid_text
     from pnpgen.text import TextError, read_text
     from pnpgen.yamlio import YamlSyntaxError, parse_yaml
 
     path = aids_path(kit, rel)
-    if path.is_relative_to(kit.root) and not path.resolve().is_relative_to(kit.root.resolve()):
-        problems.error(path, 0, "", "links to a file outside the kit folder")
-        return None
     try:
-        rendered = render_aid_text(kit, read_text(path), path)
+        rendered = render_aid_text(kit, read_text(path, aids_root(kit, path)), path)
         raw = parse_yaml(rendered, path)
     except TextError as exc:
         problems.error(path, exc.line, "", exc.message)

@@ -1,6 +1,7 @@
 """Where a kit's aid cards come from and how their Jinja is rendered: light enough for validation (no reportlab)."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pnpgen import game_modules
@@ -15,16 +16,25 @@ def aids_path(kit: Kit, rel: Path = AIDS_FILE) -> Path:
     """The kit's own aid file; a game module's kit without one falls back to the built-in default kit's (as
     templates fall back to the built-in folder). A kit of data only has aid cards when it writes them."""
     own = kit.root / rel
-    return own if own.exists() or not kit.has_game_module else BUILTIN_DATA / DEFAULT_KIT / rel
+    return own if os.path.lexists(own) or not kit.has_game_module else BUILTIN_DATA / DEFAULT_KIT / rel
+
+
+def aids_root(kit: Kit, path: Path) -> Path:
+    """The kit an aid file belongs to (its own, or the built-in one it fell back to): all it may be read from."""
+    return kit.root if path.is_relative_to(kit.root) else BUILTIN_DATA / DEFAULT_KIT
 
 
 def has_aid_cards(kit: Kit) -> bool:
-    return aids_path(kit).is_file()
+    """The kit has aid cards when its file is there: any entry but a folder (a link out or a FIFO is then
+    the kit reader's located error, not a kit without aid cards)."""
+    path = aids_path(kit)
+    return os.path.lexists(path) and not path.is_dir()
 
 
 def has_sheets(kit: Kit) -> bool:
     from pnpgen.aids.schema import SHEETS_FILE
-    return aids_path(kit, SHEETS_FILE).is_file()
+    path = aids_path(kit, SHEETS_FILE)
+    return os.path.lexists(path) and not path.is_dir()
 
 
 def render_aid_text(kit: Kit, source: str, origin: Path) -> str:
@@ -35,4 +45,4 @@ def render_aid_text(kit: Kit, source: str, origin: Path) -> str:
     if module is not None and module.render_markup is not None:
         return module.render_markup(kit, source, origin)
     from pnpgen.documents.context import render_markup, text_context
-    return render_markup(source, origin, text_context(kit))
+    return render_markup(source, origin, text_context(kit), aids_root(kit, Path(origin)))

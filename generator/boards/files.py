@@ -133,8 +133,8 @@ def _key(ctx, svg: str, title: str, paper: str) -> str:
     from pnpgen.maps import pages, tiling
     from pnpgen import preflight
     from pnpgen.render import ink_lines, pdf, svg_ops
-    from pnpgen.render.templates import template_path
-    furniture = [template_path(ctx.kit.root, t).read_text(encoding="utf-8") for t in ("map-marks", "map-tile", "map-assembly")]
+    from pnpgen.render.templates import template_source
+    furniture = [template_source(ctx.kit.root, t) for t in ("map-marks", "map-tile", "map-assembly")]
     return content_key(source_fingerprint(pdf, svg_ops, tiling, pages, preflight, ink_lines), Path(__file__).read_text(encoding="utf-8"),
                        *furniture, svg, title, paper)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from pnpgen import kit_files
 from pnpgen.components.counts import check_kit_counts, check_table_counts
 from pnpgen.components.pieces import table_pieces
 from pnpgen.components.tables import Table, load_table
@@ -33,16 +34,15 @@ def folder_files(root: Path, rel: str, suffixes: tuple, field: str, kit_file: Pa
         return []
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.iterdir() if p.suffix in suffixes and p.is_file() and not p.name.startswith("."))
+    # every entry but folders: a FIFO or a link out of the kit is then the kit reader's located error, not skipped
+    return sorted(p for p in folder.iterdir() if p.suffix in suffixes and not p.is_dir() and not p.name.startswith("."))
 
 
-def read_yaml(path: Path, problems: Problems):
+def read_yaml(path: Path, root: Path, problems: Problems):
     try:
-        return load_yaml(path)
+        return load_yaml(path, root)
     except YamlSyntaxError as exc:
         problems.error(path, exc.line, "", exc.message)
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.error(path, 0, "", f"cannot read: {exc}")
     return None
 
 
@@ -50,7 +50,7 @@ def yaml_mappings(root: Path, rel: str, field: str, fields_hint: str, kit_file: 
                   problems: Problems):
     """(path, mapping) of every YAML file of a kit folder; a file that is not a mapping is a located error."""
     for path in folder_files(root, rel, (".yaml", ".yml"), field, kit_file, line, problems):
-        raw = read_yaml(path, problems)
+        raw = read_yaml(path, root, problems)
         if raw is None:
             continue
         if not isinstance(raw, dict):
@@ -62,7 +62,7 @@ def yaml_mappings(root: Path, rel: str, field: str, fields_hint: str, kit_file: 
 def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Problems) -> dict[str, Table]:
     tables = {}
     for path, raw in yaml_mappings(root, rel, "components", "name, shape, size", kit_file, line, problems):
-        table = load_table(path, raw, problems)
+        table = load_table(path, raw, problems, root)
         if table is not None:
             _check_templates(root, table, raw, problems)
             _check_images(root, table, problems)
@@ -111,9 +111,9 @@ def check_template_images(root: Path, problems: Problems) -> None:
         return
     for path in sorted(folder.glob("*.svg.j2")):
         try:
-            references = template_references(path)
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.error(path, 0, "", f"cannot read: {exc}")
+            references = template_references(path, root)
+        except kit_files.KitFileError as exc:
+            problems.error(path, exc.line, "", exc.message)
             continue
         for line, ref in references:
             if reason := check_image(root, ref):
@@ -161,11 +161,13 @@ def load_data_files(root: Path, rel: str, kit_file: Path, line: int, problems: P
     for path in folder_files(root, rel, (".yaml", ".yml", ".csv"), "data", kit_file, line, problems):
         if path.suffix == ".csv":
             try:
-                data[path.stem] = list(csv.DictReader(path.read_text(encoding="utf-8-sig").splitlines()))
-            except (OSError, UnicodeDecodeError, csv.Error) as exc:
-                problems.error(path, 0, "", f"cannot read: {exc}")
+                data[path.stem] = list(csv.DictReader(kit_files.read_text(path, root, "utf-8-sig").splitlines()))
+            except kit_files.KitFileError as exc:
+                problems.error(path, exc.line, "", exc.message)
+            except csv.Error as exc:
+                problems.error(path, 0, "", f"not a CSV file: {exc}")
         else:
-            value = read_yaml(path, problems)
+            value = read_yaml(path, root, problems)
             if value is not None:
                 data[path.stem.replace("-", "_")] = value
     return data

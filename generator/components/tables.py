@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import csv
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pnpgen import kit_files
 from pnpgen.components.columns import BUILTIN_COLUMNS, COLUMN, TEMPLATE, Anything, check_column, from_csv, row_record
 from pnpgen.lengths import LENGTH_PATTERN, parse_length
 from pnpgen.problems import Problems, display_path
@@ -92,7 +94,8 @@ class Table:
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # dotted path -> line
 
 
-def load_table(path: Path, raw, problems: Problems) -> Table | None:
+def load_table(path: Path, raw, problems: Problems, root: Path | None = None) -> Table | None:
+    """One table of a kit at `root` (default: the table file's folder, all a CSV beside it may be read from)."""
     """The checked table of one file, or None after recording its problems."""
     table_id = path.stem
     where = Where(path, "", getattr(raw, "line", 1), problems)
@@ -113,7 +116,7 @@ def load_table(path: Path, raw, problems: Problems) -> Table | None:
         return None
     columns_ok = all(check_column(n, c, where.child("columns", raw.line_of("columns")).child(n, _line(raw["columns"], n)))
                      for n, c in doc["columns"].items())
-    rows = _rows(path, raw, doc, problems)
+    rows = _rows(path, raw, doc, problems, Path(root) if root is not None else path.parent)
     if shape is None or not columns_ok or rows is None:
         return None
     return Table(id=table_id, name=doc["name"] or table_id, file=path, shape=shape, front=doc["front"],
@@ -138,10 +141,11 @@ def _shape(doc: dict, raw, where: Where) -> Shape | None:
     return Shape(doc["shape"], w, h, radius, doc["orientation"])
 
 
-def _rows(path: Path, raw, doc: dict, problems: Problems) -> list[Row] | None:
+def _rows(path: Path, raw, doc: dict, problems: Problems, root: Path) -> list[Row] | None:
     record = row_record(doc["columns"])
     if isinstance(doc["rows"], str):
-        located = _csv_rows(path.parent / doc["rows"], doc["columns"], Where(path, "rows", raw.line_of("rows"), problems))
+        located = _csv_rows(path.parent / doc["rows"], root, doc["columns"],
+                            Where(path, "rows", raw.line_of("rows"), problems))
         if located is None:
             return None
     else:
@@ -160,15 +164,17 @@ def _rows(path: Path, raw, doc: dict, problems: Problems) -> list[Row] | None:
     return None if bad else rows
 
 
-def _csv_rows(path: Path, columns: dict, named: Where) -> list | None:
-    """(file, line, row mapping) of each CSV record; header names are checked against the columns."""
-    if not path.is_file():
+def _csv_rows(path: Path, root: Path, columns: dict, named: Where) -> list | None:
+    """(file, line, row mapping) of each CSV record; header names are checked against the columns. The file
+    is read through the kit reader: a link out of the kit, a FIFO or a byte that is not UTF-8 (a latin-1
+    export) is an error at the CSV's own line."""
+    if not os.path.lexists(path):
         named.error(f"CSV file not found: {display_path(path)}")
         return None
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        named.error(f"cannot read {display_path(path)}: {exc}")
+        text = kit_files.read_text(path, root, encoding="utf-8-sig")
+    except kit_files.KitFileError as exc:
+        Where(path, "", exc.line, named.problems).error(exc.message)
         return None
     if "\x00" in text:
         named.error(f"{display_path(path)} holds a NUL byte: not a CSV text file")

@@ -23,6 +23,8 @@ from markupsafe import Markup
 from pnpgen.documents.table_data import ALIGNS, TableData
 from pnpgen.problems import BuildError, Problems, display_path
 from pnpgen.render.templates import format_number
+from pnpgen import kit_files
+from pnpgen.kit_loader import KitLoader
 from pnpgen.sandbox import KitSandbox, KitUndefined
 from pnpgen.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Str, Where, optional
 from pnpgen.text import join_and
@@ -76,6 +78,7 @@ class Chart:
     spec: dict            # the checked declaration
     file: str             # charts.yaml as shown in messages
     lines: dict           # field path inside the chart ("columns[2].cell") -> line
+    root: Path | None = None  # the kit folder charts.yaml lies in: where its cells may include files from
 
     def fail(self, field: str, message: str) -> ChartError:
         """A located error at one field of this chart ("columns[2].cell"), or at its nearest declared parent."""
@@ -101,7 +104,7 @@ def load_charts(path: Path | None, problems: Problems) -> dict[str, Chart]:
     if path is None:
         return {}
     try:
-        raw = load_yaml(path)
+        raw = load_yaml(path, Path(path).parent)  # charts.yaml lies at the top of its kit
     except YamlSyntaxError as exc:
         problems.error(path, exc.line, "", exc.message)
         return {}
@@ -109,7 +112,7 @@ def load_charts(path: Path | None, problems: Problems) -> dict[str, Chart]:
     if doc is INVALID:
         return {}
     name = display_path(path)
-    return {cid: Chart(cid, spec, name, _lines(raw["charts"][cid], raw["charts"].line_of(cid)))
+    return {cid: Chart(cid, spec, name, _lines(raw["charts"][cid], raw["charts"].line_of(cid)), Path(path).parent)
             for cid, spec in doc["charts"].items()}
 
 
@@ -137,17 +140,24 @@ def _cell_value(value):
     return escape(str(value))
 
 
-_ENV = KitSandbox(undefined=KitUndefined, autoescape=False, finalize=_cell_value)
-_ENV.filters["join_and"] = join_and
-_ENV.filters["num"] = format_number
+@lru_cache(maxsize=8)
+def _env(root: Path | None) -> KitSandbox:
+    """The sandbox chart cells render in; an include names a file from the kit folder (the kit reader's)."""
+    loader = KitLoader([(root, root)]) if root is not None else None
+    env = KitSandbox(loader=loader, undefined=KitUndefined, autoescape=False, finalize=_cell_value)
+    env.filters["join_and"] = join_and
+    env.filters["num"] = format_number
+    return env
+
+
 _JINJA_ERRORS = (jinja2.TemplateError, AttributeError, KeyError, TypeError, ValueError, ArithmeticError, IndexError,
                  RecursionError, OverflowError)
 
 
 @lru_cache(maxsize=4096)
-def _compiled(source: str):
+def _compiled(root: Path | None, source: str):
     """A chart's template, compiled once per process (a chart renders each cell template once per row)."""
-    return _ENV.cached_from_string(source)
+    return _env(root).cached_from_string(source)
 
 
 class _Renderer:
@@ -166,7 +176,7 @@ class _Renderer:
 
     def _run(self, field, source, names, module=False):
         try:
-            template = _compiled(source)
+            template = _compiled(self.chart.root, source)
             variables = self.context | names
             if not module:
                 return template.render(variables)
@@ -178,6 +188,10 @@ class _Renderer:
             raise self.chart.fail(field, f"template syntax error: {exc.message}") from None
         except jinja2.exceptions.SecurityError as exc:
             raise self.chart.fail(field, f"not allowed in a kit text: {exc}") from None
+        except jinja2.TemplateNotFound as exc:
+            raise self.chart.fail(field, f"include {exc.name!r}: no such file in the kit folder") from None
+        except kit_files.KitFileError as exc:
+            raise self.chart.fail(field, f"include {exc}") from None
         except _JINJA_ERRORS as exc:
             raise self.chart.fail(field, str(exc) or type(exc).__name__) from None
 

@@ -5,16 +5,20 @@ the file and line), and `table(...)` leaves a directive line that the story buil
 """
 from __future__ import annotations
 
+import os
 import traceback
+from functools import lru_cache
 from xml.sax.saxutils import escape as xml_escape
 from collections import ChainMap, Counter
 from pathlib import Path
 
 import jinja2
 
+from pnpgen import kit_files
 from pnpgen.documents.charts import build_chart, chart_names_problem
 from pnpgen.documents.table_data import plain_table
 from pnpgen.problems import display_path
+from pnpgen.kit_loader import KitLoader
 from pnpgen.sandbox import KitSandbox, KitUndefined
 from pnpgen.render.templates import format_number
 from pnpgen.text import TextError, join_and, read_text
@@ -169,51 +173,61 @@ def _cell(value) -> str:
     return format_number(value)
 
 
-_ENV = KitSandbox(undefined=KitUndefined, autoescape=False, keep_trailing_newline=True)
-_ENV.filters["join_and"] = join_and
-_ENV.filters["num"] = format_number
-
-
 def _escape_markup(value):
     """Data quoted into reportlab paragraph markup (an aid card): a name like 'R&D <1>' must print, not break it."""
     return xml_escape(value) if isinstance(value, str) else value
 
 
-_MARKUP_ENV = KitSandbox(undefined=KitUndefined, autoescape=False, keep_trailing_newline=True,
-                         finalize=_escape_markup)
-_MARKUP_ENV.filters["join_and"] = join_and
-_MARKUP_ENV.filters["num"] = format_number
+@lru_cache(maxsize=8)
+def _text_env(root: Path, markup: bool) -> KitSandbox:
+    """The sandbox a kit's texts render in; `{% include %}` and `{% import %}` name files from the kit
+    folder (rules/_intro.md), read through the kit reader."""
+    env = KitSandbox(loader=KitLoader([(root, root)]), undefined=KitUndefined, autoescape=False,
+                     keep_trailing_newline=True, finalize=_escape_markup if markup else None)
+    env.filters["join_and"] = join_and
+    env.filters["num"] = format_number
+    return env
 
 
-def render_markup(source: str, origin: Path, context: dict) -> str:
+def render_markup(source: str, origin: Path, context: dict, root: Path) -> str:
     """A kit text whose output is reportlab markup (an aid card file), quoted data escaped; errors located."""
-    return _render(_MARKUP_ENV, source, display_path(origin), context)
+    return render_in(_text_env(Path(root), True), source, display_path(origin), context)
 
 
-def render_chapter(path: Path, context: dict) -> str:
+def render_chapter(path: Path, context: dict, root: Path) -> str:
     """A chapter's text rendered; a file that is not text (not UTF-8, a NUL byte) is a located error too."""
-    source, name = read_text(path), display_path(path)
+    source, name = read_text(path, root), display_path(path)
     if "\0" in source:
         raise TextError(name, source[: source.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
-    return _render(_ENV, source, name, context)
+    return render_in(_text_env(Path(root), False), source, name, context)
 
 
-def _render(env, source: str, name: str, context: dict) -> str:
-    """The rendered text; a TextError (a BuildError that keeps its file, line and message apart) otherwise."""
+def render_in(env, source: str, name: str, context: dict) -> str:
+    """The rendered text; a TextError (a BuildError that keeps its file, line and message apart) otherwise,
+    at the line of the included file when the problem is in one."""
     try:
         return env.cached_from_string(source).render(**context)
     except jinja2.TemplateSyntaxError as exc:
-        raise TextError(name, exc.lineno, f"template syntax error: {exc.message}") from None
+        where = display_path(exc.filename) if exc.filename else name
+        raise TextError(where, exc.lineno, f"template syntax error: {exc.message}") from None
+    except jinja2.TemplateNotFound as exc:
+        raise TextError(*text_location(exc, name), f"include {exc.name!r}: no such file in the kit folder "
+                        f"(an include names a file from the kit folder, such as rules/_intro.md)") from None
+    except kit_files.KitFileError as exc:
+        raise TextError(*text_location(exc, name), f"include {exc.file}: {exc.message}") from None
     except jinja2.exceptions.SecurityError as exc:
-        raise TextError(name, _line(exc), f"not allowed in a kit text: {exc}") from None
+        raise TextError(*text_location(exc, name), f"not allowed in a kit text: {exc}") from None
     except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, IndexError, ArithmeticError,
             RecursionError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)  # str(KeyError) adds quotes
-        raise TextError(name, _line(exc), message) from None
+        raise TextError(*text_location(exc, name), message or type(exc).__name__) from None
 
 
-def _line(exc: Exception) -> int:
+def text_location(exc: Exception, name: str) -> tuple[str, int]:
+    """(file, line) of the innermost template frame: the text itself ("<template>") or a file it included."""
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if frame.filename == "<template>":
-            return frame.lineno
-    return 0
+            return name, frame.lineno
+        if not frame.filename.endswith(".py") and os.path.isabs(frame.filename):
+            return display_path(frame.filename), frame.lineno
+    return name, 0

@@ -50,8 +50,8 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
     context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size)
-    sources = [(path, render_chapter(path, context)) for path in chapter_files(kit, settings["chapters"],
-                                                                                  settings.get("back_cover"))]
+    sources = [(path, render_chapter(path, context, kit.root))
+               for path in chapter_files(kit, settings["chapters"], settings.get("back_cover"))]
     chapters = [(path, parse(text)) for path, text in sources]
     if settings.get("back_cover"):
         chapters[-1] = (chapters[-1][0], on_a_page_of_its_own(chapters[-1][1]))

@@ -125,7 +125,7 @@ def load_hex_maps(root: Path, folder: str, kit, rules: MapRules, problems: Probl
             problems.error(file, 0, "", "links to a file outside the kit folder")
     schema, written, maps = map_schema(rules), [], []
     for file in (f for f in files if f.resolve().is_relative_to(inside)):
-        raw = read_mapping(file, problems, "")
+        raw = read_mapping(file, root, problems, "")
         if raw is not None:
             written.append(raw)
             maps.append(_load_one(file, raw, schema, rules, kit, problems))

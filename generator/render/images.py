@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -23,19 +24,21 @@ class ImageRefused(ValueError):
 
 
 def kit_fetcher(root: Path | None):
-    """A cairosvg url_fetcher that serves files inside `root` only (nothing at all when root is None)."""
-    base = root.resolve() if root else None
+    """A cairosvg url_fetcher that serves files inside `root` only (nothing at all when root is None), read
+    through the kit reader: a link out of the kit, a FIFO or a device is refused, never read or waited on."""
+    from pnpgen import kit_files
 
     def fetch(url: str, resource_type=None) -> bytes:
         parsed = urlparse(url)
-        if base is None or parsed.scheme != "file":
+        if root is None or parsed.scheme != "file":
             raise ImageRefused(f"external reference refused: {url} (use a path inside the kit folder)")
-        path = Path(unquote(parsed.path)).resolve()
-        if not path.is_relative_to(base):
-            raise ImageRefused(f"reference outside the kit folder refused: {unquote(parsed.path)}")
-        if not path.is_file():
-            raise ImageRefused(f"no such file in the kit: {path.relative_to(base)}")
-        return path.read_bytes()
+        path = Path(unquote(parsed.path))
+        try:
+            return kit_files.read_bytes(path, root)
+        except kit_files.KitFileError as exc:
+            if "outside the kit folder" in exc.message:
+                raise ImageRefused(f"reference outside the kit folder refused: {path} ({exc.message})") from None
+            raise ImageRefused(f"image {exc.file}: {exc.message}") from None
 
     return fetch
 
@@ -131,15 +134,22 @@ def replay_image(context, path: str, key: str, opacity: float, for_pdf: bool = F
     `for_pdf` paints a stand-in that the PDF gets the file's own data for (pnpgen.render.pdf_images)."""
     surface = _STAND_INS.get(key) if for_pdf else _SURFACES.get(key)
     if surface is None or not _unchanged(path, key):
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise ImageRefused(f"a stored face's image {path} cannot be read: {exc}") from None
+        data = stored_image(path)
         if hashlib.sha1(data).hexdigest() != key:
             raise ImageRefused(f"the image {path} changed while building; build again")
         _STAMPS[path] = (key, _stamp(path))
         surface = _stand_in(data, path, key) if for_pdf else _surface(data)
     paint(context, surface, opacity)
+
+
+def stored_image(path: str) -> bytes:
+    """The bytes of an image a stored face names (a cache may come with a kit that builds into itself): a
+    regular file only, never a FIFO or device, and used only when its hash is the one the face recorded."""
+    from pnpgen import kit_files
+    try:
+        return kit_files.read_bytes(path, os.path.dirname(os.path.realpath(path)))
+    except kit_files.KitFileError as exc:
+        raise ImageRefused(f"a stored face's image {exc}") from None
 
 
 _STAND_INS: dict[str, object] = {}

@@ -16,7 +16,6 @@ import hashlib
 import re
 import struct
 import zlib
-from pathlib import Path
 
 MARK = b"pnpgen-png:"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -125,9 +124,10 @@ def embed_pngs(data: bytes) -> bytes:
 def _png_of(key: str) -> dict:
     from pnpgen.problems import BuildError
     path = _FILES.get(key)
+    from pnpgen.render.images import ImageRefused, stored_image
     try:
-        data = Path(path).read_bytes() if path else b""
-    except OSError:
+        data = stored_image(path) if path else b""
+    except ImageRefused:
         data = b""
     png = png_info(data) if hashlib.sha1(data).hexdigest() == key else None
     if png is None:

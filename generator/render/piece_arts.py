@@ -13,6 +13,7 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
 from pathlib import Path
 
+from pnpgen import kit_files
 from pnpgen.lengths import mm
 from pnpgen.preflight import check_face, overprints, preflight_rules
 from pnpgen.render.ink_lines import read_ink
@@ -237,9 +238,10 @@ def svg_key(svg: str, root: Path, images: dict | None = None) -> str:
     images = {} if images is None else images
     for ref in sorted(set(HREF.findall(svg))):
         if ref not in images:
-            path = (root / ref).resolve()
-            inside = path.is_file() and path.is_relative_to(root.resolve())
-            images[ref] = hashlib.sha1(path.read_bytes()).digest() if inside else b""
+            try:  # the kit reader's: a reference it refuses is refused again when drawn, with its message
+                images[ref] = hashlib.sha1(kit_files.read_bytes(root / ref, root)).digest()
+            except kit_files.KitFileError:
+                images[ref] = b""
         digest.update(images[ref])
     digest.update(renderer_fingerprint().encode())
     return digest.hexdigest()

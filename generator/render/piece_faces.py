@@ -10,6 +10,7 @@ from pathlib import Path
 
 import jinja2
 
+from pnpgen.kit_files import KitFileError
 from pnpgen.pieces import colour_params
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.templates import SUFFIX, template_dirs, template_env
@@ -33,14 +34,16 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
     try:
         return env.get_template(f"{template}{SUFFIX}").render(**context)
     except jinja2.TemplateNotFound as exc:
-        via = f" (used by {template}{SUFFIX})" if exc.name and exc.name != f"{template}{SUFFIX}" else ""
-        raise BuildError(f"{where}: template {exc.name} not found{via} "
-                         f"(looked in {', '.join(display_path(d) for d in template_dirs(kit_root))})") from None
+        at = f"{_template_line(exc, template)}: " if exc.name != f"{template}{SUFFIX}" else ""  # an include's line
+        raise BuildError(f"{at}template {exc.name} not found (for {where}; "
+                         f"looked in {', '.join(display_path(d) for d in template_dirs(kit_root))})") from None
     except jinja2.TemplateSyntaxError as exc:
         raise BuildError(f"{display_path(exc.filename or template)}:{exc.lineno}: template syntax error: "
                          f"{exc.message} (for {where})") from None
     except TextFitError as exc:
         raise BuildError(f"{where}: {_template_line(exc, template)}: {exc}") from None
+    except KitFileError as exc:  # an include or import that is a link out of the kit, a FIFO...
+        raise BuildError(f"{_template_line(exc, template)}: include {exc} (for {where})") from None
     except jinja2.exceptions.SecurityError as exc:
         raise BuildError(f"{where}: {_template_line(exc, template)}: not allowed in a kit template: {exc}") from None
     except UnicodeDecodeError as exc:

@@ -6,13 +6,16 @@ Jinja's sandbox (no Python internals: `{{ piece.__class__ }}` is a located error
 """
 from __future__ import annotations
 
+import os
 import traceback
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 
-from pnpgen import resources
+from pnpgen import kit_files, resources
+from pnpgen.kit_files import KitFileError
+from pnpgen.kit_loader import KitLoader
 from pnpgen.problems import BuildError, display_path
 from pnpgen.sandbox import KitSandbox, code_folder
 
@@ -37,7 +40,7 @@ def template_env(kit_root: Path) -> jinja2.Environment:
 @lru_cache(maxsize=8)
 def _template_env(kit_root: Path, overrides: tuple) -> jinja2.Environment:
     env = KitSandbox(
-        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in template_dirs(kit_root)]),
+        loader=KitLoader([(d, root) for d, root in zip(template_dirs(kit_root), (kit_root, BUILTIN_TEMPLATES))]),
         undefined=jinja2.StrictUndefined,
         autoescape=True,  # every template here writes SVG/XML: a name like "R&D <1>" must not break it
         trim_blocks=True,
@@ -59,12 +62,23 @@ def format_number(value) -> str:
 
 
 def template_path(kit_root: Path, name: str) -> Path | None:
-    """The file a template name resolves to, or None."""
+    """The file a template name resolves to, or None. A kit's entry of that name wins even when it cannot be
+    read (a link out, a FIFO): reading it is then the located error, never a silent fall back to the built-in."""
     for folder in template_dirs(kit_root):
         candidate = folder / f"{name}{SUFFIX}"
-        if candidate.is_file():
+        if os.path.lexists(candidate) and not candidate.is_dir():
             return candidate
     return None
+
+
+def template_source(kit_root: Path, name: str) -> str:
+    """The text of template `name`, read as the loader reads it (the kit's own first, through the kit reader)."""
+    path = template_path(kit_root, name)
+    if path is None:
+        raise BuildError(f"template {name}{SUFFIX} not found in {display_path(Path(kit_root) / 'templates')} "
+                         f"or the built-in templates")
+    own = path.parent == Path(kit_root) / "templates"
+    return kit_files.read_text(path, kit_root if own else BUILTIN_TEMPLATES)
 
 
 def render_template(kit_root: Path, name: str, context: dict, needed_by: str = "") -> str:
@@ -77,11 +91,15 @@ def render_template(kit_root: Path, name: str, context: dict, needed_by: str = "
     except jinja2.TemplateNotFound as exc:
         looked = ", ".join(display_path(d) for d in template_dirs(kit_root))
         missing = exc.name or f"{name}{SUFFIX}"
-        via = f" (used by {name}{SUFFIX})" if missing != f"{name}{SUFFIX}" else ""
-        raise BuildError(f"template {missing} not found{via}{who}; looked in {looked}") from None
+        if missing != f"{name}{SUFFIX}":  # an include or import: at its line in the template that names it
+            raise BuildError(f"{_template_location(exc, name)}: template {missing} not found{who}; "
+                             f"looked in {looked}") from None
+        raise BuildError(f"template {missing} not found{who}; looked in {looked}") from None
     except jinja2.TemplateSyntaxError as exc:
         where = display_path(exc.filename) if exc.filename else f"{name}{SUFFIX}"
         raise BuildError(f"{where}:{exc.lineno}: template syntax error: {exc.message}{who}") from None
+    except KitFileError as exc:  # a template or an include that is a link out of the kit, a FIFO...
+        raise BuildError(f"{_template_location(exc, name)}: {exc}{who}") from None
     except jinja2.exceptions.SecurityError as exc:
         raise BuildError(f"{_template_location(exc, name)}: not allowed in a template: {exc}{who}") from None
     except UnicodeDecodeError as exc:

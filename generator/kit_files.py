@@ -1,0 +1,124 @@
+"""The one way a build reads a file of a kit: a regular file whose real path lies inside an allowed folder.
+
+A kit comes from anyone (a zip, a git repository), so every file it names is input to be checked before a
+byte is read: a symlink may point anywhere (`data/units.csv -> /etc/passwd`), a FIFO or device in place of a
+chapter would block the build for ever, and the build's own output may lie inside the kit (`mygame/output/`)
+and must never be read back as input. Every reader of kit files (YAML, CSV, texts, Jinja's loaders, images)
+comes through here, with the folder(s) it may read from: the kit's root for kit files, pnpgen's own folders
+for its built-in templates and fonts. Symlinks that stay inside are fine. Kept free of Jinja and YAML so any
+module may use it.
+"""
+from __future__ import annotations
+
+import os
+import stat
+
+from pnpgen.problems import BuildError, display_path
+
+MAX_FILE_BYTES = 256 * 2**20   # far beyond any kit's file (the largest art is a few MB); more is a bomb
+_KEPT_OUT: set[str] = set()    # real paths of output folders: never read as a kit's input
+KINDS = {stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
+         stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder", stat.S_IFLNK: "a symbolic link"}
+
+
+class KitFileError(BuildError):
+    """A kit file that may not be read: its path, the line that named it (0 if none) and why."""
+
+    def __init__(self, path, message: str, line: int = 0):
+        self.file, self.line, self.message = display_path(path), line, message
+        super().__init__(f"{self.file}:{line}: {message}" if line else f"{self.file}: {message}")
+
+    def __reduce__(self):  # raised in a build worker, it must cross back to the parent whole
+        return (_rebuild, (self.file, self.message, self.line))
+
+
+def _rebuild(file: str, message: str, line: int) -> KitFileError:
+    return KitFileError(file, message, line)
+
+
+def keep_out(folder) -> None:
+    """Never read anything under `folder` (a build's output, when it lies inside the kit) as kit input."""
+    _KEPT_OUT.add(os.path.realpath(folder))
+
+
+def kept_out(path) -> bool:
+    real = os.path.realpath(path)
+    return any(_within(real, folder) for folder in _KEPT_OUT)
+
+
+def _within(real: str, folder: str) -> bool:
+    return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def real_path(path, roots) -> str:
+    """The real path of `path` (every symlink followed), checked to lie inside one of `roots` and outside
+    the build's output; a KitFileError says which rule it breaks. The file need not exist."""
+    if "\0" in str(path):
+        raise KitFileError(str(path).replace("\0", "\\0"), "a path with a NUL byte")
+    real = os.path.realpath(path)
+    if not any(_within(real, os.path.realpath(root)) for root in _as_tuple(roots)):
+        linked = real != os.path.abspath(path)
+        raise KitFileError(path, ("links to a file" if linked else "lies") + " outside the kit folder: a kit reads only its own files")
+    if kept_out(real):
+        raise KitFileError(path, "lies in the build's output folder, which a kit never reads as input")
+    return real
+
+
+def _as_tuple(roots) -> tuple:
+    return (roots,) if isinstance(roots, (str, os.PathLike)) else tuple(roots)
+
+
+def is_kit_file(path, roots) -> bool:
+    """True when `path` can be read as a kit file (inside, regular); never blocks, never raises."""
+    try:
+        real = real_path(path, roots)
+        return stat.S_ISREG(os.stat(real).st_mode)
+    except (OSError, ValueError, KitFileError):
+        return False
+
+
+def read_bytes(path, roots, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a kit file: a regular file, its real path inside `roots`, at most `limit` bytes. Checked
+    with stat before it is opened, and opened without blocking, so a FIFO or device is refused, never waited on."""
+    real = real_path(path, roots)
+    try:
+        before = os.stat(real)
+    except FileNotFoundError:
+        raise KitFileError(path, "no such file") from None
+    except OSError as exc:
+        raise KitFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    _check_regular(path, before, limit)
+    try:
+        descriptor = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise KitFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    with os.fdopen(descriptor, "rb") as handle:
+        now = os.fstat(handle.fileno())
+        if (now.st_dev, now.st_ino) != (before.st_dev, before.st_ino):
+            raise KitFileError(path, "changed while it was being read; build again")
+        _check_regular(path, now, limit)
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise KitFileError(path, f"is larger than {limit // 2**20} MB: not a kit's file")
+    return data
+
+
+def _check_regular(path, info: os.stat_result, limit: int) -> None:
+    kind = stat.S_IFMT(info.st_mode)
+    if kind != stat.S_IFREG:
+        what = KINDS.get(kind, "not a regular file")
+        raise KitFileError(path, f"is {what}, not a regular file: a kit holds only plain files")
+    if info.st_size > limit:
+        raise KitFileError(path, f"is larger than {limit // 2**20} MB: not a kit's file")
+
+
+def read_text(path, roots, encoding: str = "utf-8") -> str:
+    """A kit text file decoded (utf-8-sig drops a spreadsheet's byte order mark); a byte that is not text is
+    located by its line."""
+    data = read_bytes(path, roots)
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise KitFileError(path, f"not UTF-8 text (byte {data[exc.start]:#04x}): save the file as UTF-8",
+                           data[: exc.start].count(b"\n") + 1) from None
+
