@@ -1,6 +1,6 @@
 """The counters part's files (pnpgen.parts.counters registers it): every counter of the kit at its rule count,
-double-sided, one PDF per print group (each colour, deep space, neutral) plus a duplex calibration sheet, PNG
-previews, and every placement in the manifest.
+double-sided, one PDF per print group (each colour, deep space, neutral), PNG previews, and every placement
+in the manifest. The duplex calibration sheet is the core's (pnpgen.calibration).
 
 The stages stay apart: faces (Jinja SVG per distinct face) -> layout (pnpgen.layout.counters, numbers)
 -> drawing (pnpgen.render.counter_sheets, in worker processes). Two caches under ctx.cache_dir keep
@@ -18,27 +18,24 @@ from dataclasses import replace
 from pathlib import Path
 
 from pnpgen import game_modules
+from pnpgen.calibration import CALIBRATION
+from pnpgen.duplex import build_setting, flip_words
 from pnpgen.pieces import Face, Piece
-from pnpgen.layout import calibration as calibration_layout_module
 from pnpgen.layout import counters as layout_module
-from pnpgen.layout.calibration import calibration_layout
 from pnpgen.layout.counters import Page, SheetSpec, impose_counters
-from pnpgen.lengths import mm, parse_length, parse_offset, pt_from_mm
+from pnpgen.lengths import mm, parse_length, pt_from_mm
 from pnpgen.output_cache import OutputCache, content_key, source_fingerprint
 from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 from pnpgen.problems import BuildError
-from pnpgen.render import calibration as calibration_module
 from pnpgen.render import counter_sheets as sheets_module
 from pnpgen.render import face_compact as face_compact_module
 from pnpgen.render import face_store as face_store_module
 from pnpgen.render import pdf as pdf_module
 from pnpgen.render import svg_ops as svg_ops_module
 from pnpgen.render.face_store import FaceStore
-from pnpgen.render.calibration import CalibrationFile, write_calibration
 from pnpgen.render.counter_sheets import FaceRef, KitView, SheetFile, SheetPage, write_sheet_file
 from pnpgen.render.templates import SUFFIX, template_dirs
 
-CALIBRATION = "counters-calibration.pdf"
 WORKERS = 2
 
 
@@ -48,9 +45,9 @@ def sheet_spec(ctx) -> SheetSpec:
     gutter = float(ctx.option("gutter", 0.0) or 0.0)
     if gutter < 0:
         raise ValueError("--gutter must be 0 or more (mm)")
+    duplex, offset = build_setting(ctx)
     return SheetSpec(page=paper_size(ctx.paper), margin=PRINTABLE_MARGIN, size=parse_length(ctx.counter_size),
-                     gutter=pt_from_mm(gutter), duplex=ctx.option("duplex", "long") or "long",
-                     back_offset=parse_offset(ctx.option("back_offset", "0,0") or "0,0"))
+                     gutter=pt_from_mm(gutter), duplex=duplex, back_offset=offset)
 
 
 # Faces --------------------------------------------------------------------------------------------------
@@ -120,7 +117,7 @@ def print_groups(ctx) -> list[tuple[str, str, list[Piece]]]:
 
 
 def duplex_words(spec: SheetSpec) -> str:
-    return "flip on the long edge" if spec.duplex == "long" else "flip on the short edge"
+    return flip_words(spec.duplex)
 
 
 def title_lines(ctx, spec, group_name: str, page: Page, sheets: int) -> tuple[str, ...]:
@@ -157,29 +154,9 @@ def group_sheet(ctx, spec, faces: FaceRefs, group: tuple) -> SheetFile:
                      mm(spec.size), tuple(distinct), tuple(sheet_pages), previews)
 
 
-def calibration_file(ctx, spec: SheetSpec) -> CalibrationFile:
-    front = (f"{ctx.kit.title} \u00b7 duplex calibration \u00b7 front",
-             f"Print this one sheet two-sided at 100% / actual size, {duplex_words(spec)}, "
-             "with the printer settings you will use for the counters.",
-             "Then turn the sheet over and read the back.")
-    back = (f"{ctx.kit.title} \u00b7 duplex calibration \u00b7 back",
-            "Hold the sheet up to a light. The cross printed on the front shows through.",
-            "Read the number on each scale where the front's line crosses it (in mm, the marks are 1 mm apart), "
-            "and write both down here:   X = ______ mm     Y = ______ mm.",
-            "Both 0: your printer puts backs on their fronts; print the counter sheets as they are.",
-            "Any other numbers: give them to whoever made these files, and ask for counter sheets made with that "
-            "back offset (X,Y); backs printed from them land on their fronts on this printer.")
-    layout = calibration_layout(spec.page, spec.margin)
-    return CalibrationFile(CALIBRATION, f"{ctx.kit.title}: duplex calibration", layout, front, back,
-                           ("previews/counters-calibration-p1.png", "previews/counters-calibration-p2.png")
-                           if ctx.option("previews") else (),
-                           spec.margin)
-
-
 # Producing the files -------------------------------------------------------------------------------------
 
-CODE = (layout_module, calibration_layout_module, sheets_module, calibration_module, pdf_module, face_store_module,
-        face_compact_module)
+CODE = (layout_module, sheets_module, pdf_module, face_store_module, face_compact_module)
 
 
 def job_outputs(job) -> list[str]:
@@ -195,7 +172,7 @@ def job_key(job) -> str:
 
 
 def run_job(job, store: FaceStore) -> int:
-    return write_sheet_file(job, store) if isinstance(job, SheetFile) else write_calibration(job)
+    return write_sheet_file(job, store)
 
 
 def staged(ctx, job):
@@ -276,14 +253,9 @@ def placements(sheet: SheetFile, pieces: list[Piece]) -> list[dict]:
     return rows
 
 
-def file_entry(ctx, sheet, group: str | None) -> dict:
-    pages = len(sheet.pages) if isinstance(sheet, SheetFile) else 2
-    return {"path": sheet.path, "pages": pages, "paper": ctx.paper, "page_size": list(sheet_page_size(sheet)),
+def file_entry(ctx, sheet: SheetFile, group: str) -> dict:
+    return {"path": sheet.path, "pages": len(sheet.pages), "paper": ctx.paper, "page_size": list(sheet.page_size),
             "group": group, "previews": list(sheet.previews)}
-
-
-def sheet_page_size(sheet) -> tuple[float, float]:
-    return sheet.page_size if isinstance(sheet, SheetFile) else sheet.layout.page
 
 
 def build_counters(ctx) -> dict:
@@ -291,8 +263,7 @@ def build_counters(ctx) -> dict:
     faces = FaceRefs(kit_view(ctx.kit), mm(spec.size), ctx.options.out)
     groups = print_groups(ctx)
     sheets = [group_sheet(ctx, spec, faces, group) for group in groups]
-    calibration = calibration_file(ctx, spec)
-    done = produce(ctx, sheets + [calibration])
+    done = produce(ctx, sheets)
     findings = preflight(ctx, faces, spec)
     if findings and ctx.counter_size == ctx.kit.counter_size:  # the kit as designed must print well
         raise BuildError("preflight: these counters would print badly:\n" + "\n".join(findings))
@@ -300,7 +271,7 @@ def build_counters(ctx) -> dict:
     ctx.log(f"counters: {len(sheets)} sheet files, {pages} pages, {len(faces.refs)} distinct faces; "
             f"drew {len(done['drawn'])} file(s) ({done['faces_rendered']} faces rendered), the rest from cache")
     return {
-        "files": [file_entry(ctx, s, g[0]) for s, g in zip(sheets, groups)] + [file_entry(ctx, calibration, None)],
+        "files": [file_entry(ctx, s, g[0]) for s, g in zip(sheets, groups)],
         "counter_size": {"text": ctx.counter_size, "points": spec.size},
         "sheet": {"margin": spec.margin, "gutter": spec.gutter, "duplex": spec.duplex,
                   "back_offset": list(spec.back_offset), "origin": "top-left, points"},

@@ -39,9 +39,8 @@ SHEET = Record({
     "gutter": optional(Length(0, 72, positive=False), None, "gap between pieces (default: 0 for square/rect, 2mm for circle/hex)"),
     "marks": optional(Choice(("lines", "crop", "outline")), None, "how cuts are shown"),
     "bleed": optional(Length(0, 10 * MM, positive=False), "0mm", "art printed past each piece's trim"),
-    "duplex": optional(Choice(("long", "short")), None, "the edge the printer flips on (default: --duplex)"),
     "nest": optional(Bool(), False, "hex tiles share edges"),
-}, "a sheet setting: {paper, gutter, marks, bleed, duplex, nest}")
+}, "a sheet setting: {paper, gutter, marks, bleed, nest}")
 
 DOCUMENT = Record({
     "chapters": Field(Str(), doc="a folder of Markdown chapters, or one .md file, inside the kit"),

@@ -9,10 +9,11 @@ from pnpgen.kit import load_kit
 
 
 def build_counters(kit_dir: Path, out: Path, **extra) -> Path:
-    """Build only the counters of the kit in `kit_dir` into `out`; return the kit's output folder."""
+    """Build only the counters of the kit in `kit_dir` (and the core's duplex calibration sheet) into `out`;
+    return the kit's output folder."""
     kit, _ = load_kit(kit_dir)
     options = BuildOptions(out=out, paper=extra.pop("paper", None), counter_size=extra.pop("counter_size", None),
-                           only="counters", extra={"gutter": 0.0, "duplex": "long", "back_offset": "0,0", **extra})
+                           only="counters,calibration", extra={"gutter": 0.0, "duplex": "long", "back_offset": "0,0", **extra})
     return build(kit, options).kit_out
 
 

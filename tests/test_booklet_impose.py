@@ -59,8 +59,36 @@ def test_the_first_sheet_holds_the_last_and_the_first_page(built):
     texts = page_texts(built / BOOKLET)
     assert "Quick reference" in _half_text(imposed, 0, left=True) and "Quick reference" in texts[-1]
     assert "Rules booklet" in _half_text(imposed, 0, left=False) and "Rules booklet" in texts[0]
-    back = _half_text(imposed, 1, left=True)  # the back of the first sheet starts with page 2
-    assert back.startswith("Contents") and back.endswith("Contents 2")
+    # the back of the first sheet starts with page 2: drawn half a turn round on the right half, where a
+    # long-edge flip (the build's default) turns the sheet over top to bottom and brings it to the left, upright
+    back = _half_text(imposed, 1, left=False)
+    assert "Contents" in back and not _half_text(imposed, 1, left=True).startswith("Contents")
+
+
+def _four_pages() -> bytes:
+    import io
+    from reportlab.pdfgen.canvas import Canvas
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(396, 612), invariant=1)
+    for number in range(1, 5):
+        canvas.drawString(72, 500, f"page {number}")
+        canvas.showPage()
+    canvas.save()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("flip,turned", [("long", True), ("short", False)])
+def test_back_sides_are_turned_for_a_long_edge_flip_only(flip, turned):
+    """On a landscape sheet a long-edge flip stands the back side on its head, so its pages are drawn half a
+    turn round (printing.md); a short-edge flip needs them as they are. Fronts are never turned."""
+    from pnpgen.booklet.impose import impose
+    reader = PdfReader(__import__("io").BytesIO(impose(_four_pages(), (792.0, 612.0), duplex=flip)))
+    front, back = (page.get_contents().get_data().decode() for page in reader.pages)
+    assert "-1 0 0 -1" not in front
+    assert ("-1 0 0 -1" in back) == turned
+    words = reader.pages[1].extract_text()
+    assert "page 2" in words and "page 3" in words
+
 
 
 @pytest.fixture

@@ -118,25 +118,29 @@ def test_content_fits_on_both_papers(default_kit, paper):
 
 
 def test_page_size_and_mirrored_backs(built):
+    """The build's default long-edge flip turns the landscape sheet over top to bottom: each back sits under
+    its own front (same x, mirrored y), on the next page."""
     pdf, part = built
-    assert part["files"][0]["page_size"] == [792.0, 612.0]
+    assert part["files"][0]["page_size"] == [792.0, 612.0] and part["duplex"] == "flip on the long edge"
     card_w, card_h = half_page_size("letter")
     for entry in part["cards"]:
         front, back = entry["front"]["card"], entry["back"]["card"]
         assert front[2:] == back[2:] == [card_w, card_h]
-        assert back[0] == pytest.approx(792.0 - front[0] - front[2])
+        assert back[0] == pytest.approx(front[0]) and back[1] == pytest.approx(612.0 - front[1] - front[3])
         assert entry["back"]["page"] == entry["front"]["page"] + 1
 
 
 def test_backs_land_behind_fronts_in_pixels(built, default_kit):
-    """The title band drawn in the player's colour sits at mirrored x on the back page."""
+    """The title band drawn in the player's colour: on the back page it is drawn half a turn round, at the
+    card's foot, which is where the front's band is once the sheet is turned over on its long edge."""
     pdf, part = built
     colour = default_kit.colours[0]
     entry = next(e for e in part["cards"] if e["colour"] == colour.id)
     front_box = colour_box(pdf, entry["front"]["page"] - 1, hex_rgb(colour.print))
     back_box = colour_box(pdf, entry["back"]["page"] - 1, hex_rgb(colour.print))
-    assert back_box[0] == pytest.approx(792.0 - front_box[2], abs=3)
-    assert back_box[1] == pytest.approx(front_box[1], abs=3)
+    assert back_box[0] == pytest.approx(front_box[0], abs=3) and back_box[2] == pytest.approx(front_box[2], abs=3)
+    assert back_box[1] == pytest.approx(612.0 - front_box[3], abs=3)
+    assert back_box[3] == pytest.approx(612.0 - front_box[1], abs=3)
 
 
 def test_a4_and_one_per_page(tmp_path):

@@ -16,6 +16,7 @@ import pytest
 
 from pnpgen.cli import main
 from tests.conftest import edit
+from tests.duplex_printer import lands_on, page_size
 
 MINI = Path(__file__).parent / "kits" / "mini"
 MM = 72 / 25.4
@@ -66,23 +67,18 @@ def test_texts_print_on_the_cards_and_counts_read_back(built):
     assert Counter(c for c in tokens if c in "125") >= Counter({"1": 4, "2": 3, "5": 1})
 
 
-def test_backs_mirror_their_fronts_for_long_edge_duplex(built):
-    """Each back sits on the page after its front, at the same height, mirrored across the page: x' = W - x - w."""
-    _, manifest = built
+def test_backs_land_on_their_fronts_for_long_edge_duplex(built):
+    """Each back sits on the page after its front where a long-edge flip lands it: mirrored left-right on a
+    portrait page, top-bottom (and turned half a turn) on a landscape one."""
+    kit_out, manifest = built
     for file in ("cards.pdf", "tiles.pdf", "tokens-red.pdf"):
-        fronts = {(p["page"], p["ref"], p["x"], p["y"]) for p in placements(manifest, file, "front")}
+        fronts = placements(manifest, file, "front")
         backs = placements(manifest, file, "back")
         assert backs, file
-        width = _page_width(manifest, file)
         for b in backs:
-            assert any(page == b["page"] - 1 and ref == b["ref"] and y == b["y"] and abs(x - (width - b["x"] - b["w"])) < 0.01
-                       for page, ref, x, y in fronts), (file, b)
-
-
-def _page_width(manifest, file) -> float:
-    # every sheet here is Letter, portrait or landscape: a front at x and its back at W - x - w
-    xs = [p["x"] + p["w"] for p in placements(manifest, file)]
-    return 792.0 if max(xs) > 612 else 612.0
+            page = page_size(kit_out / file, b["page"])
+            assert any(f["page"] == b["page"] - 1 and f["ref"] == b["ref"] and lands_on(b, f, page, "long")
+                       for f in fronts), (file, b)
 
 
 def test_one_sided_pieces_get_no_back_pages(built):
@@ -314,17 +310,23 @@ def test_nested_hex_tiles_share_their_edges(mini_copy):
     assert abs(min(second) - min(first) - h / 2) < 0.01
 
 
-def test_short_edge_duplex_turns_the_backs(tmp_path):
-    """--duplex short: a back sits at the same x, mirrored top to bottom, and is turned half a turn."""
+def test_short_edge_duplex_lands_the_backs_and_shifts_them_by_the_offset(tmp_path):
+    """--duplex short: each back lands behind its front when flipped on the short edge (portrait: top-bottom
+    and turned; landscape: left-right). --back-offset 1,2 (mm, the portrait calibration sheet's frame) moves
+    portrait backs 1 mm right and 2 mm down, landscape ones (fed turned a quarter) 2 mm left and 1 mm down."""
     out = tmp_path / "out"
-    assert main(["build", "--data", str(MINI), "--out", str(out), "-q", "--only", "components", "--duplex", "short"]) == 0
-    manifest = json.loads((out / "mini" / "manifest.json").read_text())
-    fronts = {(p["page"], p["ref"], p["x"], p["y"]) for p in placements(manifest, "tiles.pdf", "front")}
-    height = 792.0
-    for back in placements(manifest, "tiles.pdf", "back"):
-        assert back["turned"]
-        assert any(page == back["page"] - 1 and ref == back["ref"] and abs(x - back["x"]) < 0.01
-                   and abs(y - (height - back["y"] - back["h"])) < 0.01 for page, ref, x, y in fronts), back
+    for offset in ("0,0", "1,2"):
+        assert main(["build", "--data", str(MINI), "--out", str(out), "-q", "--only", "components", "--duplex",
+                     "short", "--back-offset", offset]) == 0
+        manifest = json.loads((out / "mini" / "manifest.json").read_text())
+        for file in ("tiles.pdf", "cards.pdf", "tokens-red.pdf"):
+            fronts = placements(manifest, file, "front")
+            for back in placements(manifest, file, "back"):
+                page = page_size(out / "mini" / file, back["page"])
+                dx, dy = (0, 0) if offset == "0,0" else ((-2, 1) if page[0] > page[1] else (1, 2))
+                moved = {**back, "x": back["x"] - dx * 72 / 25.4, "y": back["y"] - dy * 72 / 25.4}
+                assert any(f["page"] == back["page"] - 1 and f["ref"] == back["ref"] and lands_on(moved, f, page, "short")
+                           for f in fronts), (offset, file, back)
 
 
 def test_validate_reads_a_data_kits_templates_and_chapters(mini_copy, run_cli):

@@ -34,7 +34,8 @@ def squeezed(text):
 def test_one_file_per_print_group_and_a_calibration_sheet(sheets, manifest, default_kit):
     paths = [f["path"] for f in manifest["files"]]
     groups = [c.id for c in default_kit.colours] + ["deep-space", "neutral"]
-    assert paths == [f"counters-{g}.pdf" for g in groups] + ["counters-calibration.pdf"]
+    assert paths == [f"counters-{g}.pdf" for g in groups]
+    assert (sheets / "duplex-calibration.pdf").is_file()  # the core's sheet, beside the counters
     for entry in manifest["files"]:
         reader = PdfReader(sheets / entry["path"])
         assert len(reader.pages) == entry["pages"] and entry["pages"] % 2 == 0
@@ -111,7 +112,7 @@ def test_pages_name_the_kit_the_group_and_the_sheet(sheets, manifest):
 
 
 def test_calibration_sheet_tells_which_offset_to_enter(sheets):
-    reader = PdfReader(sheets / "counters-calibration.pdf")
+    reader = PdfReader(sheets / "duplex-calibration.pdf")
     assert len(reader.pages) == 2
     back = reader.pages[1].extract_text()
     assert "back offset (X,Y)" in back and "X (mm)" in back and "Y (mm)" in back

@@ -20,6 +20,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from pnpgen.cli import main
+from tests.duplex_printer import lands_on
 from tests.paper_helpers import assert_pieces_apart, sheets_of
 
 KIT = Path(__file__).resolve().parent.parent / "data" / "eclipse"
@@ -243,7 +244,11 @@ def sector_faces(built) -> list[tuple[dict, str]]:
 
 
 def local_box(p: dict, x_mm: float, y_mm: float, w_mm: float, h_mm: float) -> tuple:
+    """A box in the template's mm, on the page in points; a turned face (a back drawn half a turn round)
+    has its template's top-left at the piece's bottom-right."""
     s = p["h"] / 90.0            # points per template mm (the template draws 90 mm across the flats)
+    if p.get("turned"):
+        return p["x"] + p["w"] - (x_mm + w_mm) * s, p["y"] + p["h"] - (y_mm + h_mm) * s, w_mm * s, h_mm * s
     return p["x"] + x_mm * s, p["y"] + y_mm * s, w_mm * s, h_mm * s
 
 
@@ -283,8 +288,9 @@ def test_sector_hexes_are_exactly_90mm_across_the_flats(built):
 
 
 def test_backs_sit_behind_their_fronts(built):
-    """Long-edge duplex: a back is the front's box mirrored across the page's vertical centre line, on the
-    next page; for sectors the back's drawing shows the front's ring (or the other species side)."""
+    """Long-edge duplex: a back is on the next page where the flip lands it (the landscape sheets: mirrored
+    top-bottom and turned half a turn); for sectors the back's drawing shows the front's ring (or the other
+    species side)."""
     rows = {r["id"]: r for r in csv.DictReader((KIT / "components" / "sectors.csv").open(encoding="utf-8"))}
     by_page: dict = {}
     for p in built.placements:
@@ -293,10 +299,9 @@ def test_backs_sit_behind_their_fronts(built):
     for (rel, page, side), fronts in by_page.items():
         if side != "front" or (rel, page + 1, "back") not in by_page:
             continue
-        width = built.doc(rel)[page - 1].get_width()
-        backs = {(round(b["x"], 1), round(b["y"], 1)): b for b in by_page[(rel, page + 1, "back")]}
+        size = built.doc(rel)[page - 1].get_size()
         for f in fronts:
-            b = backs.get((round(width - f["x"] - f["w"], 1), round(f["y"], 1)))
+            b = next((b for b in by_page[(rel, page + 1, "back")] if lands_on(b, f, size, "long")), None)
             assert b is not None and b["ref"] == f["ref"] and (b["w"], b["h"]) == (f["w"], f["h"]), (rel, page, f["ref"])
             checked += 1
             if rel == "sectors.pdf":

@@ -111,16 +111,18 @@ def test_a_board_that_overprints_stops_the_boards_part_located(mini_copy, capsys
 
 # The four kits' fixed cases, read back out of their PDFs -------------------------------------------------
 
-def _kit_build(tmp_path_factory, kit: str, parts: str) -> tuple[Path, dict]:
+def _kit_build(tmp_path_factory, kit: str, parts: str, *options: str) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp(kit)
-    assert main(["build", "--data", str(BUILTIN_DATA / kit), "--out", str(out), "-q", "--only", parts]) == 0
+    assert main(["build", "--data", str(BUILTIN_DATA / kit), "--out", str(out), "-q", "--only", parts, *options]) == 0
     root = out / kit
     return root, json.loads((root / "manifest.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
 def eclipse(tmp_path_factory):
-    return _kit_build(tmp_path_factory, "eclipse", "components,boards")
+    # flipped on the short edge, the backs of Eclipse's landscape card sheet stand upright on the page (a long
+    # flip turns them half a turn), which is how these tests read a face's lines
+    return _kit_build(tmp_path_factory, "eclipse", "components,boards", "--duplex", "short")
 
 
 @pytest.fixture(scope="module")

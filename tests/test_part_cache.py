@@ -98,7 +98,7 @@ def test_an_edit_rebuilds_only_the_parts_that_read_the_file(run_cli, workspace):
     result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
     assert result.code == 0
     assert built_parts(result.err) == {"counters": "built", "maps": "reused", "cards": "built", "sheets": "reused",
-                                       "booklet": "built"}
+                                       "booklet": "built", "calibration": "reused"}
     edit(workspace / "kit" / "technologies.yaml", "{level: 2, cost: 10}", "{level: 2, cost: 11}")
     result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
     assert result.code == 0 and built_parts(result.err)["sheets"] == "built"
@@ -113,7 +113,7 @@ def test_an_edit_rebuilds_only_the_parts_that_read_the_file(run_cli, workspace):
     result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
     assert result.code == 0
     assert built_parts(result.err) == {"counters": "reused", "maps": "built", "cards": "reused", "sheets": "reused",
-                                       "booklet": "built"}
+                                       "booklet": "built", "calibration": "reused"}
     after = {p.relative_to(drawn_maps): p.stat().st_ino for p in drawn_maps.rglob("*") if p.is_file()}
     kept = {path.parent for path in after if before.get(path) == after[path]}
     assert len(before) == len(after) == 6 * 3 and len(kept) == 5  # five maps' files untouched, one drawn anew
@@ -129,10 +129,12 @@ def test_generic_parts_are_keyed_by_the_folders_they_read(run_cli, tmp_path):
     assert run_cli(*build).code == 0
     chapter = tmp_path / "kit" / "rules" / "01-rules.md"
     chapter.write_text(chapter.read_text() + "\nOne more line.\n")
-    assert built_parts(run_cli(*build).err) == {"components": "reused", "boards": "reused", "documents": "built"}
+    assert built_parts(run_cli(*build).err) == {"components": "reused", "boards": "reused", "documents": "built",
+                                                "calibration": "reused"}
     edit(tmp_path / "kit" / "boards" / "board.yaml", "label: Rim", "label: Edge")
     # the texts may quote the board (boards.<id>.places), so the documents follow it; the pieces do not
-    assert built_parts(run_cli(*build).err) == {"components": "reused", "boards": "built", "documents": "built"}
+    assert built_parts(run_cli(*build).err) == {"components": "reused", "boards": "built", "documents": "built",
+                                                "calibration": "reused"}
 
 
 def test_an_up_to_date_build_loads_no_kit_and_a_touched_output_builds_again(run_cli, workspace, monkeypatch):

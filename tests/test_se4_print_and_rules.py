@@ -159,7 +159,7 @@ def test_cut_lines_contrast_with_every_colour(out, manifest):
 
 
 def test_calibration_words_stay_a_quarter_inch_from_the_edge_and_ask_for_no_tool(out):
-    pdf = out / "counters-calibration.pdf"
+    pdf = out / "duplex-calibration.pdf"
     for page in (1, 2):
         found, width, height = glyphs(pdf, page)
         assert found
@@ -251,7 +251,8 @@ def test_printing_chapter_names_every_file(out, manifest):
     assert "NAME-poster.pdf" in text and "NAME-tiles-PAPER.pdf" in text
     for scenario in manifest["parts"]["maps"]["files"] if isinstance(manifest["parts"]["maps"].get("files"), list) else []:
         assert Path(scenario["path"]).name.split("-poster")[0].split("-tiles")[0] in text
-    assert "flipping on the short edge" in text and "flipping on the long edge" in text
+    # one flip for every two-sided file (the build's --duplex, long by default), booklet included
+    assert "flipping on the long edge" in text and "short edge" not in text
 
 
 def test_advanced_and_solo_numbers_come_from_the_data(out, kit):

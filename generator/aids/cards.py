@@ -76,7 +76,10 @@ def render_cards(kit: Kit, cards: list[PlannedCard], sheet: CardSheet, path: Pat
         for side in SIDES:
             for index, card in enumerate(batch):
                 slot = sheet.slots[index] if side == "front" else sheet.back_slot(index)
-                _draw_face(canvas, kit, card, side, slot)
+                turned = side == "back" and sheet.back_turned()
+                note = f"two-sided, {sheet.flip}" if side == "front" else ""
+                with draw.card_clip(canvas, slot, turned):
+                    _draw_face(canvas, kit, card, side, slot, note)
             draw.cut_marks(canvas, sheet.cut_marks)
             canvas.showPage()
         entries += [_entry(card, sheet, index, page) for index, card in enumerate(batch)]
@@ -84,10 +87,12 @@ def render_cards(kit: Kit, cards: list[PlannedCard], sheet: CardSheet, path: Pat
     return entries
 
 
-def _draw_face(canvas, kit: Kit, card: PlannedCard, side: str, slot) -> None:
+def _draw_face(canvas, kit: Kit, card: PlannedCard, side: str, slot, note: str = "") -> None:
+    """One face in its slot; `note` (fronts: how to print the sheet) closes the band's right words."""
     owned = card.text.per_colour and card.colour.id != "neutral"  # a player's card names its colour
     title = f"{card.text.title} \u00b7 {card.colour.name}" if owned else card.text.title
-    draw.title_band(canvas, band_frame(slot), card.colour, title, f"{kit.title} \u00b7 {side}")
+    right = " \u00b7 ".join(words for words in (kit.title, side, note) if words)
+    draw.title_band(canvas, band_frame(slot), card.colour, title, right)
     draw.content(canvas, card.faces[side], content_frame(slot))
 
 

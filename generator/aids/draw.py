@@ -1,6 +1,7 @@
 """Drawing on a reportlab canvas: title bands, cut marks and fitted content. Reads positions, decides none."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 from reportlab.lib import colors
@@ -37,6 +38,24 @@ def title_band(canvas: Canvas, frame: Frame, colour: Colour, left: str, right: s
     canvas.setFont(CONDENSED, 8)
     canvas.drawRightString(frame.x + frame.width - 6, baseline + 0.6, right)
     canvas.restoreState()
+
+
+@contextmanager
+def card_clip(canvas: Canvas, card: Frame, turned: bool):
+    """Draw inside the card only (nothing of a face strays onto its neighbour); a turned face is drawn half
+    a turn round the card's centre, so a back placed by a top-bottom flip reads upright behind its front."""
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(card.x, card.y, card.width, card.height)
+    canvas.clipPath(path, stroke=0, fill=0)
+    if turned:
+        canvas.translate(card.x + card.width / 2, card.y + card.height / 2)
+        canvas.rotate(180)
+        canvas.translate(-(card.x + card.width / 2), -(card.y + card.height / 2))
+    try:
+        yield
+    finally:
+        canvas.restoreState()
 
 
 def cut_marks(canvas: Canvas, segments) -> None:

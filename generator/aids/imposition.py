@@ -1,14 +1,16 @@
 """Where cards sit on the printed sheet (pure numbers, points, bottom-left origin): slots, backs, cut marks.
 
 Two half-page cards fill a landscape sheet edge to edge, so the only cut is the middle line; one card per
-sheet sits centred on portrait paper with corner crop marks. Backs sit at the mirror image of their fronts
-across the sheet's vertical centre line, which is where they land after a duplex flip.
+sheet sits centred on portrait paper with corner crop marks. Backs sit where the build's one duplex flip puts
+them (pnpgen.duplex): on the landscape sheet, mirrored top-bottom and turned half a turn for a long-edge flip,
+left-right for a short one.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from pnpgen.aids.fit import Frame
+from pnpgen.duplex import back_place, flip_words
 from pnpgen.paper import PRINTABLE_MARGIN, half_page_size, paper_size
 
 MARK_GAP = 3.0       # crop marks stop this far from the card corner
@@ -25,24 +27,36 @@ class CardSheet:
     height: float
     slots: tuple[Frame, ...]          # card rectangles on the front page
     cut_marks: tuple[tuple[float, float, float, float], ...]   # (x1, y1, x2, y2) line segments
-    duplex: str                       # how to set the printer for the backs to line up
+    duplex: str                       # the edge the printer flips on: long or short
+    back_offset: tuple[float, float] = (0.0, 0.0)
 
     def back_slot(self, index: int) -> Frame:
-        """The back of the card in slot `index`: mirrored across the vertical centre line."""
+        """The back of the card in slot `index`: where the flip lands it (bottom-left origin)."""
         front = self.slots[index]
-        return Frame(self.width - front.x - front.width, front.y, front.width, front.height)
+        place = back_place(front.x, front.y, front.width, front.height, (self.width, self.height), self.duplex,
+                           self.back_offset, y_down=False)
+        return Frame(place.x, place.y, front.width, front.height)
+
+    def back_turned(self) -> bool:
+        """Whether backs are drawn half a turn round, so they read upright behind their fronts."""
+        return back_place(0, 0, 1, 1, (self.width, self.height), self.duplex).turned
+
+    @property
+    def flip(self) -> str:
+        return flip_words(self.duplex)
 
 
-def card_sheet(paper: str, per_sheet: int) -> CardSheet:
+def card_sheet(paper: str, per_sheet: int, duplex: str = "long",
+               back_offset: tuple[float, float] = (0.0, 0.0)) -> CardSheet:
     card_w, card_h = half_page_size(paper)
     if per_sheet == 1:
         width, height = paper_size(paper)
         slot = Frame((width - card_w) / 2, (height - card_h) / 2, card_w, card_h)
-        return CardSheet(width, height, (slot,), corner_marks(slot), "flip on long edge")
+        return CardSheet(width, height, (slot,), corner_marks(slot), duplex, back_offset)
     width, height = paper_size(paper, landscape=True)
     x0, y0 = (width - 2 * card_w) / 2, (height - card_h) / 2
     slots = (Frame(x0, y0, card_w, card_h), Frame(x0 + card_w, y0, card_w, card_h))
-    return CardSheet(width, height, slots, centre_ticks(width, height), "flip on short edge")
+    return CardSheet(width, height, slots, centre_ticks(width, height), duplex, back_offset)
 
 
 def centre_ticks(width: float, height: float) -> tuple:

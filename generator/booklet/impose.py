@@ -1,5 +1,7 @@
 """Saddle-stitch imposition: booklet pages 2-up on landscape sheets, ordered so the printed stack,
-printed duplex (flip on the short edge), folded once and stapled, reads in order.
+printed duplex with the build's one flip, folded once and stapled, reads in order. A long-edge flip turns
+a landscape sheet's back over top to bottom, so the back sides are then drawn half a turn round
+(pnpgen.duplex); a short-edge flip needs them as they are.
 
 The blanks that make the page count a multiple of four go at the end, so no page of text is parted
 from the one before it by a blank and none lands alone on the back cover; only a page the kit names
@@ -11,6 +13,7 @@ import io
 from pypdf import PdfReader, PdfWriter
 
 from pnpgen.booklet.pdfforms import draw_forms, page_form
+from pnpgen.duplex import mirrors_top_bottom
 
 
 def padded(pages: int, back_cover: bool = False) -> list[int | None]:
@@ -33,21 +36,24 @@ def sheet_sides(pages: int, back_cover: bool = False) -> list[tuple[int | None, 
     return sides
 
 
-def impose(pdf: bytes, sheet: tuple[float, float], back_cover: bool = False) -> bytes:
+def impose(pdf: bytes, sheet: tuple[float, float], back_cover: bool = False, duplex: str = "short") -> bytes:
     """A new PDF of landscape sheets, each booklet page centred in its half (drawn as a form XObject);
-    `back_cover`: the last page is the back cover and stays there."""
+    `back_cover`: the last page is the back cover and stays there. The back sides are turned half a turn
+    where the `duplex` flip stands them on their heads."""
     reader = PdfReader(io.BytesIO(pdf))
     writer = PdfWriter()
     forms = [page_form(writer, page) for page in reader.pages]
     width, height = sheet
-    for left, right in sheet_sides(len(reader.pages), back_cover):
+    turn_backs = mirrors_top_bottom(sheet, duplex)
+    for number, (left, right) in enumerate(sheet_sides(len(reader.pages), back_cover)):
         side = writer.add_blank_page(width, height)
         placed = []
         for index, x0 in ((left, 0.0), (right, width / 2)):
             if index is not None:
                 box = reader.pages[index].mediabox
                 dx, dy = x0 + (width / 2 - float(box.width)) / 2, (height - float(box.height)) / 2
-                placed.append((forms[index], (1, 0, 0, 1, dx, dy)))
+                turned = turn_backs and number % 2 == 1
+                placed.append((forms[index], (-1, 0, 0, -1, width - dx, height - dy) if turned else (1, 0, 0, 1, dx, dy)))
         draw_forms(writer, side, placed)
     writer.add_metadata({"/Title": f"{reader.metadata.title} (imposed for saddle stitching)"}
                         if reader.metadata and reader.metadata.title else {})

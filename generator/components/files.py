@@ -12,6 +12,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 
 from pnpgen.components.pieces import copy_faces
+from pnpgen.duplex import build_setting, flip_words
 from pnpgen.layout.packing import Run, impose
 from pnpgen.layout.sheets import settings_for
 from pnpgen.output_cache import content_key
@@ -50,7 +51,7 @@ def batches(kit) -> "OrderedDict[str, list]":
 
 def wanted_faces(ctx, kit) -> list:
     """(face, shape, bleed) of every face the sheets will print, in print order."""
-    duplex = ctx.option("duplex", "long") or "long"
+    duplex, _ = build_setting(ctx)
     wanted = []
     for group, runs in batches(kit).items():
         for table, pieces in runs:
@@ -63,8 +64,7 @@ def wanted_faces(ctx, kit) -> list:
 def plan_group(ctx, runs: list) -> tuple[list, list]:
     """([(table, pieces, sheet settings)], pages) of one print group: the layout, in numbers only. Its
     tables share pages (pnpgen.layout.packing); a slot's index counts through all their pieces."""
-    duplex = ctx.option("duplex", "long") or "long"
-    offset = _offset(ctx)
+    duplex, offset = build_setting(ctx)
     tables = [(table, pieces, settings_for(table.shape, ctx.kit.sheets.get(table.group), ctx.paper, duplex, offset))
               for table, pieces in runs]
     packed = [Run(table.shape, len(pieces), settings, any(p.back is not None for p in pieces))
@@ -82,11 +82,12 @@ def slot_owners(tables: list) -> list:
 
 def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
     """Everything a group's PDF depends on: the drawing code, its layout and titles, every face's drawing."""
+    from pnpgen import duplex
     from pnpgen.layout import packing, sheets as sheets_layout
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.render import pdf, piece_sheets
     tables, pages = plan
-    parts = [source_fingerprint(pdf, piece_sheets, sheets_layout, packing), renderer_fingerprint(), ctx.kit.title,
+    parts = [source_fingerprint(pdf, piece_sheets, sheets_layout, packing, duplex), renderer_fingerprint(), ctx.kit.title,
              group, repr([(p.side, p.header, p.header_side, p.slots) for p in pages])]
     for table, pieces, settings in tables:
         parts += [table.name, repr(table.shape), repr(settings)]
@@ -141,6 +142,9 @@ def draw_group(ctx, group: str, plan: tuple, arts: FaceArts, path, previews=()) 
     backs = [arts.art(piece.back, table.shape, settings.bleed) if piece.back else None
              for table, piece, settings in owners]
     bleed, sheets, doc = tables[0][2].bleed, sheets_of(pages), None
+    two_sided = any(page.side == "back" for page in pages)
+    flip = flip_words(tables[0][2].duplex) if two_sided else ""
+    hint = alignment_hint(tables[0][2].back_offset) if two_sided else ""
     for number, page in enumerate(pages):
         if doc is None:
             doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size, final=True)
@@ -148,15 +152,24 @@ def draw_group(ctx, group: str, plan: tuple, arts: FaceArts, path, previews=()) 
         names = _page_name(group, {owners[slot.index][0].name: None for slot in page.slots})
         sheet = sum(1 for p in pages[:number + 1] if p.side == "front")
         title = f"{ctx.kit.title} \u00b7 {names} \u00b7 {page.side} {sheet} of {sheets}"
-        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, None, bleed, title)
+        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, None, bleed, title, flip, hint)
         if previews:
-            draw_preview(previews[number], page, owners, page.side, arts, bleed, title)
+            draw_preview(previews[number], page, owners, arts, (bleed, title, flip, hint))
+        hint = ""  # the file's first page only
     doc.close()
 
 
-def draw_preview(path, page, owners: list, side: str, arts: FaceArts, bleed: float, title: str) -> None:
-    """A page as a 60 dpi PNG. Faces are replayed anew with their images' pixels (a PDF's faces carry
-    stand-ins that only a PDF can show)."""
+def alignment_hint(offset: tuple[float, float]) -> str:
+    """What a two-sided file's first page says about the backs' alignment (and the offset it was made with)."""
+    from pnpgen.calibration import CALIBRATION
+    from pnpgen.lengths import mm
+    used = "" if offset == (0, 0) else f" These backs are shifted {mm(offset[0]):.1f},{mm(offset[1]):.1f} mm for your printer."
+    return f"Backs not on their fronts? Print {CALIBRATION} two-sided and read its back.{used}"
+
+
+def draw_preview(path, page, owners: list, arts: FaceArts, words: tuple) -> None:
+    """A page as a 60 dpi PNG, drawn as its PDF page is (`words`: bleed, title, flip, hint). Faces are replayed
+    anew with their images' pixels (a PDF's faces carry stand-ins that only a PDF can show)."""
     from pnpgen.render.counter_sheets import save_png
     from pnpgen.render.face_store import replay
     from pnpgen.render.piece_sheets import draw_sheet_page
@@ -164,12 +177,12 @@ def draw_preview(path, page, owners: list, side: str, arts: FaceArts, bleed: flo
     pictures: list = [None] * len(owners)
     for slot in page.slots:
         table, piece, settings = owners[slot.index]
-        face = piece.front if side == "front" else piece.back
+        face = piece.front if page.side == "front" else piece.back
         if face is not None and face not in shown:
             record = arts.store.get(arts.key_of(face, table.shape, settings.bleed))
             shown[face] = replay(record) if record is not None else arts.art(face, table.shape, settings.bleed)
         pictures[slot.index] = shown.get(face)
-    save_png(str(path), page.size, lambda cr: draw_sheet_page(cr, page, pictures, None, bleed, title))
+    save_png(str(path), page.size, lambda cr: draw_sheet_page(cr, page, pictures, None, *words))
 
 
 def _page_name(group: str, names: dict) -> str:
@@ -182,11 +195,6 @@ def _placement(group, page_no, page, slot, table, piece, settings) -> dict:
     from pnpgen.manifest import placement
     return placement(f"{group}{SUFFIX}", page_no, page.side, slot, table.shape.w, table.shape.h, table.shape.kind,
                      settings.bleed, piece)
-
-
-def _offset(ctx) -> tuple[float, float]:
-    from pnpgen.lengths import parse_offset
-    return parse_offset(ctx.option("back_offset", "0,0") or "0,0")
 
 
 @contextmanager

@@ -87,17 +87,19 @@ def chart_context(kit, pieces=()) -> dict:
     return context
 
 
-def chapter_context(kit, pieces=(), counter_size: str | None = None) -> tuple[dict, "TableRegistry", dict]:
+def chapter_context(kit, pieces=(), counter_size: str | None = None,
+                    duplex: str = "long") -> tuple[dict, "TableRegistry", dict]:
     """What a document's chapters see, the tables they place and the figures they may place: the kit's chart
     names (a game module's, else its data's), `table(...)`, `figure(...)` (a game module's figures, and any
-    component piece by its ref) and a game module's own names (GameModule.documents; `counter_size` is the
+    component piece by its ref), `flip_edge` ("long edge" or "short edge": the build's one duplex flip, which
+    every two-sided file follows) and a game module's own names (GameModule.documents; `counter_size` is the
     size this build prints counters at)."""
     from pnpgen import game_modules
     from pnpgen.documents.extras import ChapterExtras, figure_helper
     from pnpgen.documents.piece_figures import piece_figures
     charts = chart_context(kit, pieces)
     registry = TableRegistry(kit, charts)  # the shared context object: a chart built at load is not built again
-    context = dict(charts, table=registry)
+    context = dict(charts, table=registry, flip_edge=f"{duplex} edge")
     module = game_modules.of(kit)
     extras = module.documents(kit, pieces, counter_size or kit.counter_size, registry) \
         if module and module.documents else ChapterExtras()

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from pnpgen import resources
+from pnpgen.duplex import build_setting, flip_words
 from pnpgen.documents.context import chapter_context, render_chapter
 from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
@@ -49,7 +50,8 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     from pnpgen.booklet.markdown import parse
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
-    context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size)
+    duplex, _ = build_setting(ctx)
+    context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex)
     sources = [(path, render_chapter(path, context, kit.root))
                for path in chapter_files(kit, settings["chapters"], settings.get("back_cover"))]
     chapters = [(path, parse(text)) for path, text in sources]
@@ -58,7 +60,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     figures = draw_figures(ctx, name, chapters, known)
     rel, imposed = f"{name}.pdf", f"{name}-imposed.pdf"
     targets = [ctx.stage.path(rel)] + ([ctx.stage.path(imposed)] if settings["impose"] else [])
-    text_key = _key(ctx, name, settings, pagesize, sources, registry, figures)
+    text_key = _key(ctx, name, {**settings, "duplex": duplex}, pagesize, sources, registry, figures)
     key = _art_key(text_key, figures, kit.root) if figures else text_key
     if cache is not None and cache.fetch(key, targets):
         pages = len(PAGE.findall(targets[0].read_bytes()))
@@ -71,7 +73,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
             _check_back_cover(ctx, name, settings, pdf, chapters[-1][1])
         ctx.stage.write_bytes(rel, pdf)
         if settings["impose"]:
-            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), back_cover))
+            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), back_cover, duplex))
         if cache is not None:
             cache.store(key, targets)
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
@@ -111,7 +113,7 @@ def _files(ctx, settings, rel, imposed, pages, pagesize) -> list[dict]:
     if settings["impose"]:
         files.append({"path": imposed, "pages": -(-pages // 4) * 2,  # two sides a sheet, four pages a sheet
                       "paper": ctx.paper, "page_size": [round(v, 3) for v in paper_size(ctx.paper, landscape=True)],
-                      "binding": "saddle-stitch, duplex flip on short edge"})
+                      "binding": f"saddle-stitch, duplex {flip_words(build_setting(ctx)[0])}"})
     return files
 
 

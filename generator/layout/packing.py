@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.layout.sheets import (CROP_GAP, CROP_LEN, SheetPage, SheetSettings, Slot, area, back_slot, band_cells,
-                                  cells_on, centring, cuts, header_box, outlines, page_choices)
+from pnpgen.layout.sheets import (CROP_GAP, CROP_LEN, SheetPage, SheetSettings, Slot, area, back_header_side, back_slot,
+                                  band_cells, cells_on, centring, cuts, header_box, outlines, page_choices)
 from pnpgen.lengths import parse_length
 from pnpgen.shapes import Shape
 
@@ -74,7 +74,7 @@ def _back(packing: Packing, bands: list, duplex: str) -> SheetPage:
     page, side = packing.page, packing.header_side
     backs = tuple(back_slot(sl, run.shape, run.settings, page) for run, slots in bands if run.two_sided
                   for sl in slots)
-    back_side = "right" if side == "left" and duplex == "long" else side
+    back_side = back_header_side(side, page, duplex)
     return SheetPage(page, "back", backs, (), (), header_box(page, back_side), back_side)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnpgen.duplex import back_place, mirrors_top_bottom
 from pnpgen.lengths import parse_length
 from pnpgen.paper import PAPER, PRINTABLE_MARGIN
 from pnpgen.problems import Problems
@@ -68,7 +69,7 @@ def settings_for(shape: Shape, sheet: dict | None, paper: str, duplex: str = "lo
     gutter = parse_length(sheet["gutter"]) if sheet.get("gutter") else DEFAULT_GUTTER[shape.kind]
     return SheetSettings(paper=paper_points(sheet.get("paper"), paper), gutter=max(gutter, 2 * bleed),
                          marks=sheet.get("marks") or ("crop" if bleed else DEFAULT_MARKS[shape.kind]),
-                         bleed=bleed, duplex=sheet.get("duplex") or duplex, nest=bool(sheet.get("nest")),
+                         bleed=bleed, duplex=duplex, nest=bool(sheet.get("nest")),
                          back_offset=back_offset)
 
 
@@ -89,6 +90,8 @@ def header_box(page: tuple[float, float], side: str) -> tuple[float, float, floa
         return (PRINTABLE_MARGIN, PRINTABLE_MARGIN, HEADER, page[1] - 2 * PRINTABLE_MARGIN)
     if side == "right":  # a back page of a left-header sheet: its mirrored pieces leave the room on the right
         return (page[0] - PRINTABLE_MARGIN - HEADER, PRINTABLE_MARGIN, HEADER, page[1] - 2 * PRINTABLE_MARGIN)
+    if side == "bottom":  # a back page mirrored top-bottom: the room the front's header took is at the foot
+        return (PRINTABLE_MARGIN, page[1] - PRINTABLE_MARGIN - HEADER, page[0] - 2 * PRINTABLE_MARGIN, HEADER)
     return (PRINTABLE_MARGIN, PRINTABLE_MARGIN, page[0] - 2 * PRINTABLE_MARGIN, HEADER)
 
 
@@ -138,11 +141,17 @@ def _nested(shape: Shape, g: float, left: float, top: float, avail_w: float, ava
 
 
 def back_slot(slot: Slot, shape: Shape, s: SheetSettings, page: tuple[float, float]) -> Slot:
-    """Where a piece's back goes so it lands behind its front when the sheet is flipped on `s.duplex`."""
-    dx, dy = s.back_offset
-    if s.duplex == "short":
-        return Slot(slot.index, slot.x + dx, page[1] - slot.y - shape.h + dy, turned=True)
-    return Slot(slot.index, page[0] - slot.x - shape.w + dx, slot.y + dy)
+    """Where a piece's back goes so it lands behind its front when the sheet is flipped on `s.duplex`
+    (pnpgen.duplex: the page's orientation decides which mirror that is)."""
+    place = back_place(slot.x, slot.y, shape.w, shape.h, page, s.duplex, s.back_offset)
+    return Slot(slot.index, place.x, place.y, turned=place.turned)
+
+
+def back_header_side(side: str, page: tuple[float, float], duplex: str) -> str:
+    """Where a back page's title goes: the band the mirrored pieces leave free (the front's, mirrored)."""
+    if mirrors_top_bottom(page, duplex):
+        return "bottom" if side == "top" else side
+    return "right" if side == "left" else side
 
 
 def cuts(shape: Shape, slots, s: SheetSettings, page) -> tuple:

@@ -8,13 +8,16 @@ from pnpgen.layout.sheets import SheetPage
 from pnpgen.render.counter_sheets import FAMILY, draw_cuts, draw_scale, paint_art
 
 
-def draw_sheet_page(cr, page: SheetPage, arts: list, shape, bleed: float, title: str) -> None:
+def draw_sheet_page(cr, page: SheetPage, arts: list, shape, bleed: float, title: str, flip: str = "",
+                    hint: str = "") -> None:
+    """`flip`: how a two-sided file must be printed ("flip on the long edge"), said on its front pages;
+    `hint`: one more line under it (the file's first page: where to check the backs' alignment)."""
     for slot in page.slots:
         art = arts[slot.index]
         if art is not None:
             paint_art(cr, art, slot.x - bleed, slot.y - bleed, slot.turned)
     draw_cut_paths(cr, page.cuts, page.outlines)
-    draw_header(cr, page, title)
+    draw_header(cr, page, title, flip, hint)
 
 
 def draw_cut_paths(cr, cuts, outlines) -> None:
@@ -47,8 +50,9 @@ def outline_path(cr, command) -> None:
         cr.rectangle(*numbers)
 
 
-def draw_header(cr, page: SheetPage, title: str) -> None:
-    """The title at the left of the header band; the 1 in / 25 mm scale check at its right (fronts)."""
+def draw_header(cr, page: SheetPage, title: str, flip: str = "", hint: str = "") -> None:
+    """The title at the left of the header band; the 1 in / 25 mm scale check at its right (fronts), and on
+    the fronts of a two-sided file the edge to flip on."""
     x, y, w, h = page.header
     cr.save()
     if page.header_side in ("left", "right"):  # turned a quarter: reads bottom to top along the edge
@@ -64,6 +68,10 @@ def draw_header(cr, page: SheetPage, title: str) -> None:
         cr.select_font_face(FAMILY, 0, 0)
         cr.set_font_size(6.5)
         cr.move_to(x, y + 19)
-        cr.show_text("Print at 100 % (actual size, no fit to page); both bars must measure true.")
+        two_sided = f", two-sided, {flip}" if flip else ""
+        cr.show_text(f"Print at 100 % (actual size, no fit to page){two_sided}; both bars must measure true.")
+        if hint:
+            cr.move_to(x, y + 27)
+            cr.show_text(hint)
         draw_scale(cr, x + w, y + 1)
     cr.restore()
