@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -62,8 +63,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
+    """The command under the machine budgets (pnpgen.budgets); whatever goes wrong is said in words, never as
+    a traceback."""
+    from pnpgen import budgets
     try:
-        return args.run(args)
+        rebuilds = getattr(args, "watch", False) or getattr(args, "rebuilds", False)
+        with contextlib.nullcontext() if rebuilds else budgets.enforced():
+            return args.run(args)  # (a watch or a studio holds each build to the budgets afresh)
     except KitError as exc:
         _report_problems(exc.problems)
         return EXIT_DATA
@@ -73,12 +79,26 @@ def _run(args) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except OSError as exc:
+    except Exception as exc:  # noqa: BLE001 - the last guard: a located message, exit 1, output untouched
         from pnpgen.cairo_missing import HOW_TO_GET_CAIRO, is_missing_cairo
-        if not is_missing_cairo(exc):
-            raise
-        print(HOW_TO_GET_CAIRO, file=sys.stderr, end="")
+        if isinstance(exc, OSError) and is_missing_cairo(exc):
+            print(HOW_TO_GET_CAIRO, file=sys.stderr, end="")
+            return EXIT_DATA
+        print(f"error: {unexpected_failure(exc)}", file=sys.stderr)
         return EXIT_DATA
+
+
+def unexpected_failure(exc: BaseException) -> str:
+    """A failure no step of the build turned into a located error, said as well as it can be."""
+    from pnpgen import budgets
+    if isinstance(exc, MemoryError):
+        return str(budgets.memory_error(""))
+    if isinstance(exc, RecursionError):
+        return "the kit nests too deep (a macro, include or data that refers to itself?); nothing was changed"
+    if isinstance(exc, OSError):
+        return (f"{exc.filename or 'a file'}: {exc.strerror or exc}: check that the folder exists, is writable "
+                f"and that the disk has room; nothing was changed")
+    return f"{type(exc).__name__}: {exc} (pnpgen could not say where: please report it with the kit); nothing was changed"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -106,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
     _build_arguments(serve)
     serve.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default: 8765; 0 picks a free one)")
     serve.add_argument("--open", action="store_true", help="open the page in the default browser")
-    serve.set_defaults(run=_serve)
+    serve.set_defaults(run=_serve, rebuilds=True)  # runs for hours: budgets per build, not per command
 
     proof = commands.add_parser("proof", help="draw single pieces (counters, cards, tokens, tiles) at print size, with cut line and safe zone")
     _kit_arguments(proof)
@@ -299,9 +319,11 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
 
 
 def _build_once(args, options, progress: Progress) -> str:
+    from pnpgen import budgets
     from pnpgen.build import build
-    kit = _load(args)
-    result = build(kit, options, progress)
+    with budgets.enforced():
+        kit = _load(args)
+        result = build(kit, options, progress)
     return f"{', '.join(result.parts) or 'manifest'} ({len(result.files)} files)"
 
 

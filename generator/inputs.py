@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pnpgen import resources
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
+from pnpgen.whole_files import write_whole
 
 GENERATOR = resources.code()
 GAMES = resources.games_code()   # the game modules' code: a change there rebuilds their kits too
@@ -66,9 +67,7 @@ class DigestMemo:
         if self.path is None or not self.changed:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps({"version": MEMO_VERSION, "files": self.known}), encoding="utf-8")
-        os.replace(temporary, self.path)
+        write_whole(self.path, json.dumps({"version": MEMO_VERSION, "files": self.known}))
         self.changed = False
 
 

@@ -5,7 +5,7 @@ import dataclasses
 import os
 from pathlib import Path
 
-from pnpgen import game_modules
+from pnpgen import budgets, game_modules
 from pnpgen.boards.load import load_boards
 from pnpgen.components.load import (
     check_counts, check_template_images, load_data_files, load_tables, resize_tables,
@@ -36,6 +36,7 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
     lines = index_lines("kit", root / KIT_FILE, raw_kit)
     if kit_doc is INVALID:
         stop_on(problems, strict=False)
+    budgets.apply(budgets.from_kit(kit_doc["budgets"]))  # before any of the kit's texts runs
     fallback = BUILTIN_DATA / DEFAULT_KIT / CHARTS_FILE if kit_doc["module"] else None  # as aid texts fall back
     base = base_fields(root, kit_doc, lines) | {"charts": load_charts(charts_path(root, fallback), problems)}
     module = _game_module(kit_doc, raw_kit, root / KIT_FILE, problems)

@@ -5,10 +5,10 @@ holds it, the build copies the cached bytes instead of drawing again: a rebuild 
 a few file copies. Lives under the build's cache_dir, never in the output.
 """
 from __future__ import annotations
+from pnpgen.whole_files import write_whole
 
 import hashlib
 from functools import lru_cache
-import os
 import shutil
 from pathlib import Path
 
@@ -50,10 +50,7 @@ class OutputCache:
         entry = self.folder / key
         entry.mkdir(parents=True, exist_ok=True)
         for number, source in enumerate(sources):  # each copy lands whole: an interrupted build leaves no stub
-            target = self._entry(key, number)
-            temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            shutil.copyfile(source, temporary)
-            os.replace(temporary, target)
+            write_whole(self._entry(key, number), b"", copy_of=source)
         self.used.add(key)
 
     def prune(self) -> None:

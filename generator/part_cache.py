@@ -7,10 +7,10 @@ The cache lives under the build's cache folder (never in the output) and keeps o
 The inputs are hashed by pnpgen.inputs.
 """
 from __future__ import annotations
+from pnpgen.whole_files import write_whole
 
 import hashlib
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -48,9 +48,7 @@ class PartCache:
 
     def keep_seconds(self, seconds: dict) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        temporary = self.folder / f".{SECONDS}.{os.getpid()}.tmp"
-        temporary.write_text(json.dumps({k: round(v, 3) for k, v in sorted(seconds.items())}), encoding="utf-8")
-        os.replace(temporary, self.folder / SECONDS)
+        write_whole(self.folder / SECONDS, json.dumps({k: round(v, 3) for k, v in sorted(seconds.items())}))
 
     def fetch(self, part_name: str, key: str, stage) -> dict | None:
         """Copy the cached files of `part_name` into the stage and return its manifest entry, or None."""
@@ -76,6 +74,5 @@ class PartCache:
             target = entry_dir / "files" / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(stage.dir / rel, target)
-        temporary = entry_dir / f".{ENTRY}.tmp"  # the entry lands last and whole: without it there is no hit
-        temporary.write_text(json.dumps({"files": written, "entry": entry}), encoding="utf-8")
-        os.replace(temporary, entry_dir / ENTRY)
+        # the entry lands last and whole: without it there is no hit
+        write_whole(entry_dir / ENTRY, json.dumps({"files": written, "entry": entry}))

@@ -13,12 +13,14 @@ import os
 import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from pnpgen.output import signals_held
 from pnpgen.part_cache import PartCache
 from pnpgen.parts import load_shared
 from pnpgen.pdf_update import mark_print_scaling
-from pnpgen.problems import BuildError
+from pnpgen import budgets
+from pnpgen.problems import BuildError, KitError
 
 WORKERS = 2
 PR_SET_PDEATHSIG = 1  # prctl(2)
@@ -80,7 +82,7 @@ def _build_all(ctx, parts: list):
                                        initializer=_worker_signals, initargs=(os.getpid(),))
             futures = [(part, pool.submit(_build_in_worker, part.name)) for part in parts]
         for part, future in futures:
-            yield (part, *future.result())  # a part's BuildError is raised again here
+            yield (part, *_result(part, future))  # a part's BuildError is raised again here
     except BaseException:  # a failed part, Ctrl-C or SIGTERM: stop the other workers now, do not wait for them
         if pool is not None:
             _stop(pool)
@@ -89,6 +91,17 @@ def _build_all(ctx, parts: list):
         pool.shutdown(wait=True)
     finally:
         _CONTEXT.clear()
+
+
+def _result(part, future):
+    """A worker's result; a worker the kernel killed (its CPU budget's hard limit, or the memory killer) is
+    said as such."""
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise BuildError(f"the {part.name} part: its worker was killed, most likely past the cpu_seconds budget "
+                         f"({budgets.active().cpu_seconds} s of CPU) or out of memory; simplify the kit, or raise "
+                         f"`budgets:` in kit.yaml") from None
 
 
 def die_with_parent(parent: int) -> None:
@@ -110,6 +123,7 @@ def pool_worker(parent: int) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
+    budgets.worker_limits()
 
 
 def _worker_signals(parent: int) -> None:
@@ -123,6 +137,7 @@ def _worker_signals(parent: int) -> None:
     if hasattr(os, "setpgrp"):
         os.setpgrp()
     die_with_parent(parent)
+    budgets.worker_limits()
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -141,14 +156,32 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         manager.join(timeout=5)
 
 
+def part_failure(name: str, exc: BaseException) -> BuildError:
+    """An exception no step of the part located, said with the part and what to do."""
+    if isinstance(exc, MemoryError):
+        return budgets.memory_error(f"the {name} part")
+    if isinstance(exc, OSError):
+        return BuildError(f"the {name} part: {exc.filename or 'a file'}: {exc.strerror or exc}: check that the "
+                          f"output folder is writable and the disk has room")
+    return BuildError(f"the {name} part: {type(exc).__name__}: {exc}")
+
+
 def _build_in_worker(name: str):
     return _build_one(_CONTEXT["ctx"], _CONTEXT["parts"][name])
 
 
 def _build_one(ctx, part):
-    """(manifest entry, files written, seconds) of building one part."""
+    """(manifest entry, files written, seconds) of building one part; any failure a BuildError naming it."""
     start, before = time.perf_counter(), set(ctx.stage.written)
-    entry = part.build(ctx)
+    try:
+        entry = part.build(ctx)
+    except (BuildError, KitError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - no traceback reaches a user
+        from pnpgen.cairo_missing import is_missing_cairo
+        if type(exc) is ValueError or is_missing_cairo(exc):  # a wrong option (exit 2: --map nowhere), or no
+            raise  # libcairo: the CLI says each its own way
+        raise part_failure(part.name, exc) from None
     written = [rel for rel in ctx.stage.written if rel not in before]
     mark_print_scaling(ctx.stage.dir / rel for rel in written)  # here: in the worker, beside the other parts
     return entry, written, time.perf_counter() - start

@@ -4,10 +4,16 @@ A kit folder is input, not code: a text or template can compute and format, but 
 internals (Jinja's sandbox), the file system, modules or streams (`{{ kit.root.read_text() }}`), or fill
 the memory (`{{ 'x' * 10**9 }}`, `lipsum(10**6)`). Kit data is looked up as data first, so a key named
 `get` or `items` reads the key, not the dict method.
+
+Texts and whole numbers are held to the budgets (pnpgen.budgets: `text_chars`, `int_digits`): an operator,
+filter or method asked for more is stopped before it runs where its size can be told from its operands
+(`'x' * n`, `a ** b`, `'x'|center(n)`), and its result checked after it otherwise. The process's memory and
+CPU limits catch whatever these miss.
 """
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import marshal
 import os
@@ -17,9 +23,9 @@ from pathlib import Path, PurePath
 from types import ModuleType
 
 import jinja2
-
-from pnpgen import resources
 from jinja2.sandbox import SandboxedEnvironment
+
+from pnpgen import budgets, resources
 
 
 class KitUndefined(jinja2.StrictUndefined):
@@ -39,13 +45,55 @@ class KitUndefined(jinja2.StrictUndefined):
         return f"no {name!r}{where} (there: {shown})" + (f"; did you mean {near[0]!r}?" if near else "")
 
 
+def _too_large(name: str, what: str) -> jinja2.exceptions.SecurityError:
+    return jinja2.exceptions.SecurityError(str(budgets.BudgetExceeded(name, what)))
+
+
+def check_value(value, what: str = "a result"):
+    """`value` when it is within the text and number budgets; SecurityError otherwise."""
+    limits = budgets.active()
+    if isinstance(value, str) and len(value) > limits.text_chars:
+        raise _too_large("text_chars", f"{what} is a text of {len(value):,} characters")
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > _bits(limits.int_digits):
+        raise _too_large("int_digits", f"{what} is a number of over {limits.int_digits:,} digits")
+    return value
+
+
+def check_arguments(args, kwargs, what: str) -> None:
+    """A count or width asked of a filter or method ('x'|center(n), s.ljust(n), items|slice(n)) stays
+    within the text budget: checked before it runs, so the text is never made."""
+    limit = budgets.active().text_chars
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > limit:
+            raise _too_large("text_chars", f"{what} asked for {value:,}")
+
+
+def _bits(digits: int) -> int:
+    return int(digits * 3.3220) + 1
+
+
+SIZED_FILTERS = frozenset(("center", "indent", "wordwrap", "truncate", "slice", "batch"))  # a count or width
+
+
+def _bounded_filter(name: str, function):
+    sized = name in SIZED_FILTERS
+
+    @functools.wraps(function)  # keeps jinja's pass_context/pass_environment marks
+    def bounded(*args, **kwargs):
+        if sized:
+            check_arguments(args[1:], kwargs, f"the filter {name}")
+        return check_value(function(*args, **kwargs), f"the filter {name}")
+    return bounded
+
+
 class KitSandbox(SandboxedEnvironment):
-    intercepted_binops = frozenset(("*", "**"))
+    intercepted_binops = frozenset(("*", "**", "+", "%"))  # the operators that can make a value larger
     LIMIT = 100_000
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.globals.pop("lipsum", None)  # lipsum(10**6) is a memory bomb, and no kit needs filler text
+        self.filters = {name: _bounded_filter(name, f) for name, f in self.filters.items()}
 
     def cached_from_string(self, source: str):
         """from_string, with the compiled code kept on disk between builds (keyed by the source, this
@@ -90,7 +138,25 @@ class KitSandbox(SandboxedEnvironment):
             for seq, times in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > self.LIMIT:
                     raise jinja2.exceptions.SecurityError(f"repeating a text or list {times} times is too large")
-        return super().call_binop(context, operator, left, right)
+        if operator in ("*", "**") and _int(left) and _int(right):
+            bits = left.bit_length() * abs(right) if operator == "**" else left.bit_length() + right.bit_length()
+            if bits > _bits(budgets.active().int_digits) + 64:
+                raise _too_large("int_digits", f"{operator!r} would make a number of about {int(bits / 3.32):,} digits")
+        return check_value(super().call_binop(context, operator, left, right), f"{operator!r}")
+
+    def call(self, __context, __obj, *args, **kwargs):
+        """A method or function a text calls: its counts and widths checked before, its result after."""
+        what = f"calling {getattr(__obj, '__name__', 'a function')}"
+        if isinstance(getattr(__obj, "__self__", None), (str, list, tuple)):  # 'x'.ljust(n), s.zfill(n)
+            check_arguments(args, kwargs, what)
+        for value in (*args, *kwargs.values()):  # a 100 MB cell handed to textbox() or a macro stops here
+            if isinstance(value, str):
+                check_value(value, f"a text given to {getattr(__obj, '__name__', 'a function')}")
+        return check_value(super().call(__context, __obj, *args, **kwargs), what)
+
+
+def _int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @cache
@@ -108,3 +174,18 @@ def code_folder() -> Path | None:
     if info is None or folder.is_symlink() or info.st_uid != os.getuid() or info.st_mode & 0o077:
         return None
     return folder
+
+
+def kit_code_failure(exc: BaseException) -> str:
+    """What went wrong in a kit's template or text, in words, when it is not one of Jinja's own errors. A
+    problem of the machine, not of the kit (no libcairo), is raised again: the CLI says how to mend it."""
+    from pnpgen.cairo_missing import is_missing_cairo
+    if is_missing_cairo(exc):
+        raise exc
+    if isinstance(exc, budgets.BudgetExceeded):
+        return str(exc)
+    if isinstance(exc, MemoryError):
+        return str(budgets.memory_error(""))
+    if isinstance(exc, RecursionError):
+        return "calls nest too deep (a macro or include that calls itself without end?)"
+    return f"{type(exc).__name__}: {exc}"

@@ -8,6 +8,8 @@ from pnpgen.schema import (
     Bool, Choice, Field, Int, Length, ListOf, MapOf, Nullable, Record, Str, optional,
 )
 
+from pnpgen.budgets import CEILINGS, DOCS as BUDGET_DOCS, Budgets as DEFAULT_BUDGETS
+
 # Bounds that no real kit comes near, so an absurd number (a billion counters, a 50 in counter) stops at
 # validation with its line instead of filling the memory or the disk later.
 MAX_COUNT = 1000          # copies of one piece, markers in a mix, a rule's total
@@ -83,4 +85,9 @@ KIT = Record({
         "min_text": optional(LENGTH, "6pt", "the smallest text a piece may print"),
         "cut_margin": optional(LENGTH, "1mm", "how far text must keep from a piece's cut line"),
     }, "{min_text, cut_margin}"), {"min_text": "6pt", "cut_margin": "1mm"}, "what every build checks on every piece"),
+    "budgets": optional(Record({
+        name: optional(Int(1, getattr(CEILINGS, name)), getattr(DEFAULT_BUDGETS, name), doc)
+        for name, doc in BUDGET_DOCS.items()
+    }, "{memory_mb, cpu_seconds, template_seconds, face_kb, chapter_kb, text_chars, int_digits}"), {},
+        "what a build may spend on the machine (pnpgen.budgets); raised here, up to fixed ceilings"),
 }, "the kit description")

@@ -13,6 +13,9 @@ class TextError(BuildError):
         self.file, self.line, self.message = file, line, message
         super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
 
+    def __reduce__(self):  # raised in a build worker, it crosses back to the parent whole
+        return (TextError, (self.file, self.line, self.message))
+
 
 def join_and(items, word: str = "and") -> str:
     """['a', 'b', 'c'] -> 'a, b and c'."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.inputs import DigestMemo, Inputs
+from pnpgen.whole_files import write_whole
 
 KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([a-z0-9][a-z0-9-]*)[\"']?[ \t]*(?:#.*)?$")  # as kit.yaml's schema:
 # an id like '..' is no folder name to build into (the load then says what is wrong with it)
@@ -100,9 +101,7 @@ def remember(out: Path, kit_root: Path, options: dict, inputs: Inputs, said: Sai
     record = {"version": RECORD_VERSION, "key": key, "stamps": {f: _stamp(Path(f)) for f in said.files},
               "said": said.__dict__}
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(record), encoding="utf-8")
-    os.replace(temporary, path)
+    write_whole(path, json.dumps(record))
 
 
 def kit_out_guess(out: Path, kit_root: Path) -> Path:

@@ -70,8 +70,12 @@ def _attempt(build_once: Callable[[], str], stream) -> None:
         for problem in exc.problems:
             stream.write(f"{problem}\n")
         stream.write("build failed; the last good output is unchanged. Still watching.\n")
-    except BuildError as exc:
+    except BuildError as exc:  # a budget reached (pnpgen.budgets) too: the next save builds under it afresh
         stream.write(f"error: {exc}\nbuild failed; the last good output is unchanged. Still watching.\n")
+    except Exception as exc:  # noqa: BLE001 - a watch outlives any one build's failure, without a traceback
+        from pnpgen.cli import unexpected_failure
+        stream.write(f"error: {unexpected_failure(exc)}\nbuild failed; the last good output is unchanged. "
+                     f"Still watching.\n")
     else:
         stream.write(f"rebuilt {summary} in {time.perf_counter() - start:.2f} s\n")
     stream.flush()

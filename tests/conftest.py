@@ -38,6 +38,14 @@ def kit_copy(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def default_kit_build(tmp_path_factory) -> Path:
+    """The default kit built once, every part, for the tests that only read its files."""
+    root = tmp_path_factory.mktemp("default-build")
+    assert main(["build", "--out", str(root), "--quiet"]) == 0
+    return root / DEFAULT_KIT
+
+
+@pytest.fixture(scope="session")
 def default_kit():
     kit, _ = load_kit(DEFAULT_KIT_DIR)
     return kit

@@ -106,7 +106,8 @@ def test_contents_give_the_page_each_chapter_starts_on(texts, default_kit):
     before (and then the next page names it)."""
     contents = texts[1]
     assert contents.startswith("Contents")
-    for chapter in ("Combat", "Economy", "Advanced rules", "Teams and solo play", "Glossary", "Quick reference"):
+    chapters = ("Combat", "Economy", "Advanced rules", "Teams and solo play", "Glossary", "Quick reference")
+    for chapter in chapters:
         page = int(re.search(rf"(\d+) {chapter}\b", contents).group(1))  # leaders + number draw first
         text = texts[page - 1]
         assert f" {chapter} " in f" {text} ", (chapter, page)
@@ -115,7 +116,8 @@ def test_contents_give_the_page_each_chapter_starts_on(texts, default_kit):
             assert text.endswith(f"{default_kit.title} {chapter} {page}"), (chapter, page)
         else:
             assert not text.endswith(f" {chapter} {page}"), (chapter, page)
-            assert texts[page].endswith(f" {chapter} {page + 1}"), (chapter, page)
+            if not any(texts[page].startswith(f"{other} ") for other in chapters):  # else it ended on its page
+                assert texts[page].endswith(f" {chapter} {page + 1}"), (chapter, page)
 
 
 def test_tables_repeat_their_header_when_they_break(texts):

@@ -142,6 +142,16 @@ def _own_addresses() -> list[str]:
     return [ip for ip in names if not ip.startswith("127.")]
 
 
+def test_a_studio_left_open_is_not_held_to_one_commands_cpu_budget(studio):
+    """The budgets hold each build, not the studio's whole life: between builds the process has no CPU limit of
+    its own (a designer's afternoon of saves would otherwise end in SIGXCPU after `cpu_seconds`)."""
+    limits = Path(f"/proc/{studio.proc.pid}/limits")
+    if not limits.exists():
+        pytest.skip("no /proc on this machine")
+    cpu = next(line for line in limits.read_text().splitlines() if line.startswith("Max cpu time"))
+    assert cpu.split()[3] == "unlimited", cpu
+
+
 def test_a_taken_port_is_a_clear_message(tmp_path, capsys):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

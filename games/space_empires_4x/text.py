@@ -14,6 +14,8 @@ from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 
+from pnpgen.games.space_empires_4x.rulings import SOURCE as RULINGS_FILE
+from pnpgen.games.space_empires_4x.rulings import ruling_names
 from pnpgen.model import Kit
 from pnpgen.problems import display_path
 from pnpgen.documents.context import render_in
@@ -23,9 +25,10 @@ from pnpgen.text import TextError, join_and
 
 
 def kit_context(kit: Kit) -> dict:
-    """Everything a text may quote: the model's tables by id, plus a few derived facts."""
+    """Everything a text may quote: the model's tables by id, a few derived facts and the kit's rulings."""
     game = kit.game
-    return {
+    rulings = ruling_names(kit, lambda words: render_text(kit, words, kit.root / RULINGS_FILE))
+    return rulings | {
         "kit": kit,
         "units": SimpleNamespace(**kit.units),
         "techs": SimpleNamespace(**kit.technologies),

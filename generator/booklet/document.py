@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from pathlib import Path
 
 from reportlab.lib import colors
@@ -15,6 +14,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from pnpgen.booklet.story import Heading, contents
 from pnpgen.booklet.styles import BODY, HEADER_FILL, ITALIC, RULE, styles
 from pnpgen.model import Kit
+from pnpgen.whole_files import write_whole
 
 QUIET = (Spacer, CondPageBreak, PageBreak, ActionFlowable)  # print nothing: do not end a page's "top"
 MARGIN = {"left": 34.0, "right": 34.0, "top": 46.0, "bottom": 40.0}
@@ -113,13 +113,11 @@ def _read_entries(path: Path) -> list:
 
 
 def _write_entries(path: Path, entries: list) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(json.dumps([list(e) for e in entries]), encoding="utf-8")
-        os.replace(temporary, path)
+        write_whole(path, json.dumps([list(e) for e in entries]))
     except OSError:  # a cache that cannot be written only costs the next build a pass
-        temporary.unlink(missing_ok=True)
+        pass
 
 
 def frame_width(pagesize: tuple[float, float]) -> float:

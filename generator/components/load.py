@@ -155,17 +155,29 @@ def check_counts(tables: dict, kit_doc: dict, kit_file: Path, lines: dict, colou
     return pieces
 
 
+def _data_csv(path: Path, root: Path, problems: Problems) -> list | None:
+    """A data CSV's rows as mappings (read through the kit reader); a file that cannot be read is an error,
+    at the line where the reading stopped."""
+    try:
+        reader = csv.DictReader(kit_files.read_text(path, root, "utf-8-sig").splitlines())
+    except kit_files.KitFileError as exc:
+        problems.error(path, exc.line, "", exc.message)
+        return None
+    try:
+        return list(reader)
+    except csv.Error as exc:  # a cell over csv.field_size_limit() (131,072 characters), say
+        problems.error(path, reader.line_num, "", f"not a CSV table this can read: {exc}")
+        return None
+
+
 def load_data_files(root: Path, rel: str, kit_file: Path, line: int, problems: Problems) -> dict:
     """The free facts of data/: YAML files as mappings or lists, CSV files as lists of rows."""
     data = {}
     for path in folder_files(root, rel, (".yaml", ".yml", ".csv"), "data", kit_file, line, problems):
         if path.suffix == ".csv":
-            try:
-                data[path.stem] = list(csv.DictReader(kit_files.read_text(path, root, "utf-8-sig").splitlines()))
-            except kit_files.KitFileError as exc:
-                problems.error(path, exc.line, "", exc.message)
-            except csv.Error as exc:
-                problems.error(path, 0, "", f"not a CSV file: {exc}")
+            rows = _data_csv(path, root, problems)
+            if rows is not None:
+                data[path.stem] = rows
         else:
             value = read_yaml(path, root, problems)
             if value is not None:

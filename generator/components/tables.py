@@ -180,6 +180,14 @@ def _csv_rows(path: Path, root: Path, columns: dict, named: Where) -> list | Non
         named.error(f"{display_path(path)} holds a NUL byte: not a CSV text file")
         return None
     reader = csv.reader(text.splitlines())
+    try:
+        return _csv_table(reader, path, columns, named)
+    except csv.Error as exc:  # a cell over csv.field_size_limit() (131,072 characters), say
+        Where(path, "", reader.line_num, named.problems).error(f"not a CSV table this can read: {exc}")
+        return None
+
+
+def _csv_table(reader, path: Path, columns: dict, named: Where) -> list | None:
     header = next(reader, None)
     if not header:
         Where(path, "", 1, named.problems).error("the CSV file is empty: its first line must name the columns")

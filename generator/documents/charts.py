@@ -25,7 +25,7 @@ from pnpgen.problems import BuildError, Problems, display_path
 from pnpgen.render.templates import format_number
 from pnpgen import kit_files
 from pnpgen.kit_loader import KitLoader
-from pnpgen.sandbox import KitSandbox, KitUndefined
+from pnpgen.sandbox import KitSandbox, KitUndefined, kit_code_failure
 from pnpgen.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Str, Where, optional
 from pnpgen.text import join_and
 from pnpgen.yamlio import YamlSyntaxError, load_yaml
@@ -194,6 +194,8 @@ class _Renderer:
             raise self.chart.fail(field, f"include {exc}") from None
         except _JINJA_ERRORS as exc:
             raise self.chart.fail(field, str(exc) or type(exc).__name__) from None
+        except Exception as exc:  # noqa: BLE001 - a kit's chart must never end in a traceback
+            raise self.chart.fail(field, kit_code_failure(exc)) from None
 
 
 def _as_list(value, chart: Chart, field: str) -> list:

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import jinja2
 
-from pnpgen import kit_files
+from pnpgen import budgets, kit_files
 from pnpgen.documents.charts import build_chart, chart_names_problem
 from pnpgen.documents.table_data import plain_table
 from pnpgen.problems import display_path
 from pnpgen.kit_loader import KitLoader
-from pnpgen.sandbox import KitSandbox, KitUndefined
+from pnpgen.sandbox import KitSandbox, KitUndefined, kit_code_failure
 from pnpgen.render.templates import format_number
 from pnpgen.text import TextError, join_and, read_text
 
@@ -208,7 +208,9 @@ def render_in(env, source: str, name: str, context: dict) -> str:
     """The rendered text; a TextError (a BuildError that keeps its file, line and message apart) otherwise,
     at the line of the included file when the problem is in one."""
     try:
-        return env.cached_from_string(source).render(**context)
+        with budgets.template_clock(""):  # the CPU and size budgets of one text (pnpgen.budgets)
+            text = env.cached_from_string(source).render(**context)
+        return budgets.check_size(text, "chapter_kb", "")
     except jinja2.TemplateSyntaxError as exc:
         where = display_path(exc.filename) if exc.filename else name
         raise TextError(where, exc.lineno, f"template syntax error: {exc.message}") from None
@@ -219,10 +221,11 @@ def render_in(env, source: str, name: str, context: dict) -> str:
         raise TextError(*text_location(exc, name), f"include {exc.file}: {exc.message}") from None
     except jinja2.exceptions.SecurityError as exc:
         raise TextError(*text_location(exc, name), f"not allowed in a kit text: {exc}") from None
-    except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, IndexError, ArithmeticError,
-            RecursionError) as exc:
+    except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, IndexError, ArithmeticError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)  # str(KeyError) adds quotes
         raise TextError(*text_location(exc, name), message or type(exc).__name__) from None
+    except Exception as exc:  # noqa: BLE001 - a kit's text never ends in a traceback: a budget, a recursion...
+        raise TextError(*text_location(exc, name), kit_code_failure(exc)) from None
 
 
 def text_location(exc: Exception, name: str) -> tuple[str, int]:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import marshal
-import os
 from functools import lru_cache
 from pathlib import Path
 
 from pnpgen.problems import BuildError
 from pnpgen.render.face_compact import compact
 from pnpgen.render.pdf import Art, _cairo, cairo
+from pnpgen.whole_files import write_whole
 
 QUERIES = ("get_", "copy_", "has_", "in_", "text_extents", "font_extents", "user_to_device", "device_to_user",
            "path_extents", "fill_extents", "stroke_extents", "clip_extents", "glyph_extents")
@@ -121,7 +121,7 @@ def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Ar
                                     url_fetcher=kit_fetcher(base))
         surface = RecordedSvg(tree, None, 72)
     except Exception as exc:  # cairosvg raises many types on bad SVG
-        raise BuildError(f"cannot draw SVG{f' for {source}' if source else ''}: {exc}") from None
+        raise BuildError(f"{f'{source}: ' if source else ''}cannot draw the SVG: {exc}") from None  # located first
     recorder = surface.context
     art = Art(surface.cairo, surface.width, surface.height, tuple(tuple(t) for t in recorder.texts))
     record = {"width": art.width, "height": art.height, "ops": compact(recorder.ops), "texts": recorder.texts} \
@@ -238,9 +238,7 @@ class FaceStore:
 
     def put(self, key: str, record: dict) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        temporary = self.folder / f".{key}.{os.getpid()}.tmp"
-        temporary.write_text(json.dumps(record, separators=(",", ":")), encoding="utf-8")
-        temporary.replace(self._file(key))
+        write_whole(self._file(key), json.dumps(record, separators=(",", ":")))
 
     def prune(self, keep: set[str]) -> None:
         """Drop faces the kit no longer has, so the store follows the kit instead of growing with every edit."""
@@ -283,6 +281,4 @@ class PackedFaceStore:
         if not self.dirty:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(marshal.dumps((self.VERSION, self.records)))
-        temporary.replace(self.path)
+        write_whole(self.path, marshal.dumps((self.VERSION, self.records)))

@@ -50,13 +50,14 @@ def _surface(data: bytes):
     if key not in _SURFACES:
         import cairocffi
         width, height, kind = image_size(data)
-        from pnpgen.images import MAX_PIXELS
-        if width * height > MAX_PIXELS:
-            raise ImageRefused(f"an image of {width} x {height} pixels is over the limit")
-        if kind == "PNG":
-            surface = cairocffi.ImageSurface.create_from_png(io.BytesIO(data))
-        else:
-            surface = _from_pillow(data, cairocffi)
+        try:
+            if kind == "PNG":
+                surface = cairocffi.ImageSurface.create_from_png(io.BytesIO(data))
+            else:
+                surface = _from_pillow(data, cairocffi)
+        except (OSError, ValueError, SyntaxError, MemoryError) as exc:  # truncated or damaged pixel data
+            raise ImageRefused(f"a {kind or 'raster'} image of {width} x {height} pixels whose pixels cannot be "
+                               f"read (damaged or cut short?): {exc}") from None
         surface.set_mime_data("application/x-cairo.uuid", key.encode())  # CAIRO_MIME_TYPE_UNIQUE_ID
         if kind == "JPEG":
             surface.set_mime_data("image/jpeg", data)  # CAIRO_MIME_TYPE_JPEG
@@ -65,10 +66,22 @@ def _surface(data: bytes):
 
 
 def image_size(data: bytes) -> tuple[int, int, str]:
-    """Pixel size and format from the file's header, without decoding its pixels."""
+    """Pixel size and format from the file's header, without decoding its pixels; an image that is not one,
+    or holds more pixels than pnpgen.images.MAX_PIXELS (a decompression bomb), is ImageRefused."""
     from PIL import Image
-    with Image.open(io.BytesIO(data)) as picture:
-        return picture.size[0], picture.size[1], picture.format or ""
+
+    from pnpgen.images import MAX_PIXELS
+    try:
+        with Image.open(io.BytesIO(data)) as picture:
+            width, height, kind = picture.size[0], picture.size[1], picture.format or ""
+            picture.verify()  # a file cut short or damaged is said here, at the face that shows it
+    except Image.DecompressionBombError as exc:
+        raise ImageRefused(f"over the limit of {MAX_PIXELS:,} pixels ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 - Pillow raises many types on a file that is not an image
+        raise ImageRefused(f"not an image that can be read ({type(exc).__name__}: {exc})") from None
+    if width * height > MAX_PIXELS:
+        raise ImageRefused(f"an image of {width} x {height} pixels is over the limit of {MAX_PIXELS:,} pixels")
+    return width, height, kind
 
 
 def _from_pillow(data: bytes, cairocffi):
@@ -138,7 +151,10 @@ def replay_image(context, path: str, key: str, opacity: float, for_pdf: bool = F
         if hashlib.sha1(data).hexdigest() != key:
             raise ImageRefused(f"the image {path} changed while building; build again")
         _STAMPS[path] = (key, _stamp(path))
-        surface = _stand_in(data, path, key) if for_pdf else _surface(data)
+        try:
+            surface = _stand_in(data, path, key) if for_pdf else _surface(data)
+        except ImageRefused as exc:
+            raise ImageRefused(f"{path}: {exc}") from None
     paint(context, surface, opacity)
 
 

@@ -76,7 +76,7 @@ def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
                                     url_fetcher=kit_fetcher(base))
         surface = RecordingSvg(tree, None, 72)  # 72 dpi: one SVG pixel is one point; mm stay mm
     except Exception as exc:  # cairosvg raises many types on bad SVG
-        raise BuildError(f"cannot draw SVG{' for ' + source if source else ''}: {exc}") from None
+        raise BuildError(f"{f'{source}: ' if source else ''}cannot draw the SVG: {exc}") from None  # located first
     return Art(surface.cairo, surface.width, surface.height)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pnpgen import kit_files
 from pnpgen.lengths import mm
+from pnpgen.problems import BuildError
 from pnpgen.preflight import check_face, overprints, preflight_rules
 from pnpgen.render.ink_lines import read_ink
 from pnpgen.render.images import PLACED
@@ -221,14 +222,17 @@ def draw_face(svg: str, where: str, root: Path):
     """(art for a PDF, record or None, images placed): the fast subset drawer when the SVG stays inside it,
     else cairosvg. A stored record is replayed, so this build draws what the next one will replay."""
     from pnpgen.render.face_store import record_svg, replay
+    from pnpgen.render.images import ImageRefused
     from pnpgen.render.svg_ops import Unsupported, record
     try:
         made = record(svg, root)
+        return replay(made, for_pdf=True), made, made["placed"]
+    except ImageRefused as exc:  # an image a template names by a computed href: bomb, damaged, cut short
+        raise BuildError(f"{where}: {exc}") from None
     except Unsupported:
         mark = len(PLACED)
         art, stored = record_svg(svg, where, root)
         return (art if stored is None else replay(stored, for_pdf=True)), stored, PLACED[mark:]
-    return replay(made, for_pdf=True), made, made["placed"]
 
 
 def svg_key(svg: str, root: Path, images: dict | None = None) -> str:

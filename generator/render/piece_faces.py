@@ -10,10 +10,11 @@ from pathlib import Path
 
 import jinja2
 
+from pnpgen import budgets
 from pnpgen.kit_files import KitFileError
 from pnpgen.pieces import colour_params
 from pnpgen.problems import BuildError, display_path
-from pnpgen.render.templates import SUFFIX, template_dirs, template_env
+from pnpgen.render.templates import SUFFIX, template_dirs, template_env, template_failure
 from pnpgen.render.templates import _template_location as _template_line
 from pnpgen.render.textbox import TextFitError
 from pnpgen.shapes import Shape
@@ -32,7 +33,9 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
     kit's `env` when rendering many faces (looking it up checks the kit's template folder each time)."""
     env = env or kit_env(kit_root)
     try:
-        return env.get_template(f"{template}{SUFFIX}").render(**context)
+        with budgets.template_clock(""):
+            content = env.get_template(f"{template}{SUFFIX}").render(**context)
+        return budgets.check_size(content, "face_kb", "")
     except jinja2.TemplateNotFound as exc:
         at = f"{_template_line(exc, template)}: " if exc.name != f"{template}{SUFFIX}" else ""  # an include's line
         raise BuildError(f"{at}template {exc.name} not found (for {where}; "
@@ -51,6 +54,8 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
     except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError, ArithmeticError, IndexError,
             RecursionError) as exc:
         raise BuildError(f"{where}: {_template_line(exc, template)}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - a kit's template must never end in a traceback
+        raise template_failure(exc, f"{where}: {_template_line(exc, template)}") from None
 
 
 def face_context(params: dict, kit, shape: Shape | None = None) -> dict:

@@ -620,7 +620,10 @@ def kit_image(base: Path, href: str) -> tuple[str, str, int, int]:
         raise Unsupported("image outside the kit: cairosvg refuses it with its message") from None
     if not data.startswith((b"\x89PNG", b"\xff\xd8")):
         raise Unsupported("an SVG image: cairosvg keeps it vector")
-    pw, ph, _ = image_size(data)  # the header is enough here; the pixels are decoded when drawn
+    try:
+        pw, ph, _ = image_size(data)  # the header is enough here; the pixels are decoded when drawn
+    except ImageRefused as exc:
+        raise ImageRefused(f"{href}: {exc}") from None
     path = str(Path(unquote(url[len("file://"):])).resolve())
     info = Path(path).stat()
     _KIT_IMAGES[key] = (path, (info.st_size, info.st_mtime_ns), hashlib.sha1(data).hexdigest(), pw, ph)

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import jinja2
 
-from pnpgen import kit_files, resources
+from pnpgen import budgets, kit_files, resources
 from pnpgen.kit_files import KitFileError
 from pnpgen.kit_loader import KitLoader
 from pnpgen.problems import BuildError, display_path
-from pnpgen.sandbox import KitSandbox, code_folder
+from pnpgen.sandbox import KitSandbox, code_folder, kit_code_failure
 
 BUILTIN_TEMPLATES = resources.builtin_templates()
 SUFFIX = ".svg.j2"
@@ -87,7 +87,8 @@ def render_template(kit_root: Path, name: str, context: dict, needed_by: str = "
     who = f" (needed by {needed_by})" if needed_by else ""
     try:
         template = env.get_template(f"{name}{SUFFIX}")
-        return template.render(**context)
+        with budgets.template_clock(""):
+            return template.render(**context)
     except jinja2.TemplateNotFound as exc:
         looked = ", ".join(display_path(d) for d in template_dirs(kit_root))
         missing = exc.name or f"{name}{SUFFIX}"
@@ -104,9 +105,16 @@ def render_template(kit_root: Path, name: str, context: dict, needed_by: str = "
         raise BuildError(f"{_template_location(exc, name)}: not allowed in a template: {exc}{who}") from None
     except UnicodeDecodeError as exc:
         raise BuildError(f"template {name}{SUFFIX} is not UTF-8 text ({exc.reason}){who}") from None
-    except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError, ArithmeticError, IndexError,
-            RecursionError) as exc:
+    except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError, ArithmeticError, IndexError) as exc:
         raise BuildError(f"{_template_location(exc, name)}: {exc}{who}") from None
+    except Exception as exc:  # noqa: BLE001 - a kit's template must never end in a traceback
+        raise template_failure(exc, f"{_template_location(exc, name)}{who}") from None
+
+
+def template_failure(exc: BaseException, where: str) -> BuildError:
+    """Any other failure of a kit's template, said with its place and what to do (never a traceback): a
+    budget reached, a macro calling itself without end, a library's own error."""
+    return BuildError(f"{where}: {kit_code_failure(exc)}")
 
 
 def _template_location(exc: Exception, name: str) -> str:

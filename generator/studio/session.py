@@ -32,7 +32,8 @@ class Studio:
 
     def attempt(self) -> str:
         """One build for pnpgen.watch: a one-line summary, or the located problem raised after the page has it."""
-        with self.turn:
+        from pnpgen import budgets
+        with self.turn, budgets.enforced():  # each build afresh: a studio left open for hours never runs out
             start = time.perf_counter()
             self.state.update(status="building")
             try:

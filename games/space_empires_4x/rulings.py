@@ -1,0 +1,52 @@
+"""The kit's rulings: the points where the kit settles what its rules sources leave open, or departs from them
+(data/rules.yaml `rulings:`), numbered in the order of that file.
+
+A text quotes a ruling as {{ ruling('bids') }}, which prints its words and then its mark, "(kit ruling 3)",
+or marks a whole section with {{ ruling_mark('teams') }}. The booklet's Kit rulings chapter lists every ruling
+under the same number ({% for r in rulings() %}), so a reader who meets a mark finds the entry, and a ruling
+cannot be printed without its mark or left out of the list. A ruling's words may quote the data
+({{ kit.data.rules.upgrade.cp_per_hull }}); they are rendered like any other kit text.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Callable
+
+from pnpgen.model import Kit
+
+MARK = "(kit ruling {number})"
+SOURCE = "data/rules.yaml"
+
+
+def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
+    """The three names a kit text may use; `render` turns a ruling's words (Jinja) into plain text."""
+    entries = ((kit.data or {}).get("rules") or {}).get("rulings") or {}
+    numbers = {rid: number for number, rid in enumerate(entries, 1)}
+
+    def entry(rid: str) -> dict:
+        if rid not in entries:
+            raise ValueError(f"no ruling {rid!r} in {SOURCE} rulings (known: {', '.join(entries) or 'none'})")
+        item = entries[rid]
+        missing = [key for key in ("title", "where", "source") if not isinstance(item, dict) or not item.get(key)]
+        if missing:
+            raise ValueError(f"ruling {rid!r} in {SOURCE} needs {', '.join(missing)} "
+                             "(the Kit rulings chapter prints them)")
+        return item
+
+    def ruling_mark(rid: str) -> str:
+        entry(rid)
+        return MARK.format(number=numbers[rid])
+
+    def ruling(rid: str) -> str:
+        text = entry(rid).get("text")
+        if not text:
+            raise ValueError(f"ruling {rid!r} in {SOURCE} has no text to quote: mark its section with ruling_mark")
+        return f"{render(text)} {ruling_mark(rid)}"
+
+    def rulings() -> list[SimpleNamespace]:
+        return [SimpleNamespace(number=numbers[rid], id=rid, title=item["title"], where=item["where"],
+                                text=render(item["text"]) if item.get("text") else None,
+                                source=render(item["source"]))
+                for rid, item in ((rid, entry(rid)) for rid in entries)]
+
+    return {"ruling": ruling, "ruling_mark": ruling_mark, "rulings": rulings}
