@@ -49,10 +49,7 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
         raise BuildError(f"{_template_line(exc, template)}: include {exc} (for {where})") from None
     except jinja2.exceptions.SecurityError as exc:
         raise BuildError(f"{where}: {_template_line(exc, template)}: not allowed in a kit template: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise BuildError(f"{where}: template {template}{SUFFIX} is not UTF-8 text ({exc.reason})") from None
-    except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError, ArithmeticError, IndexError,
-            RecursionError) as exc:
+    except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError) as exc:
         raise BuildError(f"{where}: {_template_line(exc, template)}: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - a kit's template must never end in a traceback
         raise template_failure(exc, f"{where}: {_template_line(exc, template)}") from None
