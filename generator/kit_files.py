@@ -43,10 +43,11 @@ def keep_out(folder) -> None:
 
 def kept_out(path) -> bool:
     real = os.path.realpath(path)
-    return any(_within(real, folder) for folder in _KEPT_OUT)
+    return any(within(real, folder) for folder in _KEPT_OUT)
 
 
-def _within(real: str, folder: str) -> bool:
+def within(real: str, folder: str) -> bool:
+    """Whether the path `real` is `folder` or lies under it (both already real, absolute paths)."""
     return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
 
 
@@ -56,7 +57,7 @@ def real_path(path, roots) -> str:
     if "\0" in str(path):
         raise KitFileError(str(path).replace("\0", "\\0"), "a path with a NUL byte")
     real = os.path.realpath(path)
-    if not any(_within(real, os.path.realpath(root)) for root in _as_tuple(roots)):
+    if not any(within(real, os.path.realpath(root)) for root in _as_tuple(roots)):
         linked = real != os.path.abspath(path)
         raise KitFileError(path, ("links to a file" if linked else "lies") + " outside the kit folder: a kit reads only its own files")
     if kept_out(real):

@@ -22,9 +22,13 @@ def bundled_kits() -> list[str]:
 
 def find_kit(kit: str | None = None, data_dir: str | Path | None = None) -> Path:
     """The kit folder: --data DIR if given, else KIT as a kit folder, else KIT as a bundled kit's name, else
-    KIT as a folder (whose missing kit.yaml the loader reports). A name that is none of these is a wrong
-    command line (ValueError), said with the names there are."""
+    KIT as a folder (whose missing kit.yaml the loader reports). A name that is none of these, or a --data
+    folder that is not there, is a wrong command line (ValueError), said here: `serve` and `build --watch`
+    would otherwise wait for ever on a folder they cannot watch."""
     if data_dir is not None:
+        if not Path(data_dir).is_dir():
+            raise ValueError(f"--data {data_dir}: no such folder; start a kit there with "
+                             f"`pnpgen new --blank {data_dir}`")
         return Path(data_dir)
     name = kit or DEFAULT_KIT
     as_path = Path(name)

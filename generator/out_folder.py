@@ -33,7 +33,7 @@ def check_out(out: Path, kit_root: Path, kit_id: str) -> None:
     (OUT/<kit> and OUT/.cache) is kept out of what the kit reader reads."""
     target = Path(out) / kit_id
     real_kit, real_target = os.path.realpath(kit_root), os.path.realpath(target)
-    if _within(real_kit, real_target):
+    if kit_files.within(real_kit, real_target):
         raise OutFolderError(f"--out {display_path(out)}: the kit would land in {display_path(target)}, which holds "
                              f"the kit folder itself; choose another --out (the default is ./output)")
     _refuse_links_between(Path(kit_root), Path(out))
@@ -42,14 +42,10 @@ def check_out(out: Path, kit_root: Path, kit_id: str) -> None:
     kit_files.keep_out(Path(out) / CACHE)
 
 
-def _within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
 def _refuse_links_between(kit_root: Path, out: Path) -> None:
     """Each folder from the kit down to an `out` inside it is a real folder (a kit may ship `output` as a link)."""
     kit, here = os.path.abspath(kit_root), os.path.abspath(out)
-    if not _within(here, kit):
+    if not kit_files.within(here, kit):
         return
     while here != kit:
         if os.path.islink(here):

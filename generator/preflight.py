@@ -22,7 +22,9 @@ class Rules:
 def preflight_rules(kit) -> Rules:
     """The kit's own limits (kit.yaml `preflight:`), or the defaults."""
     own = getattr(kit, "preflight", None) or {}
-    return Rules(parse_length(own.get("min_text") or "6pt"), parse_length(own.get("cut_margin") or "1mm"))
+    defaults = Rules()
+    return Rules(parse_length(own["min_text"]) if own.get("min_text") else defaults.min_text,
+                 parse_length(own["cut_margin"]) if own.get("cut_margin") else defaults.cut_margin)
 
 
 def check_face(texts, shape: Shape, bleed: float, rules: Rules) -> list[str]:
@@ -105,8 +107,9 @@ def overprints(texts, ink, bleed: float = 0.0) -> list[str]:
     stroked line crosses. `texts` as for check_face, `ink` what pnpgen.render.ink_lines.read_ink found in its
     calls, both in the drawing's points; `bleed` is taken off the positions the messages give."""
     orders = ink.text_orders if len(ink.text_orders) == len(texts) else [math.inf] * len(texts)
+    text_runs = runs(texts, 0.0)
     spans = [(_text(run), _union(box for _, _, box in run), max(orders[i] for i in run_indexes))
-             for run, run_indexes in zip(runs(texts, 0.0), _run_indexes(texts))]
+             for run, run_indexes in zip(text_runs, _run_indexes(text_runs))]
     findings = [f"text {a!r} overprints text {b!r} at {_at(box, bleed)}" for a, b, box in _text_overlaps(spans)]
     for text, box, order in spans:
         crossing = next((line for line in ink.near(box) if _line_crosses(line, box)
@@ -162,10 +165,10 @@ def _line_crosses(line, box) -> bool:
     return True
 
 
-def _run_indexes(texts) -> list[list[int]]:
-    """The indexes into `texts` of each run runs() makes (it keeps their order)."""
+def _run_indexes(text_runs) -> list[list[int]]:
+    """The indexes into the texts of each of their runs (runs() keeps their order)."""
     out, index = [], 0
-    for run in runs(texts, 0.0):
+    for run in text_runs:
         out.append(list(range(index, index + len(run))))
         index += len(run)
     return out

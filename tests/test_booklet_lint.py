@@ -47,3 +47,13 @@ def test_markdown_subset_parses_what_the_chapters_use():
     assert blocks[2].items == ((0, "one"), (1, "sub"), (0, "two continued"))
     assert (blocks[3].text, blocks[3].arg) == ("table", "units")
     assert inline("a < b") == "a &lt; b"
+
+
+def test_numbered_steps_keep_their_numbers():
+    """"1. " lines are steps printed with their own numbers (a bullet list no longer swallows them), wrapped
+    lines go on the step, and a bullet list after them starts a list of its own."""
+    blocks = parse("1. Put the board\n   in the middle.\n2. **Mix** the tiles.\n- a bullet\n\n10. Ten.\n")
+    assert [b.kind for b in blocks] == ["steps", "bullets", "steps"]
+    assert blocks[0].items == ((1, "Put the board in the middle."), (2, "<b>Mix</b> the tiles."))
+    assert blocks[1].items == ((0, "a bullet"),) and blocks[2].items == ((10, "Ten."),)
+    assert [b.kind for b in parse("In 2026. Then more.\n")] == ["para"]

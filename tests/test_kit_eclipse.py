@@ -49,6 +49,7 @@ DISCOVERY = {"Money": 3, "Science": 3, "Materials": 3, "Ancient Technology": 3, 
              "Flux Shield": 1}
 PIECES = {"sectors": 44, "technologies": 96, "ship-parts": 154, "discovery": 21, "reputation": 32,
           "colony-ships": 22, "ancients": 21, "gcds": 1, "structures": 22, "crowded": 2, "summary-cards": 6,
+          "info-cards": 4,    # the four information cards of the component list
           # per colour: 3 ambassadors + 8/4/2 ships + 4 starbases; 16 discs + 3 storage markers; 33 population
           "player-tiles": 6 * (3 + 8 + 4 + 2 + 4), "player-discs": 6 * 16, "storage-markers": 6 * 3,
           "population": 6 * 33}
@@ -181,9 +182,10 @@ def test_paper_player_pieces_in_a_sixth_of_the_pages(built):
     assert files["player-pieces.pdf"] == (6, 3)
     assert not any(name.startswith("player-pieces-") for name in files)
     # small tables share sheets: five two-sided kinds of tile on two sheets (five before), four one-sided
-    # kinds on three (four before); the whole kit's pieces on 22 sheets (43 before)
-    assert files["tiles.pdf"] == (4, 2) and files["tokens.pdf"] == (3, 3)
-    assert sum(pages for pages, _ in files.values()) == 41 and sum(s for _, s in files.values()) == 22
+    # kinds on three (four before); the whole kit's pieces on 23 sheets (43 before), the four information
+    # cards taking the second sheet of cards
+    assert files["tiles.pdf"] == (4, 2) and files["tokens.pdf"] == (3, 3) and files["cards.pdf"] == (4, 2)
+    assert sum(pages for pages, _ in files.values()) == 43 and sum(s for _, s in files.values()) == 23
     assert_pieces_apart(built.root, built.manifest)
 
 
@@ -317,7 +319,8 @@ def test_backs_sit_behind_their_fronts(built):
 
 
 def test_kit_sector_table_keeps_the_reference_facts():
-    """The kit's sector CSVs are the reference table re-cut (ids padded, species sides apart)."""
+    """The kit's sector CSVs are the reference table re-cut (ids padded, species sides apart, "Galactic
+    Centre" in the spelling every other text of the kit uses)."""
     if not REFERENCE.is_file():
         pytest.skip(f"{REFERENCE} is not beside the checkout")
     reference = {int(r["id"]): r for r in csv.DictReader(REFERENCE.open(encoding="utf-8"))}
@@ -329,6 +332,7 @@ def test_kit_sector_table_keeps_the_reference_facts():
             if column == "id":
                 continue
             value = ref[column].replace("_", " ") if column == "name" else ref[column].lower()
+            value = value.replace("Center", "Centre")   # the kit spells the centre one way, British
             assert row[column].lower() == value.lower(), (sid, column)
 
 
@@ -382,7 +386,8 @@ def test_list_reads_like_a_box_inventory(capsys):
     out = capsys.readouterr().out
     for line in ("Sector hexes: 44", "Technology tiles: 96", "Ship part tiles: 154", "Discovery tiles: 21",
                  "Reputation tiles: 32", "Colony ship tiles: 22", "Ancient ships: 21", "Orbital and monolith tiles: 22",
-                 "Crowded-hex tiles: 2", "Summary cards: 6", "Player board x 6", "Supply board"):
+                 "Crowded-hex tiles: 2", "Summary cards: 6", "Information cards: 4", "Player board x 6",
+                 "Supply board"):
         assert line in out, line
 
 

@@ -21,6 +21,7 @@ from pnpgen.kit import BUILTIN_DATA
 
 KIT = BUILTIN_DATA / "se4-board-game"
 TABLES = ("hulls", "facilities", "colonies", "techs", "components", "armour", "reference")
+MARKERS = "markers"      # the map's fleet and colony markers: printed one-sided, named by number, not by name
 
 
 def squash(text: str) -> str:
@@ -98,12 +99,13 @@ def test_every_table_prints_its_rule_count_of_cards(cards, tables, kit_yaml):
     colours = len(kit_yaml["colours"])
     fronts = Counter(t for _, side, t, *_ in cards if side == "front")
     backs = Counter(t for _, side, t, *_ in cards if side == "back")
-    for name, table in tables.items():
+    every = {**tables, MARKERS: load(f"components/{MARKERS}.yaml")}
+    for name, table in every.items():
         want = expected_pieces(table, colours)
         assert want == table["counts"]["total"], name          # the data meets its own rule
         assert fronts[name] == want, name
-        assert backs[name] == want, name                        # every card is double-sided
-    assert sum(fronts.values()) == sum(expected_pieces(t, colours) for t in tables.values())
+        assert backs[name] == (want if "back" in table else 0), name    # every card is double-sided
+    assert sum(fronts.values()) == sum(expected_pieces(t, colours) for t in every.values())
 
 
 def test_each_card_front_starts_with_its_own_name(cards, tables, kit_yaml):
@@ -203,10 +205,11 @@ def test_every_hull_card_prints_its_numbers(cards, tables, kit_yaml):
         assert m.groups() == (str(speed), _signed(attack), _signed(defence), str(r["cost"]), str(r["maintenance"])), (row, side)
         if side == "front":
             slots = {k: r[k] for k in ("general", "weapon", "armour_shield", "cargo")}
-            assert re.search(rf"SLOTS{sum(slots.values())}", text), (row, text)
+            found = re.search(rf"SLOTS{sum(slots.values())}((?:General|Weapon|Arm/Shld|Cargo)*)", text)
+            assert found, (row, text)
             labels = {"general": "General", "weapon": "Weapon", "armour_shield": "Arm/Shld", "cargo": "Cargo"}
-            for kind, label in labels.items():
-                assert text.count(label) == slots[kind], (row, kind)
+            for kind, label in labels.items():                 # the slot boxes, before the card's text
+                assert found.group(1).count(label) == slots[kind], (row, kind)
         checked[(row, side)] += 1
     for row, r in rows.items():
         assert checked[(row, "front")] == checked[(row, "back")] == r["qty"] * len(kit_yaml["colours"])
@@ -363,10 +366,10 @@ def test_a_card_text_too_long_for_its_box_is_located(broken, capsys, built):
     root, _ = built
     before = (root / "cards.pdf").read_bytes()
     deck = broken / "components" / "components.yaml"
-    long = "Needs a round to charge: it never fires in round 1. " * 12
-    deck.write_text(deck.read_text(encoding="utf-8").replace('effect: "Needs a round to charge: it never fires in round 1."',
-                                                             f'effect: "{long.strip()}"'), encoding="utf-8")
-    line = _line_of(deck, "id: ripper-beam")
+    short = "A heavy warhead that reloads between volleys; its +1 adds to the attack roll."
+    deck.write_text(deck.read_text(encoding="utf-8").replace(f'effect: "{short}"', f'effect: "{(short + " ") * 8}"'),
+                    encoding="utf-8")
+    line = _line_of(deck, "id: torpedo")
     assert main(["build", "--data", str(broken), "--out", str(root.parent), "--only", "components", "--quiet"]) == 1
     err = capsys.readouterr().err
     assert re.search(rf"components/components\.yaml:{line}\b", err), err
@@ -393,3 +396,181 @@ def test_no_run_of_eight_words_is_taken_from_the_rules_sources():
         text = re.sub(r"\{\{.*?\}\}|\{%.*?%\}", " ", path.read_text(encoding="utf-8"))
         shared = runs(text) & theirs
         assert not shared, (path.name, [" ".join(r) for r in sorted(shared)][:3])
+
+
+# --- issue 28: every printed rule agrees with the source and with itself --------------------------------
+
+RULES = load("data/rules.yaml")
+SAY, RULINGS = RULES["say"], RULES["rulings"]
+
+
+def plain(text: str) -> str:
+    """Squashed, with the typographic apostrophe a PDF may hold read as a plain one."""
+    return squash(text).replace("\u2019", "'")
+
+
+@pytest.fixture(scope="module")
+def booklet(built):
+    """The booklet's running text, page after page, without each page's footer (kit, chapter, page number)."""
+    root, _ = built
+    pdf = pdfium.PdfDocument(str(root / "booklet.pdf"))
+    try:
+        pages = [page.get_textpage().get_text_range() for page in pdf]
+    finally:
+        pdf.close()
+    return plain("".join(re.sub(r"\s*SE4 Board Game[^\n]*\s*\d+\s*$", "", page) for page in pages))
+
+
+@pytest.fixture(scope="module")
+def rulings_chapter(booklet):
+    start = booklet.find(plain("The rules this kit is built on leave many points open"))
+    assert start > 0, "the Kit rulings chapter is missing"
+    return booklet[start:]
+
+
+def card_texts(cards, table: str, row: str, side: str = "front") -> list[str]:
+    found = [plain(text) for _, s, t, r, _, text in cards if (t, r, s) == (table, row, side)]
+    assert found, (table, row, side)
+    return found
+
+
+def test_ripper_beam_card_booklet_and_references_agree_on_its_first_round(built, cards, booklet, tables):
+    """The card's charging round was the booklet's 'ROF 1 fires every round'; now both print one sentence."""
+    root, _ = built
+    ripper = next(r for r in tables["components"]["rows"] if r["id"] == "ripper-beam")
+    rounds = load("data/rof.yaml")[ripper["rof"] - 1]["rounds"]
+    firing = ",".join(str(n) for n in rounds if n >= ripper["first_round"])
+    for text in card_texts(cards, "components", "ripper-beam"):
+        assert plain(SAY["ripper_charge"]) in text and f"Firesinrounds{firing}" in text, text
+    assert ripper["first_round"] == 2 and firing.startswith("2")
+    for printed in (booklet, plain(pdf_text(root / "reference.pdf")), plain(pdf_text(root / "reference-card.pdf"))):
+        assert plain(SAY["ripper_charge"]) in printed
+
+
+def test_crippled_hull_states_the_kits_choice_on_every_card_and_in_the_booklet(cards, booklet, rulings_chapter):
+    """The source says a crippled ship cannot attack (damage order) and gives it an attack modifier (combat):
+    the kit's choice is printed, marked, on every crippled side and in the booklet, and explained."""
+    backs = [plain(text) for _, side, t, _, _, text in cards if (t, side) == ("hulls", "back")]
+    assert len(backs) == 72
+    for text in backs:
+        assert plain(RULINGS["crippled"]["rule"]) in text and "kit'schoice" in text.lower(), text
+        assert "K" in text                                                  # the purple kit mark
+    assert "stillfire" in plain(RULINGS["crippled"]["rule"])
+    assert plain(RULINGS["crippled"]["why"]) in rulings_chapter and "contradictsitself" in rulings_chapter
+
+
+def test_every_space_yard_mends_a_card_besides_its_job(cards, booklet):
+    """The repair is no longer one choice among four: every yard mends in Administration, as the source says."""
+    for text in card_texts(cards, "facilities", "space-yard"):
+        assert plain(SAY["yard_jobs"]) in text and plain(SAY["yard_repair"]) in text, text
+        assert "OR(inAdministration)" not in text
+    assert "whateveritsjobthisturn" in plain(SAY["yard_repair"])
+    assert plain(SAY["yard_jobs"]) in booklet and plain(SAY["yard_repair"]) in booklet
+
+
+def test_cards_stay_on_the_table_and_markers_fit_the_map(built, board, booklet, kit_yaml):
+    """Sectors are 40-46 mm circles: two markers fit side by side in the smallest; every colour has its
+    twin fleet markers, an H and one colony marker for each numbered colony card; the booklet lays no card
+    on the map."""
+    root, manifest = built
+    placed = [p for p in manifest["parts"]["components"]["placements"] if p["ref"].startswith("markers.")]
+    smallest = min(place["size"] for place in board["places"])
+    for p in placed:
+        assert abs(p["w"] - p["h"]) < 0.01 and 2 * p["w"] * 25.4 / 72 <= smallest, p
+    pdf = pdfium.PdfDocument(str(root / "markers.pdf"))
+    try:
+        text = plain("".join(page.get_textpage().get_text_range() for page in pdf))
+    finally:
+        pdf.close()
+    colours = len(kit_yaml["colours"])
+    for n in range(1, 9):
+        assert text.count(f"F{n}FLEET") == 2 * colours, n
+    for n in range(1, 8):
+        assert text.count(f"C{n}COLONY") == colours, n
+    assert text.count("HHOME") == colours
+    assert plain(RULINGS["fleets"]["rule"]) in booklet and plain(RULINGS["fleet_moves"]["rule"]) in booklet
+    lays_on_map = re.findall(r"(?:lay|put|place)[^.]{0,60}card[^.]{0,40}(?:inthesector|ontheplanet|onthehomeworld|onit\.)",
+                             booklet.lower())
+    assert not lays_on_map, lays_on_map
+
+
+def test_colony_cards_and_markers_share_numbers(cards, kit_yaml):
+    colours = len(kit_yaml["colours"])
+    for n in range(1, 8):
+        texts = card_texts(cards, "colonies", f"colony-{n}")
+        assert len(texts) == colours
+        assert all(t.startswith(f"Colony{n}") and f"mapmarkerC{n}" in t for t in texts), texts
+
+
+def test_armour_and_shield_cards_name_an_armour_shield_slot(cards):
+    fronts = [(t, plain(text)) for _, side, t, _, _, text in cards if side == "front" and t in ("components", "armour")]
+    assert not [text for _, text in fronts if "fitsaarmour" in text.lower()]
+    armoured = [text for _, text in fronts if text.startswith(("StandardArmor", "OrganicArmor", "Shield"))]
+    assert len(armoured) == 40 + 10 + 32 + 4                  # Standard Armor, Organic Armor, Shields, Regenerators
+    for text in armoured:
+        want = "Fitsageneralslotonly" if text.startswith("ShieldRegenerator") else "Fitsanarmour/shieldslotorageneralslot"
+        assert want in text, text
+
+
+# --- item 2: every kit ruling is marked where it is printed and listed in one chapter --------------------
+
+def test_every_ruling_in_the_data_is_listed_in_the_kit_rulings_chapter(rulings_chapter, tables):
+    for key, ruling in RULINGS.items():
+        assert plain(ruling["rule"]) in rulings_chapter, key
+        assert plain(ruling["why"]) in rulings_chapter, key
+    for name in ("components", "techs", "facilities"):
+        for row in tables[name]["rows"]:
+            if row.get("source") == "kit":
+                assert plain(row["name"]) in rulings_chapter, (name, row["id"])
+
+
+def marked_rulings(text: str) -> int:
+    """How many rulings the text prints; fails on one not followed by 'Kit's choice'."""
+    quoted = 0
+    for key, ruling in RULINGS.items():
+        for found in re.finditer(re.escape(plain(ruling["rule"])), text):
+            quoted += 1
+            after = text[found.end():found.end() + 20]
+            assert "kit'schoice" in after.lower(), (key, after)
+    return quoted
+
+
+def test_every_ruling_printed_outside_the_chapter_says_kits_choice(built, booklet, rulings_chapter):
+    body = booklet[:len(booklet) - len(rulings_chapter)]
+    assert marked_rulings(body) >= len(RULINGS)
+    for key, ruling in RULINGS.items():
+        assert plain(ruling["rule"]) in body, f"ruling {key} is never printed where it applies"
+    root, _ = built
+    sheet, card = (plain(pdf_text(root / name)) for name in ("reference.pdf", "reference-card.pdf"))
+    assert marked_rulings(sheet) >= 2 and marked_rulings(card) >= 4            # crippled; turn order on the sheet
+    assert card.count("Theturn,phasebyphase(kit'schoice)") == 4
+
+
+# --- item 3: one statement of each rule, quoted word for word ----------------------------------------------
+
+@pytest.mark.parametrize("table, row, side, key", [
+    ("components", "ripper-beam", "front", "ripper_charge"),
+    ("components", "organic-armor", "front", "organic_heal"),
+    ("components", "shield", "front", "shields_back"),
+    ("facilities", "space-yard", "front", "yard_repair"),
+    ("colonies", "colony-3", "front", "colonise"),
+    ("hulls", "transport", "front", "colonise"),
+    ("hulls", "destroyer", "back", "construction"),
+    ("hulls", "transport", "front", "transport_coin"),
+    ("colonies", "home", "front", "miner_limit"),
+    ("armour", "standard-armor", "front", "standard_armour"),
+])
+def test_a_card_prints_the_booklets_sentence(cards, booklet, table, row, side, key):
+    sentence = plain(SAY[key])
+    assert sentence in booklet, key
+    for text in card_texts(cards, table, row, side):
+        assert sentence in text, (row, text)
+
+
+def test_a_marker_too_large_for_its_sector_is_located(broken, capsys):
+    """Every sector holds the markers: a marker that would not fit a sector stops validation at the board."""
+    markers = broken / "components" / "markers.yaml"
+    markers.write_text(markers.read_text(encoding="utf-8").replace("size: 16mm", "size: 44mm"), encoding="utf-8")
+    assert main(["validate", "--data", str(broken)]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"boards/galaxy\.yaml:\d+: places\[\d+\] \(B1\)\.holds: markers", err), err

@@ -259,3 +259,12 @@ def test_a_click_opens_the_proof_at_print_size_with_its_cut_line(studio, browser
     assert "cards.yaml:" in browser.evaluate("document.querySelector('#proof .source').textContent")
     pdf = browser.evaluate("document.querySelector('#proof a').getAttribute('href')").split("?")[0]
     assert studio.get(pdf.lstrip("/"))[0] == 200
+
+
+def test_a_missing_kit_folder_is_refused_before_serving(tmp_path, capsys):
+    """A mistyped --data folder must not start a server that watches nothing and never recovers."""
+    missing = tmp_path / "mygmae"
+    assert main(["serve", "--data", str(missing), "--port", "0"]) == 2
+    assert main(["build", "--data", str(missing), "--watch"]) == 2
+    err = capsys.readouterr().err
+    assert err.count(f"--data {missing}: no such folder") == 2 and "Traceback" not in err

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pnpgen.aids.fit import Frame
-from pnpgen.duplex import back_place, flip_words
+from pnpgen.duplex import back_place, flip_words, mirrors_top_bottom
 from pnpgen.paper import PRINTABLE_MARGIN, half_page_size, paper_size
 
 MARK_GAP = 3.0       # crop marks stop this far from the card corner
@@ -39,7 +39,7 @@ class CardSheet:
 
     def back_turned(self) -> bool:
         """Whether backs are drawn half a turn round, so they read upright behind their fronts."""
-        return back_place(0, 0, 1, 1, (self.width, self.height), self.duplex).turned
+        return mirrors_top_bottom((self.width, self.height), self.duplex)
 
     @property
     def flip(self) -> str:

@@ -1,6 +1,7 @@
 """A small Markdown subset for rules chapters, parsed into plain blocks (no layout, no drawing).
 
-Headings (#, ##, ###), paragraphs, bullet lists ("- "), **bold**, *italic*, and directive lines that the
+Headings (#, ##, ###), paragraphs, bullet lists ("- "), numbered steps ("1. ", printed with their own
+numbers, not a bullet), **bold**, *italic*, and directive lines that the
 Jinja helpers write: [[table:t0]], [[figure:counter-anatomy]], [[pagebreak]].
 """
 from __future__ import annotations
@@ -9,15 +10,16 @@ import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+STEP = re.compile(r"^(\d{1,3})\.\s+(.*)$")  # "1. Put the board in the middle."
 DIRECTIVE = re.compile(r"^\[\[([a-z-]+)(?::([A-Za-z0-9_.:-]+))?\]\]$")  # [[figure:cards.Explore]]
 
 
 @dataclass(frozen=True)
 class Block:
-    kind: str            # heading, para, bullets, directive
+    kind: str            # heading, para, bullets, steps, directive
     text: str = ""       # heading/para text as reportlab mini-markup; directive name
     level: int = 0       # heading level
-    items: tuple = ()    # bullet items: (depth, mini-markup); depth 1 for "  - " sub-items
+    items: tuple = ()    # bullet items: (depth, mini-markup), depth 1 for "  - " sub-items; steps: (number, mini-markup)
     arg: str = ""        # directive argument
 
 
@@ -33,14 +35,21 @@ def parse(source: str) -> list[Block]:
     blocks: list[Block] = []
     para: list[str] = []
     items: list[str] = []
+    kind = ["bullets"]        # what `items` holds: bullets or steps
 
     def flush():
         if para:
             blocks.append(Block("para", inline(" ".join(para))))
             para.clear()
         if items:
-            blocks.append(Block("bullets", items=tuple((d, inline(t)) for d, t in items)))
+            blocks.append(Block(kind[0], items=tuple((d, inline(t)) for d, t in items)))
             items.clear()
+
+    def start_item(item_kind: str, key, text: str):
+        if para or (items and kind[0] != item_kind):
+            flush()
+        kind[0] = item_kind
+        items.append((key, text))
 
     for raw in source.splitlines():
         line = raw.strip()
@@ -53,9 +62,9 @@ def parse(source: str) -> list[Block]:
             flush()
             blocks.append(Block("heading", inline(match.group(2)), level=len(match.group(1))))
         elif line.startswith("- "):
-            if para:
-                flush()
-            items.append((1 if raw.startswith("  ") else 0, line[2:]))
+            start_item("bullets", 1 if raw.startswith("  ") else 0, line[2:])
+        elif (step := STEP.match(line)) and not raw.startswith(" "):
+            start_item("steps", int(step.group(1)), step.group(2))
         elif items and raw.startswith(" "):
             items[-1] = (items[-1][0], items[-1][1] + " " + line)
         else:

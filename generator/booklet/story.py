@@ -37,6 +37,11 @@ def bullets(block: Block) -> list:
     return [Paragraph(text, sub if depth else style, bulletText="–" if depth else "•") for depth, text in block.items]
 
 
+def steps(block: Block) -> list:
+    """Numbered steps: each item's own number where a bullet would be."""
+    return [Paragraph(text, styles()["step"], bulletText=f"{number}.") for number, text in block.items]
+
+
 class FigureBox(Flowable):
     """Room for a figure's art plus its callouts and captions. Where each art lands is recorded so the
     art can be laid on the page afterwards (placements[(figure, index)] = (page, x, y, w, h))."""
@@ -124,6 +129,8 @@ def flowables(blocks: list[Block], prefix: str, width: float, tables: dict, figu
             story.append(Paragraph(block.text, st["body"]))
         elif block.kind == "bullets":
             story += bullets(block)
+        elif block.kind == "steps":
+            story += steps(block)
         elif block.text == "table":
             story += [table(tables[block.arg](), width), Spacer(1, 6)]
         elif block.text == "figure":

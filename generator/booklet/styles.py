@@ -26,6 +26,8 @@ def styles() -> dict[str, ParagraphStyle]:
         "body": body,
         "bullet": ParagraphStyle("bullet", parent=body, leftIndent=10, bulletIndent=2, spaceAfter=2),
         "sub-bullet": ParagraphStyle("sub-bullet", parent=body, leftIndent=22, bulletIndent=13, spaceAfter=1),
+        "step": ParagraphStyle("step", parent=body, leftIndent=12, bulletIndent=1, bulletFontName=BOLD,
+                               bulletFontSize=body.fontSize, spaceAfter=2),   # "1." as large as the text
         "h1": ParagraphStyle("h1", parent=body, fontName=BOLD, fontSize=15, leading=18, spaceBefore=4,
                              spaceAfter=7, textColor=HEADER_FILL),
         "h2": ParagraphStyle("h2", parent=body, fontName=BOLD, fontSize=10.5, leading=13, spaceBefore=6,

@@ -1,0 +1,300 @@
+"""The Eclipse kit's rules (issue 28), read back from the printed files.
+
+The kit is built once for the module. Rules stated once in data/eclipse/data/rules.yaml must print word
+for word on the information cards and in the booklet; every `ruling:` marker in the kit's data must name a
+ruling the booklet's *Kit rulings* chapter lists, and a rule that carries one is marked where it prints;
+the boards, the booklet's layout and the tiles print what a group needs to play without house-ruling.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+import yaml
+
+from pnpgen.cli import main
+
+KIT = Path(__file__).resolve().parent.parent / "data" / "eclipse"
+RULINGS = "Kit rulings Where the rules source"   # the chapter's title and first words
+MM = 72 / 25.4
+
+
+def squash(text: str) -> str:
+    """Text without whitespace: pdfium and reportlab break lines at different places."""
+    return re.sub(r"\s+", "", text)
+
+
+def pdf_pages(path: Path) -> list[str]:
+    doc = pdfium.PdfDocument(str(path))
+    return [" ".join(page.get_textpage().get_text_range().split()) for page in doc]
+
+
+def text_in_box(path: Path, x_mm: float, y_mm: float, w_mm: float, h_mm: float, page: int = 0) -> str:
+    """Text printed inside a box given in mm from the page's top-left corner."""
+    pg = pdfium.PdfDocument(str(path))[page]
+    top = pg.get_height() - y_mm * MM
+    return " ".join(pg.get_textpage().get_text_bounded(left=x_mm * MM, bottom=top - h_mm * MM,
+                                                       right=(x_mm + w_mm) * MM, top=top).split())
+
+
+class Printed:
+    def __init__(self, root: Path):
+        self.root = root
+        manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+        self.placements = manifest["parts"]["components"]["placements"]
+        self.booklet = pdf_pages(root / "booklet.pdf")
+
+    def piece_text(self, ref: str, side: str = "front") -> str:
+        p = next(q for q in self.placements if q["ref"] == ref and q["side"] == side)
+        pg = pdfium.PdfDocument(str(self.root / p["file"]))[p["page"] - 1]
+        top = pg.get_height() - p["y"]
+        return " ".join(pg.get_textpage().get_text_bounded(left=p["x"], bottom=top - p["h"], right=p["x"] + p["w"],
+                                                           top=top).split())
+
+    def card_text(self, ref: str, side: str = "front") -> str:
+        """A card face's text without spaces and without the bold names before its rules ("Pinning:"). A back
+        printed upside down for the flip (short-edge duplex) reads its bold names out of their place in the
+        line; the rule sentences keep their order."""
+        text = squash(self.piece_text(ref, side))
+        labels = [rule["name"] for rule in rules()["say"].values()] + ["Ancient ship", "Centre defence",
+                                                                         "Reputation draws"]
+        for label in sorted(labels, key=len, reverse=True):
+            text = text.replace(squash(label) + ":", "")
+        return text
+
+    def chapter_start(self, opening: str) -> int:
+        """The page that opens a chapter: its title followed by its first words (the contents page and a
+        mention in the text have the title alone)."""
+        return next(i for i, page in enumerate(self.booklet) if opening in page)
+
+    def chapter(self, opening: str) -> str:
+        """The text of the booklet from the page that opens the chapter to the end."""
+        return " ".join(self.booklet[self.chapter_start(opening):])
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory) -> Printed:
+    out = tmp_path_factory.mktemp("eclipse-rules")
+    assert main(["build", str(KIT), "--out", str(out), "--quiet"]) == 0
+    return Printed(out / "eclipse")
+
+
+def rules() -> dict:
+    return yaml.safe_load((KIT / "data" / "rules.yaml").read_text(encoding="utf-8"))
+
+
+def ruling_markers(tree, where: str = "") -> list[tuple[str, str]]:
+    """(where, ruling id) for every marker in a data tree: a `ruling:` key, or the values of a `ruled:` map."""
+    found = []
+    if isinstance(tree, dict):
+        for key, value in tree.items():
+            if key == "ruling" and isinstance(value, str):
+                found.append((where, value))
+            elif key == "ruled" and isinstance(value, dict):
+                found += [(f"{where}.ruled.{k}", v) for k, v in value.items()]
+            else:
+                found += ruling_markers(value, f"{where}.{key}")
+    elif isinstance(tree, list):
+        for index, value in enumerate(tree):
+            found += ruling_markers(value, f"{where}[{index}]")
+    return found
+
+
+def kit_markers() -> list[tuple[str, str]]:
+    """Every ruling marker in the kit's data files and tables (YAML keys; a CSV column named `ruling`)."""
+    found = []
+    for path in sorted((KIT / "data").glob("*.yaml")) + sorted((KIT / "components").glob("*.yaml")):
+        found += ruling_markers(yaml.safe_load(path.read_text(encoding="utf-8")), path.name)
+    for path in sorted((KIT / "data").glob("*.csv")) + sorted((KIT / "components").glob("*.csv")):
+        for line, row in enumerate(csv.DictReader(path.open(encoding="utf-8")), 2):
+            if row.get("ruling"):
+                found.append((f"{path.name}:{line}", row["ruling"]))
+    return found
+
+
+def unlisted(markers: list[tuple[str, str]], rulings: dict, chapter: str) -> list[str]:
+    """Markers whose ruling is not in rules.yaml, or whose title the printed chapter does not list."""
+    return [f"{where}: {rid}" for where, rid in markers
+            if rid not in rulings or squash(rulings[rid]["title"]) not in squash(chapter)]
+
+
+# ------------------------------------------------------------------------------------------ rulings
+
+def test_every_ruling_marker_is_listed_in_the_kit_rulings_chapter(printed):
+    markers = kit_markers()
+    assert len(markers) >= 10 and {rid for _, rid in markers} >= {"pinning", "terran_only", "reputation_slots"}
+    chapter = printed.chapter(RULINGS)
+    assert unlisted(markers, rules()["rulings"], chapter) == []
+    for ruling in rules()["rulings"].values():          # each listed with its reason
+        assert squash(ruling["title"] + ".") in squash(chapter) and squash(ruling["why"]) in squash(chapter)
+
+
+def test_a_marker_the_chapter_does_not_list_is_caught(printed):
+    """The check above fails for a rule text in data that says it departs when the chapter lacks it."""
+    doctored = {"actions": [{"id": "move", "text": "Ships jump.", "ruling": "jump_drive"}]}
+    assert unlisted(ruling_markers(doctored, "game.yaml"), rules()["rulings"], printed.chapter(RULINGS)) \
+        == ["game.yaml.actions[0]: jump_drive"]
+
+
+def test_a_ruled_rule_is_marked_where_it_prints(printed):
+    """A `say` rule with a ruling prints with "(Kit ruling: <title>.)" in the booklet and on the cards."""
+    r = rules()
+    booklet = squash(" ".join(printed.booklet))
+    cards = "".join(printed.card_text(f"info-cards.{i}", side)
+                    for i in ("info-explore", "info-scoring") for side in ("front", "back"))
+    ruled = {key: rule for key, rule in r["say"].items() if rule.get("ruling")}
+    assert set(ruled) >= {"pinning", "terran_only", "reputation_keep"}
+    for key, rule in ruled.items():
+        marked = squash(rule["text"] + f" (Kit ruling: {r['rulings'][rule['ruling']]['title']}.)")
+        assert marked in booklet, key
+        if key != "reputation_keep":        # the combat card prints it too, checked below
+            assert marked in cards, key
+    move = squash(printed.piece_text("summary-cards.summary-red"))
+    assert "enemyshipspinit.(Kitruling.)" in move
+
+
+# --------------------------------------------------------------------------------- rules stated once
+
+QUOTED = {"info-explore": ["explore", "discovery", "artifact", "ancients", "wormholes", "pinning"],
+          "info-combat": ["fire_order", "hit", "damage", "reputation_keep"],
+          "info-upkeep": ["upkeep", "bankrupt", "cleanup"],
+          "info-scoring": ["tie_break", "terran_only"]}
+
+
+def test_four_information_cards_quote_the_booklet_word_for_word(printed):
+    say = rules()["say"]
+    booklet = squash(" ".join(printed.booklet))
+    for card, keys in QUOTED.items():
+        text = printed.card_text(f"info-cards.{card}") + printed.card_text(f"info-cards.{card}", "back")
+        for key in keys:
+            sentence = squash(say[key]["text"])
+            assert sentence in text, (card, key)
+            assert sentence in booklet, key          # the same words in the booklet
+    assert sum(1 for p in printed.placements if p["ref"].startswith("info-cards.") and p["side"] == "front") == 4
+    scoring = printed.piece_text("info-cards.info-scoring")
+    assert "Monoliths on your hexes: 3 VP each" in scoring and "The traitor card: -2 VP" in scoring
+
+
+def test_reference_sheet_and_supply_board_quote_the_same_rules(printed):
+    say = rules()["say"]
+    reference = squash(" ".join(pdf_pages(printed.root / "reference.pdf")))
+    for key in ("fire_order", "hit", "reputation_keep", "wormholes", "pinning", "upkeep", "bankrupt"):
+        assert squash(say[key]["text"]) in reference, key
+    lower_band = text_in_box(printed.root / "boards" / "supply-poster.pdf", 0, 297 * 0.8, 235, 297 * 0.2)
+    assert squash(say["reputation_keep"]["text"]) in squash(lower_band)
+
+
+# ----------------------------------------------------------------------------------------- boards
+
+def test_supply_board_has_a_traitor_space_and_a_used_lower_fifth(printed):
+    poster = printed.root / "boards" / "supply-poster.pdf"
+    assert "Traitor card" in text_in_box(poster, 236, 155, 110, 80)
+    lower = text_in_box(poster, 0, 297 * 0.8, 420, 297 * 0.2)
+    assert "After a battle" in lower and len(lower.split()) > 60
+    # the space is big enough for the 63.5 x 100 mm card lying sideways: its dashed outline read in pixels
+    page = pdfium.PdfDocument(str(poster))[0]
+    image = page.render(scale=100 / 72).to_pil().convert("L")
+    px = 100 / 25.4
+    row = [min(image.getpixel((round(x * px), round(y * px))) for y in range(195, 206)) for x in range(235, 347)]
+    edges = [235 + i for i, v in enumerate(row) if v < 200]
+    assert edges and max(edges) - min(edges) >= 100 + 2
+
+
+def test_player_board_bounds_reputation_and_ambassadors(printed):
+    slots = yaml.safe_load((KIT / "data" / "game.yaml").read_text(encoding="utf-8"))["reputation_slots"]
+    for colour in ("red", "black"):
+        area = text_in_box(printed.root / "boards" / f"player-{colour}-poster.pdf", 344, 218, 76, 79)
+        assert "Reputation track (kit ruling)" in area
+        labels = re.findall(r"Ambassador|Either|Reputation(?! track)", area)
+        assert sorted(labels) == sorted(s.capitalize() for s in slots) and len(labels) == 4
+
+
+# ---------------------------------------------------------------------------------------- booklet
+
+def test_booklet_numbers_its_steps_and_keeps_the_reputation_table_with_its_heading(printed):
+    booklet = squash(" ".join(printed.booklet))
+    assert "1.Putthesupplyboard" in booklet and "5.Givethestartplayermarker" in booklet
+    assert "4.Collectscienceandmaterials" in booklet
+    assert not re.search(r"•\d\.", booklet)
+    assert any("ReputationtilesVPTiles1122937" in squash(page) for page in printed.booklet)
+
+
+def test_booklet_has_figures_and_explains_every_sector_symbol(printed):
+    say = rules()["say"]
+    setup = next(i for i, page in enumerate(printed.booklet) if "Reading a sector" in page)
+    figure_page = " ".join(printed.booklet[setup:setup + 2])
+    assert "Front: Sector hexes: 204" in figure_page and "Vega" in figure_page  # the art's own text
+    assert "Front: Summary cards: summary-red" in " ".join(printed.booklet)
+    for word in ("discovery symbol", "artifact", "ancient ship", "wormhole", "advanced square", "ring"):
+        assert word in figure_page, word
+    booklet = squash(" ".join(printed.booklet))
+    for key in ("artifact", "ancients", "pinning", "terran_only"):
+        assert squash(say[key]["text"]) in booklet, key
+    assert "species bonus" not in " ".join(printed.booklet)
+
+
+def test_one_spelling_of_the_galactic_centre_everywhere(printed):
+    texts = printed.booklet + pdf_pages(printed.root / "sectors.pdf") + pdf_pages(printed.root / "reference.pdf")
+    names = re.findall(r"galactic\s+cent\w+", " ".join(texts), re.I)
+    assert names and set(names) == {"Galactic Centre"}
+
+
+def test_wormhole_generator_tile_says_what_it_crosses_for(printed):
+    text = squash(printed.piece_text("technologies.Wormhole Generator"))
+    assert "moveorexploreacrossit" in text
+
+
+def test_summary_card_and_booklet_print_the_same_passing_rules(printed):
+    say = rules()["say"]
+    booklet = squash(" ".join(printed.booklet))
+    for colour in ("red", "white"):
+        back = printed.card_text(f"summary-cards.summary-{colour}", "back")
+        for key in ("passing", "phase_end"):
+            assert squash(say[key]["text"]) in back and squash(say[key]["text"]) in booklet, (colour, key)
+    reference = squash(" ".join(pdf_pages(printed.root / "reference.pdf")))
+    assert squash(say["colony_ships"]["text"]) in reference and squash(say["colony_ships"]["text"]) in booklet
+
+
+def test_every_species_side_says_it_is_not_played(printed):
+    """Terran sides only (a kit ruling): the six species backs say so, the booklet's set-up plays Terran."""
+    starts = [row["id"] for row in csv.DictReader((KIT / "components" / "sectors.csv").open(encoding="utf-8"))
+              if row["ring"] == "start"]
+    assert len(starts) == 6
+    for sid in starts:
+        assert "notplayedinthisset(kitruling)" in squash(printed.piece_text(f"sectors.{sid}", "back")), sid
+        assert "notplayed" not in squash(printed.piece_text(f"sectors.{sid}"))
+    assert "Terransideup" in squash(" ".join(printed.booklet))
+
+
+def test_traitor_rule_reads_the_same_on_the_card_the_board_and_in_the_booklet(printed):
+    traitor = squash(rules()["say"]["traitor"]["text"])
+    assert traitor in squash(printed.piece_text("traitor.traitor"))
+    assert traitor in squash(" ".join(printed.booklet))
+    assert traitor in squash(" ".join(pdf_pages(printed.root / "boards" / "supply-poster.pdf")))
+
+
+def test_score_lines_read_the_same_on_the_card_and_in_the_booklet(printed):
+    """Each line of rules.yaml `scoring`, with its value filled in, is printed by both; the values are read
+    from the card itself, so a line whose number differs between the two fails."""
+    card = " ".join(printed.piece_text("info-cards.info-scoring").split())
+    chapter = printed.chapter("The end The game ends")
+    lines = rules()["scoring"]
+    for item in lines:
+        pattern = re.escape(item["line"]).replace("%s", "(.+?)")
+        on_card = re.search(pattern, card)
+        assert on_card, item["line"]
+        assert on_card.group(0) in chapter, on_card.group(0)
+    assert "Technology tracks: 4 tiles on one track 1 VP, 5 tiles on one track 2 VP" in card
+
+
+def test_every_ruling_is_marked_by_its_title_outside_its_chapter(printed):
+    """Each ruling the chapter lists is applied somewhere else in the booklet, marked "Kit ruling: <title>"."""
+    start = printed.chapter_start(RULINGS)
+    assert start > 9
+    before = squash(" ".join(printed.booklet[:start]))
+    for rid, ruling in rules()["rulings"].items():
+        assert squash(f"Kit ruling: {ruling['title']}") in before, rid
