@@ -141,7 +141,8 @@ def _parser() -> argparse.ArgumentParser:
                             "(default: one of every kind of piece)")
     proof.add_argument("--colour", "--color", dest="colour", help="player colour to proof (default: the kit's first)")
     proof.add_argument("--dpi", type=float, default=300.0, help="resolution of the PNGs (default: 300)")
-    proof.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in (default: the kit's)")
+    proof.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in: a game module's counters and every "
+                                              "square table (default: the kit's and the tables' own)")
     proof.add_argument("--out", default="output", help="output folder (default: output); proofs land in OUT/<kit>/proofs")
     proof.set_defaults(run=_proof)
 
@@ -165,7 +166,8 @@ def _build_arguments(cmd: argparse.ArgumentParser) -> None:
     _kit_arguments(cmd)
     cmd.add_argument("--out", default="output", help="output folder (default: output); the kit lands in OUT/<kit>")
     cmd.add_argument("--paper", choices=("letter", "a4"), help="paper size (default: the kit's)")
-    cmd.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in (default: the kit's)")
+    cmd.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in: a game module's counters and "
+                                            "every square table (default: the kit's and the tables' own)")
     cmd.add_argument("--only", metavar="PART,...", help="build only these parts: " + _part_names())
     for part in all_parts():
         for option in part.options:
@@ -210,7 +212,12 @@ def _load_quietly(args, root: Path | None = None):
     """(kit, its warnings): the warnings are the caller's to print."""
     from pnpgen.kit import load_kit
     root = root or find_kit(args.kit, args.data)
-    return load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)))
+    counter_size = getattr(args, "counter_size", None)
+    if counter_size is not None:
+        from pnpgen.build import check_counter_size
+        check_counter_size(counter_size)  # out of range: a wrong command line (exit 2), before any loading
+    return load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)),
+                    counter_size=counter_size)
 
 
 def _piece_sizes(values) -> dict:
@@ -241,7 +248,9 @@ def _validate(args) -> int:
             print(f"warning: {warning}", file=sys.stderr)
     module = game_modules.of(kit)
     if module:
-        print(f"{kit.title}: the data is valid ({module.summary(kit, module.pieces(kit))}).")
+        tables = f"; {len(kit.component_pieces)} more pieces in {len(kit.tables)} component table" \
+                 f"{'' if len(kit.tables) == 1 else 's'}" if kit.tables else ""
+        print(f"{kit.title}: the data is valid ({module.summary(kit, module.pieces(kit))}{tables}).")
     else:
         counted = [(len(kit.component_pieces), "piece"), (len(kit.tables), "table"), (len(kit.boards), "board"),
                    (len(kit.maps), "hex map"), (len(kit.documents), "document")]
@@ -254,8 +263,9 @@ def _list(args) -> int:
     from pnpgen.components.listing import component_listing
     kit = _load(args, _keep_output_out(args))
     module = game_modules.of(kit)
-    if module and module.listing:
-        sys.stdout.write(module.listing(kit, module.pieces(kit)))
+    if module and module.listing:  # its own pieces, then any component tables the kit adds
+        tables = component_listing(kit)
+        sys.stdout.write(module.listing(kit, module.pieces(kit)) + ("\n" + "\n".join(tables) + "\n" if tables else ""))
     else:
         colours = ", ".join(c.name for c in kit.colours) or "none"
         head = [f"{kit.title}" + (f": {kit.subtitle}" if kit.subtitle else ""),

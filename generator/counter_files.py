@@ -10,6 +10,7 @@ rendered from SVG again (pnpgen.render.face_store).
 """
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 from importlib import metadata
 import os
@@ -32,7 +33,7 @@ from pnpgen.render import face_store as face_store_module
 from pnpgen.render import pdf as pdf_module
 from pnpgen.render import svg_ops as svg_ops_module
 from pnpgen.render.face_store import FaceStore
-from pnpgen.render.counter_sheets import FaceRef, SheetFile, SheetPage, write_sheet_file
+from pnpgen.render.counter_sheets import FaceRef, KitView, SheetFile, SheetPage, write_sheet_file
 from pnpgen.render.templates import SUFFIX, template_dirs
 
 WORKERS = 2
@@ -60,14 +61,38 @@ def templates_fingerprint(kit_root: Path) -> str:
     return content_key(*parts)
 
 
-class FaceRefs:
-    """The store key of each distinct face: same templates, parameters and size -> same drawing."""
+def images_fingerprint(kit_root: Path, out: Path | None = None) -> str:
+    """A hash of every image file in the kit folder (hidden folders and the build's output folder `out` left
+    out, so its previews never count): a face may show any of them (`<image href="art/red.png">`), and a
+    redrawn image must redraw the faces that show it. Kits hold few images; this reads them once per build."""
+    from pnpgen.images import IMAGE_SUFFIXES
+    skip = {Path(out).resolve()} if out else set()
+    parts = []
+    for folder, names, files in os.walk(kit_root):
+        here = Path(folder)
+        names[:] = sorted(n for n in names if not n.startswith(".") and (here / n).resolve() not in skip)
+        for name in sorted(files):
+            path = here / name
+            if path.suffix.lower() in IMAGE_SUFFIXES and not name.startswith(".") and path.is_file():
+                parts += [path.relative_to(kit_root).as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()]
+    return content_key(*parts)
 
-    def __init__(self, kit_root: Path, size_mm: float):
+
+def kit_view(kit) -> KitView:
+    return KitView(Path(kit.root), kit.id, kit.title, kit.data, tuple(kit.colours))
+
+
+class FaceRefs:
+    """The store key of each distinct face: same templates, parameters, images and size -> same drawing."""
+
+    def __init__(self, kit: KitView, size_mm: float, out: Path | None = None):
+        from pnpgen.render import piece_faces
         renderer = [metadata.version(name) for name in ("cairosvg", "cairocffi")]
-        self.base = content_key(templates_fingerprint(kit_root), repr(size_mm), *renderer,
+        self.base = content_key(templates_fingerprint(kit.root), images_fingerprint(kit.root, out), repr(size_mm),
+                                repr((kit.id, kit.title, kit.data, kit.colours)), source_fingerprint(piece_faces),
+                                *renderer,
                                 source_fingerprint(face_store_module, face_compact_module, svg_ops_module))
-        self.refs: dict[Face, FaceRef] = {}
+        self.kit, self.refs = kit, {}
 
     def ref(self, face: Face, needed_by: str) -> FaceRef:
         if face not in self.refs:
@@ -125,7 +150,7 @@ def group_sheet(ctx, spec, faces: FaceRefs, group: tuple) -> SheetFile:
     rel = f"counters-{group_id}.pdf"
     previews = tuple(f"previews/counters-{group_id}-p{n}.png" for n in range(1, len(pages) + 1)
                      if ctx.option("previews"))
-    return SheetFile(rel, f"{ctx.kit.title}: counters, {group_name}", spec.page, str(ctx.kit.root),
+    return SheetFile(rel, f"{ctx.kit.title}: counters, {group_name}", spec.page, faces.kit,
                      mm(spec.size), tuple(distinct), tuple(sheet_pages), previews)
 
 
@@ -142,7 +167,7 @@ def job_key(job) -> str:
     """Everything that decides a file's bytes: the drawing code, the faces' keys, the layout and titles."""
     faces = [f.key for f in getattr(job, "faces", ())]
     return content_key(source_fingerprint(*CODE), repr(faces), f"previews: {bool(job.previews)}",
-                       repr(replace(job, path="", previews=(), kit_root="", faces=()) if faces else
+                       repr(replace(job, path="", previews=(), kit=None, faces=()) if faces else
                             replace(job, path="", previews=())))
 
 
@@ -217,14 +242,14 @@ def preflight(ctx, faces: FaceRefs, spec: SheetSpec) -> list[str]:
 # Manifest --------------------------------------------------------------------------------------------------
 
 def placements(sheet: SheetFile, pieces: list[Piece]) -> list[dict]:
+    """Every counter on every page, in the manifest's one placement shape (pnpgen.manifest.placement)."""
+    from pnpgen.manifest import placement
     rows = []
     for number, page in enumerate(sheet.pages, start=1):
+        side = page.layout.side
         for slot in page.layout.slots:
             piece = pieces[slot.index]
-            rows.append({"file": sheet.path, "page": number, "x": round(slot.x, 3), "y": round(slot.y, 3),
-                         "width": round(slot.size, 3), "height": round(slot.size, 3), "face": page.layout.side,
-                         "turned": slot.turned, "piece": piece.label, "ref": piece.ref, "colour": piece.colour,
-                         "group": piece.group})
+            rows.append(placement(sheet.path, number, side, slot, slot.size, slot.size, "square", 0.0, piece))
     return rows
 
 
@@ -235,7 +260,7 @@ def file_entry(ctx, sheet: SheetFile, group: str) -> dict:
 
 def build_counters(ctx) -> dict:
     spec = sheet_spec(ctx)
-    faces = FaceRefs(ctx.kit.root, mm(spec.size))
+    faces = FaceRefs(kit_view(ctx.kit), mm(spec.size), ctx.options.out)
     groups = print_groups(ctx)
     sheets = [group_sheet(ctx, spec, faces, group) for group in groups]
     done = produce(ctx, sheets)

@@ -23,8 +23,10 @@ from pnpgen.yamlio import LocatedDict, LocatedList, YamlSyntaxError, load_yaml
 
 
 
-def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tuple[Kit, list[Problem]]:
-    """The validated kit and its warnings; raises KitError with every located problem otherwise."""
+def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
+             counter_size: str | None = None) -> tuple[Kit, list[Problem]]:
+    """The validated kit and its warnings; raises KitError with every located problem otherwise. `sizes`
+    ({table: size}, --piece-size) and `counter_size` (every square table, --counter-size) resize tables."""
     problems = Problems()
     root = Path(root)
     raw_kit = read_mapping(root / KIT_FILE, root, problems, "kit folder")
@@ -39,7 +41,8 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None) -> tup
     base = base_fields(root, kit_doc, lines) | {"charts": load_charts(charts_path(root, fallback), problems)}
     module = _game_module(kit_doc, raw_kit, root / KIT_FILE, problems)
     kit = module.load(root, kit_doc, raw_kit, base, problems) if module else Kit(**base)
-    kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes or {}))
+    kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes or {},
+                                                         counter_size))
     if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
         check_charts(kit.charts, chart_context(kit), problems)
     if not problems.errors():  # the kit's texts (a game module checks its own templates and aid texts)
@@ -90,13 +93,13 @@ def base_fields(root: Path, kit_doc: dict, lines: dict) -> dict:
     )
 
 
-def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict) -> dict:
+def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict, counter_size: str | None = None) -> dict:
     """Component tables, boards, hex maps, free data and documents: what every kit may hold."""
     kit_file = root / KIT_FILE
     line = raw_kit.line_of
     before = len(problems.errors())
     tables = resize_tables(load_tables(root, kit_doc["components"], kit_file, line("components"), problems),
-                           sizes, problems)
+                           sizes, problems, counter_size)
     broken = len(problems.errors()) > before  # a table that failed: kit-wide counts and groups would only echo it
     pieces = check_counts(tables, kit_doc | ({"counts": []} if broken else {}), kit_file, lines, kit.colours,
                           kit.neutral, problems)
@@ -110,6 +113,9 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict) -> 
                      kit_file, lines, problems)
     documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems)
     icons = check_icons(root, kit_doc["icons"], kit_file, raw_kit, problems)
+    if not kit.has_game_module:  # its module runs them over its files; here they have none to read
+        from pnpgen.declared_checks import check_declared
+        check_declared(kit_doc["checks"], {}, frozenset(), lines, kit_file, problems)
     from pnpgen.kit_fonts import load_kit_fonts
     return {"icons": icons, "fonts": load_kit_fonts(root, problems), "tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
             "sheets": kit_doc["sheets"], "documents": documents, "preflight": kit_doc["preflight"]}

@@ -29,6 +29,17 @@ def piece_entries(pieces: list[Piece]) -> list[dict]:
     return entries
 
 
+def placement(file: str, page: int, side: str, slot, w: float, h: float, shape: str, bleed: float,
+              piece: Piece) -> dict:
+    """Where one piece sits on one page: the one shape every sheet part writes (points from the page's top-left
+    corner; `face` the template drawn there), so exports, reprints and tests read every kit's pieces alike."""
+    face = piece.front if side == "front" else piece.back
+    return {"file": file, "page": page, "side": side, "x": round(slot.x, 3), "y": round(slot.y, 3),
+            "w": round(w, 3), "h": round(h, 3), "shape": shape, "turned": slot.turned, "bleed": round(bleed, 3),
+            "ref": piece.ref, "label": piece.label, "colour": piece.colour, "group": piece.group,
+            "face": face.template}
+
+
 def build_manifest(kit: Kit, pieces: list[Piece], options: dict, parts: dict, previous: dict | None) -> dict:
     """The new manifest; parts not built this time keep their previous entries."""
     by_group = Counter(p.group for p in pieces)

@@ -46,9 +46,3 @@ def colour_params(colour) -> dict | None:
         return None
     return {"id": colour.id, "name": colour.name, "print": colour.print, "ink": colour.ink,
             "emblem": colour.emblem, "pattern": colour.pattern}
-
-
-def is_table_face(face: Face) -> bool:
-    """A table's face carries its piece's shape and size (`piece`, for the template); a game module's
-    counter face does not: it is drawn at the counter size by the counter templates."""
-    return "piece" in face.params

@@ -31,7 +31,7 @@ from pnpgen.out_folder import check_out
 from pnpgen.output import BuildLock, OutputStage
 from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 from pnpgen.pdf_update import add_print_scaling_none
-from pnpgen.pieces import Piece, is_table_face
+from pnpgen.pieces import Piece
 from pnpgen.render.counter_sheets import draw_scale, paint_art, save_png
 from pnpgen.render.pdf import Art, PdfDocument
 from pnpgen.render.piece_sheets import outline_path
@@ -79,9 +79,10 @@ def parse_only(text: str) -> list[tuple[str, str | None]]:
 
 
 def variant_of(piece: Piece) -> str | None:
-    """What `ref:N` picks: a unit's group number, else the value a marker or counter shows."""
-    params = piece.front.params
-    for key in ("group", "value", "cp"):
+    """What `ref:N` picks: a unit's group number or a numbered table's copy, else the value a marker or counter
+    shows."""
+    params = piece.front.params["row"]
+    for key in ("group", "number", "value", "cp"):
         if params.get(key) is not None:
             return str(params[key])
     return None
@@ -130,7 +131,7 @@ def file_stem(ref: str, variant: str | None) -> str:
 
 def shape_of(kit: Kit, piece: Piece, counter: Shape) -> Shape:
     """A table's piece has its table's shape; a game module's counter is a square of the counter size."""
-    table = kit.tables.get(piece.ref.split(".", 1)[0]) if is_table_face(piece.front) else None
+    table = kit.tables.get(piece.ref.split(".", 1)[0]) if piece.kind == "component" else None
     return table.shape if table is not None else counter
 
 

@@ -34,7 +34,7 @@ def render_page(pdf: Path, page_number: int, scale: float = 2.0):
 def crop(image, placement: dict, scale: float = 2.0, inset: int = 3):
     """The pixels of one placed piece, inset a little so the cut lines stay out."""
     x, y = placement["x"] * scale, placement["y"] * scale
-    w, h = placement["width"] * scale, placement["height"] * scale
+    w, h = placement["w"] * scale, placement["h"] * scale
     return image.crop((round(x) + inset, round(y) + inset, round(x + w) - inset, round(y + h) - inset))
 
 

@@ -28,21 +28,24 @@ BAD_EDITS = [
     ("units.yaml", "    counters: 15", "    counters: -15", "units.CO.counters", "whole number >= 0"),
     ("units.yaml", "    counters: 20", "    counters: 2.5", "units.MS.counters", "whole number"),
     ("units.yaml", "    ship_size: 6", "    ship_size: 9", "units.DN.ship_size", "not a level of technologies.ship_size"),
-    ("units.yaml", "requires: {cloaking: 1}", "requires: {cloaknig: 1}", "units.R.requires.cloaknig", "unknown technology"),
+    ("units.yaml", "requires: {cloaking: 1}", "requires: {cloaknig: 1}", "units.R.requires.cloaknig", "on the research chart: 'cloaknig' is not one of them (did you mean 'cloaking'?"),
     ("units.yaml", "    counters: 4\n    back: group\n    rules: basic\n  BC",
      "    counters: [1, 2, 4]\n    back: group\n    rules: basic\n  BC", "units.CA.counters", "without gaps"),
     ("units.yaml", "    movement: tech\n    groups: true\n    counters: 5",
      "    movement: warp\n    groups: true\n    counters: 5", "units.SC.movement", "one of"),
-    ("markers.yaml", "{kind: planet, count: 8}", "{kind: planet, count: 7}", "home_system.mix", "holds 24 markers but the rules call for 25"),
-    ("markers.yaml", "{kind: danger, count: 26}", "{kind: danger, count: 25}", "deep_space.mix", "holds 101 markers but the rules call for 102"),
-    ("markers.yaml", "{kind: danger, count: 26}", "{kind: dangr, count: 26}", "deep_space.mix[0].kind", "unknown marker kind 'dangr'"),
+    ("markers.yaml", "{kind: planet, count: 8}", "{kind: planet, count: 7}", "home_system.mix", "the entries add up to 24, the rules call for 25 (home_system.total)"),
+    ("markers.yaml", "{kind: danger, count: 26}", "{kind: danger, count: 25}", "deep_space.mix", "the entries add up to 101, the rules call for 102 (deep_space.total)"),
+    ("markers.yaml", "{kind: danger, count: 26}", "{kind: dangr, count: 26}", "deep_space.mix[0].kind", "is a marker kind: 'dangr' is not one of them (did you mean 'danger'?"),
     ("markers.yaml", "{kind: supernova, count: 3}", "{kind: supernova, count: -3}", "deep_space.mix[7].count", "whole number >= 1"),
     ("markers.yaml", "{kind: minerals, value: 10, count: 14}", "{kind: minerals, count: 14}", "deep_space.mix[1].value", "give one"),
     ("technologies.yaml", "{level: 3, cost: 25, moves: [1, 2, 2]}", "{level: 3, cost: 25, moves: [1, 2]}",
      "technologies.movement.levels[2].moves", "one number per turn"),
     ("technologies.yaml", "{level: 4, cost: 20}", "{level: 5, cost: 20}", "technologies.ship_size.levels[3].level", "climb by one"),
-    ("game.yaml", "{unit: SC, count: 3}", "{unit: XX, count: 3}", "setup.starting_forces[1].unit", "unknown unit 'XX'"),
+    ("game.yaml", "{unit: SC, count: 3}", "{unit: XX, count: 3}", "setup.starting_forces[1].unit", "the starting forces are units: 'XX' is not one of them"),
     ("game.yaml", "{roll: [7, 7], technology: tactics}", "{roll: [7, 8], technology: tactics}", "tables.space_wreck", "exactly once"),
+    ("game.yaml", "terrain_class: E", "terrain_class: F", "combat.terrain_class", "is a firing class: 'F' is not one of them"),
+    ("game.yaml", "{roll: [7, 7], technology: tactics}", "{roll: [7, 7], technology: tactix}", "tables.space_wreck[3].technology",
+     "research chart: 'tactix' is not one of them (did you mean 'tactics'?"),
     ("kit.yaml", "  units: units.yaml", "  units: ../../units.yaml", "files.units", "outside the kit folder"),
     ("kit.yaml", "  game: game.yaml", "  game: gme.yaml", "files.game", "file not found"),
     ("kit.yaml", 'print: "#c62828"', 'print: "red"', "colours.red.print", "#rrggbb"),
@@ -120,7 +123,8 @@ def test_a_schema_error_in_one_file_does_not_hide_rule_count_errors_in_another(r
     result = run_cli("validate", "--data", kit_copy)
     assert result.code == 1
     assert ": units.DD.cost: must be a whole number" in result.err
-    assert ": home_system.mix: the mix holds 26 markers but the rules call for 25" in result.err
+    assert (": home_system.mix: the Home System mix holds the markers the rules call for: the entries add up to 26, "
+            "the rules call for 25 (home_system.total)") in result.err
     assert "2 error(s)" in result.err
 
 

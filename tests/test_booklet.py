@@ -171,7 +171,7 @@ def test_a_missing_counter_template_is_a_located_error(run_cli, kit_copy, tmp_pa
     result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "booklet")
     assert result.code == 1
     assert re.search(r"rules/02-the-kit\.md: figure counter-anatomy: \S*unit-front\.svg\.j2:1: template "
-                     r"no-such-part\.svg\.j2 not found \(needed by booklet figure counter-anatomy, DD \d\)",
+                     r"no-such-part\.svg\.j2 not found \(for booklet figure counter-anatomy, DD \d;",
                      result.err), result.err
     assert not (tmp_path / "space-empires-4x" / BOOKLET).exists()
 

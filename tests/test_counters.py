@@ -46,13 +46,13 @@ def test_one_file_per_print_group_and_a_calibration_sheet(sheets, manifest, defa
 
 def test_five_eighths_inch_counters_are_45_points(manifest):
     assert manifest["counter_size"]["points"] == 45.0
-    assert {(p["width"], p["height"]) for p in manifest["placements"]} == {(45.0, 45.0)}
+    assert {(p["w"], p["h"]) for p in manifest["placements"]} == {(45.0, 45.0)}
 
 
 def test_every_piece_is_printed_once_front_and_back(manifest, default_kit):
     pieces = kit_pieces(default_kit)
     for face in ("front", "back"):
-        printed = Counter((p["piece"], p["ref"], p["group"]) for p in manifest["placements"] if p["face"] == face)
+        printed = Counter((p["label"], p["ref"], p["group"]) for p in manifest["placements"] if p["side"] == face)
         assert printed == Counter((p.label, p.ref, p.group) for p in pieces)
     assert len(manifest["placements"]) == 2 * len(pieces) == 2 * 796
 

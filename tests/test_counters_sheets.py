@@ -47,19 +47,19 @@ def test_every_back_sits_at_the_mirrored_position_of_its_front(letter):
     assert len(pairs) == 796
     for front, back in pairs:
         width, _ = page_size(manifest, front["file"])
-        assert (front["face"], back["face"]) == ("front", "back") and front["piece"] == back["piece"]
-        assert back["x"] == pytest.approx(width - front["x"] - front["width"])
+        assert (front["side"], back["side"]) == ("front", "back") and front["label"] == back["label"]
+        assert back["x"] == pytest.approx(width - front["x"] - front["w"])
         assert back["y"] == pytest.approx(front["y"])
 
 
 def test_short_edge_backs_mirror_top_to_bottom_and_take_the_offset(a4_short):
     _, manifest = a4_short
-    assert {(p["width"], p["height"]) for p in manifest["placements"]} == {(36.0, 36.0)}  # 1/2 in
+    assert {(p["w"], p["h"]) for p in manifest["placements"]} == {(36.0, 36.0)}  # 1/2 in
     for front, back in front_back_pairs(manifest):
         width, height = page_size(manifest, front["file"])
         assert (width, height) == pytest.approx((595.276, 841.89), abs=0.01)  # A4
         assert back["x"] == pytest.approx(front["x"] + 1.5 * 72 / 25.4, abs=0.002)
-        assert back["y"] == pytest.approx(height - front["y"] - front["height"] - 0.5 * 72 / 25.4, abs=0.002)
+        assert back["y"] == pytest.approx(height - front["y"] - front["h"] - 0.5 * 72 / 25.4, abs=0.002)
         assert back["turned"] and not front["turned"]
 
 
@@ -67,10 +67,10 @@ def test_short_edge_backs_mirror_top_to_bottom_and_take_the_offset(a4_short):
 def test_no_piece_crosses_the_printable_margin(which, request):
     _, manifest = request.getfixturevalue(which)
     for p in manifest["placements"]:
-        if p["face"] == "front":
+        if p["side"] == "front":
             width, height = page_size(manifest, p["file"])
-            assert PRINTABLE_MARGIN <= p["x"] and p["x"] + p["width"] <= width - PRINTABLE_MARGIN
-            assert PRINTABLE_MARGIN <= p["y"] and p["y"] + p["height"] <= height - PRINTABLE_MARGIN
+            assert PRINTABLE_MARGIN <= p["x"] and p["x"] + p["w"] <= width - PRINTABLE_MARGIN
+            assert PRINTABLE_MARGIN <= p["y"] and p["y"] + p["h"] <= height - PRINTABLE_MARGIN
 
 
 def covered(segments, x1, y1, x2, y2):
@@ -90,7 +90,7 @@ def test_cut_lines_run_where_pieces_meet(letter):
     shared = 0
     for p in manifest["placements"]:
         segments = cuts[(p["file"], p["page"])]
-        x, y, w, h = p["x"], p["y"], p["width"], p["height"]
+        x, y, w, h = p["x"], p["y"], p["w"], p["h"]
         for edge in ((x, y, x, y + h), (x + w, y, x + w, y + h), (x, y, x + w, y), (x, y + h, x + w, y + h)):
             assert covered(segments, *edge), (p, edge)
         shared += any(q["x"] == x + w and q["y"] == y for q in manifest["placements"]
@@ -99,7 +99,7 @@ def test_cut_lines_run_where_pieces_meet(letter):
 
 
 def placement(manifest, path, piece, face, nth=0):
-    return [p for p in manifest["placements"] if p["file"] == path and p["piece"] == piece and p["face"] == face][nth]
+    return [p for p in manifest["placements"] if p["file"] == path and p["label"] == piece and p["side"] == face][nth]
 
 
 def test_group_backs_hide_the_type_and_decoys_bluff_with_them(letter):
@@ -152,7 +152,7 @@ def test_a_template_with_a_missing_variable_is_a_located_error_and_output_stays(
     before = pdf_bytes(kit_out)
     (kit_copy / "templates").mkdir(exist_ok=True)
     (kit_copy / "templates" / "group-back.svg.j2").write_text(
-        '{% import "_counter.svg.j2" as c %}\n{% call c.counter(size) %}\n<rect fill="{{ colour.prnit }}"/>\n{% endcall %}\n')
+        '{% import "_counter.svg.j2" as c %}\n{% call c.on_piece(piece) %}\n<rect fill="{{ colour.prnit }}"/>\n{% endcall %}\n')
     template_env.cache_clear()
     result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "counters", "--quiet")
     assert result.code == 1
@@ -200,11 +200,11 @@ def test_cut_lines_are_drawn_between_abutting_counters(letter):
     kit_out, manifest = letter
     path = "counters-red.pdf"
     left, right = placement(manifest, path, "DD 3", "front"), placement(manifest, path, "DD 4", "front")
-    assert right["x"] == left["x"] + left["width"] and right["y"] == left["y"]
+    assert right["x"] == left["x"] + left["w"] and right["y"] == left["y"]
     scale = 4
     page = render_page(kit_out / path, 1, scale=scale)
     edge = round(right["x"] * scale)
-    top, bottom = round(left["y"] * scale) + 8, round((left["y"] + left["height"]) * scale) - 8
+    top, bottom = round(left["y"] * scale) + 8, round((left["y"] + left["h"]) * scale) - 8
     on_line = max(column_green(page, edge - 1, top, bottom), column_green(page, edge, top, bottom))
     beside = max(column_green(page, edge - 4, top, bottom), column_green(page, edge + 3, top, bottom))
     assert on_line > beside + 20  # the grey cut line lifts the green channel of the red counters

@@ -68,11 +68,11 @@ def test_the_proof_shows_what_the_counter_sheet_prints(proofed, tmp_path):
 
 def _sheet_face(out, manifest, label, scale):
     spot = next(p for p in manifest["parts"]["counters"]["placements"]
-                if p["piece"] == label and p["face"] == "front" and p["colour"] == "red")
+                if p["label"] == label and p["side"] == "front" and p["colour"] == "red")
     page = pypdfium2.PdfDocument(str(out / "space-empires-4x" / spot["file"]))[spot["page"] - 1]
     sheet = page.render(scale=scale).to_pil().convert("RGB")
-    return sheet.crop([round(v * scale) for v in (spot["x"], spot["y"], spot["x"] + spot["width"],
-                                                  spot["y"] + spot["height"])])
+    return sheet.crop([round(v * scale) for v in (spot["x"], spot["y"], spot["x"] + spot["w"],
+                                                  spot["y"] + spot["h"])])
 
 
 def _distance(proof, face, scale):
@@ -142,7 +142,7 @@ def test_overriding_one_template_changes_only_that_face(run_cli, tmp_path):
     assert run_cli("proof", "--data", kit, "--only", "units.DD", "--out", before).code == 0
     (kit / "templates").mkdir(exist_ok=True)
     (kit / "templates" / "group-back.svg.j2").write_text(  # a designer's own group back; macros still shared
-        '{% import "_counter.svg.j2" as c %}{% call c.counter(size) %}{{ c.colour_ground(colour) }}'
+        '{% import "_counter.svg.j2" as c %}{% call c.on_piece(piece) %}{{ c.colour_ground(colour) }}'
         '<circle cx="50" cy="50" r="20" fill="#00ff00"/>{% endcall %}')
     assert run_cli("proof", "--data", kit, "--only", "units.DD", "--out", after).code == 0
     front = [png(d / "space-empires-4x" / "proofs" / "units.DD-front.png") for d in (before, after)]

@@ -51,7 +51,7 @@ def test_deep_space_holds_the_rule_mix_of_102(pieces):
 def test_deep_space_markers_have_white_borders_and_home_markers_the_player_colour(pieces, default_kit):
     for piece in pieces:
         if piece.kind == "system-marker":
-            border = piece.back.params["border"]["print"]
+            border = piece.back.params["row"]["border"]["print"]
             expected = "#ffffff" if piece.group == "deep-space" else default_kit.colour(piece.group).print
             assert border == expected, piece
 
@@ -77,7 +77,7 @@ def test_decoy_backs_are_exactly_group_backs(pieces):
 def test_colony_ship_back_is_a_new_colony(pieces, default_kit):
     colony_ship = next(p for p in pieces if p.ref == "units.CO")
     assert colony_ship.back.template == "colony"
-    assert colony_ship.back.params["cp"] == default_kit.game.economy["colony_growth"][0] == 1
+    assert colony_ship.back.params["row"]["cp"] == default_kit.game.economy["colony_growth"][0] == 1
 
 
 def test_homeworld_and_economy_numbers(default_kit):

@@ -83,15 +83,15 @@ def test_counter_text_is_at_least_6pt_and_1mm_inside_its_cut_line(out, manifest)
     for (name, page), placed in sorted(by_page.items()):
         for char, size, x0, y0, x1, y1, _ in glyphs(out / name, page)[0]:
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-            piece = next((p for p in placed if p["x"] <= cx <= p["x"] + p["width"]
-                          and p["y"] <= cy <= p["y"] + p["height"]), None)
+            piece = next((p for p in placed if p["x"] <= cx <= p["x"] + p["w"]
+                          and p["y"] <= cy <= p["y"] + p["h"]), None)
             if piece is None:
                 continue  # the sheet's title and scale
             seen.add(piece["ref"])
-            gap = min(x0 - piece["x"], piece["x"] + piece["width"] - x1, y0 - piece["y"],
-                      piece["y"] + piece["height"] - y1)
+            gap = min(x0 - piece["x"], piece["x"] + piece["w"] - x1, y0 - piece["y"],
+                      piece["y"] + piece["h"] - y1)
             if size < MIN_TEXT - 1e-3 or gap < CUT_MARGIN:
-                problems.append((name, piece["ref"], piece["face"], char, round(size, 2), round(gap / MM, 2)))
+                problems.append((name, piece["ref"], piece["side"], char, round(size, 2), round(gap / MM, 2)))
     assert {"counters.numeral", "counters.turn", "markers.doomsday_machine", "units.CO", "units.MS"} <= seen
     assert not problems, sorted(set(problems))[:20]
 
@@ -121,7 +121,7 @@ def _render(pdf: Path, page: int, scale: float, box: tuple[float, float, float, 
 
 def _placement(manifest, file, ref, face="front", index=0):
     return [p for p in manifest["parts"]["counters"]["placements"]
-            if p["file"] == file and p["ref"] == ref and p["face"] == face][index]
+            if p["file"] == file and p["ref"] == ref and p["side"] == face][index]
 
 
 def test_homeworld_value_keeps_clear_of_its_planet(out, manifest):
@@ -131,8 +131,8 @@ def test_homeworld_value_keeps_clear_of_its_planet(out, manifest):
         for face in ("front", "back"):
             piece = _placement(manifest, file, "counters.homeworld_damage", face)
             found, _, _ = glyphs(out / file, 1 if face == "front" else 2)
-            inside = [g for g in found if g[0].isdigit() and piece["x"] <= g[2] <= piece["x"] + piece["width"]
-                      and piece["y"] <= g[3] <= piece["y"] + piece["height"] and g[1] > 10]
+            inside = [g for g in found if g[0].isdigit() and piece["x"] <= g[2] <= piece["x"] + piece["w"]
+                      and piece["y"] <= g[3] <= piece["y"] + piece["h"] and g[1] > 10]
             value_left = min(g[2] for g in inside)
             top, bottom = min(g[3] for g in inside), max(g[5] for g in inside)
             scale = 12
@@ -148,7 +148,7 @@ def test_cut_lines_contrast_with_every_colour(out, manifest):
     for colour in ("red", "blue", "green", "yellow"):
         file = f"counters-{colour}.pdf"
         left, right = _placement(manifest, file, "units.DD", index=2), _placement(manifest, file, "units.DD", index=3)
-        assert right["x"] == left["x"] + left["width"]
+        assert right["x"] == left["x"] + left["w"]
         edge, scale = right["x"], 10
         image = _render(out / file, 1, scale, (edge - 3, left["y"] + 10, edge + 3, left["y"] + 30)).convert("L")
         columns = [sum(image.getpixel((x, y)) for y in range(image.height)) / image.height

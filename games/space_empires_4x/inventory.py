@@ -19,6 +19,16 @@ def template_id(name: str) -> str:
     return name.replace("_", "-")
 
 
+# A counter's face has a table piece's parameters (its row's values by name, its colour, its piece), so the
+# core draws, proofs and exports it as it does any table's. Its templates draw in the 100 x 100 counter
+# square, to the trim only: a print shop's bleed is made by mirroring the face's edges.
+COUNTER_PIECE = {"shape": "square", "mirror_bleed": True}
+
+
+def counter_face(template: str, colour: dict | None = None, **row) -> Face:
+    return face(template, row=row, colour=colour, piece=COUNTER_PIECE)
+
+
 def kit_pieces(kit: Kit) -> list[Piece]:
     """Every piece, in print order: each colour's set, then deep space, then neutral counters."""
     pieces: list[Piece] = []
@@ -51,25 +61,25 @@ def _unit_label(unit: Unit, number: int) -> str:
 
 
 def unit_front(unit: Unit, colour: Colour, number: int) -> Face:
-    return face(unit.template or "unit-front", colour=colour_params(colour), code=unit.code, name=unit.name,
-                group=number if unit.groups else None, cls=unit.cls, attack=unit.attack, defence=unit.defence,
-                hull=unit.hull, rules=unit.rules)
+    return counter_face(unit.template or "unit-front", colour_params(colour), code=unit.code, name=unit.name,
+                        group=number if unit.groups else None, cls=unit.cls, attack=unit.attack,
+                        defence=unit.defence, hull=unit.hull, rules=unit.rules)
 
 
 def unit_back(unit: Unit, colour: Colour, kit: Kit, number: int) -> Face:
     if unit.back_template:
-        return face(unit.back_template, colour=colour_params(colour), code=unit.code)
+        return counter_face(unit.back_template, colour_params(colour), code=unit.code)
     if unit.back == "same":
         return unit_front(unit, colour, number)
     if unit.back == "colony":
         return colony_face(colour, kit.game.economy["colony_growth"][0])
     if unit.back == "moved":
-        return face("pipeline-moved", colour=colour_params(colour), code=unit.code, name=unit.name)
-    return face("group-back", colour=colour_params(colour))
+        return counter_face("pipeline-moved", colour_params(colour), code=unit.code, name=unit.name)
+    return counter_face("group-back", colour_params(colour))
 
 
 def colony_face(colour: Colour, cp: int) -> Face:
-    return face("colony", colour=colour_params(colour), cp=cp)
+    return counter_face("colony", colour_params(colour), cp=cp)
 
 
 # System markers ----------------------------------------------------------------------------------
@@ -81,13 +91,13 @@ def marker_label(kind: MarkerKind, value: int | None) -> str:
 
 
 def marker_front(kind: MarkerKind, value: int | None, border: Colour) -> Face:
-    return face(kind.template or f"marker-{template_id(kind.id)}", kind=kind.id, name=kind.name,
-                value=value, value_is=kind.value, border=colour_params(border), stats=kind.stats)
+    return counter_face(kind.template or f"marker-{template_id(kind.id)}", kind=kind.id, name=kind.name,
+                        value=value, value_is=kind.value, border=colour_params(border), stats=kind.stats)
 
 
 def marker_back(border: Colour) -> Face:
     """Only the border colour: unexplored markers of one area cannot be told apart."""
-    return face("marker-back", border=colour_params(border))
+    return counter_face("marker-back", border=colour_params(border))
 
 
 def _markers(kit: Kit, entries, border: Colour, group: str) -> list[Piece]:
@@ -159,7 +169,7 @@ def _counter_label(cset: CounterSet, front_value, back_value) -> str:
 def _counter_face(template: str, cset: CounterSet, colour: Colour, value) -> Face:
     if template == "colony":
         return colony_face(colour, value)
-    return face(template, colour=colour_params(colour), name=cset.name, value=value)
+    return counter_face(template, colour_params(colour), name=cset.name, value=value)
 
 
 # Summaries -----------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from pnpgen.games.space_empires_4x.model import (
     CounterSet, Game, Level, MarkerKind, Mix, MixEntry, Scenario, Se4xKit, Technology, Unit,
 )
 from pnpgen.games.space_empires_4x.schemas import FILE_SCHEMAS, FILES
+from pnpgen.declared_checks import check_declared
 from pnpgen.kit import KIT_FILE, index_lines, read_mapping
 from pnpgen.schema import INVALID, Where
 
@@ -35,6 +36,8 @@ def load(root: Path, kit_doc: dict, raw_kit, base: dict, problems) -> Se4xKit:
     broken = frozenset(key for key, doc in docs.items() if doc is None)
     kit = _build_model(base, {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()})
     checks.check_kit(kit, problems, broken)  # still run the checks whose files are sound, to report all at once
+    check_declared(kit_doc["checks"], {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()}, broken, lines,
+                   root / KIT_FILE, problems)  # the rules kit.yaml declares over these files
     if files and files["maps"] and not broken & {"game", "markers"}:  # boards are checked against both
         kit = dataclasses.replace(kit, maps=_load_maps(root, files["maps"], kit, raw_kit, problems))
     return kit

@@ -11,10 +11,11 @@ import gc
 from collections import OrderedDict
 from contextlib import contextmanager
 
-from pnpgen.components.pieces import row_faces
+from pnpgen.components.pieces import copy_faces
 from pnpgen.duplex import build_setting, flip_words
 from pnpgen.layout.packing import Run, impose
 from pnpgen.layout.sheets import settings_for
+from pnpgen.output_cache import content_key
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.piece_arts import FaceArts, renderer_fingerprint
 
@@ -28,9 +29,10 @@ def face_origins(kit) -> dict:
         for row in table.rows:
             file = shown.get(row.file) or shown.setdefault(row.file, display_path(row.file))
             for colour in (kit.colours if table.per_colour else (kit.neutral,)):
-                for face in row_faces(table, row, colour):
-                    if face is not None:
-                        origins.setdefault(face.key, f"{file}:{row.line}: {table.id} row {row.label}")
+                for _, faces in dict(copy_faces(table, row, colour)).items():
+                    for face in faces:
+                        if face is not None:
+                            origins.setdefault(face.key, f"{file}:{row.line}: {table.id} row {row.label}")
     return origins
 
 
@@ -99,21 +101,30 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
     their stored records), else drawn. Without a cache (a reprint), always drawn."""
     plan = plan_group(ctx, runs)
     path = ctx.stage.path(f"{group}{SUFFIX}")
+    previews = preview_names(ctx, group, plan)
+    outputs = [path, *(ctx.stage.path(p) for p in previews)]
     if cache is None:
-        draw_group(ctx, group, plan, arts, path)
+        draw_group(ctx, group, plan, arts, path, outputs[1:])
     else:
-        key = group_key(ctx, group, plan, arts)
+        key = content_key(group_key(ctx, group, plan, arts), repr(previews))
         faces = [(face, table.shape, settings.bleed) for table, piece, settings in slot_owners(plan[0])
                  for face in (piece.front, piece.back) if face is not None]
-        if not (all(arts.check(*face) for face in faces) and cache.fetch(key, [path])):
-            draw_group(ctx, group, plan, arts, path)
-            cache.store(key, [path])
+        if not (all(arts.check(*face) for face in faces) and cache.fetch(key, outputs)):
+            draw_group(ctx, group, plan, arts, path, outputs[1:])
+            cache.store(key, outputs)
     owners = slot_owners(plan[0])
     placements = [_placement(group, number, page, slot, *owners[slot.index])
                   for number, page in enumerate(plan[1], 1) for slot in page.slots]
     paper = (ctx.kit.sheets.get(runs[0][0].group) or {}).get("paper") or ctx.paper
     return {"path": f"{group}{SUFFIX}", "pages": len(plan[1]), "sheets": sheets_of(plan[1]), "paper": paper,
-            "placements": placements}
+            "previews": previews, "placements": placements}
+
+
+def preview_names(ctx, group: str, plan: tuple) -> list[str]:
+    """previews/<group>-pN.png for every page, with --previews only (drawing them costs a third again)."""
+    if not ctx.option("previews"):
+        return []
+    return [f"previews/{group}-p{n}.png" for n in range(1, len(plan[1]) + 1)]
 
 
 def sheets_of(pages: list) -> int:
@@ -121,7 +132,8 @@ def sheets_of(pages: list) -> int:
     return sum(1 for page in pages if page.side == "front")
 
 
-def draw_group(ctx, group: str, plan: tuple, arts: FaceArts, path) -> None:
+def draw_group(ctx, group: str, plan: tuple, arts: FaceArts, path, previews=()) -> None:
+    """The group's PDF, and each page's PNG preview where asked, drawn by the same code."""
     from pnpgen.render.pdf import PdfDocument
     from pnpgen.render.piece_sheets import draw_sheet_page
     tables, pages = plan
@@ -141,6 +153,8 @@ def draw_group(ctx, group: str, plan: tuple, arts: FaceArts, path) -> None:
         sheet = sum(1 for p in pages[:number + 1] if p.side == "front")
         title = f"{ctx.kit.title} \u00b7 {names} \u00b7 {page.side} {sheet} of {sheets}"
         draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, None, bleed, title, flip, hint)
+        if previews:
+            draw_preview(previews[number], page, owners, arts, (bleed, title, flip, hint))
         hint = ""  # the file's first page only
     doc.close()
 
@@ -153,6 +167,24 @@ def alignment_hint(offset: tuple[float, float]) -> str:
     return f"Backs not on their fronts? Print {CALIBRATION} two-sided and read its back.{used}"
 
 
+def draw_preview(path, page, owners: list, arts: FaceArts, words: tuple) -> None:
+    """A page as a 60 dpi PNG, drawn as its PDF page is (`words`: bleed, title, flip, hint). Faces are replayed
+    anew with their images' pixels (a PDF's faces carry stand-ins that only a PDF can show)."""
+    from pnpgen.render.counter_sheets import save_png
+    from pnpgen.render.face_store import replay
+    from pnpgen.render.piece_sheets import draw_sheet_page
+    shown: dict = {}
+    pictures: list = [None] * len(owners)
+    for slot in page.slots:
+        table, piece, settings = owners[slot.index]
+        face = piece.front if page.side == "front" else piece.back
+        if face is not None and face not in shown:
+            record = arts.store.get(arts.key_of(face, table.shape, settings.bleed))
+            shown[face] = replay(record) if record is not None else arts.art(face, table.shape, settings.bleed)
+        pictures[slot.index] = shown.get(face)
+    save_png(str(path), page.size, lambda cr: draw_sheet_page(cr, page, pictures, None, *words))
+
+
 def _page_name(group: str, names: dict) -> str:
     """A page's title names its table, or its group where several tables share the page (their names
     would run into the scale bars)."""
@@ -160,11 +192,9 @@ def _page_name(group: str, names: dict) -> str:
 
 
 def _placement(group, page_no, page, slot, table, piece, settings) -> dict:
-    bleed = settings.bleed
-    return {"file": f"{group}{SUFFIX}", "page": page_no, "side": page.side, "ref": piece.ref,
-            "colour": piece.colour, "x": round(slot.x, 3), "y": round(slot.y, 3), "w": round(table.shape.w, 3),
-            "h": round(table.shape.h, 3), "shape": table.shape.kind, "turned": slot.turned, "bleed": round(bleed, 3),
-            "face": (piece.front if page.side == "front" else piece.back).template}
+    from pnpgen.manifest import placement
+    return placement(f"{group}{SUFFIX}", page_no, page.side, slot, table.shape.w, table.shape.h, table.shape.kind,
+                     settings.bleed, piece)
 
 
 @contextmanager

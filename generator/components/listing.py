@@ -29,7 +29,7 @@ def component_listing(kit) -> list[str]:
         each = f" ({len(own) // len(kit.colours)} per colour)" if table.per_colour and kit.colours else ""
         out.append(f"{table.name}: {len(own)}{each}, {describe_shape(table)}, "
                    f"{'two-sided' if table.back or any(r.values.get('back') for r in table.rows) else 'one-sided'}")
-        counts = Counter(p.label for p in own)
+        counts = Counter(p.ref.split(".", 1)[1] for p in own)  # copies of a row, numbered or not
         for row in table.rows:
             if counts[row.label]:
                 name = row.values.get("name")

@@ -70,12 +70,15 @@ def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Probl
     return dict(sorted(tables.items(), key=lambda item: (item[1].order, item[0])))
 
 
-def resize_tables(tables: dict, sizes: dict, problems: Problems) -> dict:
-    """`--piece-size TABLE=SIZE`: the same table printed at another size (its shape and orientation kept)."""
+def resize_tables(tables: dict, sizes: dict, problems: Problems, counter_size: str | None = None) -> dict:
+    """`--piece-size TABLE=SIZE`: the same table printed at another size (its shape and orientation kept).
+    `--counter-size SIZE` does the same for every square table (a kit's counters and chits) that no
+    --piece-size names, as it does for a game module's counters."""
     import dataclasses
     from pnpgen.shapes import Shape, parse_size
     out = dict(tables)
-    for table_id, size in sizes.items():
+    squares = {t: counter_size for t, table in tables.items() if counter_size and table.shape.kind == "square"}
+    for table_id, size in (squares | sizes).items():
         if table_id not in tables:
             problems.error("--piece-size", 0, table_id, f"no component table named {table_id!r} "
                            f"(tables: {', '.join(sorted(tables)) or 'none'})")
@@ -84,7 +87,7 @@ def resize_tables(tables: dict, sizes: dict, problems: Problems) -> dict:
         try:
             w, h = parse_size(table.shape.kind, size, table.shape.orientation)
         except ValueError as exc:
-            problems.error("--piece-size", 0, table_id, str(exc))
+            problems.error("--piece-size" if table_id in sizes else "--counter-size", 0, table_id, str(exc))
             continue
         shape = Shape(table.shape.kind, w, h, table.shape.radius, table.shape.orientation)
         out[table_id] = dataclasses.replace(table, shape=shape)

@@ -1,7 +1,8 @@
 """Expanding component tables into physical pieces: `qty` copies of every row, once per colour where asked.
 
 Each piece carries a front and a back Face (template + JSON parameters). The parameters hold the row,
-the piece's shape and the colour, never the copy number, so identical copies render once.
+the piece's shape and the colour, and the copy's number only in a numbered table, so identical copies render
+once.
 """
 from __future__ import annotations
 
@@ -22,8 +23,11 @@ def piece_params(table: Table, bleed_mm: float = 0.0) -> dict:
             "table": table.id}
 
 
-def row_faces(table: Table, row, colour, bleed_mm: float = 0.0) -> tuple[Face, Face | None]:
+def row_faces(table: Table, row, colour, bleed_mm: float = 0.0, number: int | None = None) -> tuple[Face, Face | None]:
+    """The front and back of a row's pieces; a numbered table's copy `number` has faces of its own."""
     values = {k: v for k, v in row.values.items() if k not in OWN_COLUMNS}
+    if number is not None:
+        values["number"] = number
     base = {"row": values, "piece": piece_params(table, bleed_mm) | {"id": row.label},
             "colour": colour_params(colour)}
     front = face(row.values.get("front") or table.front, side="front", **base)
@@ -52,11 +56,19 @@ def table_pieces(table: Table, colours: tuple, neutral, bleed_mm: float = 0.0) -
     for colour in (colours if table.per_colour else (None,)):
         group = f"{table.group}-{colour.id}" if colour and own_files else table.group
         for row in table.rows:
-            front, back = row_faces(table, row, colour or neutral, bleed_mm)
             name = f"{table.name}: {row.label}"
-            for _ in range(row.values["qty"]):
-                pieces.append(Piece(kind="component", ref=f"{table.id}.{row.label}", name=name, label=row.label,
+            for number, (front, back) in copy_faces(table, row, colour or neutral, bleed_mm):
+                label = f"{row.label} {number}" if number is not None else row.label
+                pieces.append(Piece(kind="component", ref=f"{table.id}.{row.label}", name=name, label=label,
                                     colour=colour.id if colour else NEUTRAL, group=group, rules="",
                                     front=front, back=back))
     return pieces
+
+
+def copy_faces(table: Table, row, colour, bleed_mm: float = 0.0) -> list[tuple]:
+    """(number, (front, back)) of each copy of a row: identical copies share their faces (number None); a
+    numbered table's copies are numbered 1..qty from their index (group numbers, serials)."""
+    if not table.numbered:
+        return [(None, row_faces(table, row, colour, bleed_mm))] * row.values["qty"]
+    return [(n, row_faces(table, row, colour, bleed_mm, n)) for n in range(1, row.values["qty"] + 1)]
 

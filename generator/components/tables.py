@@ -51,6 +51,8 @@ TABLE = Record({
                                            "prints their own), false every colour on shared sheets (default: "
                                            "shared where one colour's pieces cover less than half a page)"),
     "order": optional(Int(-1000, 1000), 0, "where the table comes in its print group (lower first; then file name)"),
+    "numbered": optional(Bool(), False, "number the copies of every row 1..qty: templates see `number`, labels "
+                                        "end in it (group counters: DD 1, DD 2 ...)"),
     "columns": optional(MapOf(COLUMN), {}, "the table's own columns"),
     "rows": Field(Either((Str(r"[^/\\#]+\.csv", "a CSV file name beside this file"),
                           Str(r"[^/\\#]+\.xlsx(#[^#]+)?", "a spreadsheet beside this file, and a sheet: cards.xlsx#Ships"),
@@ -91,6 +93,7 @@ class Table:
     counts: dict | None
     order: int = 0
     colour_files: bool | None = None  # per_colour: one file per colour (True), shared (False), by size (None)
+    numbered: bool = False            # each copy of a row numbered 1..qty (`number` in its templates)
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # dotted path -> line
 
 
@@ -110,6 +113,10 @@ def load_table(path: Path, raw, problems: Problems, root: Path | None = None) ->
         where.child("colour_files", raw.line_of("colour_files")).error(
             "only a per_colour table has colours to print in files of their own: add `per_colour: true`")
         return None
+    if doc["numbered"] and "number" in doc["columns"]:
+        where.child("columns", raw.line_of("columns")).child("number", _line(raw["columns"], "number")).error(
+            "a numbered table gives every copy its `number`: name this column otherwise")
+        return None
     columns_ok = all(check_column(n, c, where.child("columns", raw.line_of("columns")).child(n, _line(raw["columns"], n)))
                      for n, c in doc["columns"].items())
     rows = _rows(path, raw, doc, problems, Path(root) if root is not None else path.parent)
@@ -118,7 +125,7 @@ def load_table(path: Path, raw, problems: Problems, root: Path | None = None) ->
     return Table(id=table_id, name=doc["name"] or table_id, file=path, shape=shape, front=doc["front"],
                  back=doc["back"], group=doc["group"] or table_id, per_colour=doc["per_colour"],
                  columns=doc["columns"], rows=tuple(rows), counts=doc["counts"], order=doc["order"],
-                 colour_files=doc["colour_files"], lines=_count_lines(raw))
+                 colour_files=doc["colour_files"], numbered=doc["numbered"], lines=_count_lines(raw))
 
 
 def _shape(doc: dict, raw, where: Where) -> Shape | None:

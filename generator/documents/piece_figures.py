@@ -15,12 +15,9 @@ def piece_figures(kit) -> dict:
 
 
 def piece_figure(kit, piece) -> Figure:
-    from pnpgen.render.piece_faces import face_context, piece_svg, render_content
+    from pnpgen.render.piece_faces import face_document
     shape = kit.tables[piece.ref.split(".", 1)[0]].shape
     sides = [("Front", piece.front)] + ([("Back", piece.back)] if piece.back and piece.back != piece.front else [])
-    arts = []
-    for side, face in sides:
-        params = face.params | {"piece": face.params["piece"] | {"bleed": 0}}
-        content = render_content(kit.root, face.template, face_context(params, kit), f"figure {piece.ref}")
-        arts.append(Art(piece_svg(content, shape, 0), piece.label, f"{side}: {piece.name}"))
+    arts = [Art(face_document(kit, face, shape, 0, f"figure {piece.ref}"), piece.label, f"{side}: {piece.name}")
+            for side, face in sides]
     return Figure(piece.ref, tuple(arts))

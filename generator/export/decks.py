@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass
 
 from pnpgen.lengths import parse_length
-from pnpgen.pieces import is_table_face
 
 TARGETS = ("home", "print-shop", "tts")
 BLEED = parse_length("1/8in")          # print shops ask 1/8 in past the trim on every side (9 pt)
@@ -61,27 +60,14 @@ class CounterSet:
     per_colour: bool = False
 
 
-def counter_decks(kit) -> list[Deck]:
-    """The game module's counters, one deck per print group (a colour, deep space, neutral), at the kit's
-    counter size. Their faces come from the counter templates (ExportArts.art knows them)."""
-    from pnpgen import game_modules
-    from pnpgen.lengths import parse_length
-    from pnpgen.shapes import Shape
-    module = game_modules.of(kit)
-    if not module:
-        return []
-    size = parse_length(kit.counter_size)
-    groups: dict[str, list] = {}
-    for piece in module.pieces(kit):
-        groups.setdefault(piece.group, []).append(piece)
-    names = {c.id: c.name for c in kit.colours}
-    return [Deck(f"counters-{group}", CounterSet(f"counters-{group}", f"Counters ({names.get(group, group)})",
-                                                 Shape("square", size, size)), group, tuple(pieces))
-            for group, pieces in groups.items()]
+def decks(kit, counter_size: str | None = None) -> list[Deck]:
+    """Every piece of the kit as decks, in print order: each table's pieces (one deck per colour of a
+    per-colour table), then a game module's counters, one deck per print group (a colour, deep space,
+    neutral) as squares of the counter size the build prints (`counter_size`, else the kit's)."""
+    return _table_decks(kit) + _module_decks(kit, counter_size or kit.counter_size)
 
 
-def decks(kit) -> list[Deck]:
-    """Every table's pieces, split per colour where the table is per colour, in the kit's print order."""
+def _table_decks(kit) -> list[Deck]:
     runs: dict[tuple, list] = {}
     for piece in kit.component_pieces:
         table_id = piece.ref.split(".", 1)[0]
@@ -92,6 +78,22 @@ def decks(kit) -> list[Deck]:
         name = f"{table_id}-{colour}" if table.per_colour else table_id
         out.append(Deck(name, table, colour, tuple(pieces)))
     return out
+
+
+def _module_decks(kit, counter_size: str) -> list[Deck]:
+    from pnpgen import game_modules
+    from pnpgen.shapes import Shape
+    module = game_modules.of(kit)
+    if not module:
+        return []
+    size = parse_length(counter_size)
+    groups: dict[str, list] = {}
+    for piece in module.pieces(kit):
+        groups.setdefault(piece.group, []).append(piece)
+    names = {c.id: c.name for c in kit.colours}
+    return [Deck(f"counters-{group}", CounterSet(f"counters-{group}", f"Counters ({names.get(group, group)})",
+                                                 Shape("square", size, size)), group, tuple(pieces))
+            for group, pieces in groups.items()]
 
 
 class ExportArts:
@@ -111,27 +113,27 @@ class ExportArts:
 
     def svg(self, face, shape, bleed_pt: float) -> tuple[str, str]:
         """(the face's SVG at the bleed asked for, where it comes from): what `art` draws, and what the studio
-        hashes to tell a changed picture from an unchanged one."""
+        hashes to tell a changed picture from an unchanged one. Every face goes the one face road
+        (piece_faces.face_document); one whose templates draw to the trim only (a game module's counters:
+        piece.mirror_bleed) is drawn without bleed, which `art` then makes by mirroring its edges."""
         from pnpgen.lengths import mm
-        from pnpgen.render.piece_faces import face_context, piece_svg, render_content
-        if not is_table_face(face):  # a game module's counter: its own templates, bleed mirrored from the art
-            from pnpgen.render.counter_sheets import FaceRef, face_svg
-            return face_svg(FaceRef(face.key, face.template, face.params_json, face.template), self.kit.root,
-                            round(mm(shape.w), 4)), face.template
-        bleed = round(mm(bleed_pt), 4)
-        params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}
+        from pnpgen.render.piece_faces import face_document
+        bleed = 0.0 if mirrors(face) else round(mm(bleed_pt), 4)
         where = self.origins.get(face.key, face.template)
-        content = render_content(self.kit.root, face.template, face_context(params, self.kit), where, self.env)
-        return piece_svg(content, shape, bleed), where
+        return face_document(self.kit, face, shape, bleed, where, self.env), where
 
     def art(self, face, shape, bleed_pt: float):
         key = (face.key, round(bleed_pt, 3))
         if key not in self.done:
-            counter = not is_table_face(face)
-            svg, where = self.svg(face, shape, 0.0 if counter else bleed_pt)
+            svg, where = self.svg(face, shape, bleed_pt)
             art = self.cache.get(svg, where)
-            self.done[key] = mirror_bleed(art, bleed_pt) if counter and bleed_pt > 0 else art
+            self.done[key] = mirror_bleed(art, bleed_pt) if mirrors(face) and bleed_pt > 0 else art
         return self.done[key]
+
+
+def mirrors(face) -> bool:
+    """Whether a face's bleed is made by mirroring its edges (its templates draw to the trim only)."""
+    return bool(face.params["piece"].get("mirror_bleed"))
 
 
 def mirror_bleed(art, bleed: float):

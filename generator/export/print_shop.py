@@ -13,7 +13,7 @@ The home-print sheets are not touched: this is a separate part that runs only wh
 """
 from __future__ import annotations
 
-from pnpgen.export.decks import (BLEED, ExportArts, counter_decks, decks, distinct_faces, pixels, rasterise,
+from pnpgen.export.decks import (BLEED, ExportArts, decks, distinct_faces, pixels, rasterise,
                                     safe_name, save_png)
 from pnpgen.lengths import parse_length
 from pnpgen.pdf_update import set_page_boxes
@@ -78,7 +78,7 @@ def build(ctx) -> dict:
     arts = ExportArts(kit)
     bleed = parse_length(ctx.option("bleed") or "1/8in")
     files, images = [], []
-    for deck in decks(kit) + counter_decks(kit):
+    for deck in decks(kit, ctx.counter_size):
         files.append(write_deck(ctx, deck, arts, bleed))
         images += write_images(ctx, deck, arts, bleed)
     ctx.log(f"print-shop: {len(files)} decks, {sum(f['pages'] for f in files)} pages, {len(images)} images")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pnpgen.lengths import parse_length
 from pnpgen.export.decks import (
-    ExportArts, counter_decks, decks, distinct_faces, pixels, rasterise, safe_name, save_png,
+    ExportArts, decks, distinct_faces, pixels, rasterise, safe_name, save_png,
 )
 
 FOLDER = "tts"
@@ -219,7 +219,7 @@ def saved_object(kit, objects: list[dict]) -> dict:
 def build(ctx) -> dict:
     export = Export(ctx)
     objects, x_cards, x_tiles = [], 0.0, 0.0
-    for deck in decks(ctx.kit) + counter_decks(ctx.kit):
+    for deck in decks(ctx.kit, ctx.counter_size):
         if is_card(deck.table.shape):
             objects.append(export.deck(deck, x_cards, 0.0))
             x_cards += deck.table.shape.w / 72 + 1.5

@@ -5,7 +5,7 @@ The work is in pnpgen.components.files, imported when the part is built: registe
 """
 from __future__ import annotations
 
-from pnpgen.parts import Part
+from pnpgen.parts import Option, Part
 
 
 def build(ctx) -> dict:
@@ -15,4 +15,8 @@ def build(ctx) -> dict:
 
 PART = Part(name="components", build=build, order=15, aliases=("pieces",),
             doc="every component table's pieces, double-sided, one PDF per print group",
+            options=(Option(("--previews",), {"action": "store_true",
+                                              "help": "also draw every sheet page of pieces (components and counters) "
+                                                      "as a 60 dpi PNG in previews/ (off by default: a third again "
+                                                      "of their drawing time)"}),),
             applies=lambda kit: bool(kit.tables), ignores=("rules", "boards"), needs=("cairo",), weight=1.5)

@@ -20,9 +20,6 @@ PART = Part(
     options=(
         Option(("--gutter",), {"type": float, "default": 0.0, "metavar": "MM",
                                "help": "gap between counters in mm (default 0: counters abut and share cut lines)"}),
-        Option(("--previews",), {"action": "store_true",
-                                 "help": "also draw every counter sheet page as a 60 dpi PNG in previews/ "
-                                         "(off by default: a third of the counters' drawing time)"}),
     ),
     applies=lambda kit: kit.has_game_module,  # a game module's pieces; a kit's tables print as components
     ignores=("rules", "maps", "aids"), needs=("cairo",), weight=2.3,

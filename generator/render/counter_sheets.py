@@ -16,7 +16,6 @@ from pnpgen.lengths import pt_from_mm
 from pnpgen.render import svg_ops
 from pnpgen.render.face_store import FaceStore, record_svg, replay
 from pnpgen.render.pdf import Art, PdfDocument
-from pnpgen.render.templates import render_template
 
 CUT_GREY = (0.1, 0.1, 0.1)   # a near-black core ...
 CUT_WIDTH = 0.3              # points: thin enough to vanish under a blade, visible enough to follow
@@ -45,13 +44,25 @@ class FaceRef:
 
 
 @dataclass(frozen=True)
+class KitView:
+    """What a face template sees of the kit (pnpgen.render.piece_faces.face_context), as plain data a worker
+    process can take."""
+
+    root: Path
+    id: str
+    title: str
+    data: dict
+    colours: tuple
+
+
+@dataclass(frozen=True)
 class SheetFile:
     """One PDF of counter sheets; plain data, so a worker process can draw it."""
 
     path: str
     title: str
     page_size: tuple[float, float]
-    kit_root: str
+    kit: "KitView"                   # what the face templates see of the kit
     size_mm: float                    # the counter size every face template is drawn at
     faces: tuple[FaceRef, ...]        # distinct faces, each rendered (or replayed) once
     pages: tuple[SheetPage, ...]
@@ -163,11 +174,15 @@ def save_png(path: str, size: tuple[float, float], draw, dpi: float = PREVIEW_DP
     surface.finish()
 
 
-def face_svg(face: FaceRef, kit_root: str | Path, size_mm: float) -> str:
-    """The SVG of one face: its template with its parameters plus `size`, the counter size in mm. Sheets and
-    proofs (generator/proof.py, through export.decks.ExportArts) both draw faces through here, so a proof shows what the sheet prints."""
-    context = {**json.loads(face.params_json), "size": size_mm}
-    return render_template(Path(kit_root), face.template, context, needed_by=face.source)
+def face_svg(face: FaceRef, kit: KitView, size_mm: float) -> str:
+    """The SVG of one face at the counter size: the same road as every piece's face
+    (pnpgen.render.piece_faces.face_document), so sheets, proofs and exports draw the same thing."""
+    from pnpgen.lengths import parse_length
+    from pnpgen.pieces import Face
+    from pnpgen.render.piece_faces import face_document
+    from pnpgen.shapes import Shape
+    side = parse_length(f"{size_mm}mm")
+    return face_document(kit, Face(face.template, face.params_json), Shape("square", side, side), 0.0, face.source)
 
 
 def face_art(face: FaceRef, sheet: SheetFile, store: FaceStore, new: list) -> Art:
@@ -175,12 +190,12 @@ def face_art(face: FaceRef, sheet: SheetFile, store: FaceStore, new: list) -> Ar
     record = store.get(face.key)
     if record is not None:
         return replay(record)
-    svg = face_svg(face, sheet.kit_root, sheet.size_mm)
+    svg = face_svg(face, sheet.kit, sheet.size_mm)
     try:  # the SVG subset drawn straight into cairo calls; cairosvg for anything outside it
-        record = svg_ops.record(svg, None)
+        record = svg_ops.record(svg, Path(sheet.kit.root))
         art = replay(record)
     except svg_ops.Unsupported:
-        art, record = record_svg(svg, face.source)
+        art, record = record_svg(svg, face.source, Path(sheet.kit.root))
     if record is not None:
         store.put(face.key, record)
     new.append(face.key)

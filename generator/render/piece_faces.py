@@ -79,3 +79,24 @@ def board_svg(content: str, w_mm: float, h_mm: float) -> str:
 
 def _f(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def sized_params(face, shape: Shape, bleed_mm: float = 0.0) -> dict:
+    """A face's parameters with its piece's size, shape and bleed (mm) as its template sees them. A table's
+    faces carry their table's size already; a game module's counters get the size they print at."""
+    from pnpgen.lengths import mm
+    piece = face.params["piece"] | {"w": round(mm(shape.w), 4), "h": round(mm(shape.h), 4), "shape": shape.kind,
+                                    "radius": round(mm(shape.radius), 4), "orientation": shape.orientation,
+                                    "bleed": bleed_mm}
+    return face.params | {"piece": piece}
+
+
+def face_document(kit, face, shape: Shape, bleed_mm: float, where: str, env=None) -> str:
+    """The SVG document of any piece's face: its template rendered with its row, wrapped and clipped to the
+    shape. A template that writes its own sized <svg> root (a counter template of an older kit, which draws
+    at `size`, the piece's side in mm) is taken as it is."""
+    params = sized_params(face, shape, bleed_mm)
+    context = face_context(params, kit)
+    context.setdefault("size", params["piece"]["w"])
+    content = render_content(kit.root, face.template, context, where, env)
+    return content if content.lstrip().startswith("<svg") else piece_svg(content, shape, bleed_mm)

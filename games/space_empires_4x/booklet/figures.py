@@ -10,15 +10,17 @@ from pnpgen.games.space_empires_4x.inventory import Piece
 from pnpgen.lengths import mm, parse_length
 from pnpgen.model import Kit
 from pnpgen.problems import BuildError
-from pnpgen.render.templates import render_template
 from pnpgen.booklet.figure import Art, Callout, Figure
 from pnpgen.booklet.svgtext import find_text, text_positions
 
 
 def render_face(kit: Kit, piece: Piece, face, figure: str, size_mm: float) -> str:
-    """The face exactly as the counter sheets draw it: its params plus the counter size in mm."""
-    context = {**face.params, "size": size_mm}
-    return render_template(kit.root, face.template, context, needed_by=f"booklet figure {figure}, {piece.label}")
+    """The face exactly as the counter sheets draw it, at the counter size in mm (the one face road)."""
+    from pnpgen.lengths import parse_length
+    from pnpgen.render.piece_faces import face_document
+    from pnpgen.shapes import Shape
+    side = parse_length(f"{size_mm}mm")
+    return face_document(kit, face, Shape("square", side, side), 0.0, f"booklet figure {figure}, {piece.label}")
 
 
 def anatomy_piece(kit: Kit, pieces: list[Piece]) -> Piece:
@@ -27,12 +29,12 @@ def anatomy_piece(kit: Kit, pieces: list[Piece]) -> Piece:
     unit = kit.units[code]
     candidates = [p for p in pieces if p.ref == f"units.{code}" and p.colour == kit.colours[0].id]
     taken = {unit.hull, unit.attack, unit.defence}
-    return next((p for p in candidates if p.front.params.get("group") not in taken), candidates[0])
+    return next((p for p in candidates if p.front.params["row"].get("group") not in taken), candidates[0])
 
 
 def counter_anatomy(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
     piece = anatomy_piece(kit, pieces)
-    p = piece.front.params
+    p = piece.front.params["row"]
     svg = render_face(kit, piece, piece.front, "counter-anatomy", size_mm)
     code, group, cls = p["code"], p["group"], p["cls"]
     ad = rf"{p['attack']}\s*[-–/]\s*{p['defence']}"
@@ -58,10 +60,10 @@ def counter_anatomy(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
 def marker_faces(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
     """Front and back of one Home System marker (one that prints a value, when the mix has one)."""
     home = [p for p in pieces if p.kind == "system-marker" and p.group == kit.colours[0].id
-            and p.front.params.get("kind") != "homeworld"]
+            and p.front.params["row"].get("kind") != "homeworld"]
     if not home:
         raise BuildError("booklet figure marker-faces: the kit has no Home System markers to show")
-    piece = next((p for p in home if p.front.params.get("value") is not None), home[0])
+    piece = next((p for p in home if p.front.params["row"].get("value") is not None), home[0])
     colour = kit.colours[0].name
     front = Art(render_face(kit, piece, piece.front, "marker-faces", size_mm), piece.label, f"Front: {piece.label}")
     back = Art(render_face(kit, piece, piece.back, "marker-faces", size_mm), piece.label,

@@ -1,0 +1,94 @@
+"""A designer adds a new kind of Space Empires 4X counter with no Python (README, "A new kind of counter"): a
+component table in the kit's components/ (a row per counter, per colour, a rule count), a face template drawn in
+the kit's 100 x 100 counter square (`_counter.svg.j2`'s `on_piece`), printed at the counters' size with its
+backs, counted, and a wrong count stopped at its line."""
+from __future__ import annotations
+
+import json
+
+import pypdfium2 as pdfium
+import pytest
+
+from pnpgen.cli import main
+
+TABLE = """name: Probes
+shape: square
+size: 5/8in
+front: probe-front
+back: probe-back
+per_colour: true
+numbered: true
+columns:
+  range: {type: int, min: 1, max: 9, doc: hexes a probe sees}
+rows:
+  - {id: P1, range: 2, qty: 2}
+  - {id: P2, range: 4}
+counts:
+  per_colour: 3
+"""
+FRONT = """{% import "_counter.svg.j2" as c %}
+{% call c.on_piece(piece) %}{{ c.colour_ground(colour) }}{{ c.emblem(colour.emblem, 88, 14, 6.5, colour.ink) }}
+{{- c.text(id ~ " " ~ number, 8, 25, 21, colour.ink) }}{{ c.text("R" ~ range, 8, 91, 19, colour.ink) }}{% endcall %}
+"""
+BACK = """{% import "_counter.svg.j2" as c %}
+{% call c.on_piece(piece) %}{{ c.colour_ground(colour) }}{{ c.name_lines("Probe", 60, 16, colour.ink) }}{% endcall %}
+"""
+
+
+def add_probes(kit):
+    (kit / "components").mkdir()
+    (kit / "components" / "probes.yaml").write_text(TABLE, encoding="utf-8")
+    (kit / "templates" / "probe-front.svg.j2").write_text(FRONT, encoding="utf-8")
+    (kit / "templates" / "probe-back.svg.j2").write_text(BACK, encoding="utf-8")
+
+
+def test_a_new_counter_kind_is_a_table_and_a_template(kit_copy, tmp_path):
+    add_probes(kit_copy)
+    assert main(["build", "--data", str(kit_copy), "--out", str(tmp_path), "--only", "components", "-q"]) == 0
+    kit_out = tmp_path / "space-empires-4x"
+    part = json.loads((kit_out / "manifest.json").read_text())["parts"]["components"]
+    assert [f["path"] for f in part["files"]] == ["probes.pdf"]   # 12 counters: every colour on one sheet
+    fronts = [p for p in part["placements"] if p["colour"] == "red" and p["side"] == "front"]
+    assert [p["label"] for p in fronts] == ["P1 1", "P1 2", "P2 1"]   # numbered from each copy's index
+    assert {(p["w"], p["h"]) for p in fronts} == {(45.0, 45.0)}   # 5/8 in, the counters' size
+    pdf = pdfium.PdfDocument(str(kit_out / "probes.pdf"))
+    assert len(pdf) == 2
+    front, back = ("".join(pdf[i].get_textpage().get_text_range().split()) for i in range(2))
+    assert all(word in front for word in ("P11", "P12", "R2", "P21", "R4"))
+    assert back.replace("Probes", "").count("Probe") == 12
+    page = pdf[0].render(scale=1).to_pil().convert("RGB")
+    r, g, b = page.getpixel((round(fronts[0]["x"] + 22), round(fronts[0]["y"] + 30)))
+    assert r > 150 and g < 90 and b < 90   # the red player's ground, drawn by the counter macros
+
+
+def test_its_rule_count_is_checked_at_its_line(kit_copy, run_cli):
+    add_probes(kit_copy)
+    path = kit_copy / "components" / "probes.yaml"
+    path.write_text(TABLE.replace("per_colour: 3", "per_colour: 4"), encoding="utf-8")
+    result = run_cli("validate", "--data", kit_copy)
+    assert result.code == 1
+    line = TABLE.splitlines().index("  per_colour: 3") + 1
+    assert f"probes.yaml:{line}: counts.per_colour: Probes per colour (Red): the rule asks for 4, the rows make 3" \
+        in result.err
+
+
+def test_list_and_validate_count_it_beside_the_game_s_counters(kit_copy, run_cli):
+    add_probes(kit_copy)
+    listed = run_cli("list", "--data", kit_copy)
+    assert listed.code == 0 and "Total: 796 counters" in listed.out
+    assert "Probes: 12 (3 per colour), squares 15.9 mm, two-sided" in listed.out
+    assert [l.split() for l in listed.out.splitlines() if l.strip().startswith(("P1", "P2"))] == [["P1", "8"], ["P2", "4"]]
+    checked = run_cli("validate", "--data", kit_copy)
+    assert checked.code == 0 and "12 more pieces in 1 component table" in checked.out
+
+
+def test_a_numbered_copy_is_proofed_by_its_number_and_a_number_column_is_refused(kit_copy, tmp_path, run_cli):
+    add_probes(kit_copy)
+    assert run_cli("proof", "--data", kit_copy, "--only", "probes.P1:2", "--out", tmp_path).code == 0
+    pdf = pdfium.PdfDocument(str(tmp_path / "space-empires-4x" / "proofs" / "proof.pdf"))
+    assert "P12" in "".join(pdf[0].get_textpage().get_text_range().split())
+    path = kit_copy / "components" / "probes.yaml"
+    path.write_text(TABLE.replace("  range: {", "  number: {type: int}\n  range: {"), encoding="utf-8")
+    result = run_cli("validate", "--data", kit_copy)
+    assert result.code == 1 and "probes.yaml:9: columns.number: a numbered table gives every copy its `number`" \
+        in result.err
