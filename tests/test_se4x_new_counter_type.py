@@ -19,16 +19,16 @@ back: probe-back
 per_colour: true
 numbered: true
 columns:
-  range: {type: int, min: 1, max: 9, doc: hexes a probe sees}
+  sight: {type: int, min: 1, max: 9, doc: hexes a probe sees}
 rows:
-  - {id: P1, range: 2, qty: 2}
-  - {id: P2, range: 4}
+  - {id: P1, sight: 2, qty: 2}
+  - {id: P2, sight: 4}
 counts:
   per_colour: 3
 """
 FRONT = """{% import "_counter.svg.j2" as c %}
 {% call c.on_piece(piece) %}{{ c.colour_ground(colour) }}{{ c.emblem(colour.emblem, 88, 14, 6.5, colour.ink) }}
-{{- c.text(id ~ " " ~ number, 8, 25, 21, colour.ink) }}{{ c.text("R" ~ range, 8, 91, 19, colour.ink) }}{% endcall %}
+{{- c.text(id ~ " " ~ number, 8, 25, 21, colour.ink) }}{{ c.text("R" ~ sight, 8, 91, 19, colour.ink) }}{% endcall %}
 """
 BACK = """{% import "_counter.svg.j2" as c %}
 {% call c.on_piece(piece) %}{{ c.colour_ground(colour) }}{{ c.name_lines("Probe", 60, 16, colour.ink) }}{% endcall %}
@@ -88,7 +88,7 @@ def test_a_numbered_copy_is_proofed_by_its_number_and_a_number_column_is_refused
     pdf = pdfium.PdfDocument(str(tmp_path / "space-empires-4x" / "proofs" / "proof.pdf"))
     assert "P12" in "".join(pdf[0].get_textpage().get_text_range().split())
     path = kit_copy / "components" / "probes.yaml"
-    path.write_text(TABLE.replace("  range: {", "  number: {type: int}\n  range: {"), encoding="utf-8")
+    path.write_text(TABLE.replace("  sight: {", "  number: {type: int}\n  sight: {"), encoding="utf-8")
     result = run_cli("validate", "--data", kit_copy)
     assert result.code == 1 and "probes.yaml:9: columns.number: a numbered table gives every copy its `number`" \
         in result.err
