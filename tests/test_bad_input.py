@@ -136,5 +136,5 @@ def test_a_template_named_in_the_data_must_exist(run_cli, kit_copy):
     (kit_copy / "templates").mkdir(exist_ok=True)
     # a face that draws (validate draws it: an "<svg/>" without a size would be a drawing error, as in a build)
     (kit_copy / "templates" / "my-face.svg.j2").write_text(
-        '{% import "_counter.svg.j2" as c %}{% call c.counter(size) %}{{ c.colour_ground(colour) }}{% endcall %}')
+        '{% import "_counter.svg.j2" as c %}{% call c.on_piece(piece) %}{{ c.colour_ground(colour) }}{% endcall %}')
     assert run_cli("validate", "--data", kit_copy).code == 0
