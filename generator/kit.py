@@ -45,21 +45,23 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
                                                          counter_size))
     if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
         check_charts(kit.charts, chart_context(kit), problems)
-    if not problems.errors():  # the kit's texts (a game module checks its own templates and aid texts)
-        _check_texts(kit, problems, generic=not module)
+    sound = not problems.errors()
+    from pnpgen.validate_texts import check_template_files
+    check_template_files(kit.root, problems)  # every kit's templates parse, whatever else is wrong
+    if sound:  # the kit's texts (a game module reads its own aid texts, beside its data)
+        _check_texts(kit, problems, aids=not module)
     stop_on(problems, strict)
     return kit, problems.warnings()
 
 
-def _check_texts(kit: Kit, problems: Problems, generic: bool) -> None:
-    """Templates parsed, chapters rendered, aid cards read: what a build would trip on, found now."""
+def _check_texts(kit: Kit, problems: Problems, aids: bool) -> None:
+    """Chapters rendered and aid cards read: what a build would trip on, found now."""
     from pnpgen.aids.schema import CARDS_FILE, SHEETS_FILE, check_aid_file
     from pnpgen.aids.sources import has_aid_cards, has_sheets
-    from pnpgen.validate_texts import check_chapters, check_template_files
+    from pnpgen.validate_texts import check_chapters
     check_chapters(kit, problems)
-    if not generic:
+    if not aids:
         return
-    check_template_files(kit.root, problems)
     if has_aid_cards(kit):
         check_aid_file(kit, CARDS_FILE, problems)
     if has_sheets(kit):
@@ -114,9 +116,9 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict, cou
     documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems)
     check_files_apart(documents, {t.group for t in tables.values()}, kit_file, lines, problems)
     icons = check_icons(root, kit_doc["icons"], kit_file, raw_kit, problems)
-    if not kit.has_game_module:  # its module runs them over its files; here they have none to read
+    if not kit.has_game_module:  # a module runs them with its own files beside the kit's
         from pnpgen.declared_checks import check_declared
-        check_declared(kit_doc["checks"], {}, frozenset(), lines, kit_file, problems)
+        check_declared(kit_doc["checks"], {"kit": kit_doc}, frozenset(), lines, root, problems)
     from pnpgen.kit_fonts import load_kit_fonts
     return {"icons": icons, "fonts": load_kit_fonts(root, problems), "tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
             "sheets": kit_doc["sheets"], "documents": documents, "preflight": kit_doc["preflight"]}
