@@ -51,11 +51,6 @@ def _chart_context(kit, pieces):
     return chart_context(kit, pieces)
 
 
-def _render_markup(kit, source, origin):
-    from pnpgen.games.space_empires_4x.text import render_aid_markup
-    return render_aid_markup(kit, source, origin)
-
-
 def _print_groups(kit):
     """Each colour's counters, then the deep-space markers, then the shared counters."""
     from pnpgen.games.space_empires_4x.inventory import DEEP_SPACE, NEUTRAL
@@ -78,4 +73,4 @@ def _parts():
 MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,
                     summary=_summary, listing=_listing, hex_maps=_hex_maps,
                     chart_context=_chart_context, print_groups=_print_groups,
-                    render_markup=_render_markup, documents=_documents)
+                    documents=_documents)

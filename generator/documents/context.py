@@ -193,15 +193,21 @@ def _text_env(root: Path, markup: bool) -> KitSandbox:
 
 def render_markup(source: str, origin: Path, context: dict, root: Path) -> str:
     """A kit text whose output is reportlab markup (an aid card file), quoted data escaped; errors located."""
-    return render_in(_text_env(Path(root), True), source, display_path(origin), context)
+    return render_string(source, origin, context, root, markup=True)
 
 
 def render_chapter(path: Path, context: dict, root: Path) -> str:
     """A chapter's text rendered; a file that is not text (not UTF-8, a NUL byte) is a located error too."""
-    source, name = read_text(path, root), display_path(path)
+    return render_string(read_text(path, root), path, context, root)
+
+
+def render_string(source: str, origin: Path | str, context: dict, root: Path, markup: bool = False) -> str:
+    """A kit text (a file's, or words quoted from the data) rendered, `origin` naming it in errors; a NUL byte
+    is a located error (the text is not text); `markup` escapes quoted data for reportlab."""
+    name = display_path(origin)
     if "\0" in source:
         raise TextError(name, source[: source.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
-    return render_in(_text_env(Path(root), False), source, name, context)
+    return render_in(_text_env(Path(root), markup), source, name, context)
 
 
 def render_in(env, source: str, name: str, context: dict) -> str:
