@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from pnpgen.games.space_empires_4x.rulings import SOURCE as RULINGS_FILE
-from pnpgen.games.space_empires_4x.rulings import ruling_names
+from pnpgen.documents.rulings import SOURCE as RULINGS_FILE
+from pnpgen.documents.rulings import ruling_names
 from pnpgen.model import Kit
 
 

@@ -59,7 +59,9 @@ def tables_context(kit) -> Namespace:
 
 
 def text_context(kit) -> dict:
-    return {"kit": Namespace(id=kit.id, title=kit.title, subtitle=kit.subtitle),
+    from pnpgen.documents.rulings import SOURCE, ruling_names
+    rulings = ruling_names(kit, lambda words: render_string(words, kit.root / SOURCE, text_context(kit), kit.root))
+    return rulings | {"kit": Namespace(id=kit.id, title=kit.title, subtitle=kit.subtitle),
             "tables": tables_context(kit), "data": Namespace(_plain(kit.data), label="data"),
             "colours": [Namespace(id=c.id, name=c.name, print=c.print, ink=c.ink, emblem=c.emblem, pattern=c.pattern)
                         for c in kit.colours],
