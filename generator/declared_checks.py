@@ -28,7 +28,7 @@ from pnpgen.kit_folder import KIT_FILE
 from pnpgen.problems import Problems
 from pnpgen.schema import Bool, Either, Field, Int, ListOf, MapOf, Number, Record, Str, optional
 
-PATH = Str(r"[A-Za-z0-9_][A-Za-z0-9_./-]*:[A-Za-z0-9_*.{}+-]+",
+PATH = Str(r"[A-Za-z0-9_][A-Za-z0-9_./-]*:[A-Za-z0-9_*.{}+=-]+",
            "FILE:FIELD.FIELD such as units:units.*.requires or components/ships.yaml:rows.*.name")
 NUMBER = Either((Number(), PATH))
 FIELD = Str(r"[A-Za-z0-9_-]+", "a field name")

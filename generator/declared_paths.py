@@ -4,7 +4,8 @@ to the values they reach, each with the dotted field path the line index knows, 
 FILE is a game module's data file (a key of kit.yaml `files:`), `kit` (kit.yaml itself), or any YAML or CSV
 file of the kit folder by its path (`components/ships.yaml`, `data/rules.yaml`), read once when a rule names
 it. A FIELD step is a key, `*` (every key or item), `{name}` (every key or item, and the one met is named for
-the rule's other paths), a list index (`0`, `-1` for the last) or `N+` (the items from index N on). In a
+the rule's other paths), a list index (`0`, `-1` for the last), `N+` (the items from index N on) or
+`FIELD=VALUE` (the items whose field reads VALUE: `rows.code={unit}.qty`, a row found by its code). In a
 rule's other paths `{name}` stands for what the rule's own path met there, or for the field `name` of the
 mapping that holds the value being checked (`units:units.{unit}.counters` beside a `unit: SC`).
 """
@@ -21,6 +22,7 @@ from pnpgen.yamlio import YamlSyntaxError, load_yaml
 NAMED = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 SLICE = re.compile(r"(\d+)\+")
 INDEX = re.compile(r"-?\d+")
+WHERE = re.compile(r"([A-Za-z0-9_-]+)=(.*)")
 FILE_SUFFIXES = (".yaml", ".yml", ".csv")
 
 
@@ -137,7 +139,11 @@ def walk(nodes: list[Found], steps: list[str]) -> list[Found]:
 
 
 def _step(at: Found, step: str) -> list[Found]:
-    node, named = at.value, NAMED.fullmatch(step)
+    node, named, where = at.value, NAMED.fullmatch(step), WHERE.fullmatch(step)
+    if where:  # the items (of a list or mapping) whose field `where[1]` reads `where[2]`
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        return [Found(f"{at.path}[{k}]" if isinstance(node, list) else _join(at.path, str(k)), v, at.names, node)
+                for k, v in items if isinstance(v, dict) and str(v.get(where[1])) == where[2]]
     if isinstance(node, dict):
         if step == "*" or named:
             chosen = list(node.items())

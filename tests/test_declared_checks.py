@@ -68,6 +68,9 @@ limits: {scout: 5, base: 1}
 exempt: {base: true}
 orders:
   - {ship: scout, count: 2}
+fleet:
+  - {code: scout, qty: 4}
+  - {code: base, qty: 2}
 """
 F = "data/facts.yaml"
 RULES = f"""checks:
@@ -86,6 +89,7 @@ RULES = f"""checks:
   - {{rule: ships within their limits, each: '{F}:ships.{{ship}}.qty', at_most: '{F}:limits.{{ship}}',
       unless: '{F}:exempt.{{ship}}'}}
   - {{rule: orders within the ships, each: '{F}:orders.*.count', at_most: '{F}:ships.{{ship}}.qty'}}
+  - {{rule: orders within the fleet, each: '{F}:orders.*.count', at_most: '{F}:fleet.code={{ship}}.qty'}}
   - {{rule: a player has at most 9 of a token, each: 'components/tokens.csv:*.qty', at_most: 9}}
   - {{rule: a card costs at most 2, each: 'components/cards.yaml:rows.*.cost', at_most: 2}}
 """
@@ -130,6 +134,8 @@ BROKEN = [
     (F, "qty: 4}", "qty: 6}", "ships.scout.qty", "ships within their limits: is 6, the rules call for at most 5 (limits.scout)"),
     (F, "{ship: scout, count: 2}", "{ship: scout, count: 9}", "orders[0].count",
      "orders within the ships: is 9, the rules call for at most 4 (ships.scout.qty)"),
+    (F, "{code: scout, qty: 4}", "{code: scout, qty: 1}", "orders[0].count",
+     "orders within the fleet: is 2, the rules call for at most 1 (fleet[0].qty)", "  - {ship: scout, count: 2}"),
     ("components/tokens.csv", "5,1", "5,12", "[2].qty", "a player has at most 9 of a token: is 12, the rules call for at most 9"),
     ("components/cards.yaml", "cost: 2, qty: 4", "cost: 3, qty: 4", "rows[1].cost",
      "a card costs at most 2: is 3, the rules call for at most 2"),
