@@ -83,7 +83,7 @@ KIT = Record({
     "icons": optional(MapOf(Str(r"[^:]+", "a path inside the kit folder, such as art/credit.svg"),
                             key=Str(r"[a-z0-9][a-z0-9_-]*", "an icon name of lower-case letters, digits, _ or -")),
                       {}, "icons by name, placed in any textbox text as :name:"),
-    "checks": optional(ListOf(CHECK), [], "cross-file rules over a game module's data files (pnpgen.declared_checks)"),
+    "checks": optional(ListOf(CHECK), [], "rules between the kit's files (pnpgen.declared_checks)"),
     "preflight": optional(Record({
         "min_text": optional(LENGTH, "6pt", "the smallest text a piece may print"),
         "cut_margin": optional(LENGTH, "1mm", "how far text must keep from a piece's cut line"),
