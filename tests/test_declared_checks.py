@@ -89,6 +89,9 @@ RULES = f"""checks:
   - {{rule: ships within their limits, each: '{F}:ships.{{ship}}.qty', at_most: '{F}:limits.{{ship}}',
       unless: '{F}:exempt.{{ship}}'}}
   - {{rule: orders within the ships, each: '{F}:orders.*.count', at_most: '{F}:ships.{{ship}}.qty'}}
+  - {{rule: a scout has a size, each: '{F}:ships.scout.size', given: true}}
+  - {{rule: a base is kept, each: '{F}:ships.base.qty', at_least: 1}}
+  - {{rule: the levels add up to six, sum: '{F}:levels.*', equals: 6}}
   - {{rule: orders within the fleet, each: '{F}:orders.*.count', at_most: '{F}:fleet.code={{ship}}.qty'}}
   - {{rule: a player has at most 9 of a token, each: 'components/tokens.csv:*.qty', at_most: 9}}
   - {{rule: a card costs at most 2, each: 'components/cards.yaml:rows.*.cost', at_most: 2}}
@@ -134,6 +137,11 @@ BROKEN = [
     (F, "qty: 4}", "qty: 6}", "ships.scout.qty", "ships within their limits: is 6, the rules call for at most 5 (limits.scout)"),
     (F, "{ship: scout, count: 2}", "{ship: scout, count: 9}", "orders[0].count",
      "orders within the ships: is 9, the rules call for at most 4 (ships.scout.qty)"),
+    (F, "class: E, size: 1", "class: E, size: null", "ships.scout.size",
+     "a scout has a size: is not given: the rules call for a value"),
+    (F, "size: null, qty: 2}", "size: null, qty: 0}", "ships.base.qty", "a base is kept: is 0, the rules call for at least 1"),
+    (F, "levels: [1, 2, 3]", "levels: [0, 1, 2]", "levels", "the levels add up to six: the entries add up to 3, the rules "
+     "call for 6"),
     (F, "{code: scout, qty: 4}", "{code: scout, qty: 1}", "orders[0].count",
      "orders within the fleet: is 2, the rules call for at most 1 (fleet[0].qty)", "  - {ship: scout, count: 2}"),
     ("components/tokens.csv", "5,1", "5,12", "[2].qty", "a player has at most 9 of a token: is 12, the rules call for at most 9"),
