@@ -148,8 +148,9 @@ def _each(rule, kind, sources: Sources, report: _Report) -> None:
 
 def _item_problems(rule, item: Found, sources: Sources):
     value = item.value
-    if rule["in"] and value is not None:
-        known = _known(sources.find(rule["in"], item)[1])
+    known_at = sources.fill(rule["in"], item) if rule["in"] else None  # None: a {name} it cannot fill
+    if known_at and value is not None:
+        known = _known(sources, known_at)
         if str(value) not in known:
             near = difflib.get_close_matches(str(value), sorted(known), n=1)
             hint = f"did you mean {near[0]!r}? " if near else ""
@@ -273,13 +274,16 @@ def _bound(spec, sources: Sources, beside: Found | None) -> tuple:
     return (numbers[0].value, f" ({numbers[0].path})") if numbers else (None, "")
 
 
-def _known(found: list[Found]) -> set[str]:
-    """The names a value may be: the keys of a mapping, the items of a list, or the values themselves."""
-    known = set()
-    for f in found:
-        items = f.value if isinstance(f.value, (dict, list)) else [f.value] if f.value is not None else []
-        known |= {str(k) for k in items if not isinstance(k, (dict, list))}
-    return known
+def _known(sources: Sources, spec: str) -> set[str]:
+    """The names a value may be: the keys of the mappings `spec` reaches, the items of its lists, or the values
+    themselves (worked out once per path: a rule over thousands of rows reads its list once)."""
+    if ("known", spec) not in sources.memo:
+        known = set()
+        for f in sources.find(spec)[1]:
+            items = f.value if isinstance(f.value, (dict, list)) else [f.value] if f.value is not None else []
+            known |= {str(k) for k in items if not isinstance(k, (dict, list))}
+        sources.memo[("known", spec)] = known
+    return sources.memo[("known", spec)]
 
 
 def _sorted(names: set[str]) -> list[str]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.kit_folder import KIT_FILE
-from pnpgen.problems import Problems
+from pnpgen.problems import Problems, display_path
 from pnpgen.yamlio import YamlSyntaxError, load_yaml
 
 NAMED = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -57,6 +57,7 @@ class Sources:
     def __init__(self, docs: dict, lines: dict, root: Path):
         self.docs, self.lines, self.root = dict(docs), lines, Path(root)
         self.unreadable: dict[str, str] = {}
+        self.memo: dict = {}  # (what, filled path) -> what a rule's check derived from it, once per path
 
     def knows(self, file_key: str) -> bool:
         return file_key in self.docs or is_file_path(file_key)
@@ -82,7 +83,8 @@ class Sources:
             rows = _data_csv(path, self.root, scratch)
             if rows is not None:
                 self.docs[rel] = [{k: _cell(v) for k, v in row.items()} for row in rows]
-                self.lines.update({(rel, f"[{i}]"): (rel, i + 2) for i in range(len(rows))})
+                shown = display_path(path)
+                self.lines.update({(rel, f"[{i}]"): (shown, i + 2) for i in range(len(rows))})
         else:
             try:
                 raw = load_yaml(path, self.root)
@@ -96,13 +98,17 @@ class Sources:
         """(file key, every value `spec` reaches); for one of a rule's other paths, `beside` is the value being
         checked, whose `{name}` steps and holder fill the path's own `{name}`."""
         if beside is not None:
-            spec = _fill(spec, beside.names, beside.holder)
+            spec = self.fill(spec, beside)
             if spec is None:
                 return "", []
-        file_key, steps = split(spec)
-        if self.load(file_key) is not None:
-            return file_key, []
-        return file_key, walk([Found("", self.docs[file_key])], steps)
+        if ("find", spec) not in self.memo:
+            file_key, steps = split(spec)
+            found = walk([Found("", self.docs[file_key])], steps) if self.load(file_key) is None else []
+            self.memo[("find", spec)] = (file_key, found)
+        return self.memo[("find", spec)]
+
+    def fill(self, spec: str, beside: Found) -> str | None:
+        return _fill(spec, beside.names, beside.holder)
 
     def groups(self, spec: str) -> tuple[str, list[tuple[str, list[Found]]]]:
         """(file key, [(container's path, its members' values)]): the values `spec` reaches, grouped by the
