@@ -86,7 +86,12 @@ def check_declared(rules: list, docs: dict, broken: frozenset, lines: dict, root
             problems.error(kit_file, lines.get(("kit", here), (kit_file, 0))[1], here, f"{rule['rule']}: {problem}")
         elif not {split(p)[0] for p in _paths(rule)} & broken:
             kind = next(k for k in KINDS if rule[k])
+            sources.filled.clear()
             RUNS[kind](rule, kind, sources, _Report(rule, sources, problems))
+            for name in [n for n, ever in sources.filled.items() if not ever]:
+                problems.error(kit_file, lines.get(("kit", here), (kit_file, 0))[1], here, f"{rule['rule']}: {{{name}}} "
+                               f"stands for nothing: no `{{{name}}}` step in `{kind}`'s path and no field {name} beside "
+                               "its values")
 
 
 def _paths(rule: dict) -> list[str]:

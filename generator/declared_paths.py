@@ -58,6 +58,7 @@ class Sources:
         self.docs, self.lines, self.root = dict(docs), lines, Path(root)
         self.unreadable: dict[str, str] = {}
         self.memo: dict = {}  # (what, filled path) -> what a rule's check derived from it, once per path
+        self.filled: dict[str, bool] = {}  # {name} -> whether it ever stood for something (one rule's run)
 
     def knows(self, file_key: str) -> bool:
         return file_key in self.docs or is_file_path(file_key)
@@ -108,7 +109,10 @@ class Sources:
         return self.memo[("find", spec)]
 
     def fill(self, spec: str, beside: Found) -> str | None:
-        return _fill(spec, beside.names, beside.holder)
+        filled, missing = _fill(spec, beside.names, beside.holder)
+        for name in NAMED.findall(spec):
+            self.filled[name] = self.filled.get(name, False) or name not in missing
+        return filled
 
     def groups(self, spec: str) -> tuple[str, list[tuple[str, list[Found]]]]:
         """(file key, [(container's path, its members' values)]): the values `spec` reaches, grouped by the
@@ -178,9 +182,9 @@ def _join(where: str, key: str) -> str:
     return f"{where}.{key}" if where else key
 
 
-def _fill(spec: str, names: dict, holder) -> str | None:
-    """`spec` with each `{name}` replaced by what the checked path met there, or by the field of the mapping
-    that holds the checked value; None when one has nothing to stand for."""
+def _fill(spec: str, names: dict, holder) -> tuple[str | None, list[str]]:
+    """(`spec` with each `{name}` replaced by what the checked path met there, or by the field of the mapping
+    that holds the checked value, or None; the names that had nothing to stand for)."""
     missing = []
 
     def value(match) -> str:
@@ -192,7 +196,7 @@ def _fill(spec: str, names: dict, holder) -> str | None:
         missing.append(name)
         return ""
     filled = NAMED.sub(value, spec)
-    return None if missing else filled
+    return (None if missing else filled), missing
 
 
 def _cell(text: str):

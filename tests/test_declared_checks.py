@@ -188,6 +188,8 @@ BAD_RULES = [
     ("{rule: x, rises: 'kit:a.*', unique: 'kit:b.*'}", "x: give one of each, each_key, sum, count"),
     ("{rule: x, rises: 'kit:a.*', in: 'kit:b'}", "x: `rises` is not checked with in (by)"),
     ("{rule: x, covers: 'kit:a.*'}", "x: give `covers` with up_to"),
+    ("{rule: x, each: 'kit:colours.{colour}.name', in: 'kit:colours.{color}'}",
+     "x: {color} stands for nothing: no `{color}` step in `each`'s path and no field color beside its values"),
 ]
 
 
