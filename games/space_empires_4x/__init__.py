@@ -1,8 +1,8 @@
 """Space Empires 4X's game module: what its kit needs beyond data and templates.
 
 Its data files (units, technologies, markers, counters, game, maps) have shapes of their own, the game
-derives numbers from them (a Homeworld's value steps, group numbers, the marker mixes) and checks them
-against each other; its own Python says what its hex maps mean (maps/rules.py) and adds its booklet's
+derives numbers from them (a Homeworld's value steps, group numbers, the marker mixes) and checks its
+counters (the rules between its files are declared in its kit.yaml `checks:`); its own Python says what its hex maps mean (maps/rules.py) and adds its booklet's
 figures and chapter names (booklet/chapters.py). Everything is printed by the core's parts, as any kit's:
 its counters (the pieces it makes), aid cards, record sheets, hex maps and rules booklet (the documents part,
 under the name `booklet`); so are tables, boards and documents.
