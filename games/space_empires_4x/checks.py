@@ -1,6 +1,5 @@
 """Space Empires 4X's counter checks that its data files cannot yet declare (kit.yaml `checks:` holds the
-rest): group numbers, marker mixes, counter steps, face templates and the kit's printed size; and its aid
-texts, read beside the data's problems."""
+rest): group numbers, marker mixes, counter steps, face templates and the kit's printed size."""
 from __future__ import annotations
 
 from collections import Counter
@@ -27,26 +26,10 @@ class _Reporter:
 
 def check_kit(kit: Kit, problems: Problems, broken: frozenset = frozenset()) -> None:
     """Run every check whose files all passed their schema (`broken` names the files that did not)."""
-    kit = with_free_data(kit)
     report = _Reporter(kit, problems)
     for check, needs in CHECKS:
         if not needs & broken:
             check(kit, report)
-
-
-def with_free_data(kit: Kit) -> Kit:
-    """The kit with its free data (the `data/` folder) read, as the texts see it in a build: the game module's
-    checks run before the generic loader reads that folder, and the aid texts quote it (kit.data.rules).
-    Problems in the folder itself are reported by the generic loader, not here."""
-    import dataclasses
-
-    from pnpgen.components.load import load_data_files
-
-    folder = kit.root / "data"
-    if kit.data or not folder.is_dir():
-        return kit
-    data = load_data_files(kit.root, "data", kit.root / "kit.yaml", 0, Problems())
-    return dataclasses.replace(kit, data=data) if data else kit
 
 
 def _check_units(kit: Kit, report: _Reporter) -> None:
@@ -142,20 +125,10 @@ def _sides_count(kit: Kit, cset) -> int:
     return max(len(sides.get("values") or [0]), 1)
 
 
-def _check_aids(kit: Kit, report: _Reporter) -> None:
-    """The aid texts (aids/cards.yaml, aids/sheets.yaml) rendered and read against their schemas, beside the
-    data's problems once the files they quote are sound."""
-    from pnpgen.aids.schema import CARDS_FILE, SHEETS_FILE, check_aid_file
-
-    check_aid_file(kit, CARDS_FILE, report.problems)
-    check_aid_file(kit, SHEETS_FILE, report.problems)
-
-
 CHECKS = (  # each check with the files it reads
     (_check_units, frozenset({"units"})),
     (_check_mixes, frozenset({"markers"})),
     (_check_counters, frozenset({"counters", "game"})),
     (_check_templates, frozenset({"units", "markers", "counters"})),
     (_check_size, frozenset({"units", "markers", "counters", "game"})),
-    (_check_aids, frozenset({"units", "technologies", "markers", "counters", "game"})),
 )
