@@ -8,16 +8,18 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.aids.fit import Fitted, Frame, draw_fitted
-from pnpgen.aids.styles import CONDENSED, CONDENSED_BOLD, CUT_MARK
+from pnpgen.aids.styles import CONDENSED, CUT_MARK, band_fonts
+from pnpgen.documents.inline_icons import IconCanvas, lay_icons
 from pnpgen.fonts import register_reportlab_fonts
 from pnpgen.model import Colour
 
 
 def open_canvas(path: Path, title: str, size: tuple[float, float]) -> Canvas:
-    """A deterministic PDF canvas (fixed dates and ids) with the shipped fonts available."""
+    """A deterministic PDF canvas (fixed dates and ids) with the shipped fonts available; it records where
+    the kit's inline icons go (pnpgen.documents.inline_icons), for close_canvas to draw them."""
     register_reportlab_fonts()
-    canvas = Canvas(str(path), pagesize=size, invariant=1, pageCompression=1, initialFontName=CONDENSED,
-                    initialFontSize=8)
+    canvas = IconCanvas(str(path), pagesize=size, invariant=1, pageCompression=1, initialFontName=CONDENSED,
+                        initialFontSize=8)
     canvas.setTitle(title)
     canvas.setAuthor("pnpgen")
     canvas.setCreator("pnpgen")
@@ -33,9 +35,10 @@ def title_band(canvas: Canvas, frame: Frame, colour: Colour, left: str, right: s
     canvas.roundRect(frame.x, frame.y, frame.width, frame.height, 3, stroke=1, fill=1)
     canvas.setFillColor(colors.HexColor(colour.ink))
     baseline = frame.y + frame.height / 2 - 3.6
-    canvas.setFont(CONDENSED_BOLD, 11)
+    title_font, words_font = band_fonts()
+    canvas.setFont(title_font, 11)
     canvas.drawString(frame.x + 6, baseline, left)
-    canvas.setFont(CONDENSED, 8)
+    canvas.setFont(words_font, 8)
     canvas.drawRightString(frame.x + frame.width - 6, baseline + 0.6, right)
     canvas.restoreState()
 
@@ -56,6 +59,14 @@ def card_clip(canvas: Canvas, card: Frame, turned: bool):
         yield
     finally:
         canvas.restoreState()
+
+
+def close_canvas(canvas: IconCanvas, path: Path, kit) -> None:
+    """Save the PDF, then draw the kit's icons in the slots its text left (nothing to do without icons)."""
+    canvas.save()
+    if canvas.icon_places:
+        from pnpgen.whole_files import write_whole
+        write_whole(path, lay_icons(Path(path).read_bytes(), canvas.icon_places, kit.icons, kit.root, Path(path).name))
 
 
 def cut_marks(canvas: Canvas, segments) -> None:

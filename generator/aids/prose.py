@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable
+
+from pnpgen.documents.paragraphs import paragraph
 
 from pnpgen.aids.styles import chart_look, styles
 from pnpgen.documents.charts import build_chart
@@ -72,13 +74,14 @@ def block_flowables(kit: Kit, blocks: list, width: float, where: str, context: d
 
 
 def _block(kit: Kit, kind: str, value, width: float, where: str, context: dict, look=None) -> list[Flowable]:
+    """One block's flowables; its text's icons placed and characters checked (pnpgen.documents.paragraphs)."""
     style = styles()
     if kind == "heading":
-        return [Paragraph(str(value), style["heading"])]
+        return [paragraph(str(value), style["heading"], where)]
     if kind == "text":
-        return [Paragraph(" ".join(str(value).split()), style["body"])]
+        return [paragraph(" ".join(str(value).split()), style["body"], where)]
     if kind == "bullets":
-        return [Paragraph(" ".join(str(item).split()), style["bullet"], bulletText="\u2022") for item in value]
+        return [paragraph(" ".join(str(item).split()), style["bullet"], where, bulletText="\u2022") for item in value]
     if str(value) not in kit.charts:
         raise BuildError(f"{where}: unknown chart {value!r} (known: {', '.join(kit.charts)})")
-    return [table_flowable(build_chart(kit.charts[str(value)], context), width, look or chart_look())]
+    return [table_flowable(build_chart(kit.charts[str(value)], context), width, look or chart_look(), where)]

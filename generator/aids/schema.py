@@ -58,8 +58,9 @@ def markup_problem(text: str) -> str | None:
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
 
-    try:  # a built-in font is enough to parse the markup: no TTF to load for a check
-        Paragraph(text, _CHECK_STYLE or _check_style(ParagraphStyle))
+    try:  # a built-in font is enough to parse the markup: no TTF to load for a check (a kit font's name is
+        # checked when the text is typeset, with the kit's fonts registered)
+        Paragraph(FONT_FACE.sub(r'\1"Helvetica"', text), _CHECK_STYLE or _check_style(ParagraphStyle))
     except ValueError as exc:
         message = " ".join(str(exc).split())
         return message.rpartition("caused exception ")[2][:200] or message[:200]
@@ -69,6 +70,7 @@ def markup_problem(text: str) -> str | None:
 
 _PARSED = KnownGood("markup-ok.txt", "reportlab-paragraph-2")
 TAG = re.compile(r"<\s*/?\s*([A-Za-z][A-Za-z0-9]*)")
+FONT_FACE = re.compile(r"""(<font\b[^>]*?\b(?:face|name)\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)""")
 TAGS = frozenset({"b", "i", "u", "strike", "strong", "em", "super", "sup", "sub", "font", "br", "span", "a",
                   "greek", "img"})  # reportlab paragraph markup an aid text may use
 

@@ -252,7 +252,8 @@ def _build_chart(chart: Chart, context: dict, section: str | None, columns) -> T
         body.append(tuple(render.text(f"{field}.total", c["total"], rows=kept, item=item) if c["total"] else ""
                           for field, c, item in chosen))
     data = TableData(header, tuple(body), tuple(c["width"] for _, c, _ in chosen), total_row=total,
-                     align=tuple(c["align"] for _, c, _ in chosen), sections=tuple(titles), shaded=tuple(shaded))
+                     align=tuple(c["align"] for _, c, _ in chosen), sections=tuple(titles), shaded=tuple(shaded),
+                     where=f"{chart.file}:{chart.lines.get('', 0)}: charts.{chart.id}")
     return data.transposed(spec["label_width"]) if spec["transpose"] else data
 
 

@@ -23,6 +23,7 @@ class TableData:
     sections: tuple[int, ...] = ()       # rows (0 = first body row) that title a section, spanning the table
     shaded: tuple[int, ...] = ()         # body rows set apart (say, advanced-rules items)
     header_column: bool = False          # the first column labels the rows (a transposed chart)
+    where: str = ""                      # where it is declared ("charts.yaml:12: charts.fleet"), for problems
 
     def alignments(self) -> tuple[str, ...]:
         if self.align:
@@ -35,7 +36,7 @@ class TableData:
         matrix = [self.header, *self.rows]
         columns = [tuple(row[i] for row in matrix) for i in range(len(self.header))]
         return TableData(columns[0], tuple(columns[1:]), (label_width,) + (1,) * (len(matrix) - 1),
-                         align=("left",) + ("centre",) * (len(matrix) - 1), header_column=True)
+                         align=("left",) + ("centre",) * (len(matrix) - 1), header_column=True, where=self.where)
 
 
 def plain_table(header, rows, widths, **settings) -> TableData:
