@@ -51,7 +51,7 @@ def load_card_texts(kit: Kit) -> list[CardText]:
 
 def _card_text(card_id: str, cards: LocatedDict, name: str) -> CardText:
     raw = cards[card_id]
-    faces = {side: list(raw[side]) for side in ("front", "back")}
+    faces = {side: raw[side] for side in ("front", "back")}   # located lists: each block keeps its line
     return CardText(card_id, str(raw["title"]), raw.get("per", "colour") == "colour", faces,
                     {side: f"{name}:{raw.line_of(side)}: cards.{card_id}.{side}" for side in faces})
 
@@ -62,15 +62,23 @@ def block_flowables(kit: Kit, blocks: list, width: float, where: str, context: d
     use, `look` how its charts print (default: the aid cards'); `extra(kind, value, width)` draws the kinds
     beyond the cards' (a record sheet's lines and forms)."""
     out: list[Flowable] = []
-    for block in blocks:
+    for index, block in enumerate(blocks):
         kind = next((k for k in kinds if isinstance(block, dict) and k in block), None)
         if kind is None:
             raise BuildError(f"{where}: each block needs one of {', '.join(kinds)}; got {block!r}")
         if kind in BLOCK_KINDS:
-            out += _block(kit, kind, block[kind], width, where, context, look)
+            out += _block(kit, kind, block[kind], width, _block_where(where, blocks, index), context, look)
         else:
             out += extra(kind, block[kind], width)
     return out
+
+
+def _block_where(where: str, blocks, index: int) -> str:
+    """'file:LINE: field' of a face made 'file:BLOCK LINE: field[index]' where the blocks know their lines."""
+    file, _, rest = where.partition(": ")
+    if not hasattr(blocks, "line_of") or ":" not in file:
+        return where
+    return f"{file.rsplit(':', 1)[0]}:{blocks.line_of(index)}: {rest}[{index}]"
 
 
 def _block(kit: Kit, kind: str, value, width: float, where: str, context: dict, look=None) -> list[Flowable]:

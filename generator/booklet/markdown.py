@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 
 STEP = re.compile(r"^(\d{1,3})\.\s+(.*)$")  # "1. Put the board in the middle."
 DIRECTIVE = re.compile(r"^\[\[([a-z-]+)(?::([A-Za-z0-9_.:-]+))?\]\]$")  # [[figure:cards.Explore]]
+HELPER_BREAK = "\x1e"  # a line break a Jinja helper writes around its directive: it starts a line, is not one
 FONT_SPAN = re.compile(r'\[([^\[\]]+)\]\{font=(?:"([^"<>&]+)"|([^\s"}<>&]+))\}')  # [Orbitron words]{font=Orbitron}
 
 
@@ -33,6 +34,19 @@ def inline(text: str) -> str:
     text = FONT_SPAN.sub(lambda m: f'<font face="{m.group(2) or m.group(3)}">{m.group(1)}</font>', text)
     text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
     return re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", text)
+
+
+def directive_line(directive: str) -> str:
+    """A helper's directive on a line of its own, without moving the lines after it (located problems name
+    the chapter's own lines)."""
+    return f"{HELPER_BREAK}{directive}{HELPER_BREAK}"
+
+
+def _lines(source: str):
+    """(line number, text) of every line; a HELPER_BREAK splits a line without counting as one."""
+    for number, physical in enumerate(source.split("\n"), start=1):
+        for part in physical.splitlines() or [""]:
+            yield number, part
 
 
 def parse(source: str) -> list[Block]:
@@ -59,7 +73,7 @@ def parse(source: str) -> list[Block]:
         kind[0] = item_kind
         items.append((key, text))
 
-    for number, raw in enumerate(source.splitlines(), start=1):
+    for number, raw in _lines(source):
         line = raw.strip()
         if not line:
             flush()

@@ -21,6 +21,7 @@ import jinja2
 from markupsafe import Markup
 
 from pnpgen.documents.table_data import ALIGNS, TableData
+from pnpgen.booklet.markdown import directive_line
 from pnpgen.problems import BuildError, Problems, display_path
 from pnpgen.render.templates import format_number
 from pnpgen import kit_files
@@ -330,7 +331,7 @@ class ChartTables:
             raise ValueError(problem)
         key = f"{name}.{len(self.placed)}"
         self.placed[key] = (name, section, None if columns is None else list(columns))
-        return f"\n[[table:{key}]]\n"
+        return directive_line(f"[[table:{key}]]")
 
     def built(self) -> dict:
         """{directive key: a function that builds its TableData}; the context is made once, on first use."""

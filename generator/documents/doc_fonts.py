@@ -154,7 +154,7 @@ def unknown_face(exc: Exception) -> str | None:
     marker = "Can't map determine family/bold/italic for "
     if marker not in text:
         return None
-    face = text.split(marker, 1)[1].split()[0] if text.split(marker, 1)[1].split() else "?"
+    face = (text.split(marker, 1)[1].splitlines() or ["?"])[0].strip()
     from pnpgen.kit_fonts import SHIPPED
     known = sorted({family for family, _, _ in _CHARS.values()} | set(SHIPPED))
     return f"unknown font {face!r} (fonts: {', '.join(known)})"
