@@ -1,11 +1,15 @@
-"""A kit's own fonts (`fonts/*.ttf`): read at load, shown to cairo for drawing faces, checked for every
-character a face sets in them.
+"""A kit's own fonts (`fonts/*.ttf`, `*.otf`): read at load, shown to cairo for drawing faces, checked for
+every character a face sets in them.
 
 Templates and textboxes name a kit font by its family (`font-family="Orbitron"`, `textbox(...,
 family="Orbitron")`), as they name the shipped DejaVu Sans. cairo finds fonts through fontconfig, which
 pnpgen points at its own folder only (pnpgen.fonts); a kit's folder is added to that configuration for the
-build, so the PDFs embed the kit's font as a subset, as they do DejaVu. A character the font lacks would
-print as an empty box: it is a located error naming the font, the character and the piece instead.
+build, so the PDFs embed the kit's font as a subset, as they do DejaVu (FreeType reads TrueType and CFF
+outlines alike). A character the font lacks would print as an empty box: it is a located error naming the
+font, the character and the piece instead. The typeset documents use the same fonts through reportlab
+(pnpgen.documents.doc_fonts), a CFF font as the TrueType copy pnpgen.font_outlines makes of it. A font
+file is held to the `font_file_kb` budget and read through the kit reader; one that cannot be read is an
+error at its file.
 """
 from __future__ import annotations
 
