@@ -178,6 +178,10 @@ def test_a_second_build_is_byte_identical(built, tmp_path):
      ["aids/cards.yaml:11: cards.trade.back[1]: unknown font 'kit dispaly' (fonts: DejaVu Sans"]),
     ("aids/cards.yaml", '<font face="Kit Display">', '<font face="Courier">',
      ["cards.trade.back[1]: the font 'Courier' is one of the PDF's standard fonts"]),
+    ("aids/cards.yaml", "- heading: Scoring", '- text: <img src="/etc/hostname" width="9" height="9"/> is out',
+     ["aids/cards.yaml:10: cards.trade.back[0].text: the text's markup does not parse: <img> is not a markup tag"]),
+    ("charts.yaml", '"<b>{{ row.name }}</b>"', '"<img src=\'/etc/hostname\'/>{{ row.name }}"',
+     ["charts.yaml:2: charts.goods: an <img> tag: a kit's text places its images as icons"]),
     ("aids/sheets.yaml", "title: Ledger", "title: Ledger\u6f22", ["aids/sheets.yaml:2: sheets.ledger.title:",
                                                                      "has no '\u6f22'"]),
 ])

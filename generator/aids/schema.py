@@ -54,7 +54,8 @@ def markup_problem(text: str) -> str | None:
         return None
     for name in TAG.findall(text):  # reportlab drops what it cannot read: '<b5</b>' would print nothing
         if name.lower() not in TAGS:
-            return f"<{name}> is not a markup tag (use <b>, <i>, <u>, <font ...>, <br/>; write a lone < as &lt;)"
+            return (f"<{name}> is not a markup tag (use <b>, <i>, <u>, <font ...>, <br/>, :icon: for the kit's "
+                    f"icons; write a lone < as &lt;)")
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
 
@@ -68,11 +69,12 @@ def markup_problem(text: str) -> str | None:
     return None
 
 
-_PARSED = KnownGood("markup-ok.txt", "reportlab-paragraph-2")
+_PARSED = KnownGood("markup-ok.txt", "reportlab-paragraph-3")  # 3: <img> refused
 TAG = re.compile(r"<\s*/?\s*([A-Za-z][A-Za-z0-9]*)")
 FONT_FACE = re.compile(r"""(<font\b[^>]*?\b(?:face|name)\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)""")
 TAGS = frozenset({"b", "i", "u", "strike", "strong", "em", "super", "sup", "sub", "font", "br", "span", "a",
-                  "greek", "img"})  # reportlab paragraph markup an aid text may use
+                  "greek"})  # reportlab paragraph markup an aid text may use (no <img>: its src would be read
+                             # from anywhere on the disk; a text places the kit's icons as :name:)
 
 
 FORM_ROW = Record({

@@ -11,7 +11,6 @@ the booklet's figure art is laid on.
 """
 from __future__ import annotations
 
-import difflib
 import io
 import re
 import tempfile
@@ -21,8 +20,10 @@ from xml.sax.saxutils import escape
 
 from reportlab.pdfgen.canvas import Canvas
 
-ICON = re.compile(r":([a-z0-9][a-z0-9_-]*):")
+from pnpgen.icon_names import ICON, unknown_icon
+
 TAG = re.compile(r"(<[^>]*>)")
+IMG = re.compile(r"<\s*img\b", re.IGNORECASE)
 BELOW = 0.2              # of the em: how far an icon's foot sits below the baseline (textbox's ICON_RAISE, 0.8 above)
 ART_MM = 10.0            # each icon is drawn once this size, then scaled to its place
 _SLOTS: dict = {}        # icon name -> the empty image file standing in for it
@@ -34,7 +35,10 @@ class IconProblem(ValueError):
 
 
 def with_icons(markup: str, icons: dict, size: float) -> str:
-    """Paragraph markup with each `:name:` outside the tags made an inline image slot `size` points square."""
+    """Paragraph markup with each `:name:` outside the tags made an inline image slot `size` points square.
+    A kit's own `<img>` is refused: reportlab would open its `src` itself, anywhere on the disk."""
+    if "<" in markup and IMG.search(markup):
+        raise IconProblem("an <img> tag: a kit's text places its images as icons, `:name:` (kit.yaml `icons:`)")
     if ":" not in markup:
         return markup
     parts = TAG.split(markup)
@@ -45,10 +49,7 @@ def with_icons(markup: str, icons: dict, size: float) -> str:
 
 def _slot_tag(name: str, icons: dict, size: float) -> str:
     if name not in icons:
-        near = difflib.get_close_matches(name, list(icons), n=1)
-        hint = f"did you mean :{near[0]}:? " if near else ""
-        known = ", ".join(f":{n}:" for n in icons) or "none: declare them in kit.yaml `icons:`"
-        raise IconProblem(f"unknown icon :{name}: ({hint}icons: {known})")
+        raise IconProblem(unknown_icon(name, icons))
     return (f'<img src="{escape(str(slot_file(name)))}" width="{size:.3f}" height="{size:.3f}" '
             f'valign="{-BELOW * size:.3f}"/>')
 
