@@ -70,7 +70,7 @@ def _write(path, data: bytes) -> None:
 def _convert(data: bytes) -> bytes:
     from fontTools.ttLib import TTFont
     try:
-        font = TTFont(io.BytesIO(data), lazy=False)
+        font = TTFont(io.BytesIO(data), lazy=False, recalcTimestamp=False)  # same bytes in, same bytes out
         if "CFF2" in font:
             raise FontOutlineError("a variable font with CFF2 outlines: use one of its static instances")
         if "CFF " not in font:

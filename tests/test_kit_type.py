@@ -228,4 +228,5 @@ def test_a_cff_font_converts_to_truetype_with_the_same_advances():
     cmap = original.getBestCmap()
     assert cmap == copy.getBestCmap()
     assert all(original["hmtx"][g][0] == copy["hmtx"][g][0] for g in cmap.values())
+    assert copy["head"].modified == original["head"].modified   # no clock in it: the same PDF bytes anywhere
     assert truetype_of(data) is truetype_of(data)   # converted once a process (and cached on disk by hash)
