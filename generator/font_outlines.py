@@ -17,6 +17,7 @@ from pnpgen import resources
 
 MAX_ERROR = 1.0          # font units: how far a quadratic spline may stray from the cubic (1/1000 em or so)
 CACHE = "fonts-truetype"
+RECIPE = 2               # in the cached file's name: a change to the conversion converts anew
 _MADE: dict = {}         # digest -> TrueType bytes made in this process (forked workers inherit them)
 
 
@@ -46,7 +47,7 @@ def truetype_of(data: bytes) -> bytes:
 def _cache_file(digest: str):
     from fontTools import version
     folder = resources.cache_folder(CACHE)
-    return None if folder is None else folder / f"{digest[:32]}-{version}.ttf"
+    return None if folder is None else folder / f"{digest[:32]}-{version}-{RECIPE}.ttf"
 
 
 def _read(path) -> bytes | None:
