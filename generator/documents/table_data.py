@@ -6,7 +6,7 @@ and no reportlab here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
 ALIGNS = ("left", "centre", "right")
@@ -23,7 +23,8 @@ class TableData:
     sections: tuple[int, ...] = ()       # rows (0 = first body row) that title a section, spanning the table
     shaded: tuple[int, ...] = ()         # body rows set apart (say, advanced-rules items)
     header_column: bool = False          # the first column labels the rows (a transposed chart)
-    where: str = ""                      # where it is declared ("charts.yaml:12: charts.fleet"), for problems
+    where: str = field(default="", repr=False, compare=False)  # "charts.yaml:12: charts.fleet", for problems
+                                         # (not in its repr: cache keys hold what prints, not where a kit lies)
 
     def alignments(self) -> tuple[str, ...]:
         if self.align:
