@@ -153,7 +153,9 @@ def test_an_aid_card_and_a_record_sheet_use_the_kits_fonts_and_icons(built):
     sheet = built[1] / "ledger-sheet.pdf"
     page = PdfReader(sheet).pages[0]
     assert {"KitSans", "KitSans-Bold", "KitDisplay"} <= {f.split("+")[1] for f in _fonts(page)}
-    _assert_on_their_lines(sheet, 0, _icons(page))
+    icons = _icons(page)
+    assert len(icons) == 2                   # in the text, and heading the form's last column
+    _assert_on_their_lines(sheet, 0, icons)
     manifest = json.loads((built[1] / "manifest.json").read_text())
     assert manifest["parts"]["sheets"]["files"][0]["path"] == "ledger-sheet.pdf"
 

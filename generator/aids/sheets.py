@@ -99,7 +99,9 @@ def form_table(form: dict, width: float, where: str = "a record sheet"):
     columns = [str(c) for c in form["columns"]]
     if problem := missing_character(faces().table_bold or "", "".join(columns)):
         raise BuildError(f"{where}: {problem}")
-    rows = [[para(str(form.get("corner", "")), "sheet_cell_bold", where)] + columns]
+    from pnpgen.documents.paragraphs import needs_paragraph
+    heads = [para(f"<b>{c}</b>", "sheet_centre", where) if needs_paragraph(c) else c for c in columns]  # an icon
+    rows = [[para(str(form.get("corner", "")), "sheet_cell_bold", where)] + heads]
     totals = []
     for row in form["rows"]:
         label = (MINUS if row.get("minus") else "") + str(row["label"])

@@ -83,7 +83,7 @@ class FigureBox(Flowable):
         canvas, st = self.canv, styles()
         for index, (left, art) in enumerate(zip(self._slots(), self.figure.arts)):
             top = self.height - self._art_height(index)
-            caption = Paragraph(art.caption, st["caption"])
+            caption = paragraph(art.caption, st["caption"], f"figure {self.figure.name} ({art.source})")
             _, h = caption.wrap(self.art + 40, 30)
             caption.drawOn(canvas, left - 20, top - 6 - h)
         if self.figure.callouts:
