@@ -55,15 +55,15 @@ def faces() -> Faces:
     return _current[0]
 
 
+SHIPPED_FACES = {"DejaVu Sans": ("DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique"),
+                 "DejaVu Sans Condensed": ("DejaVuSansCondensed", "DejaVuSansCondensed-Bold", "DejaVuSans-Oblique")}
+
+
 def _face(family: str | None, families: dict, heading: bool = False, table: bool = False) -> tuple:
     """(regular, bold, italic) names of a role, (bold-or-regular,) for headings, (regular, bold) for tables."""
     if not family:
         return (None,) if heading else (None, None) if table else (None, None, None)
-    from pnpgen.fonts import REPORTLAB_FONTS
-    shipped = {"DejaVu Sans": ("DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique"),
-               "DejaVu Sans Condensed": ("DejaVuSansCondensed", "DejaVuSansCondensed-Bold", "DejaVuSans-Oblique")}
-    assert all(name in REPORTLAB_FONTS for names in shipped.values() for name in names)
-    regular, bold, italic = shipped.get(family) or _style_names(family, families[family])
+    regular, bold, italic = SHIPPED_FACES.get(family) or _style_names(family, families[family])
     return (bold,) if heading else (regular, bold) if table else (regular, bold, italic)
 
 
@@ -148,13 +148,15 @@ def missing_character(name: str, text: str) -> str | None:
     return None
 
 
-def unknown_face(exc: Exception) -> str | None:
+def unknown_face(exc: Exception, markup: str = "") -> str | None:
     """reportlab's complaint about a face no one registered, said plainly with the names a kit may use."""
+    import re
     text = str(exc)
     marker = "Can't map determine family/bold/italic for "
     if marker not in text:
         return None
     face = (text.split(marker, 1)[1].splitlines() or ["?"])[0].strip()
+    written = [name for name in re.findall(r"""(?:face|name)\s*=\s*["']?([^"'>]+)""", markup) if name.lower() == face]
     from pnpgen.kit_fonts import SHIPPED
     known = sorted({family for family, _, _ in _CHARS.values()} | set(SHIPPED))
-    return f"unknown font {face!r} (fonts: {', '.join(known)})"
+    return f"unknown font {(written or [face])[0]!r} (fonts: {', '.join(known)})"

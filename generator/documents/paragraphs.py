@@ -31,7 +31,7 @@ def paragraph(text: str, style, where: str, make=Paragraph, **kwargs):
     except (IconProblem, FontProblem) as exc:
         raise BuildError(f"{where}: {exc}") from None
     except ValueError as exc:
-        reason = unknown_face(exc)
+        reason = unknown_face(exc, str(text))
         if reason is None:
             raise
         raise BuildError(f"{where}: {reason}") from None
