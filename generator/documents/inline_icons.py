@@ -57,12 +57,17 @@ def _slot_tag(name: str, icons: dict, size: float) -> str:
 def slot_file(name: str) -> Path:
     """A one-pixel PNG named after the icon: what reportlab's parser opens in its place (it reads no kit file)."""
     if name not in _SLOTS:
-        if not _SLOT_FOLDER:
-            _SLOT_FOLDER.append(Path(tempfile.mkdtemp(prefix="pnpgen-icon-slots-")))
+        if not _SLOT_FOLDER:  # in the user's cache folder: one for every build, never a leftover temporary one
+            from pnpgen.resources import cache_folder
+            _SLOT_FOLDER.append(cache_folder("icon-slots") or Path(tempfile.mkdtemp(prefix="pnpgen-icon-slots-")))
         path = _SLOT_FOLDER[0] / f"{name}.png"
         if not path.exists():
             from PIL import Image
-            Image.new("L", (1, 1), 255).save(path, "PNG")
+
+            from pnpgen.whole_files import write_whole
+            image = io.BytesIO()
+            Image.new("L", (1, 1), 255).save(image, "PNG")
+            write_whole(path, image.getvalue())  # whole: a build beside this one may be reading it
         _SLOTS[name] = path
     return _SLOTS[name]
 
