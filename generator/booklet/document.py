@@ -8,7 +8,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageTemplate, PageBreak, PageTemplate,
-                                Paragraph, Spacer)
+                                Spacer)
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.tableofcontents import TableOfContents
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from pnpgen.fonts import register_reportlab_fonts
 
-ROLES = ("body", "headings", "tables")
 _REGISTERED: dict = {}   # reportlab name -> digest of the file registered under it
 _CHARS: dict = {}        # reportlab name -> (family, files shown in messages, characters it has)
 
