@@ -177,7 +177,9 @@ def test_a_second_build_is_byte_identical(built, tmp_path):
      ["rules/01-trade.md:6: unknown font 'Kit Dispay' (fonts: DejaVu Sans, DejaVu Sans Condensed, Kit Display"]),
     ("data/goods.yaml", "name: Spice", "name: Sp\u6f22ce", ["charts.yaml:2: charts.goods: the font 'Kit Sans'"]),
     ("aids/cards.yaml", "its price in :credit:", "its price in :credits:",
-     ["aids/cards.yaml:7: cards.trade.front[1]: unknown icon :credits: (did you mean :credit:?"]),
+     ["aids/cards.yaml:7: cards.trade.front[1].text: unknown icon :credits: (did you mean :credit:?"]),
+    ("charts.yaml", "{{ row.price }} :credit:", "{{ row.price }} :credi:",
+     ["charts.yaml:2: charts.goods: unknown icon :credi: (did you mean :credit:?"]),
     ("aids/cards.yaml", '<font face="Kit Display">', '<font face="Kit Dispaly">',
      ["aids/cards.yaml:11: cards.trade.back[1]: unknown font 'Kit Dispaly' (fonts: DejaVu Sans"]),
     ("aids/cards.yaml", '<font face="Kit Display">', '<font face="Courier">',
@@ -194,6 +196,18 @@ def test_bad_text_is_a_located_error(kit_to_break, run_cli, file, old, new, word
     result = run_cli("validate", "--data", kit_to_break)
     assert result.code == 1 and all(w in result.err for w in words), result.err
     assert "Traceback" not in result.err
+
+
+def test_validate_quick_finds_unknown_icons_in_chapters_and_aid_texts(kit_to_break, run_cli):
+    """Before any typesetting: the chapter's line (as written, a table's directive before it or not) and
+    the aid file's block."""
+    edit(kit_to_break / "rules" / "01-trade.md", "- Unspent :credit:", "- Unspent :credits:")
+    edit(kit_to_break / "aids" / "sheets.yaml", "Write the :credit:", "Write the :star: and :moon:")
+    result = run_cli("validate", "--quick", "--data", kit_to_break)
+    assert result.code == 1, result.err
+    assert "rules/01-trade.md:13: unknown icon :credits: (did you mean :credit:?" in result.err
+    assert "aids/sheets.yaml:7: sheets.ledger.pages[0][1].text: unknown icon :moon: (icons: :credit:, :star:)" \
+        in result.err
 
 
 def test_a_font_the_kit_does_not_have_is_located_in_kit_yaml(kit_to_break, run_cli):

@@ -164,4 +164,24 @@ def check_aid_file(kit, rel: Path, problems: Problems, schema=None):
         problems.error(path, 1, "", "must hold a mapping of fields at the top level")
         return None
     doc = (schema or SCHEMAS[rel])(tuple(kit.charts)).check(raw, Where(path, "", getattr(raw, "line", 1), problems))
-    return None if doc is INVALID else raw
+    if doc is INVALID:
+        return None
+    for line, field, name in icon_names(raw, getattr(raw, "line", 1)):
+        if name not in kit.icons:
+            from pnpgen.icon_names import unknown_icon
+            problems.error(path, line, field, unknown_icon(name, kit.icons))
+    return raw
+
+
+def icon_names(node, line: int, field: str = ""):
+    """(line, field, name) of every `:name:` in the texts of an aid file (checked at validation, --quick
+    included, before any typesetting)."""
+    from pnpgen.icon_names import ICON
+    if isinstance(node, str):
+        yield from ((line, field, match.group(1)) for match in ICON.finditer(node))
+        return
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        at = node.line_of(key) if hasattr(node, "line_of") else line
+        yield from icon_names(value, at, f"{field}[{key}]" if isinstance(node, list) else
+                              f"{field}.{key}" if field else str(key))

@@ -42,7 +42,7 @@ def directive_line(directive: str) -> str:
     return f"{HELPER_BREAK}{directive}{HELPER_BREAK}"
 
 
-def _lines(source: str):
+def source_lines(source: str):
     """(line number, text) of every line; a HELPER_BREAK splits a line without counting as one."""
     for number, physical in enumerate(source.split("\n"), start=1):
         for part in physical.splitlines() or [""]:
@@ -73,7 +73,7 @@ def parse(source: str) -> list[Block]:
         kind[0] = item_kind
         items.append((key, text))
 
-    for number, raw in _lines(source):
+    for number, raw in source_lines(source):
         line = raw.strip()
         if not line:
             flush()
