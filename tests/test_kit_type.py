@@ -146,7 +146,10 @@ def test_an_aid_card_and_a_record_sheet_use_the_kits_fonts_and_icons(built):
     assert any(f.endswith("+KitSans") for f in _fonts(reader.pages[0]))
     assert any(f.endswith("+KitDisplay") for f in _fonts(reader.pages[0]))   # the band's title, the heading
     front, back = _icons(reader.pages[0]), _icons(reader.pages[1])
-    assert len(front) == 4 and len(back) == 1          # the text's and the chart's credits; the back's star
+    assert len(front) == 5 and len(back) == 2          # the title's, the text's and the chart's; the back's star
+    words = [g for g in _glyphs(cards, 0) if g[3] == 8 and g[0] == "T"]       # the band's words on the right
+    title = [g for g in _glyphs(cards, 0) if g[3] == 11 and g[0] == "T"]      # "Trade" on the band's baseline
+    assert title and abs(title[0][2] - (words[0][2] - 0.6)) < 0.01            # as a title without icons sits
     _assert_on_their_lines(cards, 0, front)
     _assert_on_their_lines(cards, 1, back, upright=False)   # a long-edge flip turns the back half a turn
     assert "Sellonegood;gainitspricein." in _text(cards, 0)

@@ -10,6 +10,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen.aids.fit import Fitted, Frame, draw_fitted
 from pnpgen.aids.styles import CONDENSED, CUT_MARK, band_fonts
 from pnpgen.documents.inline_icons import IconCanvas, lay_icons
+from pnpgen.documents.paragraphs import needs_paragraph
 from pnpgen.fonts import register_reportlab_fonts
 from pnpgen.model import Colour
 
@@ -37,10 +38,31 @@ def title_band(canvas: Canvas, frame: Frame, colour: Colour, left: str, right: s
     baseline = frame.y + frame.height / 2 - 3.6
     title_font, words_font = band_fonts()
     canvas.setFont(title_font, 11)
-    canvas.drawString(frame.x + 6, baseline, left)
+    if needs_paragraph(left):
+        _title_with_icons(canvas, left, frame.x + 6, baseline, title_font, colour.ink, frame.width - 12)
+    else:
+        canvas.drawString(frame.x + 6, baseline, left)
     canvas.setFont(words_font, 8)
     canvas.drawRightString(frame.x + frame.width - 6, baseline + 0.6, right)
     canvas.restoreState()
+
+
+def _title_with_icons(canvas: Canvas, title: str, x: float, baseline: float, font: str, ink: str,
+                      width: float) -> None:
+    """A band title holding the kit's icons: one line set as a paragraph whose baseline is the band's (the
+    icons one em square on it, drawn by close_canvas)."""
+    from xml.sax.saxutils import escape
+
+    from reportlab import rl_config
+    from reportlab.lib.styles import ParagraphStyle
+
+    from pnpgen.documents.paragraphs import paragraph
+    style = ParagraphStyle("band", fontName=font, fontSize=11, leading=11, textColor=colors.HexColor(ink))
+    line = paragraph(escape(title), style, "a title band")
+    _, height = line.wrap(width, 40)
+    first = line.blPara.lines[0]    # reportlab sets the first baseline this far below the paragraph's top
+    drop = style.fontSize if rl_config.paraFontSizeHeightOffset else getattr(first, "ascent", style.fontSize)
+    line.drawOn(canvas, x, baseline - height + drop)
 
 
 @contextmanager
