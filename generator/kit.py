@@ -128,8 +128,10 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict, cou
     if not kit.has_game_module:  # a module runs them with its own files beside the kit's
         from pnpgen.declared_checks import check_declared
         check_declared(kit_doc["checks"], {"kit": kit_doc}, frozenset(), lines, root, problems)
-    from pnpgen.kit_fonts import load_kit_fonts
-    return {"icons": icons, "fonts": load_kit_fonts(root, problems), "tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
+    from pnpgen.kit_fonts import check_document_fonts, load_kit_fonts
+    fonts = load_kit_fonts(root, problems)
+    document_fonts = check_document_fonts(kit_doc["fonts"], fonts, kit_file, raw_kit, problems)
+    return {"icons": icons, "fonts": fonts, "document_fonts": document_fonts, "tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
             "sheets": kit_doc["sheets"], "documents": documents, "preflight": kit_doc["preflight"]}
 
 

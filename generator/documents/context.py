@@ -16,6 +16,7 @@ import jinja2
 
 from pnpgen import budgets, kit_files
 from pnpgen.documents.charts import build_chart, chart_names_problem
+from pnpgen.booklet.markdown import directive_line
 from pnpgen.documents.table_data import plain_table
 from pnpgen.problems import display_path
 from pnpgen.kit_loader import KitLoader
@@ -148,7 +149,7 @@ class TableRegistry:
         """The directive that places `data` (a TableData) where the text asked for it."""
         key = f"t{len(self.made)}"
         self.made[key] = data
-        return f"\n[[table:{key}]]\n"
+        return directive_line(f"[[table:{key}]]")
 
     def _rows(self, name: str) -> list:
         if name.startswith("data."):
