@@ -28,8 +28,8 @@ from pnpgen.kit_folder import KIT_FILE
 from pnpgen.problems import Problems
 from pnpgen.schema import Bool, Either, Field, Int, ListOf, MapOf, Number, Record, Str, optional
 
-PATH = Str(r"[A-Za-z0-9_][A-Za-z0-9_./-]*:[A-Za-z0-9_*.{}+=-]+",
-           "FILE:FIELD.FIELD such as units:units.*.requires or components/ships.yaml:rows.*.name")
+PATH = Str(r"[A-Za-z0-9_][A-Za-z0-9_./-]*(:[A-Za-z0-9_*.{}+=-]+)?",
+           "FILE:FIELD.FIELD such as units:units.*.requires or components/ships.yaml:rows.*.name (or a FILE alone)")
 NUMBER = Either((Number(), PATH))
 FIELD = Str(r"[A-Za-z0-9_-]+", "a field name")
 
@@ -81,7 +81,7 @@ def check_declared(rules: list, docs: dict, broken: frozenset, lines: dict, root
     sources, kit_file = Sources(docs, lines, root), Path(root) / KIT_FILE
     for index, rule in enumerate(rules):
         here = f"checks[{index}]"
-        problem = _shape_problem(rule) or _file_problem(rule, sources)
+        problem = _shape_problem(rule) or _file_problem(rule, sources) or _path_problem(rule, sources)
         if problem:
             problems.error(kit_file, lines.get(("kit", here), (kit_file, 0))[1], here, f"{rule['rule']}: {problem}")
         elif not {split(p)[0] for p in _paths(rule)} & broken:
@@ -124,6 +124,17 @@ def _file_problem(rule: dict, sources: Sources) -> str | None:
         reason = sources.load(file_key)
         if reason:
             return reason
+    return None
+
+
+def _path_problem(rule: dict, sources: Sources) -> str | None:
+    """A path that reaches nothing for a field no mapping on its way has: the rule's own path, and each other
+    path that stands alone (one with `{name}` is filled per value, and may miss on purpose)."""
+    kind = next(k for k in KINDS if rule[k])
+    for spec in [rule[kind], *(p for p in _paths(rule) if p != rule[kind] and "{" not in p)]:
+        why = sources.missing(spec)
+        if why:
+            return f"{spec} reaches nothing: {why}"
     return None
 
 

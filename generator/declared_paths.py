@@ -11,6 +11,7 @@ mapping that holds the value being checked (`units:units.{unit}.counters` beside
 """
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,8 +43,9 @@ def is_wild(step: str) -> bool:
 
 
 def split(spec: str) -> tuple[str, list[str]]:
-    file_key, path = spec.split(":", 1)
-    return file_key, path.split(".")
+    """(file key, steps); a file named alone (`data/limits.yaml`) is its whole content: no steps."""
+    file_key, colon, path = spec.partition(":")
+    return file_key, path.split(".") if colon else []
 
 
 def is_file_path(file_key: str) -> bool:
@@ -93,7 +95,43 @@ class Sources:
                 return f"{rel}:{exc.line}: {exc.message}"
             self.docs[rel] = raw
             self.lines.update(index_lines(rel, path, raw))
+            self._table_rows(rel, path, raw)
         return str(scratch.items[0]) if scratch.items else None
+
+    def _table_rows(self, rel: str, path: Path, raw) -> None:
+        """A component table whose `rows:` names a CSV file or a spreadsheet's sheet reads as the rows there, as
+        the table checked them, each at its own line: so `components/ships.yaml:rows.*.name` means the rows
+        wherever they are kept (a table that fails its own checks keeps its text; its problems are reported)."""
+        if not (isinstance(raw, dict) and isinstance(raw.get("rows"), str)):
+            return
+        from pnpgen.components.tables import load_table
+        table = load_table(path, raw, Problems(), self.root)
+        if table is None:
+            return
+        self.docs[rel] = {**raw, "rows": [dict(row.values) for row in table.rows]}
+        for row in table.rows:
+            self.lines[(rel, f"rows[{row.index}]")] = (display_path(row.file), row.line)
+
+    def missing(self, spec: str) -> str | None:
+        """Why a path reaches nothing because a field it names is in none of the mappings before it (a misspelt
+        field, of the rule or of the data: `rows.*.titel`), with the nearest field; None when it reaches
+        something, or stops at an empty list, an index or a selection that finds no item (data, not a typo)."""
+        file_key, steps = split(spec)
+        nodes = [Found("", self.docs[file_key])]
+        for step in steps:
+            after = walk(nodes, [step])
+            plain = not (is_wild(step) or INDEX.fullmatch(step) or WHERE.fullmatch(step))
+            mappings = [n for n in nodes if isinstance(n.value, dict)]
+            if not after and plain and mappings:
+                fields = sorted({str(k) for n in mappings for k in n.value})
+                near = difflib.get_close_matches(step, fields, n=1)
+                where = f" in {mappings[0].path}" if mappings[0].path else ""
+                hint = f"did you mean {near[0]!r}? " if near else ""
+                return f"no field {step!r}{where} ({hint}fields: {', '.join(fields[:12])})"
+            if not after:
+                return None
+            nodes = after
+        return None
 
     def find(self, spec: str, beside: Found | None = None) -> tuple[str, list[Found]]:
         """(file key, every value `spec` reaches); for one of a rule's other paths, `beside` is the value being

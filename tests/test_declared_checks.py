@@ -200,3 +200,58 @@ def test_a_broken_rule_is_located_at_its_line_in_kit_yaml(tmp_path, run_cli, tex
     line = add_rule(kit, f"checks:\n  - {text}\n") + 1
     result = run_cli("validate", "--quick", "--data", kit)
     assert result.code == 1 and f"kit.yaml:{line}: checks[0]: {words}" in result.err, result.err
+
+
+# A designer's rules over a table whose rows live in a CSV file or a spreadsheet, over a whole data file, and
+# with a misspelt field: each one checks what it says or stops at its line (none passes by reading nothing).
+def test_a_rule_over_a_table_reads_its_csv_rows(facts_kit, run_cli):
+    """`components/tokens.yaml:rows.*.value` reads tokens.csv's rows (as the README's example writes it), and a
+    finding is at the CSV's own line."""
+    add_rule(facts_kit, "  - {rule: a token shows at most 4, each: 'components/tokens.yaml:rows.*.value', at_most: 4}\n")
+    result = run_cli("validate", "--quick", "--data", facts_kit)
+    assert result.code == 1, result.err
+    assert ("components/tokens.csv:4: rows[2].value: a token shows at most 4: is 5, the rules call for at most 4"
+            in result.err), result.err
+
+
+def test_a_rule_over_a_table_reads_its_spreadsheet_rows(facts_kit, run_cli):
+    from tests.test_designer_features import write_workbook
+    tokens = facts_kit / "components"
+    write_workbook(tokens / "tokens.xlsx", {"Notes": [["what"]], "Tokens": [["value", "qty"], [1, 4], [2, 3], [5, 1]]})
+    edit(tokens / "tokens.yaml", "rows: tokens.csv", "rows: tokens.xlsx#Tokens")
+    assert run_cli("validate", "--quick", "--data", facts_kit).code == 0
+    add_rule(facts_kit, "  - {rule: token values are unique, unique: 'components/tokens.yaml:rows.*.value'}\n"
+                        "  - {rule: a token shows at most 4, each: 'components/tokens.yaml:rows.*.value', at_most: 4}\n")
+    result = run_cli("validate", "--quick", "--data", facts_kit)
+    assert result.code == 1, result.err
+    assert ("components/tokens.xlsx:Tokens:4: rows[2].value: a token shows at most 4: is 5, the rules call for at "
+            "most 4") in result.err, result.err
+    assert "unique" not in result.err, result.err
+
+
+def test_a_rule_may_name_a_whole_file(facts_kit, run_cli):
+    """`in: data/limits.yaml`: a key of the mapping the file holds."""
+    (facts_kit / "data" / "limits.yaml").write_text("scout: 5\nbase: 1\n", encoding="utf-8")
+    add_rule(facts_kit, f"  - {{rule: every order names a limited ship, each: '{F}:orders.*.ship', in: data/limits.yaml}}\n")
+    assert run_cli("validate", "--quick", "--data", facts_kit).code == 0
+    line = edit(facts_kit / F, "{ship: scout, count: 2}", "{ship: scuot, count: 2}")
+    result = run_cli("validate", "--quick", "--data", facts_kit)
+    assert (f"{F}:{line}: orders[0].ship: every order names a limited ship: 'scuot' is not one of them (did you "
+            "mean 'scout'?") in result.err, result.err
+
+
+MISSPELT = [
+    ("{rule: titles differ, unique: 'components/cards.yaml:rows.*.titel'}",
+     "titles differ: components/cards.yaml:rows.*.titel reaches nothing: no field 'titel' in rows[0] (did you mean 'title'?"),
+    (f"{{rule: a small die, each: '{F}:dice.faces', at_most: '{F}:dice.face'}}",
+     f"a small die: {F}:dice.face reaches nothing: no field 'face' in dice (did you mean 'faces'?"),
+    (f"{{rule: few ships, count: '{F}:ship', at_most: 3}}",
+     f"few ships: {F}:ship reaches nothing: no field 'ship' (did you mean 'ships'?"),
+]
+
+
+@pytest.mark.parametrize("text, words", MISSPELT, ids=["own path", "bound", "top level"])
+def test_a_path_that_reaches_nothing_is_located_at_its_rule(facts_kit, run_cli, text, words):
+    line = add_rule(facts_kit, f"  - {text}\n")
+    result = run_cli("validate", "--quick", "--data", facts_kit)
+    assert result.code == 1 and f"kit.yaml:{line}: checks[20]: {words}" in result.err, result.err
