@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,8 @@ from pnpgen.problems import Problems, display_path
 FOLDER = "fonts"
 SUFFIXES = (".ttf", ".otf")
 SHIPPED = ("DejaVu Sans", "DejaVu Sans Condensed")
+GENERIC_FAMILIES = ("sans-serif", "serif", "monospace")   # fontconfig gives them a shipped font
+FAMILY_ATTRIBUTE = re.compile(r"""font-family\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,10 @@ def missing_character(family: str, text: str) -> str | None:
 
 
 def check_svg_text(svg: str) -> str | None:
-    """The first character a face's SVG sets in a kit font that the font lacks, described; or None."""
+    """The first family a face's SVG names that no font has, or the first character it sets in a kit font
+    that the font lacks, described; or None."""
+    if problem := unknown_family(svg):
+        return problem
     if not _KIT_FONTS or not any(family in svg for family in _KIT_FONTS):
         return None
     try:
@@ -183,6 +189,22 @@ def check_svg_text(svg: str) -> str | None:
     except ET.ParseError:
         return None  # the renderer says what is wrong with it
     return _walk(root, "")
+
+
+def unknown_family(svg: str) -> str | None:
+    """A `font-family` (its first name, the one cairo and the measures use) that is no font of the kit's nor
+    pnpgen's, nor a generic name: cairo would set it in DejaVu Sans without a word, and a misspelt family
+    would print unseen. Described with the nearest family, as kit.yaml `fonts:` says it."""
+    import difflib
+    known = set(SHIPPED) | set(_KIT_FONTS) | set(GENERIC_FAMILIES)
+    for match in FAMILY_ATTRIBUTE.finditer(svg):
+        family = (match[1] if match[1] is not None else match[2]).split(",")[0].strip("\"' ")
+        if family and family not in known:
+            families = sorted(set(SHIPPED) | set(_KIT_FONTS))
+            near = difflib.get_close_matches(family, families, n=1)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            return f"no font of the family {family!r} ({hint}the kit's fonts/ and pnpgen's: {', '.join(families)})"
+    return None
 
 
 def _walk(element, family: str) -> str | None:

@@ -358,6 +358,20 @@ def test_a_character_the_font_lacks_is_a_located_error(kit_to_break, run_cli, fi
     assert "Studio Sans" in result.err and "StudioSans.ttf" in result.err
 
 
+@pytest.mark.parametrize("old, new, family", [
+    ('min_size=7, family="Studio Sans")', 'min_size=7, family="Studio")', "Studio"),
+    ('<text x="6" y="84" font-family="Studio Sans"', '<text x="6" y="84" font-family="Stdio Sans, sans-serif"',
+     "Stdio Sans"),
+])
+def test_a_family_the_kit_has_no_font_of_is_a_located_error(kit_to_break, run_cli, old, new, family):
+    """A misspelt family in a textbox or a template's <text> would print in DejaVu Sans without a word (cairo's
+    fallback): it stops validate at the row and the template, with the nearest family."""
+    edit(kit_to_break / "templates" / "card-front.svg.j2", old, new)
+    result = run_cli("validate", "--data", kit_to_break)
+    assert result.code == 1 and "cards row Explore" in result.err and "card-front.svg.j2: " in result.err, result.err
+    assert f"no font of the family {family!r} (did you mean 'Studio Sans'?" in result.err, result.err
+
+
 def test_a_file_that_is_no_font_is_a_located_error(kit_to_break, run_cli):
     """A file that is no font, and one that links out of the kit (read through the one kit reader)."""
     (kit_to_break / "fonts" / "Broken.ttf").write_bytes(b"not a font at all" * 10)
