@@ -44,7 +44,7 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
     kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes or {},
                                                          counter_size))
     if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
-        check_charts(kit.charts, chart_context(kit), problems)
+        check_charts(kit.charts, chart_context(kit), problems, kit.icons)
     _check_texts(kit, problems, aids_too=bool(module) and _module_data_sound(root, kit_doc, problems))
     stop_on(problems, strict)
     return kit, problems.warnings()

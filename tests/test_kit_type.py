@@ -182,7 +182,7 @@ def test_a_second_build_is_byte_identical(built, tmp_path):
     ("aids/cards.yaml", "its price in :credit:", "its price in :credits:",
      ["aids/cards.yaml:7: cards.trade.front[1].text: unknown icon :credits: (did you mean :credit:?"]),
     ("charts.yaml", "{{ row.price }} :credit:", "{{ row.price }} :credi:",
-     ["charts.yaml:2: charts.goods: unknown icon :credi: (did you mean :credit:?"]),
+     ["charts.yaml:7: charts.goods.columns[1].cell: unknown icon :credi: (did you mean :credit:?"]),
     ("aids/cards.yaml", '<font face="Kit Display">', '<font face="Kit Dispaly">',
      ["aids/cards.yaml:11: cards.trade.back[1]: unknown font 'Kit Dispaly' (fonts: DejaVu Sans"]),
     ("aids/cards.yaml", '<font face="Kit Display">', '<font face="Courier">',
@@ -211,6 +211,15 @@ def test_validate_quick_finds_unknown_icons_in_chapters_and_aid_texts(kit_to_bre
     assert "rules/01-trade.md:13: unknown icon :credits: (did you mean :credit:?" in result.err
     assert "aids/sheets.yaml:7: sheets.ledger.pages[0][1].text: unknown icon :moon: (icons: :credit:, :star:)" \
         in result.err
+
+
+def test_validate_quick_finds_unknown_icons_in_a_charts_own_text(kit_to_break, run_cli):
+    """A header or cell as charts.yaml writes it (its Jinja code aside), at that field's line."""
+    line = edit(kit_to_break / "charts.yaml", "header: Price,", "header: \"Price :cash: {{ '{:x}' }}\",")
+    result = run_cli("validate", "--quick", "--data", kit_to_break)
+    assert result.code == 1, result.err
+    assert f"charts.yaml:{line}: charts.goods.columns[1].header: unknown icon :cash: (icons: :credit:, :star:)" \
+        in result.err and ":x:" not in result.err, result.err
 
 
 def test_a_font_the_kit_does_not_have_is_located_in_kit_yaml(kit_to_break, run_cli):

@@ -294,14 +294,35 @@ def _columns(chart: Chart, render: _Renderer, ids) -> list[tuple[str, dict, obje
     return out
 
 
-def check_charts(charts: dict[str, Chart], context: dict, problems: Problems) -> None:
+def check_charts(charts: dict[str, Chart], context: dict, problems: Problems, icons: dict | None = None) -> None:
     """Build every chart with the kit's data and every section on its own: a mistyped field, a bad expression
-    or a template error is a located problem at validation, not halfway through a build."""
+    or a template error is a located problem at validation, not halfway through a build. An icon a header,
+    cell, total or section title writes that the kit does not declare is found first, at that field's line."""
     for chart in charts.values():
+        unknown = list(_unknown_icons(chart, icons or {}))
+        for exc in unknown:
+            problems.error(exc.file, exc.line, exc.field, exc.message)
+        if unknown:
+            continue
         try:
             build_chart(chart, context)
         except ChartError as exc:
             problems.error(exc.file, exc.line, exc.field, exc.message)
+
+
+JINJA_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+
+
+def _unknown_icons(chart: Chart, icons: dict):
+    """A ChartError for each `:name:` a chart's own text writes (outside its Jinja code) naming no icon."""
+    from pnpgen.icon_names import ICON, unknown_icon
+    texts = [(f"sections.{sid}.title", sec["title"]) for sid, sec in chart.spec["sections"].items()]
+    texts += [(f"columns[{n}].{key}", column[key]) for n, column in enumerate(chart.spec["columns"])
+              for key in ("header", "cell", "total")]
+    for field, text in texts:
+        for name in ICON.findall(JINJA_CODE.sub(" ", text)) if isinstance(text, str) else ():
+            if name not in icons:
+                yield chart.fail(field, unknown_icon(name, icons))
 
 
 def chart_names_problem(charts: dict, name: str, section=None, columns=None) -> str | None:
