@@ -128,6 +128,11 @@ class Sources:
                 where = f" in {mappings[0].path}" if mappings[0].path else ""
                 hint = f"did you mean {near[0]!r}? " if near else ""
                 return f"no field {step!r}{where} ({hint}fields: {', '.join(fields[:12])})"
+            lists = [n for n in nodes if isinstance(n.value, list)]
+            if not after and plain and lists and len(lists) == len(nodes):
+                where = lists[0].path or "the file"
+                return (f"{where} is a list of {len(lists[0].value)} items, with no field {step!r}: `*` steps into "
+                        "its items (a CSV file is the list of its rows)")
             if not after:
                 return None
             nodes = after

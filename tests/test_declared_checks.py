@@ -247,10 +247,13 @@ MISSPELT = [
      f"a small die: {F}:dice.face reaches nothing: no field 'face' in dice (did you mean 'faces'?"),
     (f"{{rule: few ships, count: '{F}:ship', at_most: 3}}",
      f"few ships: {F}:ship reaches nothing: no field 'ship' (did you mean 'ships'?"),
+    ("{rule: small tokens, each: 'components/tokens.csv:rows.*.value', at_most: 5}",
+     "small tokens: components/tokens.csv:rows.*.value reaches nothing: the file is a list of 3 items, with no "
+     "field 'rows': `*` steps into its items"),
 ]
 
 
-@pytest.mark.parametrize("text, words", MISSPELT, ids=["own path", "bound", "top level"])
+@pytest.mark.parametrize("text, words", MISSPELT, ids=["own path", "bound", "top level", "a list"])
 def test_a_path_that_reaches_nothing_is_located_at_its_rule(facts_kit, run_cli, text, words):
     line = add_rule(facts_kit, f"  - {text}\n")
     result = run_cli("validate", "--quick", "--data", facts_kit)
