@@ -64,7 +64,7 @@ def _readable(data: bytes, path: Path, ref: str) -> str | None:
             return f"{ref!r} is not an SVG file"
         if b"<!ENTITY" in data:
             return f"{ref!r} declares XML entities, which are refused"
-        return None
+        return _well_formed(data, ref)
     from PIL import Image
     try:
         with Image.open(io.BytesIO(data)) as image:
@@ -74,6 +74,17 @@ def _readable(data: bytes, path: Path, ref: str) -> str | None:
             image.verify()
     except Exception as exc:  # Pillow raises many kinds on a broken or foreign file
         return f"{ref!r} is not a readable image ({type(exc).__name__}: {exc})"
+    return None
+
+
+def _well_formed(data: bytes, ref: str) -> str | None:
+    """An SVG that does not parse as XML would stop the build when drawn, far from the line that names it."""
+    import xml.etree.ElementTree as ET
+    try:
+        ET.fromstring(data)
+    except ET.ParseError as exc:
+        line, column = exc.position
+        return f"{ref!r} is not a well-formed SVG file (line {line}, column {column}: {str(exc).split(':')[0]})"
     return None
 
 

@@ -130,6 +130,18 @@ def test_bad_image_references_are_refused_located(mini_copy, capsys, ref, messag
     assert before == {p: p.read_bytes() for p in out.glob("*.pdf")}
 
 
+def test_an_svg_that_does_not_parse_is_refused_at_load(tmp_path):
+    """Found by the reference check (so at the kit.yaml `icons:` line, or the row, with validate --quick), not
+    when a build draws it."""
+    from pnpgen.images import check_image
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "bad.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"</svg>')
+    (tmp_path / "art" / "good.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>')
+    assert check_image(tmp_path, "art/good.svg") is None
+    assert check_image(tmp_path, "art/bad.svg") == ("'art/bad.svg' is not a well-formed SVG file (line 1, column 53: "
+                                                    "not well-formed (invalid token))")
+
+
 def test_template_href_outside_the_kit_is_refused_at_its_line(mini_copy, capsys):
     template = mini_copy / "templates" / "chit.svg.j2"
     template.write_text(template.read_text() + '<image href="file:///etc/passwd" width="1" height="1"/>\n')
