@@ -172,6 +172,8 @@ def test_a_second_build_is_byte_identical(built, tmp_path):
 @pytest.mark.parametrize("file, old, new, words", [
     ("rules/01-trade.md", "gain 2 :credit:", "gain 2 :credt:",
      ["rules/01-trade.md:3: unknown icon :credt: (did you mean :credit:?"]),
+    ("rules/01-trade.md", "gain 2 :credit:", "gain 2 :Credit:",
+     ["rules/01-trade.md:3: unknown icon :Credit: (did you mean :credit:? icon names are lower case;"]),
     ("rules/01-trade.md", "for spice.", "for sp\u6f22ce.",
      ["rules/01-trade.md:3: the font 'Kit Sans' (", "KitSans-Regular.ttf) has no '\u6f22' (U+6F22)"]),
     ("rules/01-trade.md", "## Scoring", "## Sc\u00f8ring", ["rules/01-trade.md:10: the font 'Kit Display'",
