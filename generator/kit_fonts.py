@@ -107,7 +107,6 @@ def _read_font(path: Path, root: Path, problems: Problems) -> KitFont | None:
 def check_document_fonts(chosen: dict, fonts: tuple, kit_file: Path, raw_kit, problems: Problems) -> dict:
     """kit.yaml `fonts:` ({body, headings, tables}: a family each): every family one of the kit's fonts or
     pnpgen's own, else a located error with the nearest name. The roles it names, for the documents."""
-    import difflib
     families = sorted({font.family for font in fonts} | set(SHIPPED))
     block = raw_kit.get("fonts") if hasattr(raw_kit, "get") else None
     good = {}
@@ -115,11 +114,8 @@ def check_document_fonts(chosen: dict, fonts: tuple, kit_file: Path, raw_kit, pr
         if family is None:
             continue
         if family not in families:
-            near = difflib.get_close_matches(family, families, n=1)
-            hint = f"did you mean {near[0]!r}? " if near else ""
             line = block.line_of(role) if hasattr(block, "line_of") else raw_kit.line_of("fonts")
-            problems.error(kit_file, line, f"fonts.{role}", f"no font of the family {family!r} ({hint}the kit's "
-                                                            f"fonts/ and pnpgen's: {', '.join(families)})")
+            problems.error(kit_file, line, f"fonts.{role}", no_such_family(family, families))
             continue
         good[role] = family
     return good
@@ -195,16 +191,20 @@ def unknown_family(svg: str) -> str | None:
     """A `font-family` (its first name, the one cairo and the measures use) that is no font of the kit's nor
     pnpgen's, nor a generic name: cairo would set it in DejaVu Sans without a word, and a misspelt family
     would print unseen. Described with the nearest family, as kit.yaml `fonts:` says it."""
-    import difflib
     known = set(SHIPPED) | set(_KIT_FONTS) | set(GENERIC_FAMILIES)
     for match in FAMILY_ATTRIBUTE.finditer(svg):
         family = (match[1] if match[1] is not None else match[2]).split(",")[0].strip("\"' ")
         if family and family not in known:
-            families = sorted(set(SHIPPED) | set(_KIT_FONTS))
-            near = difflib.get_close_matches(family, families, n=1)
-            hint = f"did you mean {near[0]!r}? " if near else ""
-            return f"no font of the family {family!r} ({hint}the kit's fonts/ and pnpgen's: {', '.join(families)})"
+            return no_such_family(family, sorted(set(SHIPPED) | set(_KIT_FONTS)))
     return None
+
+
+def no_such_family(family: str, families: list) -> str:
+    """What a family no font has reads as, wherever it is named: with the nearest family and all of them."""
+    import difflib
+    near = difflib.get_close_matches(family, families, n=1)
+    hint = f"did you mean {near[0]!r}? " if near else ""
+    return f"no font of the family {family!r} ({hint}the kit's fonts/ and pnpgen's: {', '.join(families)})"
 
 
 def _walk(element, family: str) -> str | None:
