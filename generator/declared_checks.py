@@ -81,17 +81,18 @@ def check_declared(rules: list, docs: dict, broken: frozenset, lines: dict, root
     sources, kit_file = Sources(docs, lines, root), Path(root) / KIT_FILE
     for index, rule in enumerate(rules):
         here = f"checks[{index}]"
-        problem = _shape_problem(rule) or _file_problem(rule, sources) or _path_problem(rule, sources)
+        line = lines.get(("kit", here), (kit_file, 0))[1]
+        skipped = bool({split(p)[0] for p in _paths(rule)} & broken)  # a stand-in file reaches nothing: no verdict
+        problem = _shape_problem(rule) or _file_problem(rule, sources) or (not skipped and _path_problem(rule, sources))
         if problem:
-            problems.error(kit_file, lines.get(("kit", here), (kit_file, 0))[1], here, f"{rule['rule']}: {problem}")
-        elif not {split(p)[0] for p in _paths(rule)} & broken:
+            problems.error(kit_file, line, here, f"{rule['rule']}: {problem}")
+        elif not skipped:
             kind = next(k for k in KINDS if rule[k])
             sources.filled.clear()
             RUNS[kind](rule, kind, sources, _Report(rule, sources, problems))
             for name in [n for n, ever in sources.filled.items() if not ever]:
-                problems.error(kit_file, lines.get(("kit", here), (kit_file, 0))[1], here, f"{rule['rule']}: {{{name}}} "
-                               f"stands for nothing: no `{{{name}}}` step in `{kind}`'s path and no field {name} beside "
-                               "its values")
+                problems.error(kit_file, line, here, f"{rule['rule']}: {{{name}}} stands for nothing: no `{{{name}}}` "
+                                                     f"step in `{kind}`'s path and no field {name} beside its values")
 
 
 def _paths(rule: dict) -> list[str]:

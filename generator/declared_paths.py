@@ -127,7 +127,7 @@ class Sources:
                 near = difflib.get_close_matches(step, fields, n=1)
                 where = f" in {mappings[0].path}" if mappings[0].path else ""
                 hint = f"did you mean {near[0]!r}? " if near else ""
-                return f"no field {step!r}{where} ({hint}fields: {', '.join(fields[:12])})"
+                return f"no field {step!r}{where} ({hint}fields: {', '.join(fields[:12]) or 'none'})"
             lists = [n for n in nodes if isinstance(n.value, list)]
             if not after and plain and lists and len(lists) == len(nodes):
                 where = lists[0].path or "the file"
