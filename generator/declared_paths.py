@@ -79,7 +79,10 @@ class Sources:
         from pnpgen.components.load import _data_csv, inside
         from pnpgen.kit import index_lines
         path = inside(self.root, rel)
-        if path is None or not path.is_file() or path.suffix not in FILE_SUFFIXES:
+        if path is not None and path.is_file() and path.suffix not in FILE_SUFFIXES:
+            return (f"{rel}: a rule reads YAML and CSV files, not {path.suffix or 'this'} (a table's rows kept in a "
+                    "spreadsheet are read through the table: components/ships.yaml:rows.*.name)")
+        if path is None or not path.is_file():
             return f"no file {rel} in the kit folder" if path else f"{rel!r} points outside the kit folder"
         scratch = Problems()
         if path.suffix == ".csv":

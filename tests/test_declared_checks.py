@@ -183,6 +183,8 @@ def test_unless_skips_a_value(facts_kit, run_cli):
 BAD_RULES = [
     ("{rule: x, sum: 'a:b.*', equals: 1}", "x: no data file 'a' (files: kit, or a kit file's path"),
     ("{rule: x, each: 'data/nope.yaml:a', at_most: 1}", "x: no file data/nope.yaml in the kit folder"),
+    ("{rule: x, each: 'art/red.png:a', at_most: 1}", "x: art/red.png: a rule reads YAML and CSV files, not .png (a "
+     "table's rows kept in a spreadsheet are read through the table: components/ships.yaml:rows.*.name)"),
     ("{rule: x, each: 'data/../../outside.yaml:a', at_most: 1}", "x: 'data/../../outside.yaml' points outside the kit"),
     ("{rule: x, each: 'kit:players.min'}", "x: give `each` with in, equals, at_least"),
     ("{rule: x, rises: 'kit:a.*', unique: 'kit:b.*'}", "x: give one of each, each_key, sum, count"),
