@@ -3,6 +3,7 @@ why it exists. A game module (games/) keeps the schemas of its own files."""
 from __future__ import annotations
 
 from pnpgen.declared_checks import CHECK
+from pnpgen.maps.declared import MAP_RULES
 from pnpgen.lengths import LENGTH_PATTERN
 from pnpgen.schema import (
     Bool, Choice, Field, Int, Length, ListOf, MapOf, Nullable, Record, Str, optional,
@@ -84,6 +85,8 @@ KIT = Record({
                             key=Str(r"[a-z0-9][a-z0-9_-]*", "an icon name of lower-case letters, digits, _ or -")),
                       {}, "icons by name, placed in any textbox text as :name:"),
     "checks": optional(ListOf(CHECK), [], "cross-file rules over a game module's data files (pnpgen.declared_checks)"),
+    "map_rules": optional(MAP_RULES, None, "what the hex maps' legend words, fields and tracks mean, and the "
+                                           "rules their regions obey (pnpgen.maps.declared)"),
     "preflight": optional(Record({
         "min_text": optional(LENGTH, "6pt", "the smallest text a piece may print"),
         "cut_margin": optional(LENGTH, "1mm", "how far text must keep from a piece's cut line"),

@@ -13,6 +13,7 @@ def build(ctx) -> dict:
 
 
 def _ignores(kit) -> tuple:
+    """The game module's data files the kit's map rules never name (kit.yaml map_rules)."""
     from pnpgen.maps.rules import rules_of
     return rules_of(kit).ignores
 

@@ -1,0 +1,94 @@
+"""The rules a kit declares for its hex maps (kit.yaml `map_rules:`), run over every map that parsed: each
+entry a map names exists, each region rule holds (how many regions, their sizes, their marked hexes, in one
+piece, apart), and an entry no map names is a warning. Each error is located at the map's field or legend
+line and names the rule."""
+from __future__ import annotations
+
+from pnpgen.declared_checks import _locate
+from pnpgen.maps.geometry import hex_label
+from pnpgen.maps.hexmap import connected_pieces
+from pnpgen.maps.rules import COLOUR, NAME, MapRules, RegionRule
+
+
+def check_maps(rules: MapRules, hexmaps, written: list, lines: dict, kit_file, problems) -> None:
+    """Every declared rule over every map; then the entries (scenarios...) no file names, even a broken one."""
+    for hexmap in hexmaps:
+        _check_entries(rules, hexmap, problems)
+        for rule in rules.regions:
+            _check_rule(rules, rule, hexmap, problems)
+    for declared in (f for f in rules.fields if f.every_entry):
+        named = {str(raw.get(declared.name)) for raw in written if raw.get(declared.name) is not None}
+        for key, path in declared.at:
+            if key not in named:
+                file_key, field = path.split(":", 1)
+                file, line = _locate(lines, file_key, field)
+                file, at = (file, field) if file != "?" else (kit_file, f"map_rules.fields.{declared.name}")
+                problems.warn(file, line or declared.line, at, f"no map layout for {declared.name} {key}")
+
+
+def _check_entries(rules: MapRules, hexmap, problems) -> None:
+    for declared in (f for f in rules.fields if f.kind == "entry"):
+        value = hexmap.extra.get(declared.name)
+        if value is not None and str(value) not in declared.entries:
+            hexmap.error(problems, declared.name, f"no {declared.name} {value!r} in {declared.of} "
+                                                  f"(known: {', '.join(declared.entries)})")
+
+
+def _check_rule(rules: MapRules, rule: RegionRule, hexmap, problems) -> None:
+    chosen = ([r for r in hexmap.seen if hexmap.families.get(r) == rule.family]
+              if rule.family in (COLOUR, NAME) else [rule.family])
+    extra = hexmap.extra
+
+    def error(at: str, message: str) -> None:
+        hexmap.error(problems, at, f"{rule.rule}: {message}")
+
+    wanted = rules.value(rule.count, extra)
+    if wanted is not None and len(chosen) != wanted:
+        error("legend", f"{len(chosen)} regions ({', '.join(chosen) or 'none'}), but "
+                        f"{_said(rules, rule.count, extra)} is {wanted}")
+    for region in chosen:
+        _check_region(rules, rule, hexmap, region, error)
+    if rule.apart:
+        _check_apart(hexmap, chosen, error)
+
+
+def _check_region(rules: MapRules, rule: RegionRule, hexmap, region: str, error) -> None:
+    at, extra = f"region:{region}", hexmap.extra
+    wanted, count = rules.value(rule.size, extra), len(hexmap.hexes(region))
+    if wanted is not None and count != wanted:
+        error(at, f"{region} has {count} hexes; it must have {wanted} ({_said(rules, rule.size, extra)})")
+    for mark, source in rule.marked.items():
+        wanted, count = rules.value(source, extra), len(hexmap.marked(region, mark))
+        if wanted is not None and count != wanted:
+            error(at, f"{region} has {count} hexes marked {mark}; it must have {wanted}")
+    if rule.connected:
+        pieces = connected_pieces(hexmap, region)
+        if len(pieces) > 1:
+            starts = ", ".join(hex_label(*min(p)) for p in pieces)
+            error(at, f"{region} is split into {len(pieces)} separate pieces (starting at {starts})")
+
+
+def _check_apart(hexmap, chosen: list, error) -> None:
+    grid, seen, chosen = hexmap.grid, set(), set(chosen)
+    for here, region in sorted(hexmap.regions.items()):
+        if region not in chosen:
+            continue
+        for there in grid.neighbours(*here):
+            other = hexmap.regions.get(there)
+            pair = tuple(sorted((region, other or "")))
+            if other in chosen and other != region and pair not in seen:
+                seen.add(pair)
+                error(f"region:{region}", f"{region} and {other} touch (hexes {hex_label(*here)} and "
+                                          f"{hex_label(*there)}); keep other hexes between them")
+
+
+def _said(rules: MapRules, source, extra: dict) -> str:
+    """Where a number came from, as the rules wrote it: 'scenario.players of four-player', 'home_hexes'."""
+    if isinstance(source, tuple):
+        return " + ".join(_said(rules, s, extra) for s in source)
+    if not isinstance(source, str):
+        return str(source)
+    head = source.split(".")[0]
+    declared = rules.field_named(head)
+    return f"{source} of {extra[head]}" if declared and declared.kind == "entry" and "." in source else source
+
