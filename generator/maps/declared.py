@@ -7,8 +7,10 @@ a map field names (`scenario.players`), or a list of these, added up.
 """
 from __future__ import annotations
 
-from pnpgen.declared_checks import _found, _locate
-from pnpgen.maps.rules import COLOUR, NAME, NAME_PATTERN, ExtraField, LegendKind, MapRules, RegionRule, TrackRule
+from pnpgen.declared_checks import _found
+from pnpgen.maps.rules import (
+    COLOUR, NAME, NAME_PATTERN, ExtraField, LegendKind, MapRules, RegionRule, TrackRule, locate,
+)
 from pnpgen.schema import Bool, Choice, Either, Field, Int, ListOf, MapOf, Record, Str, optional
 
 DATA_PATH = r"[a-z_][a-z0-9_]*:[A-Za-z0-9_*.-]+"
@@ -71,7 +73,7 @@ class _Reader:
         self.named_files: set[str] = set()
 
     def error(self, at: str, message: str) -> None:
-        self.problems.error(self.kit_file, _locate(self.lines, "kit", at)[1], at, message)
+        self.problems.error(self.kit_file, locate(self.lines, "kit", at)[1], at, message)
 
     def found(self, path: str, at: str):
         """[(dotted path, value)] a data path reaches, or None with the problem recorded."""

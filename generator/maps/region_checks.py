@@ -4,10 +4,9 @@ piece, apart), and an entry no map names is a warning. Each error is located at 
 line and names the rule."""
 from __future__ import annotations
 
-from pnpgen.declared_checks import _locate
 from pnpgen.maps.geometry import hex_label
 from pnpgen.maps.hexmap import connected_pieces
-from pnpgen.maps.rules import COLOUR, NAME, MapRules, RegionRule
+from pnpgen.maps.rules import COLOUR, NAME, MapRules, RegionRule, locate
 
 
 def check_maps(rules: MapRules, hexmaps, written: list, lines: dict, kit_file, problems) -> None:
@@ -21,7 +20,7 @@ def check_maps(rules: MapRules, hexmaps, written: list, lines: dict, kit_file, p
         for key, path in declared.at:
             if key not in named:
                 file_key, field = path.split(":", 1)
-                file, line = _locate(lines, file_key, field)
+                file, line = locate(lines, file_key, field)
                 file, at = (file, field) if file != "?" else (kit_file, f"map_rules.fields.{declared.name}")
                 problems.warn(file, line or declared.line, at, f"no map layout for {declared.name} {key}")
 

@@ -182,6 +182,15 @@ def _fill(pattern: tuple, words: list) -> str | None:
     return filled
 
 
+def locate(lines: dict, file_key: str, path: str) -> tuple:
+    """(file, line) of a data field, or of its nearest parent that has one; ('?', 0) for a file whose lines
+    nobody indexed (a data kit's free data files)."""
+    while (file_key, path) not in lines and path:
+        shorter = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", path)
+        path = "" if shorter == path else shorter
+    return lines.get((file_key, path), ("?", 0))
+
+
 DEFAULT = MapRules()
 
 
