@@ -89,6 +89,8 @@ def _line(path: Path, text: str) -> int:
      "no legend word makes 'lakes' regions"),
     ("kit.yaml", "marked: {capital: 1, port: 1}", "marked: {capital: 1, fort: 1}", "      marked:",
      "map_rules.regions[1].marked.fort", "no legend word marks 'fort' hexes of COLOUR regions"),
+    ("kit.yaml", "wild NAME: {region: NAME}", "wild: {region: NAME}", "    wild:", "map_rules.legend.wild",
+     "the region is the word NAME stands for: put NAME in the words"),
     ("kit.yaml", 'of: "setups:setups"', 'of: "rules:setups"', "    setup:", "map_rules.fields.setup.of",
      "no data file 'rules' (files: setups)"),
 ])
@@ -98,6 +100,17 @@ def test_each_broken_rule_is_a_located_error_naming_it(realms, capsys, file, old
     err = _problems(realms, capsys)
     where = "kit.yaml" if file == "kit.yaml" else MAP
     assert f"{where}:{line}: {field}: {words}" in err, err
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("count: setup.factions", "count: setup.name", "one realm per faction of the set-up: setup.name of skirmish"),
+    ("boxes: seasons,", "boxes: setup.name,", "track season: setup.name of skirmish"),
+])
+def test_a_number_the_data_gives_as_a_text_is_located(realms, capsys, old, new, words):
+    edit(realms / "kit.yaml", old, new)
+    err = _problems(realms, capsys)
+    line = _line(realms / MAP, "legend:")
+    assert f"{MAP}:{line}: legend: {words} is 'Skirmish on the lake', not a whole" in err, err
 
 
 def test_an_entry_with_no_map_is_a_warning(realms, capsys):

@@ -202,6 +202,10 @@ def _check_names(reader: _Reader, rules: MapRules, block: dict) -> None:
 
 
 def _check_families(reader: _Reader, rules: MapRules) -> None:
+    for kind in rules.legend:
+        if kind.region in (COLOUR, NAME) and kind.region not in kind.words:
+            reader.error(f"map_rules.legend.{' '.join(kind.words)}", f"the region is the word {kind.region} "
+                                                                     f"stands for: put {kind.region} in the words")
     if not rules.legend:
         return
     families = {k.region for k in rules.legend}

@@ -14,7 +14,7 @@ from pnpgen.kit import read_mapping
 from pnpgen.lengths import parse_length
 from pnpgen.shapes import ACROSS
 from pnpgen.maps.geometry import ORIENTATIONS, HexGrid, hex_label
-from pnpgen.maps.rules import OFF_MAP, MapRules, Track
+from pnpgen.maps.rules import MAX_BOXES, OFF_MAP, MapRules, Track
 from pnpgen.problems import Problems
 from pnpgen.schema import (
     INVALID, Bool, Choice, Field, Int, Length, ListOf, MapOf, Record, Str, Where, optional,
@@ -23,7 +23,7 @@ from pnpgen.schema import (
 TRACK = Record({
     "id": Field(Str(r"[A-Za-z0-9_-]+", "an id of letters, digits, _ or -")),
     "caption": optional(Str(), "", "printed above the boxes"),
-    "boxes": optional(Int(1, 500), None, "how many numbered boxes (1, 2, ...)"),
+    "boxes": optional(Int(1, MAX_BOXES), None, "how many numbered boxes (1, 2, ...)"),
     "first": optional(Int(), 1, "the first box's number"),
     "labels": optional(ListOf(Str(), 1), None, "or what each box shows, instead of numbers"),
     "wrap": optional(Bool(), True, "run onto more rows at the board's width; false: one row"),

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from pnpgen.maps.geometry import hex_label
 from pnpgen.maps.hexmap import connected_pieces
-from pnpgen.maps.rules import COLOUR, NAME, MapRules, RegionRule, locate
+from pnpgen.maps.rules import COLOUR, MAX_BOXES, NAME, MapRules, RegionRule, locate
 
 
 def check_maps(rules: MapRules, hexmaps, written: list, lines: dict, kit_file, problems) -> None:
     """Every declared rule over every map; then the entries (scenarios...) no file names, even a broken one."""
     for hexmap in hexmaps:
         _check_entries(rules, hexmap, problems)
+        _check_tracks(rules, hexmap, problems)
         for rule in rules.regions:
             _check_rule(rules, rule, hexmap, problems)
     for declared in (f for f in rules.fields if f.every_entry):
@@ -33,6 +34,28 @@ def _check_entries(rules: MapRules, hexmap, problems) -> None:
                                                   f"(known: {', '.join(declared.entries)})")
 
 
+def _check_tracks(rules: MapRules, hexmap, problems) -> None:
+    """A declared track's box count, for this map: a whole number the page can hold."""
+    for track in rules.tracks:
+        count = rules.value(track.boxes, hexmap.extra)
+        if count is not None and (not _whole(count) or not 0 <= count <= MAX_BOXES):
+            hexmap.error(problems, "legend", f"track {track.id}: {_said(rules, track.boxes, hexmap.extra)} is "
+                                             f"{count!r}, not a whole number of boxes from 0 to {MAX_BOXES}")
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _wanted(rules: MapRules, source, extra: dict, error, at: str):
+    """The number a rule asks for on this map, or None (no such entry; or not a number: a located error)."""
+    value = rules.value(source, extra)
+    if value is not None and not _whole(value):
+        error(at, f"{_said(rules, source, extra)} is {value!r}, not a whole number")
+        return None
+    return value
+
+
 def _check_rule(rules: MapRules, rule: RegionRule, hexmap, problems) -> None:
     chosen = ([r for r in hexmap.seen if hexmap.families.get(r) == rule.family]
               if rule.family in (COLOUR, NAME) else [rule.family])
@@ -41,7 +64,7 @@ def _check_rule(rules: MapRules, rule: RegionRule, hexmap, problems) -> None:
     def error(at: str, message: str) -> None:
         hexmap.error(problems, at, f"{rule.rule}: {message}")
 
-    wanted = rules.value(rule.count, extra)
+    wanted = _wanted(rules, rule.count, extra, error, "legend")
     if wanted is not None and len(chosen) != wanted:
         error("legend", f"{len(chosen)} regions ({', '.join(chosen) or 'none'}), but "
                         f"{_said(rules, rule.count, extra)} is {wanted}")
@@ -53,11 +76,11 @@ def _check_rule(rules: MapRules, rule: RegionRule, hexmap, problems) -> None:
 
 def _check_region(rules: MapRules, rule: RegionRule, hexmap, region: str, error) -> None:
     at, extra = f"region:{region}", hexmap.extra
-    wanted, count = rules.value(rule.size, extra), len(hexmap.hexes(region))
+    wanted, count = _wanted(rules, rule.size, extra, error, at), len(hexmap.hexes(region))
     if wanted is not None and count != wanted:
         error(at, f"{region} has {count} hexes; it must have {wanted} ({_said(rules, rule.size, extra)})")
     for mark, source in rule.marked.items():
-        wanted, count = rules.value(source, extra), len(hexmap.marked(region, mark))
+        wanted, count = _wanted(rules, source, extra, error, at), len(hexmap.marked(region, mark))
         if wanted is not None and count != wanted:
             error(at, f"{region} has {count} hexes marked {mark}; it must have {wanted}")
     if rule.connected:

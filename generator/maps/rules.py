@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 OFF_MAP = "off-map"   # the one legend word the core knows: no hex there
 COLOUR, NAME = "COLOUR", "NAME"   # placeholders of a declared legend word: a player colour of kit.yaml, any name
 NAME_PATTERN = r"[A-Za-z][A-Za-z0-9_-]*"
+MAX_BOXES = 500       # boxes on one track: a long game's rounds, far from a page's worth of rows
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,8 @@ class MapRules:
         """The declared tracks for one map, with their boxes counted from its values."""
         out = []
         for t in self.tracks:
-            count = self.value(t.boxes, extra) or 0
+            count = self.value(t.boxes, extra)
+            count = count if isinstance(count, int) and 0 <= count <= MAX_BOXES else 0  # else region_checks says why
             boxes = tuple((str(t.first + n), 1) for n in range(count)) + tuple(t.after)
             out.append(Track(t.id, self.text(t.caption, extra) or t.caption, boxes, t.wrap))
         return tuple(out)
