@@ -78,6 +78,7 @@ def _line(path: Path, text: str) -> int:
     (MAP, "setup: skirmish", "setup: siege", "setup:", "setup", "no setup 'siege' in setups:setups (known: skirmish)"),
     (MAP, "seasons: 4", "seasons: 9", "seasons:", "seasons", "must be a whole number >= 1 and <= 8, not 9"),
     (MAP, "  h: wild hills", "  h: hills", "  h:", "legend.h", "must be 'off-map' or one of 'land COLOUR'"),
+    (MAP, "  h: wild hills", "  h: wild lake", "  h:", "legend.h", "region 'lake' is made by two legend words"),
     (MAP, "  Q: port blue", "  Q: port purple", "  Q:", "legend.Q", "must be 'off-map' or one of 'land COLOUR', "
      "'capital COLOUR', 'port COLOUR', 'wild NAME', 'lake' (COLOUR: red, blue, green), not 'port purple'"),
     # the declaration itself: located in kit.yaml
@@ -91,6 +92,8 @@ def _line(path: Path, text: str) -> int:
      "map_rules.regions[1].marked.fort", "no legend word marks 'fort' hexes of COLOUR regions"),
     ("kit.yaml", "wild NAME: {region: NAME}", "wild: {region: NAME}", "    wild:", "map_rules.legend.wild",
      "the region is the word NAME stands for: put NAME in the words"),
+    ("kit.yaml", "{turns} turns,", "{turn} turns,", "    - {id: turn", "map_rules.tracks[0].caption",
+     "unknown name 'turn'"),
     ("kit.yaml", 'of: "setups:setups"', 'of: "rules:setups"', "    setup:", "map_rules.fields.setup.of",
      "no data file 'rules' (files: setups)"),
 ])

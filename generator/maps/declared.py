@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pnpgen.declared_checks import _found
 from pnpgen.maps.rules import (
-    COLOUR, NAME, NAME_PATTERN, ExtraField, LegendKind, MapRules, RegionRule, TrackRule, locate,
+    COLOUR, NAME, NAME_PATTERN, ExtraField, LegendKind, MapRules, RegionRule, TrackRule, locate, placeholders,
 )
 from pnpgen.schema import Bool, Choice, Either, Field, Int, ListOf, MapOf, Record, Str, optional
 
@@ -194,6 +194,8 @@ def _check_names(reader: _Reader, rules: MapRules, block: dict) -> None:
     uses = [(f"map_rules.regions[{i}]", s) for i, r in enumerate(rules.regions)
             for s in (r.count, r.size, *r.marked.values())]
     uses += [(f"map_rules.tracks[{i}].boxes", t.boxes) for i, t in enumerate(rules.tracks)]
+    uses += [(f"map_rules.tracks[{i}].caption", tuple(placeholders(t.caption))) for i, t in enumerate(rules.tracks)]
+    uses += [("map_rules.title", tuple(placeholders(rules.title or "")))]
     for at, source in uses:
         for name in (s.split(".")[0] for s in _flat(source) if isinstance(s, str)):
             if name not in known:

@@ -189,7 +189,9 @@ def _parse(path: Path, raw, doc: dict, rules: MapRules, problems: Problems) -> H
         return None
     meant = {k: None if v == OFF_MAP else rules.meaning(v) for k, v in doc["legend"].items()}
     legend = {k: m and m[:2] for k, m in meant.items()}
-    families = {m[0]: m[2] for m in meant.values() if m}
+    families = _families(path, meant, lines, problems)
+    if families is None:
+        return None
     regions, marks = {}, {}
     for row, letters in enumerate(cells):
         for col, letter in enumerate(letters):
@@ -203,6 +205,19 @@ def _parse(path: Path, raw, doc: dict, rules: MapRules, problems: Problems) -> H
                   hex_size=_flats(doc), cols=len(cells[0]), rows=len(cells), tracks=rules.tracks_of(extra) + tracks,
                   fills=doc.get("fills") or {}, extra=extra, regions=regions, marks=marks, legend=legend, lines=lines,
                   families=families, rules=rules)
+
+
+def _families(path: Path, meant: dict, lines: dict, problems: Problems) -> dict | None:
+    """region -> the legend kind's region word that makes it; a region two kinds make (a colour's and a
+    fixed word's) would fall under two sets of rules: a located error."""
+    families: dict = {}
+    for letter, m in meant.items():
+        if m and families.setdefault(m[0], m[2]) != m[2]:
+            problems.error(path, lines[f"legend.{letter}"], f"legend.{letter}",
+                           f"region {m[0]!r} is made by two legend words ({families[m[0]]} and {m[2]}): "
+                           f"name it apart")
+            return None
+    return families
 
 
 def _tracks(path: Path, docs: list, lines: dict, problems: Problems) -> tuple | None:

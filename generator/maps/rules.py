@@ -117,10 +117,10 @@ class MapRules:
 
     def text(self, template: str, extra: dict) -> str | None:
         """A caption or title with each {source} replaced by its value; None if one has none."""
-        values = {m: self.value(m, extra) for m in re.findall(r"\{([^{}]+)\}", template)}
+        values = {m: self.value(m, extra) for m in placeholders(template)}
         if any(v is None for v in values.values()):
             return None
-        return re.sub(r"\{([^{}]+)\}", lambda m: str(values[m.group(1)]), template)
+        return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), template)
 
     def context(self, extra: dict) -> dict:
         """What a map template reads besides the core's names: each number, and each field's value (an
@@ -154,7 +154,7 @@ class MapRules:
     def legend_pattern(self) -> tuple[str, str]:
         """(regular expression, hint) of a legend entry: off-map or a declared word."""
         if not self.legend:
-            return (rf"{NAME_PATTERN}( {NAME_PATTERN})?",
+            return (r"[A-Za-z0-9_-]+( [A-Za-z0-9_-]+)?",
                     "a region's name, then maybe a mark ('forest', 'red capital'), or 'off-map'")
         colours = "|".join(self.colours) or "(?!)"
         slots = {COLOUR: f"(?:{colours})", NAME: NAME_PATTERN}
@@ -169,6 +169,14 @@ class MapRules:
         the rows first show them."""
         place = {k.region: i for i, k in reversed(list(enumerate(self.legend)))}
         return sorted(seen, key=lambda r: place.get(families.get(r), 0))
+
+
+PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+
+
+def placeholders(template: str) -> list[str]:
+    """The sources a caption or title prints: 'Turn track: {turns} turns' -> ['turns']."""
+    return PLACEHOLDER.findall(template)
 
 
 def _fill(pattern: tuple, words: list) -> str | None:
