@@ -25,7 +25,6 @@ class GameModule:
     summary: Callable = lambda kit, pieces: f"{len(pieces)} pieces"  # what `validate` says it checked
     listing: Callable | None = None  # (kit, pieces) -> text for `pnpgen list`
     chart_context: Callable = lambda kit, pieces: {}  # the names its charts (charts.yaml) may use
-    render_markup: Callable | None = None  # (kit, source, origin) -> an aid file's Jinja rendered with its names
     # (kit, pieces, counter size, tables) -> a ChapterExtras: its documents' own Jinja names and figures
     documents: Callable | None = None
     # (group, printed name) of its pieces' print groups, in print order: the counters part's files

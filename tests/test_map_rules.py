@@ -75,15 +75,16 @@ def _line(path: Path, text: str) -> int:
     ("data/setups.yaml", "factions: 2", "factions: 3", "legend:", "legend",
      "one realm per faction of the set-up: 2 regions (red, blue), but setup.factions of skirmish is 3"),
     # the map's own fields and legend words, checked against the declaration
-    (MAP, "setup: skirmish", "setup: siege", "setup:", "setup", "no setup 'siege' in setups:setups (known: skirmish)"),
+    (MAP, "setup: skirmish", "setup: siege", "setup:", "setup",
+     "no setup 'siege' in data/setups.yaml:setups (known: skirmish)"),
     (MAP, "seasons: 4", "seasons: 9", "seasons:", "seasons", "must be a whole number >= 1 and <= 8, not 9"),
     (MAP, "  h: wild hills", "  h: hills", "  h:", "legend.h", "must be 'off-map' or one of 'land COLOUR'"),
     (MAP, "  h: wild hills", "  h: wild lake", "  h:", "legend.h", "region 'lake' is made by two legend words"),
     (MAP, "  Q: port blue", "  Q: port purple", "  Q:", "legend.Q", "must be 'off-map' or one of 'land COLOUR', "
      "'capital COLOUR', 'port COLOUR', 'wild NAME', 'lake' (COLOUR: red, blue, green), not 'port purple'"),
     # the declaration itself: located in kit.yaml
-    ("kit.yaml", "setups:realm.hexes", "setups:realm.hexs", "    realm_hexes:", "map_rules.numbers.realm_hexes",
-     "nothing at setups:realm.hexs"),
+    ("kit.yaml", "setups.yaml:realm.hexes", "setups.yaml:realm.hexs", "    realm_hexes:",
+     "map_rules.numbers.realm_hexes", "nothing at data/setups.yaml:realm.hexs"),
     ("kit.yaml", "size: realm_hexes", "size: realm_hex", "    - rule: a realm", "map_rules.regions[1]",
      "unknown name 'realm_hex'"),
     ("kit.yaml", "regions: lake", "regions: lakes", "      regions: lake", "map_rules.regions[2].regions",
@@ -94,8 +95,10 @@ def _line(path: Path, text: str) -> int:
      "the region is the word NAME stands for: put NAME in the words"),
     ("kit.yaml", "{turns} turns,", "{turn} turns,", "    - {id: turn", "map_rules.tracks[0].caption",
      "unknown name 'turn'"),
-    ("kit.yaml", 'of: "setups:setups"', 'of: "rules:setups"', "    setup:", "map_rules.fields.setup.of",
-     "no data file 'rules' (files: setups)"),
+    ("kit.yaml", 'of: "data/setups.yaml:setups"', 'of: "rules:setups"', "    setup:", "map_rules.fields.setup.of",
+     "no data file 'rules' (files: data/setups.yaml, kit, or a kit"),
+    ("kit.yaml", 'of: "data/setups.yaml:setups"', 'of: "data/setup.yaml:setups"', "    setup:",
+     "map_rules.fields.setup.of", "no file data/setup.yaml in the kit folder"),
 ])
 def test_each_broken_rule_is_a_located_error_naming_it(realms, capsys, file, old, new, at, field, words):
     edit(realms / file, old, new)
@@ -120,5 +123,6 @@ def test_an_entry_with_no_map_is_a_warning(realms, capsys):
     edit(realms / "data/setups.yaml", "lake_tiles: 4}", "lake_tiles: 4}\n  - {id: siege, name: Siege, "
                                                        "factions: 3, lake_tiles: 0}")
     assert main(["validate", "--quick", "--data", str(realms)]) == 0
-    assert "map_rules.fields.setup: no map layout for setup siege" in capsys.readouterr().err
+    line = _line(realms / "data/setups.yaml", "  - {id: siege")
+    assert f"data/setups.yaml:{line}: warning: setups[1]: no map layout for setup siege" in capsys.readouterr().err
     assert "no map layout for setup siege" in _problems(realms, capsys, strict=True)

@@ -1,19 +1,21 @@
 """kit.yaml `map_rules:`, what a kit's hex maps mean, read into MapRules: its schema, and the numbers and lists
 it names in the data, each found once at load (a path that finds nothing is a located error in kit.yaml).
 
-A number source is a number, a data path `FILE:FIELD.FIELD` (the numbers found there, added; `*` any key or
-item, as kit.yaml `checks:` writes them), a name of `numbers:`, a map field (`rounds`), a field of the entry
-a map field names (`scenario.players`), or a list of these, added up.
+A number source is a number, a data path `FILE:FIELD.FIELD` (the numbers found there, added; written and read
+as kit.yaml `checks:` paths are, by pnpgen.declared_paths: FILE a game module's file, `kit` or a kit file's
+path), a name of `numbers:`, a map field (`rounds`), a field of the entry a map field names
+(`scenario.players`), or a list of these, added up.
 """
 from __future__ import annotations
 
-from pnpgen.declared_checks import _found
+from pnpgen.declared_checks import PATH
+from pnpgen.declared_paths import Sources, is_wild, split
 from pnpgen.maps.rules import (
-    COLOUR, NAME, NAME_PATTERN, ExtraField, LegendKind, MapRules, RegionRule, TrackRule, locate, placeholders,
+    COLOUR, NAME, NAME_PATTERN, ExtraField, LegendKind, MapRules, RegionRule, TrackRule, placeholders,
 )
 from pnpgen.schema import Bool, Choice, Either, Field, Int, ListOf, MapOf, Record, Str, optional
 
-DATA_PATH = r"[a-z_][a-z0-9_]*:[A-Za-z0-9_*.-]+"
+DATA_PATH = PATH.pattern   # FILE:FIELD.FIELD as kit.yaml `checks:` writes it
 MAP_PATH = r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_-]+)*"
 ONE_SOURCE = Either((Int(0, 10 ** 6), Str(f"{DATA_PATH}|{MAP_PATH}", "FILE:FIELD, a number's name or a map field")))
 SOURCE = Either((ONE_SOURCE, ListOf(ONE_SOURCE, 1)))
@@ -28,7 +30,7 @@ FIELD = Record({
     "doc": optional(Str(), "", "what the field says, for the designer"),
     "min": optional(Int(), None, "whole: the smallest value"),
     "max": optional(Int(), None, "whole: the largest value"),
-    "of": optional(Str(DATA_PATH, "FILE:FIELD such as game:eras"), None,
+    "of": optional(Str(DATA_PATH, "FILE:FIELD such as data/eras.yaml:eras"), None,
                    "entry: the list (entries with an `id`) or mapping whose ids a map names"),
     "every_entry_has_a_map": optional(Bool(), False, "entry: an entry no map names is a warning"),
 }, "{type, doc, min, max, of, every_entry_has_a_map}")
@@ -68,25 +70,26 @@ MAP_RULES = Record({
 class _Reader:
     """Turns the checked block into MapRules, recording located problems at kit.yaml's lines."""
 
-    def __init__(self, docs: dict, broken: frozenset, lines: dict, kit_file, problems):
-        self.docs, self.broken, self.lines, self.kit_file, self.problems = docs, broken, lines, kit_file, problems
+    def __init__(self, sources: Sources, broken: frozenset, kit_file, problems):
+        self.sources, self.broken, self.kit_file, self.problems = sources, broken, kit_file, problems
         self.named_files: set[str] = set()
 
     def error(self, at: str, message: str) -> None:
-        self.problems.error(self.kit_file, locate(self.lines, "kit", at)[1], at, message)
+        self.problems.error(self.kit_file, self.sources.locate("kit", at)[1], at, message)
 
     def found(self, path: str, at: str):
-        """[(dotted path, value)] a data path reaches, or None with the problem recorded."""
-        file_key = path.split(":", 1)[0]
+        """[Found] a data path reaches, or None with the problem recorded."""
+        file_key, steps = split(path)
         self.named_files.add(file_key)
         if file_key in self.broken:
             return None   # its own errors say enough; the maps wait for it
-        if file_key not in self.docs:
-            known = ", ".join(sorted(self.docs)) or "none"
-            self.error(at, f"no data file {file_key!r} (files: {known})")
+        unreadable = self.sources.load(file_key) if self.sources.knows(file_key) else (
+            f"no data file {file_key!r} (files: {', '.join(self.sources.names())}, or a kit file's path)")
+        if unreadable:
+            self.error(at, unreadable)
             return None
-        found = _found(self.docs, path)[1]
-        if not found and "*" not in path:
+        found = self.sources.find(path)[1]
+        if not found and not any(map(is_wild, steps)):
             self.error(at, f"nothing at {path}")
             return None
         return found
@@ -103,20 +106,21 @@ class _Reader:
         found = self.found(source, at)
         if found is None:
             return None
-        bad = [p for p, v in found if isinstance(v, bool) or not isinstance(v, int)]
+        bad = [f.path for f in found if isinstance(f.value, bool) or not isinstance(f.value, int)]
         if bad:
             self.error(at, f"{source}: {bad[0]} is not a whole number")
             return None
-        return sum(v for _, v in found)
+        return sum(f.value for f in found)
 
 
-def read_map_rules(block: dict | None, docs: dict, broken: frozenset, colours: tuple, files: dict | None,
-                   lines: dict, kit_file, problems) -> MapRules | None:
-    """The kit's MapRules from its checked `map_rules:` block (None: the defaults). None back when the block
-    names a data file that failed its own schema (its errors say enough) or is itself wrong."""
+def read_map_rules(block: dict | None, sources: Sources, broken: frozenset, colours: tuple, files: dict | None,
+                   kit_file, problems) -> MapRules | None:
+    """The kit's MapRules from its checked `map_rules:` block (None: the defaults), its paths read through
+    `sources`. None back when the block names a data file that failed its own schema (its errors say
+    enough) or is itself wrong."""
     if not block:
         return MapRules(colours=colours)
-    reader, before = _Reader(docs, broken, lines, kit_file, problems), len(problems.errors())
+    reader, before = _Reader(sources, broken, kit_file, problems), len(problems.errors())
     numbers = {name: reader.number(s, f"map_rules.numbers.{name}") for name, s in block["numbers"].items()}
     fields = tuple(_field(reader, name, f) for name, f in block["fields"].items())
     rules = MapRules(
@@ -131,7 +135,7 @@ def read_map_rules(block: dict | None, docs: dict, broken: frozenset, colours: t
     if len(problems.errors()) > before:
         return None
     ignored = tuple(sorted(rel for key, rel in (files or {}).items() if rel and key not in reader.named_files
-                           and key in docs))
+                           and key in sources.docs))
     return MapRules(**{**rules.__dict__, "ignores": ignored})
 
 
@@ -144,26 +148,26 @@ def _field(reader: _Reader, name: str, spec: dict) -> ExtraField:
         else:
             entries, paths = _entries(reader, spec["of"], f"{at}.of")
     return ExtraField(name, spec["type"], spec["doc"], spec["min"], spec["max"], spec["of"], entries,
-                      tuple(paths.items()), spec["every_entry_has_a_map"],
-                      reader.lines.get(("kit", at), (None, 0))[1])
+                      tuple(paths.items()), spec["every_entry_has_a_map"], reader.sources.locate("kit", at))
 
 
 def _entries(reader: _Reader, path: str, at: str) -> tuple[dict, dict]:
-    """id -> entry and id -> its data path, of a list of mappings with `id` or of a mapping."""
-    found = reader.found(path, at) or []
-    entries, paths = {}, {}
-    for where, node in found:
+    """id -> entry and id -> (path, file, line) of the entry, of a list of mappings with `id` or of a mapping."""
+    file_key = split(path)[0]
+    entries, where = {}, {}
+    for found in reader.found(path, at) or []:
+        node = found.value
         if isinstance(node, list):
-            items = [(f"{where}[{i}]", e) for i, e in enumerate(node) if isinstance(e, dict) and "id" in e]
-            pairs = [(str(e["id"]), p, e) for p, e in items]
+            pairs = [(str(e["id"]), f"{found.path}[{i}]", e) for i, e in enumerate(node)
+                     if isinstance(e, dict) and "id" in e]
         elif isinstance(node, dict):
-            pairs = [(str(k), f"{where}.{k}", v) for k, v in node.items()]
+            pairs = [(str(k), f"{found.path}.{k}" if found.path else str(k), v) for k, v in node.items()]
         else:
             reader.error(at, f"{path} is neither a list of entries with an `id` nor a mapping")
             return {}, {}
-        for key, p, entry in pairs:
-            entries[key], paths[key] = entry, f"{path.split(':', 1)[0]}:{p}"
-    return entries, paths
+        for key, entry_path, entry in pairs:
+            entries[key], where[key] = entry, (entry_path, *reader.sources.locate(file_key, entry_path))
+    return entries, where
 
 
 def _region_rule(reader: _Reader, index: int, spec: dict) -> RegionRule:
@@ -171,7 +175,7 @@ def _region_rule(reader: _Reader, index: int, spec: dict) -> RegionRule:
     marked = {mark: reader.number(s, f"{at}.marked.{mark}") for mark, s in spec["marked"].items()}
     return RegionRule(spec["rule"], spec["regions"], reader.number(spec["count"], f"{at}.count"),
                       reader.number(spec["size"], f"{at}.size"), marked, spec["connected"], spec["apart"],
-                      reader.lines.get(("kit", at), (None, 0))[1])
+                      reader.sources.locate("kit", at)[1])
 
 
 def _track(reader: _Reader, index: int, spec: dict) -> TrackRule:

@@ -135,14 +135,14 @@ def load_hex_maps(root: Path, folder: str, kit, problems: Problems, named: tuple
                   declared: dict | None = None, docs: dict | None = None, broken: frozenset = frozenset(),
                   files: dict | None = None) -> tuple[HexMap, ...]:
     """Every maps/*.yaml of a kit, parsed and checked against the rules kit.yaml declares (`declared`, its
-    `map_rules:` block, over the data `docs`); problems are recorded, not raised. `named` is (file, line,
-    field) where kit.yaml names the folder: then it must exist. A rule over a data file that failed its own
-    schema (`broken`) leaves the maps unread."""
+    `map_rules:` block, read over the module's `docs`, kit.yaml and any kit file, as `checks:` are); problems
+    are recorded, not raised. `named` is (file, line, field) where kit.yaml names the folder: then it must
+    exist. A rule over a data file that failed its own schema (`broken`) leaves the maps unread."""
+    from pnpgen.declared_paths import Sources
     from pnpgen.maps.declared import read_map_rules
     from pnpgen.maps.region_checks import check_maps
-    kit_file = Path(root) / "kit.yaml"
-    rules = read_map_rules(declared, docs or {}, broken, tuple(c.id for c in kit.colours), files, kit.lines,
-                           kit_file, problems)
+    rules = read_map_rules(declared, Sources(docs or {}, kit.lines, root), broken, tuple(c.id for c in kit.colours),
+                           files, Path(root) / "kit.yaml", problems)
     path, inside = (Path(root) / folder).resolve(), Path(root).resolve()
     if rules is None:
         return ()
@@ -161,7 +161,7 @@ def load_hex_maps(root: Path, folder: str, kit, problems: Problems, named: tuple
             written.append(raw)
             maps.append(_load_one(file, raw, schema, rules, kit, problems))
     maps = tuple(m for m in maps if m is not None)
-    check_maps(rules, maps, written, kit.lines, kit_file, problems)
+    check_maps(rules, maps, written, problems)
     return maps
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pnpgen.maps.geometry import hex_label
 from pnpgen.maps.hexmap import connected_pieces
-from pnpgen.maps.rules import COLOUR, MAX_BOXES, NAME, MapRules, RegionRule, locate
+from pnpgen.maps.rules import COLOUR, MAX_BOXES, NAME, MapRules, RegionRule
 
 
-def check_maps(rules: MapRules, hexmaps, written: list, lines: dict, kit_file, problems) -> None:
+def check_maps(rules: MapRules, hexmaps, written: list, problems) -> None:
     """Every declared rule over every map; then the entries (scenarios...) no file names, even a broken one."""
     for hexmap in hexmaps:
         _check_entries(rules, hexmap, problems)
@@ -18,12 +18,10 @@ def check_maps(rules: MapRules, hexmaps, written: list, lines: dict, kit_file, p
             _check_rule(rules, rule, hexmap, problems)
     for declared in (f for f in rules.fields if f.every_entry):
         named = {str(raw.get(declared.name)) for raw in written if raw.get(declared.name) is not None}
-        for key, path in declared.at:
-            if key not in named:
-                file_key, field = path.split(":", 1)
-                file, line = locate(lines, file_key, field)
-                file, at = (file, field) if file != "?" else (kit_file, f"map_rules.fields.{declared.name}")
-                problems.warn(file, line or declared.line, at, f"no map layout for {declared.name} {key}")
+        for key, (path, file, line) in declared.at:
+            if key not in named:   # at the entry's line, or where kit.yaml declares the field
+                file, line, at = (file, line, path) if line else (*declared.declared_at, f"map_rules.fields.{declared.name}")
+                problems.warn(file, line, at, f"no map layout for {declared.name} {key}")
 
 
 def _check_entries(rules: MapRules, hexmap, problems) -> None:

@@ -49,9 +49,9 @@ class ExtraField:
     max: int | None = None
     of: str | None = None        # entry: the data path of the list (entries with `id`) or mapping
     entries: dict = field(default_factory=dict, compare=False)  # entry: id -> entry (a mapping), from the data
-    at: tuple = ()               # entry: id -> (data path of the entry), for a warning at its line
+    at: tuple = ()               # entry: (id, (path, file, line)) of each entry, for a warning at its line
     every_entry: bool = False    # entry: an entry no map names is a warning
-    line: int = 0                # kit.yaml line of its declaration
+    declared_at: tuple = ("kit.yaml", 0)   # (file, line) of its declaration in kit.yaml
 
 
 @dataclass(frozen=True)
@@ -190,15 +190,6 @@ def _fill(pattern: tuple, words: list) -> str | None:
         elif want != got:
             return None
     return filled
-
-
-def locate(lines: dict, file_key: str, path: str) -> tuple:
-    """(file, line) of a data field, or of its nearest parent that has one; ('?', 0) for a file whose lines
-    nobody indexed (a data kit's free data files)."""
-    while (file_key, path) not in lines and path:
-        shorter = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", path)
-        path = "" if shorter == path else shorter
-    return lines.get((file_key, path), ("?", 0))
 
 
 DEFAULT = MapRules()
