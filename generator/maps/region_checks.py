@@ -17,11 +17,19 @@ def check_maps(rules: MapRules, hexmaps, written: list, problems) -> None:
         for rule in rules.regions:
             _check_rule(rules, rule, hexmap, problems)
     for declared in (f for f in rules.fields if f.every_entry):
-        named = {str(raw.get(declared.name)) for raw in written if raw.get(declared.name) is not None}
-        for key, (path, file, line) in declared.at:
-            if key not in named:   # at the entry's line, or where kit.yaml declares the field
-                file, line, at = (file, line, path) if line else (*declared.declared_at, f"map_rules.fields.{declared.name}")
-                problems.warn(file, line, at, f"no map layout for {declared.name} {key}")
+        _warn_unmapped(declared, written, problems)
+
+
+def _warn_unmapped(declared, written: list, problems) -> None:
+    """Each entry of a field's list that no map file names: a warning at the entry's line (or at the field's
+    declaration in kit.yaml, where no line index knows the entry)."""
+    named = {str(raw.get(declared.name)) for raw in written if raw.get(declared.name) is not None}
+    for key, (path, file, line) in declared.at:
+        if key in named:
+            continue
+        if not line:
+            (file, line), path = declared.declared_at, f"map_rules.fields.{declared.name}"
+        problems.warn(file, line, path, f"no map layout for {declared.name} {key}")
 
 
 def _check_entries(rules: MapRules, hexmap, problems) -> None:
