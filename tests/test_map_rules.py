@@ -126,3 +126,16 @@ def test_an_entry_with_no_map_is_a_warning(realms, capsys):
     line = _line(realms / "data/setups.yaml", "  - {id: siege")
     assert f"data/setups.yaml:{line}: warning: setups[1]: no map layout for setup siege" in capsys.readouterr().err
     assert "no map layout for setup siege" in _problems(realms, capsys, strict=True)
+
+
+def test_a_file_the_map_rules_read_is_part_of_the_maps_cache_key():
+    """The maps part skips the folders maps never read, unless map_rules names a file there by path (the Home
+    System mix could move into a component table): then editing it draws the maps again."""
+    from types import SimpleNamespace
+
+    from pnpgen.maps.rules import MapRules
+    from pnpgen.parts.maps import PART
+    kit = lambda rules: SimpleNamespace(maps=[SimpleNamespace(rules=rules)])  # noqa: E731
+    assert "components" in PART.ignores_of(kit(MapRules()))
+    reading = PART.ignores_of(kit(MapRules(reads=("components/home-system.yaml",), ignores=("units.yaml",))))
+    assert "components" not in reading and {"rules", "aids", "boards", "units.yaml"} <= set(reading)

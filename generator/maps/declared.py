@@ -9,7 +9,7 @@ path), a name of `numbers:`, a map field (`rounds`), a field of the entry a map 
 from __future__ import annotations
 
 from pnpgen.declared_checks import PATH
-from pnpgen.declared_paths import Sources, is_wild, split
+from pnpgen.declared_paths import Sources, is_file_path, is_wild, split
 from pnpgen.maps.rules import (
     COLOUR, NAME, NAME_PATTERN, ExtraField, LegendKind, MapRules, RegionRule, TrackRule, placeholders,
 )
@@ -136,7 +136,8 @@ def read_map_rules(block: dict | None, sources: Sources, broken: frozenset, colo
         return None
     ignored = tuple(sorted(rel for key, rel in (files or {}).items() if rel and key not in reader.named_files
                            and key in sources.docs))
-    return MapRules(**{**rules.__dict__, "ignores": ignored})
+    reads = tuple(sorted(key for key in reader.named_files if is_file_path(key)))
+    return MapRules(**{**rules.__dict__, "ignores": ignored, "reads": reads})
 
 
 def _field(reader: _Reader, name: str, spec: dict) -> ExtraField:

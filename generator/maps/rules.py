@@ -92,6 +92,7 @@ class MapRules:
     title: str | None = None     # a map's title from its values ("{scenario.name}"); else the file's
     numbers: dict = field(default_factory=dict)   # name -> number, from the data
     ignores: tuple = ()          # the module's data files the rules never read: editing them keeps the maps
+    reads: tuple = ()            # the kit files the rules name by path (`components/x.yaml`): never ignored
 
     def field_named(self, name: str) -> ExtraField | None:
         return next((f for f in self.fields if f.name == name), None)
