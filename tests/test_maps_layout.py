@@ -121,3 +121,22 @@ def test_a_kit_without_a_maps_folder_entry_has_no_boards(run_cli, kit_copy, tmp_
     result = run_cli("build", "--data", kit_copy, "--only", "maps", "--out", tmp_path)
     assert result.code == 0
     assert not (tmp_path / "space-empires-4x" / "maps").exists()
+
+
+def test_every_board_rule_kit_yaml_declares_is_located(run_cli, kit_copy):
+    """Space Empires 4X's board rules are kit.yaml map_rules: the players' count, the Homeworld, the deep-space
+    count and the colours a legend may name, each an error at the map's line naming its rule."""
+    standard, small, four = (kit_copy / f"maps/{m}.yaml" for m in ("duel-standard", "duel-small", "four-player"))
+    legend = edit(standard, "scenario: duel-standard", "scenario: three-player") + 4   # `legend:`, 4 lines on
+    homeworld = edit(small, "  R: homeworld red", "  R: home red")
+    purple = edit(four, "  b: home blue", "  b: home purple")
+    result = run_cli("validate", "--quick", "--data", kit_copy)
+    assert result.code == 1
+    assert (f"maps/duel-standard.yaml:{legend}: legend: one home system per player of the scenario: 2 regions "
+            "(red, blue), but scenario.players of three-player is 3") in result.err
+    assert ("legend.+: deep space holds the scenario's deep-space markers: deep-space has 34 hexes; it must have "
+            "72 (scenario.deep_space_markers of three-player)") in result.err
+    assert (f"maps/duel-small.yaml:{homeworld - 1}: legend.r: a home system holds one hex per Home System marker "
+            "and its Homeworld: red has 0 hexes marked homeworld; it must have 1") in result.err
+    assert f"maps/four-player.yaml:{purple}: legend.b: must be 'off-map' or one of 'home COLOUR'" in result.err
+    assert "(COLOUR: red, blue, green, yellow), not 'home purple'" in result.err
