@@ -260,3 +260,11 @@ def test_a_path_that_reaches_nothing_is_located_at_its_rule(facts_kit, run_cli, 
     line = add_rule(facts_kit, f"  - {text}\n")
     result = run_cli("validate", "--quick", "--data", facts_kit)
     assert result.code == 1 and f"kit.yaml:{line}: checks[20]: {words}" in result.err, result.err
+
+
+def test_a_field_with_no_line_is_located_at_its_file_not_looped_on(tmp_path):
+    """A first field the line index lacks (no dot to strip) ends at the file, line 0, at once."""
+    from pnpgen.declared_paths import Sources
+    sources = Sources({"units": {}}, {("units", "units.SC"): ("units.yaml", 7)}, tmp_path)
+    assert sources.locate("units", "units.SC.attack") == ("units.yaml", 7)
+    assert sources.locate("units", "nowhere") == ("units", 0)
