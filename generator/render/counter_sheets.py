@@ -100,16 +100,21 @@ def draw_cuts(cr, cuts, paths=None) -> None:
 
 
 def draw_title(cr, page: SheetPage) -> None:
-    """Title lines in the header box; the first page adds the scale check at the right."""
-    x, y, w, h = page.layout.header
+    draw_title_lines(cr, page.layout.header, page.lines, page.layout.first)
+
+
+def draw_title_lines(cr, header: tuple, lines: tuple[str, ...], scale: bool) -> None:
+    """Title lines in the header box (x, y, w, h), the first bold; `scale`: the scale check at the right (a
+    file's first page, whose lines say how to measure it)."""
+    x, y, w, h = header
     cr.save()
     cr.set_source_rgb(0.1, 0.1, 0.1)
-    for number, line in enumerate(page.lines):
+    for number, line in enumerate(lines):
         cr.select_font_face(FAMILY, 0, 1 if number == 0 else 0)
         cr.set_font_size(9 if number == 0 else 7.5)
         cr.move_to(x, y + 10 + number * 10)
         cr.show_text(line)
-    if page.layout.first:
+    if scale:
         draw_scale(cr, x + w, y + 8)
     cr.restore()
 
