@@ -1,50 +1,55 @@
-"""The counter-sheet layout of the components road (kit.yaml `sheets: GROUP: {layout: counter-sheet}`) lays
-out Space Empires 4X's counters exactly as the counters road's impose_counters does: the same slots on
-fronts and backs, the same merged cut lines, the same title boxes. (Temporary: it goes with the counters
-road, once SE4X's counters print from component tables.)"""
-import itertools
-
+"""The counter-sheet layout (kit.yaml `sheets: GROUP: {layout: counter-sheet}`, and Space Empires 4X's counters):
+a portrait grid under a 50 pt header on the file's first page and 16 pt after, each table on a new row, cut
+lines merged as one grid's and mirrored on the backs; and a kit printing a group in it. (That it lays out SE4X's
+counters exactly as the counters road's own imposition did is tests/test_golden.py's: same text, same pixels.)"""
 import pytest
 
-from pnpgen.games.space_empires_4x.inventory import kit_pieces
-from pnpgen.layout.counters import SheetSpec, impose_counters
 from pnpgen.layout.packing import Run, impose
 from pnpgen.layout.sheets import settings_for
-from pnpgen.lengths import parse_length
+from pnpgen.lengths import parse_length, pt_from_mm
 from pnpgen.shapes import Shape
 
 LETTER = (612.0, 792.0)
+SQUARE = Shape("square", 45.0, 45.0)
 
 
-def runs_of(pieces, size: float, sheet: dict, duplex: str, offset) -> list[Run]:
-    """One run per stretch of one kind of piece, as the counters' tables will hold them."""
-    shape = Shape("square", size, size)
-    settings = settings_for(shape, {"layout": "counter-sheet", **sheet}, "letter", duplex, offset)
-    return [Run(shape, len(list(group)), settings, True) for _, group in itertools.groupby(pieces, lambda p: p.kind)]
+def counter_sheets(*counts: int, sheet: dict | None = None, duplex: str = "long", two_sided: bool = True) -> list:
+    settings = settings_for(SQUARE, {"layout": "counter-sheet", **(sheet or {})}, "letter", duplex)
+    return impose([Run(SQUARE, count, settings, two_sided) for count in counts])
 
 
-def rounded(values) -> list:
-    return [tuple(round(v, 3) for v in value) for value in values]
+def test_the_grid_fills_the_printable_width_and_height():
+    many = counter_sheets(12 * 15 + 12 * 16 + 1)
+    assert [(p.side, len(p.slots)) for p in many] == [("front", 180), ("back", 180), ("front", 192), ("back", 192),
+                                                      ("front", 1), ("back", 1)]  # page 1 holds the instructions
+    assert min(s.y for s in many[0].slots) == 18.0 + 50.0 and many[2].slots[0].y == 18.0 + 16.0
+    assert [s.x for s in many[0].slots[:2]] == [36.0, 81.0]     # 12 x 45 = 540 of 576 points, centred
+    assert [p.header[3] for p in many[:4]] == [50.0, 16.0, 16.0, 16.0]
 
 
-@pytest.mark.parametrize("size, duplex, offset, gutter", [
-    ("5/8in", "long", (0.0, 0.0), 0.0), ("1/2in", "short", (2.0, -1.5), 0.0), ("3/4in", "long", (0.0, 0.0), 3.0)])
-def test_counter_sheets_match_the_counters_road(default_kit, size, duplex, offset, gutter):
-    points = parse_length(size)
-    spec = SheetSpec(page=LETTER, margin=18.0, size=points, gutter=gutter, duplex=duplex, back_offset=offset)
-    pieces = kit_pieces(default_kit)
-    for group in dict.fromkeys(p.group for p in pieces):
-        members = [p for p in pieces if p.group == group]
-        old = impose_counters([p.kind for p in members], spec)
-        new = impose(runs_of(members, points, {"gutter": f"{gutter}pt"}, duplex, offset))
-        assert [p.side for p in new] == [p.side for p in old], group
-        for before, after in zip(old, new):
-            assert [s.index for s in after.slots] == [s.index for s in before.slots]
-            assert rounded((s.x, s.y) for s in after.slots) == rounded((s.x, s.y) for s in before.slots)
-            assert [s.turned for s in after.slots] == [s.turned for s in before.slots]
-            assert rounded([after.header]) == rounded([before.header])
-            if not gutter:  # with a gutter the components road joins a line across it; the counters' stopped
-                assert sorted(rounded(after.cuts)) == sorted(rounded(before.cuts)), (group, before.side, before.sheet)
+def test_backs_carry_the_fronts_cut_lines_mirrored():
+    for duplex in ("long", "short"):
+        front, back = counter_sheets(13, duplex=duplex)
+        if duplex == "long":
+            mirrored = {(612 - x1, y1, 612 - x2, y2) for x1, y1, x2, y2 in front.cuts}
+        else:
+            mirrored = {(x1, 792 - y1, x2, 792 - y2) for x1, y1, x2, y2 in front.cuts}
+        assert set(back.cuts) == mirrored and len(front.cuts) == 13 + 3  # 13 verticals (short 2nd row) + 3 rows
+    assert counter_sheets(3, two_sided=False)[0].side == "front" and len(counter_sheets(3, two_sided=False)) == 1
+
+
+def test_gutters_leave_gaps_between_counters():
+    front = counter_sheets(2, sheet={"gutter": "1mm"})[0]
+    a, b = front.slots
+    assert b.x - (a.x + 45) == pytest.approx(pt_from_mm(1))
+    verticals = sorted(round(c[0], 3) for c in front.cuts if c[0] == c[2])
+    assert verticals == sorted(round(v, 3) for v in (a.x, a.x + 45, b.x, b.x + 45))
+
+
+def test_counters_wider_than_the_printable_area_are_refused():
+    big = Shape("square", parse_length("9in"), parse_length("9in"))
+    with pytest.raises(ValueError, match="does not fit"):
+        impose([Run(big, 1, settings_for(big, {"layout": "counter-sheet"}, "letter"), True)])
 
 
 def test_a_counter_sheet_starts_each_table_on_a_new_row_and_stays_portrait():

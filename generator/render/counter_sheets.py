@@ -1,4 +1,4 @@
-"""Drawing counter sheets: reads the imposition (pnpgen.layout.counters) and paints faces, cut lines and
+"""Drawing counter sheets: reads the imposition (pnpgen.layout.packing, counter-sheet layout) and paints faces, cut lines and
 titles onto PDF pages and PNG previews. It decides no position of a piece; layout does.
 
 The same `draw_page` paints the PDF page and its preview, so the preview shows exactly what prints.
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.fonts import FAMILY
-from pnpgen.layout.counters import Page
+from pnpgen.layout.sheets import SheetPage as Page
 from pnpgen.lengths import pt_from_mm
 from pnpgen.render import svg_ops
 from pnpgen.render.face_store import FaceStore, record_svg, replay
@@ -100,7 +100,7 @@ def draw_cuts(cr, cuts, paths=None) -> None:
 
 
 def draw_title(cr, page: SheetPage) -> None:
-    draw_title_lines(cr, page.layout.header, page.lines, page.layout.first)
+    draw_title_lines(cr, page.layout.header, page.lines, scale=len(page.lines) > 1)
 
 
 def draw_title_lines(cr, header: tuple, lines: tuple[str, ...], scale: bool) -> None:
