@@ -1,7 +1,8 @@
 """Drawing counter sheets: reads the imposition (pnpgen.layout.packing, counter-sheet layout) and paints faces, cut lines and
 titles onto PDF pages and PNG previews. It decides no position of a piece; layout does.
 
-The same `draw_page` paints the PDF page and its preview, so the preview shows exactly what prints.
+The same `draw_page` paints the PDF page and its preview, so the preview shows exactly what prints; it is
+the components' page drawing (pnpgen.render.piece_sheets), so counters and a kit's pieces print alike.
 """
 from __future__ import annotations
 
@@ -99,10 +100,6 @@ def draw_cuts(cr, cuts, paths=None) -> None:
     cr.restore()
 
 
-def draw_title(cr, page: SheetPage) -> None:
-    draw_title_lines(cr, page.layout.header, page.lines, scale=len(page.lines) > 1)
-
-
 def draw_title_lines(cr, header: tuple, lines: tuple[str, ...], scale: bool) -> None:
     """Title lines in the header box (x, y, w, h), the first bold; `scale`: the scale check at the right (a
     file's first page, whose lines say how to measure it)."""
@@ -136,10 +133,9 @@ def draw_scale(cr, right: float, top: float) -> None:
 
 
 def draw_page(cr, page: SheetPage, arts: list[Art]) -> None:
-    for slot, face in zip(page.layout.slots, page.faces):
-        paint_art(cr, arts[face], slot.x, slot.y, slot.turned)
-    draw_cuts(cr, page.layout.cuts)
-    draw_title(cr, page)
+    from pnpgen.render.piece_sheets import draw_sheet_page
+    pictures = {slot.index: arts[face] for slot, face in zip(page.layout.slots, page.faces)}
+    draw_sheet_page(cr, page.layout, pictures, None, 0.0, "", lines=page.lines)
 
 
 def write_preview(path: str, page: SheetPage, arts: list[Art], size: tuple[float, float]) -> None:
