@@ -161,7 +161,8 @@ def group_sheet(ctx, spec, faces: FaceRefs, group: tuple) -> SheetFile:
 
 # Producing the files -------------------------------------------------------------------------------------
 
-CODE = (layout_module, packing_module, titles_module, sheets_module, piece_sheets_module, pdf_module, face_store_module, face_compact_module)
+CODE = (layout_module, packing_module, titles_module, sheets_module, piece_sheets_module, pdf_module, face_store_module,
+        face_compact_module)
 
 
 def job_outputs(job) -> list[str]:
