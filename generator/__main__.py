@@ -1,6 +1,18 @@
-"""Lets `python -m pnpgen` run the same CLI as the `pnpgen` script."""
+"""Lets `python -m pnpgen` run the CLI, and is the `pnpgen` script's entry (pyproject.toml): a Ctrl-C while
+Python is still importing the CLI (a slow disk, a busy machine) ends quietly with the shell's 130, as one
+during a command does, instead of a KeyboardInterrupt traceback."""
 import sys
 
-from pnpgen.cli import main
+EXIT_SIGINT = 130
 
-sys.exit(main())
+
+def run() -> int:
+    try:
+        from pnpgen.cli import main
+    except KeyboardInterrupt:
+        return EXIT_SIGINT
+    return main()
+
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -112,7 +112,7 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict, cou
         check_sheets(kit_doc["sheets"], {p.group for p in pieces}, {t.group for t in tables.values()},
                      kit_file, lines, problems)
     documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems)
-    check_files_apart(documents, {t.group for t in tables.values()}, kit_file, lines, problems)
+    check_files_apart(documents, tables.values(), kit_file, lines, problems)
     icons = check_icons(root, kit_doc["icons"], kit_file, raw_kit, problems)
     if not kit.has_game_module:  # its module runs them over its files; here they have none to read
         from pnpgen.declared_checks import check_declared

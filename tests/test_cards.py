@@ -282,6 +282,8 @@ def test_two_parts_writing_one_file_stop_the_build_naming_both(run_cli, tmp_path
     result = run_cli("build", "--data", kit, "--out", tmp_path / "out", "--quiet")
     assert result.code == 1
     assert "booklet.pdf would be written by both the components part and the documents part" in result.err, result.err
+    line = chits.read_text(encoding="utf-8").splitlines().index("group: booklet") + 1
+    assert f"chits.yaml:{line}: group:" in result.err  # the table's `group:` line (the kit names no documents)
     assert not (tmp_path / "out" / "mini").exists()
 
 

@@ -116,7 +116,9 @@ def test_watch_rebuilds_once_per_change_and_survives_a_broken_edit(kit_copy, tmp
 def test_ctrl_c_during_a_build_stops_cleanly_and_lands_nothing(kit_copy, tmp_path):
     out = tmp_path / "out"
     watcher = Watcher(kit_copy, out, only="counters,maps,booklet")  # a first build that takes a while
-    time.sleep(1.0)
+    deadline = time.monotonic() + 60  # Ctrl-C once the build is under way (its stage made), however busy the machine
+    while not (out.exists() and any(out.iterdir())) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert watcher.proc.poll() is None
     code = watcher.stop()
     seen = watcher.quiet_for(0.2)

@@ -125,7 +125,7 @@ def load_table(path: Path, raw, problems: Problems, root: Path | None = None) ->
     return Table(id=table_id, name=doc["name"] or table_id, file=path, shape=shape, front=doc["front"],
                  back=doc["back"], group=doc["group"] or table_id, per_colour=doc["per_colour"],
                  columns=doc["columns"], rows=tuple(rows), counts=doc["counts"], order=doc["order"],
-                 colour_files=doc["colour_files"], numbered=doc["numbered"], lines=_count_lines(raw))
+                 colour_files=doc["colour_files"], numbered=doc["numbered"], lines=_known_lines(raw))
 
 
 def _shape(doc: dict, raw, where: Where) -> Shape | None:
@@ -236,9 +236,9 @@ def _csv_table(reader, path: Path, columns: dict, named: Where) -> list | None:
     return out
 
 
-def _count_lines(raw) -> dict:
-    """Lines of the counts block: 'counts', 'counts.total', 'counts.by.vp.2', 'counts.where[0]'."""
-    lines = {}
+def _known_lines(raw) -> dict:
+    """Lines of `group` and of the counts block: 'counts', 'counts.total', 'counts.by.vp.2', 'counts.where[0]'."""
+    lines = {"group": raw.line_of("group")} if isinstance(raw, LocatedDict) and "group" in raw else {}
     counts = raw.get("counts") if isinstance(raw, dict) else None
     if not isinstance(counts, LocatedDict):
         return lines

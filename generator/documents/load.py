@@ -34,18 +34,20 @@ def check_documents(root: Path, documents: dict | None, kit_file: Path, lines: d
     return out
 
 
-def check_files_apart(documents: dict, groups: set, kit_file: Path, lines: dict, problems: Problems) -> None:
+def check_files_apart(documents: dict, tables, kit_file: Path, lines: dict, problems: Problems) -> None:
     """A print group named like a document would have the components part and the documents part write one
     file side by side; said here, at load, since the two parts run at once and one could read the other's
-    half-written file before the build's own check of written files (run_parts) sees the clash."""
+    half-written file before the build's own check of written files (run_parts) sees the clash. It is located
+    at the table's `group:` (or its file, whose name is its group): a kit with no `documents:` entry has no
+    line of its own for the booklet."""
     from pnpgen.documents import imposed_copy
     for name in documents:
         for file in (f"{name}.pdf", imposed_copy(f"{name}.pdf")):
-            if file.removesuffix(".pdf") in groups:
-                line = lines.get(("kit", f"documents.{name}.chapters"), ("", 0))[1]
-                problems.error(kit_file, line, f"documents.{name}",
-                               f"{file} would be written by both the components part and the documents part: "
-                               f"rename the print group {file.removesuffix('.pdf')!r} or the document")
+            group = file.removesuffix(".pdf")
+            for table in (t for t in tables if t.group == group):
+                problems.error(table.file, table.lines.get("group", 1), "group",
+                               f"{file} would be written by both the components part and the documents part "
+                               f"(documents.{name}): rename the print group {group!r} or the document")
 
 
 def _check_back_cover(chapters: Path, back_cover: str | None, kit_file: Path, line: int, name: str,
