@@ -74,7 +74,8 @@ def counter_sheet_kit(tmp_path_factory):
     base = tmp_path_factory.mktemp("counter-sheet")
     kit = shutil.copytree(Path(__file__).parent / "kits" / "mini", base / "mini")
     text = (kit / "kit.yaml").read_text().replace("  cards: {marks: crop}", "  cards: {layout: counter-sheet}")
-    text = text.replace("  chits: {gutter: 3mm}", "  chits: {gutter: 3mm, layout: counter-sheet, title: damage chits}")
+    text = text.replace("  chits: {gutter: 3mm}", "  chits: {gutter: 3mm, layout: counter-sheet, title: damage chits}\n"
+                        "  tiles: {title: terrain}")  # a packed group named by its title setting
     (kit / "kit.yaml").write_text(text)
     assert main(["build", "--data", str(kit), "--out", str(base / "out"), "-q", "--only", "components",
                  "--duplex", "short"]) == 0
@@ -100,3 +101,5 @@ def test_a_kit_prints_a_group_as_counter_sheets(counter_sheet_kit):
     assert checked == 12 and not bad, bad
     chits = " ".join(PdfReader(str(out / "chits.pdf")).pages[0].extract_text().split())
     assert "Mini Test Kit · damage chits · sheet 1 of 1 · front" in chits and "two-sided" not in chits
+    tiles = PdfReader(str(out / "tiles.pdf"))
+    assert "Mini Test Kit · terrain · front 1 of 1" in " ".join(tiles.pages[0].extract_text().split())
