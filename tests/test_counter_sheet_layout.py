@@ -46,6 +46,13 @@ def test_gutters_leave_gaps_between_counters():
     assert verticals == sorted(round(v, 3) for v in (a.x, a.x + 45, b.x, b.x + 45))
 
 
+def test_crop_marks_keep_inside_the_printable_area_and_off_the_header():
+    front = counter_sheets(30, sheet={"marks": "crop"})[0]
+    ends = [v for cut in front.cuts for v in cut]
+    assert front.cuts and min(ends) >= 18.0 - 1e-3 and max(ends) <= 792 - 18.0 + 1e-3
+    assert min(min(y1, y2) for _, y1, _, y2 in front.cuts) >= 18.0 + 50.0 - 1e-3  # cut ends rounded to 0.001 pt
+
+
 def test_counters_wider_than_the_printable_area_are_refused():
     big = Shape("square", parse_length("9in"), parse_length("9in"))
     with pytest.raises(ValueError, match="does not fit"):

@@ -106,10 +106,12 @@ def stack(runs: list[Run]) -> Packing:
     """The counter-sheet layout: a portrait page, its header room 50 pt on the file's first page (title,
     print instructions, scale check) and 16 pt after; rows top-aligned and centred across; each run starts
     a new row right below the last one (one grid: no band gap), and a sheet is full when the next row would
-    pass the printable area."""
+    pass the printable area (less the crop marks' room, where the group has them)."""
     paper = runs[0].settings.paper
     page = (min(paper), max(paper))
     first_room, room = COUNTER_SHEET_HEADERS
+    marks = CROP_GAP + CROP_LEN if runs[0].settings.marks == "crop" else 0.0  # crop marks stay off the header
+    edge = PRINTABLE_MARGIN + marks
     pages: list[list[Placed]] = []
     rooms: list[float] = []
     top = None  # where the next row starts on the current page; None: the next piece needs a new sheet
@@ -119,9 +121,8 @@ def stack(runs: list[Run]) -> Packing:
             if top is None:
                 rooms.append(room if pages else first_room)
                 pages.append([])
-                top = PRINTABLE_MARGIN + rooms[-1]
-            cells = band_cells(run.shape, run.settings, PRINTABLE_MARGIN, top, page[0] - 2 * PRINTABLE_MARGIN,
-                               page[1] - PRINTABLE_MARGIN - top)
+                top = edge + rooms[-1]
+            cells = band_cells(run.shape, run.settings, edge, top, page[0] - 2 * edge, page[1] - edge - top)
             if not cells:
                 if not pages[-1]:
                     raise ValueError(_too_big(run, page))
