@@ -135,6 +135,14 @@ def impose_group(pieces: list[Piece], spec: tuple[Shape, SheetSettings]) -> list
         raise BuildError(f"{exc}: choose a smaller --counter-size or --gutter") from None
 
 
+def piece_origin(kit, piece: Piece) -> str:
+    """'file:line: ' of the data a module's piece comes from (the first part of its ref names the data file,
+    as kit.yaml's `files:` does; the line is its entry's, or the file's top), so a face that fails to draw
+    says where to look; '' where the kit does not know."""
+    file, line = kit.locate(piece.ref.split(".", 1)[0], piece.ref)
+    return f"{file}:{line}: " if file != "?" else ""
+
+
 def group_sheet(ctx, spec, faces: FaceRefs, group: tuple) -> SheetFile:
     group_id, group_name, pieces = group
     pages = impose_group(pieces, spec)
@@ -146,7 +154,7 @@ def group_sheet(ctx, spec, faces: FaceRefs, group: tuple) -> SheetFile:
         for slot in page.slots:
             piece = pieces[slot.index]
             face = piece.front if page.side == "front" else piece.back
-            ref = faces.ref(face, f"{piece.ref} ({piece.label}, {page.side})")
+            ref = faces.ref(face, f"{piece_origin(ctx.kit, piece)}{piece.ref} ({piece.label}, {page.side})")
             indices.append(distinct.setdefault(ref, len(distinct)))
         sheet = sum(1 for p in pages[:number + 1] if p.side == "front")
         lines = counter_sheet_lines(ctx.kit.title, f"counters \u00b7 {group_name}", page.side, sheet, sheets,
