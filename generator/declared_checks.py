@@ -1,118 +1,311 @@
-"""Cross-file checks a kit declares in kit.yaml (`checks:`), run over its data files: what a designer can say
-without code, each problem located at the data's own file and line and naming the rule.
+"""Cross-file checks a kit declares in kit.yaml (`checks:`), run over its files: what a designer can say without
+code, each problem located at the data's own file and line and naming the rule.
 
-Two kinds of rule:
-- `each` (or `each_key`) + `in`: every value (or key) found at one path is a key of the mapping (or an item
-  of the list) at another, e.g. every technology a unit requires is a technology;
-- `sum` + `equals`: the numbers found at one path add up to a number (or the number at another path), e.g.
-  the deep-space mix holds the markers the rules call for.
-
-A path is `FILE:FIELD.FIELD...`, FILE one of the data files the kit's game module reads (kit.yaml `files:`),
-`*` any key of a mapping or item of a list.
+A rule reads one path (pnpgen.declared_paths says how paths are written) in one of these ways, and is checked
+against what the rest of the rule gives:
+- `each` (every value found): `in` (a key or item of what another path reaches), `equals` / `at_least` /
+  `at_most` / `multiple_of` (a number, or the number at a path), `given` (true: not null; false: null),
+  `together` (each mapping found gives all of these fields or none), `needs` ({field: other}: a mapping that
+  gives `field` gives `other` too); `unless` skips a value where a path gives true;
+- `each_key` (every key of the mappings found): `in`;
+- `sum` (the numbers found, added up) and `count` (the entries of each list or mapping found): `equals`,
+  `at_least`, `at_most`;
+- `rises`: the numbers of each list climb, each above the one before (`by`: by exactly that much);
+- `unique`: no value comes twice;
+- `covers`: the [low, high] ranges of each list cover 1..`up_to` (a die's faces), each number once;
+- `all_or_none`: the values of each list or mapping are given on every item or on none.
+A rule with `warning: true` reports a warning instead of an error.
 """
 from __future__ import annotations
 
 import difflib
-import re
+import operator
+from collections import Counter
+from pathlib import Path
 
+from pnpgen.declared_paths import Found, Sources, is_wild, split
+from pnpgen.kit_folder import KIT_FILE
 from pnpgen.problems import Problems
-from pnpgen.schema import Either, Field, Int, Record, Str, optional
+from pnpgen.schema import Bool, Either, Field, Int, ListOf, MapOf, Number, Record, Str, optional
 
-PATH = Str(r"[a-z_][a-z0-9_]*:[A-Za-z0-9_*.-]+", "FILE:FIELD.FIELD such as units:units.*.requires")
+PATH = Str(r"[A-Za-z0-9_][A-Za-z0-9_./-]*:[A-Za-z0-9_*.{}+=-]+",
+           "FILE:FIELD.FIELD such as units:units.*.requires or components/ships.yaml:rows.*.name")
+NUMBER = Either((Number(), PATH))
+FIELD = Str(r"[A-Za-z0-9_-]+", "a field name")
 
 CHECK = Record({
-    "rule": Field(Str(), doc="the rule's name, quoted in the error"),
+    "rule": Field(Str(), doc="the rule's name, a sentence quoted in every finding"),
+    "warning": optional(Bool(), False, "report a finding as a warning, not an error"),
     "each": optional(PATH, None, "every value found here ..."),
-    "each_key": optional(PATH, None, "... or every key of the mappings found here ..."),
-    "in": optional(PATH, None, "... must be a key of the mapping here (or an item of the list)"),
-    "sum": optional(PATH, None, "the numbers found here add up to ..."),
-    "equals": optional(Either((Int(0, 10 ** 9), PATH)), None, "... this number, or the number at this path"),
-}, "{rule, each or each_key, in} or {rule, sum, equals}")
+    "each_key": optional(PATH, None, "every key of the mappings found here ..."),
+    "sum": optional(PATH, None, "the numbers found here, added up, ..."),
+    "count": optional(PATH, None, "the entries of each list or mapping found here ..."),
+    "rises": optional(PATH, None, "the numbers of each list found here climb"),
+    "unique": optional(PATH, None, "no value found here comes twice"),
+    "covers": optional(PATH, None, "the [low, high] ranges of each list found here cover 1..up_to once"),
+    "all_or_none": optional(PATH, None, "the values of each list found here are given on every item or none"),
+    "in": optional(PATH, None, "... is a key of the mapping here (or an item of the list, or the value)"),
+    "equals": optional(NUMBER, None, "... is this number, or the number at this path"),
+    "at_least": optional(NUMBER, None, "... is no less than this number (or the number at this path)"),
+    "at_most": optional(NUMBER, None, "... is no more than this number (or the number at this path)"),
+    "multiple_of": optional(NUMBER, None, "... divides by this number (or the number at this path)"),
+    "given": optional(Bool(), None, "... is given (true) or left null (false)"),
+    "together": optional(ListOf(FIELD, min_items=2), None, "... gives all of these fields or none"),
+    "needs": optional(MapOf(FIELD, key=FIELD), None, "{field: other}: ... gives `other` where it gives `field`"),
+    "unless": optional(PATH, None, "each: skip a value where this path gives true"),
+    "by": optional(Number(), None, "rises: each number is the one before plus this"),
+    "up_to": optional(Either((Int(1, 10 ** 6), PATH)), None, "covers: the highest number (a die's faces)"),
+}, "a rule: {rule, each or each_key or sum or count or rises or unique or covers or all_or_none, ...}")
+
+# What a rule reads -> (what it is checked with, at least one of them needed; what it may add).
+KINDS = {
+    "each": (("in", "equals", "at_least", "at_most", "multiple_of", "given", "together", "needs"), ("unless",)),
+    "each_key": (("in",), ()),
+    "sum": (("equals", "at_least", "at_most"), ()),
+    "count": (("equals", "at_least", "at_most"), ()),
+    "rises": ((), ("by",)),
+    "unique": ((), ()),
+    "covers": (("up_to",), ()),
+    "all_or_none": ((), ()),
+}
+COMPARISONS = (("equals", "", operator.eq), ("at_least", "at least ", operator.ge),
+               ("at_most", "at most ", operator.le), ("multiple_of", "a multiple of ", lambda n, m: m and n % m == 0))
+PATH_FIELDS = ("each", "each_key", "sum", "count", "rises", "unique", "covers", "all_or_none", "in", "equals",
+               "at_least", "at_most", "multiple_of", "unless", "up_to")
 
 
-def check_declared(rules: list, docs: dict, broken: frozenset, lines: dict, kit_file, problems: Problems) -> None:
-    """Run every rule whose files all passed their schema (`broken` names the files that did not)."""
+def check_declared(rules: list, docs: dict, broken: frozenset, lines: dict, root: Path, problems: Problems) -> None:
+    """Run every rule over `docs` (file key -> checked data; `kit` is kit.yaml) and any kit file a rule names
+    by its path; a rule reading a file that failed its schema (`broken`) is skipped, that file's problems are
+    reported already."""
+    sources, kit_file = Sources(docs, lines, root), Path(root) / KIT_FILE
     for index, rule in enumerate(rules):
         here = f"checks[{index}]"
-        at = lines.get(("kit", here), (kit_file, 0))[1]
-        paths = [rule[k] for k in ("each", "each_key", "in", "sum") if rule[k]]
-        paths += [rule["equals"]] if isinstance(rule["equals"], str) else []
-        unknown = sorted({p.split(":", 1)[0] for p in paths} - set(docs))
-        if unknown or not _well_formed(rule):
-            files = ", ".join(sorted(docs)) or "none: checks read a game module's files (kit.yaml files:)"
-            problems.error(kit_file, at, here, f"{rule['rule']}: " + (
-                f"no data file {', '.join(map(repr, unknown))} (files: {files})" if unknown else
-                "give `each` or `each_key` with `in`, or `sum` with `equals`"))
+        problem = _shape_problem(rule) or _file_problem(rule, sources)
+        if problem:
+            problems.error(kit_file, lines.get(("kit", here), (kit_file, 0))[1], here, f"{rule['rule']}: {problem}")
+        elif not {split(p)[0] for p in _paths(rule)} & broken:
+            kind = next(k for k in KINDS if rule[k])
+            sources.filled.clear()
+            RUNS[kind](rule, kind, sources, _Report(rule, sources, problems))
+            for name in [n for n, ever in sources.filled.items() if not ever]:
+                problems.error(kit_file, lines.get(("kit", here), (kit_file, 0))[1], here, f"{rule['rule']}: {{{name}}} "
+                               f"stands for nothing: no `{{{name}}}` step in `{kind}`'s path and no field {name} beside "
+                               "its values")
+
+
+def _paths(rule: dict) -> list[str]:
+    return [rule[k] for k in PATH_FIELDS if isinstance(rule[k], str)]
+
+
+def _shape_problem(rule: dict) -> str | None:
+    kinds = [k for k in KINDS if rule[k]]
+    if len(kinds) != 1:
+        return f"give one of {', '.join(KINDS)} (the rule gives {', '.join(kinds) or 'none'})"
+    needed, extra = KINDS[kinds[0]]
+    tests = [k for k in CHECK.fields if k not in KINDS and k not in ("rule", "warning") and rule[k] is not None]
+    stray = [k for k in tests if k not in needed + extra]
+    if stray:
+        return f"`{kinds[0]}` is not checked with {', '.join(stray)} ({', '.join(needed + extra) or 'nothing more'})"
+    if needed and not set(tests) & set(needed):
+        return f"give `{kinds[0]}` with {_one_of(needed)}"
+    return None
+
+
+def _one_of(names) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def _file_problem(rule: dict, sources: Sources) -> str | None:
+    for file_key in dict.fromkeys(split(p)[0] for p in _paths(rule)):
+        if not sources.knows(file_key):
+            return (f"no data file {file_key!r} (files: {', '.join(sources.names())}, or a kit file's path such as "
+                    f"components/ships.yaml)")
+        reason = sources.load(file_key)
+        if reason:
+            return reason
+    return None
+
+
+class _Report:
+    """A finding of one rule, located at the data's own line and naming the rule."""
+
+    def __init__(self, rule: dict, sources: Sources, problems: Problems):
+        self.rule, self.sources = rule, sources
+        self.say = problems.warn if rule["warning"] else problems.error
+
+    def __call__(self, file_key: str, path: str, message: str) -> None:
+        file, line = self.sources.locate(file_key, path)
+        self.say(file, line, path, f"{self.rule['rule']}: {message}")
+
+
+def _each(rule, kind, sources: Sources, report: _Report) -> None:
+    file_key, found = sources.find(rule[kind])
+    if kind == "each_key":
+        found = [Found(f"{f.path}.{k}" if f.path else str(k), k, f.names, f.value)
+                 for f in found if isinstance(f.value, dict) for k in f.value]
+    for item in found:
+        if rule["unless"] and any(f.value is True for f in sources.find(rule["unless"], item)[1]):
             continue
-        if {p.split(":", 1)[0] for p in paths} & broken:
-            continue  # that file's own problems are reported already
-        _run(rule, docs, lines, problems)
+        for path, message in _item_problems(rule, item, sources):
+            report(file_key, path, message)
 
 
-def _well_formed(rule: dict) -> bool:
-    membership = bool(rule["each"]) + bool(rule["each_key"]) == 1 and rule["in"] and not rule["sum"]
-    count = rule["sum"] and rule["equals"] is not None and not (rule["each"] or rule["each_key"] or rule["in"])
-    return bool(membership or count)
-
-
-def _run(rule: dict, docs: dict, lines: dict, problems: Problems) -> None:
-    def error(file_key: str, path: str, message: str) -> None:
-        file, line = _locate(lines, file_key, path)
-        problems.error(file, line, path, f"{rule['rule']}: {message}")
-
-    if rule["sum"]:
-        file_key, found = _found(docs, rule["sum"])
-        total = sum(v for _, v in found if isinstance(v, (int, float)) and not isinstance(v, bool))
-        wanted, named = rule["equals"], ""
-        if isinstance(wanted, str):
-            named = f" ({wanted.split(':', 1)[1]})"
-            wanted = next((v for _, v in _found(docs, wanted)[1]), None)
-        if total != wanted:
-            parent = _parent(rule["sum"].split(":", 1)[1])
-            error(file_key, parent, f"the entries add up to {total:g}, the rules call for {wanted}{named}")
-        return
-    source = rule["each"] or rule["each_key"]
-    file_key, found = _found(docs, source, keys=bool(rule["each_key"]))
-    known = {str(k) for _, names in _found(docs, rule["in"])[1] if isinstance(names, (dict, list)) for k in names}
-    for path, value in found:
-        if value is not None and str(value) not in known:
+def _item_problems(rule, item: Found, sources: Sources):
+    value = item.value
+    known_at = sources.fill(rule["in"], item) if rule["in"] else None  # None: a {name} it cannot fill
+    if known_at and value is not None:
+        known = _known(sources, known_at)
+        if str(value) not in known:
             near = difflib.get_close_matches(str(value), sorted(known), n=1)
             hint = f"did you mean {near[0]!r}? " if near else ""
-            error(file_key, path, f"{value!r} is not one of them ({hint}known: {', '.join(sorted(known))})")
+            yield item.path, f"{value!r} is not one of them ({hint}known: {', '.join(_sorted(known)) or 'none'})"
+    if rule["given"] is not None and (value is not None) != rule["given"]:
+        yield item.path, ("is not given: the rules call for a value" if rule["given"] else
+                          f"is {value!r}: the rules call for none (leave it null)")
+    if _is_number(value):
+        wanted = _broken_comparison(rule, value, sources, item)
+        if wanted:
+            yield item.path, f"is {_show(value)}, the rules call for {wanted}"
+    if isinstance(value, dict):
+        yield from _field_problems(rule, item.path, value)
 
 
-def _found(docs: dict, spec: str, keys: bool = False) -> tuple[str, list]:
-    """(file key, [(dotted path, value)]) of every node `spec` reaches; with `keys`, the keys of the mappings
-    reached, each at its own path."""
-    file_key, path = spec.split(":", 1)
-    nodes = [("", docs[file_key])]
-    for step in path.split("."):
-        nodes = [pair for where, node in nodes for pair in _step(where, node, step)]
-    if keys:
-        nodes = [(_join(where, str(k)), k) for where, node in nodes if isinstance(node, dict) for k in node]
-    return file_key, nodes
+def _field_problems(rule, path: str, record: dict):
+    fields = rule["together"] or []
+    given = [f for f in fields if record.get(f) is not None]
+    if given and len(given) < len(fields):
+        missing = [f for f in fields if f not in given]
+        yield f"{path}.{given[0]}", (f"{' and '.join(given)} given without {' and '.join(missing)}: give "
+                                     f"{', '.join(fields)} together or none")
+    for field, other in (rule["needs"] or {}).items():
+        if record.get(field) is not None and record.get(other) is None:
+            yield f"{path}.{other}", f"{field} is given, so {other} must be too"
 
 
-def _step(where: str, node, step: str) -> list:
-    if isinstance(node, dict):
-        chosen = node.items() if step == "*" else ([(step, node[step])] if step in node else [])
-        return [(_join(where, str(k)), v) for k, v in chosen]
-    if isinstance(node, list) and step == "*":
-        return [(f"{where}[{i}]", v) for i, v in enumerate(node)]
-    return []
+def _sum(rule, kind, sources: Sources, report: _Report) -> None:
+    file_key, found = sources.find(rule["sum"])
+    total = sum(f.value for f in found if _is_number(f.value))
+    wanted = _broken_comparison(rule, total, sources, None)
+    if wanted:
+        steps = split(rule["sum"])[1]
+        holder = ".".join(steps[:next((i for i, s in enumerate(steps) if is_wild(s)), len(steps))])
+        report(file_key, holder, f"the entries add up to {_show(total)}, the rules call for {wanted}")
 
 
-def _join(where: str, key: str) -> str:
-    return f"{where}.{key}" if where else key
+def _count(rule, kind, sources: Sources, report: _Report) -> None:
+    file_key, found = sources.find(rule["count"])
+    for item in found:
+        if isinstance(item.value, (list, dict)):
+            wanted = _broken_comparison(rule, len(item.value), sources, item)
+            if wanted:
+                report(file_key, item.path, f"holds {len(item.value)} entries, the rules call for {wanted}")
 
 
-def _parent(path: str) -> str:
-    """`deep_space.mix.*.count` -> `deep_space.mix`: a sum's error points at what holds its entries."""
-    return path.split(".*", 1)[0]
+def _rises(rule, kind, sources: Sources, report: _Report) -> None:
+    file_key, groups = sources.groups(rule["rises"])
+    for _, members in groups:
+        numbers = [m for m in members if _is_number(m.value)]
+        for before, item in zip(numbers, numbers[1:]):
+            if rule["by"] is not None and item.value != before.value + rule["by"]:
+                report(file_key, item.path, f"expected {_show(before.value + rule['by'])}, not {_show(item.value)}")
+            elif rule["by"] is None and item.value <= before.value:
+                report(file_key, item.path, f"{_show(item.value)} does not rise above the {_show(before.value)} "
+                                            "before it")
 
 
-def _locate(lines: dict, file_key: str, path: str) -> tuple:
-    """(file, line) of a field, or of its nearest parent that has one."""
-    while (file_key, path) not in lines and path:
-        path = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", path)
-    return lines.get((file_key, path), ("?", 0))
+def _unique(rule, kind, sources: Sources, report: _Report) -> None:
+    file_key, found = sources.find(rule["unique"])
+    first = {}
+    for item in found:
+        if item.value is None:
+            continue
+        key = str(item.value)
+        if key in first:
+            line = sources.locate(file_key, first[key])[1]
+            report(file_key, item.path, f"{item.value!r} is given twice (first at {first[key]}, line {line})")
+        first.setdefault(key, item.path)
+
+
+def _covers(rule, kind, sources: Sources, report: _Report) -> None:
+    top = _bound(rule["up_to"], sources, None)[0]
+    if not isinstance(top, int):
+        return
+    file_key, groups = sources.groups(rule["covers"])
+    for holder, members in groups:
+        covered = Counter()
+        for item in members:
+            span = [item.value, item.value] if isinstance(item.value, int) else item.value
+            if not (isinstance(span, list) and len(span) == 2 and all(isinstance(n, int) for n in span)
+                    and 1 <= span[0] <= span[1] <= top):
+                report(file_key, item.path, f"must be [low, high] within 1..{top}, not {item.value}")
+                continue
+            covered.update(range(span[0], span[1] + 1))
+        gaps = [n for n in range(1, top + 1) if covered[n] != 1]
+        if gaps:
+            report(file_key, holder, f"every roll 1..{top} must appear exactly once; check {gaps}")
+
+
+def _all_or_none(rule, kind, sources: Sources, report: _Report) -> None:
+    file_key, groups = sources.groups(rule["all_or_none"])
+    for holder, members in groups:
+        missing = [m.path for m in members if m.value is None]
+        if missing and len(missing) < len(members):
+            report(file_key, holder, f"given on {len(members) - len(missing)} of {len(members)}, "
+                                     f"not on {', '.join(missing)}")
+
+
+RUNS = {"each": _each, "each_key": _each, "sum": _sum, "count": _count, "rises": _rises, "unique": _unique,
+        "covers": _covers, "all_or_none": _all_or_none}
+
+
+def _broken_comparison(rule, number, sources: Sources, beside: Found | None) -> str | None:
+    """The first of the rule's comparisons `number` fails, said as what the rules call for:
+    'at most 4 (players.max)'; None when it passes them all (or a bound's path reaches no number)."""
+    for key, words, holds in COMPARISONS:
+        if rule[key] is None:
+            continue
+        bound, named = _bound(rule[key], sources, beside)
+        if bound is not None and not holds(number, bound):
+            return f"{words}{_show(bound)}{named}"
+    return None
+
+
+def _bound(spec, sources: Sources, beside: Found | None) -> tuple:
+    """(number, ' (where it is)') of a number or a path's first number; (None, '') when it reaches none."""
+    if not isinstance(spec, str):
+        return spec, ""
+    numbers = [f for f in sources.find(spec, beside)[1] if _is_number(f.value)]
+    return (numbers[0].value, f" ({numbers[0].path})") if numbers else (None, "")
+
+
+def _known(sources: Sources, spec: str) -> set[str]:
+    """The names a value may be: the keys of the mappings `spec` reaches, the items of its lists, or the values
+    themselves (worked out once per path: a rule over thousands of rows reads its list once)."""
+    if ("known", spec) not in sources.memo:
+        known = set()
+        for f in sources.find(spec)[1]:
+            items = f.value if isinstance(f.value, (dict, list)) else [f.value] if f.value is not None else []
+            known |= {str(k) for k in items if not isinstance(k, (dict, list))}
+        sources.memo[("known", spec)] = known
+    return sources.memo[("known", spec)]
+
+
+def _sorted(names: set[str]) -> list[str]:
+    return sorted(names, key=lambda n: (0, float(n), n) if _numeric(n) else (1, 0, n))
+
+
+def _numeric(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _show(number) -> str:
+    return str(int(number)) if isinstance(number, float) and number.is_integer() else str(number)

@@ -26,7 +26,6 @@ class GameModule:
     listing: Callable | None = None  # (kit, pieces) -> text for `pnpgen list`
     hex_maps: Callable | None = None  # () -> its meaning of the kit's hex maps (pnpgen.maps.rules.MapRules)
     chart_context: Callable = lambda kit, pieces: {}  # the names its charts (charts.yaml) may use
-    render_markup: Callable | None = None  # (kit, source, origin) -> an aid file's Jinja rendered with its names
     # (kit, pieces, counter size, tables) -> a ChapterExtras: its documents' own Jinja names and figures
     documents: Callable | None = None
     # (group, printed name) of its pieces' print groups, in print order: the counters part's files

@@ -45,25 +45,36 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
                                                          counter_size))
     if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
         check_charts(kit.charts, chart_context(kit), problems)
-    if not problems.errors():  # the kit's texts (a game module checks its own templates and aid texts)
-        _check_texts(kit, problems, generic=not module)
+    _check_texts(kit, problems, aids_too=bool(module) and _module_data_sound(root, kit_doc, problems))
     stop_on(problems, strict)
     return kit, problems.warnings()
 
 
-def _check_texts(kit: Kit, problems: Problems, generic: bool) -> None:
-    """Templates parsed, chapters rendered, aid cards read: what a build would trip on, found now."""
+def _check_texts(kit: Kit, problems: Problems, aids_too: bool) -> None:
+    """Templates parsed (whatever else is wrong), chapters rendered and aid cards read once the data is sound:
+    what a build would trip on, found now. `aids_too`: read the aid cards beside other problems (a game
+    module's kit whose data files are sound: what its aid texts quote is whole)."""
     from pnpgen.aids.schema import CARDS_FILE, SHEETS_FILE, check_aid_file
     from pnpgen.aids.sources import has_aid_cards, has_sheets
     from pnpgen.validate_texts import check_chapters, check_template_files
-    check_chapters(kit, problems)
-    if not generic:
-        return
+    sound = not problems.errors()
     check_template_files(kit.root, problems)
+    if sound:
+        check_chapters(kit, problems)
+    if not (sound or aids_too):
+        return
     if has_aid_cards(kit):
         check_aid_file(kit, CARDS_FILE, problems)
     if has_sheets(kit):
         check_aid_file(kit, SHEETS_FILE, problems)
+
+
+def _module_data_sound(root: Path, kit_doc: dict, problems: Problems) -> bool:
+    """No error in kit.yaml or in a data file its game module reads (`files:`)."""
+    paths = [root / KIT_FILE] + [root / rel for rel in (kit_doc["files"] or {}).values()
+                                 if rel and "\0" not in rel]
+    shown = {display_path(p) for p in paths} | {display_path(p.resolve()) for p in paths}
+    return not any(p.file in shown for p in problems.errors())
 
 
 def _game_module(kit_doc, raw_kit, kit_file: Path, problems):
@@ -114,11 +125,13 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict, cou
     documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems)
     check_files_apart(documents, tables.values(), kit_file, lines, problems)
     icons = check_icons(root, kit_doc["icons"], kit_file, raw_kit, problems)
-    if not kit.has_game_module:  # its module runs them over its files; here they have none to read
+    if not kit.has_game_module:  # a module runs them with its own files beside the kit's
         from pnpgen.declared_checks import check_declared
-        check_declared(kit_doc["checks"], {}, frozenset(), lines, kit_file, problems)
-    from pnpgen.kit_fonts import load_kit_fonts
-    return {"icons": icons, "fonts": load_kit_fonts(root, problems), "tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
+        check_declared(kit_doc["checks"], {"kit": kit_doc}, frozenset(), lines, root, problems)
+    from pnpgen.kit_fonts import check_document_fonts, load_kit_fonts
+    fonts = load_kit_fonts(root, problems)
+    document_fonts = check_document_fonts(kit_doc["fonts"], fonts, kit_file, raw_kit, problems)
+    return {"icons": icons, "fonts": fonts, "document_fonts": document_fonts, "tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
             "sheets": kit_doc["sheets"], "documents": documents, "preflight": kit_doc["preflight"]}
 
 

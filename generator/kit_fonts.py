@@ -1,11 +1,15 @@
-"""A kit's own fonts (`fonts/*.ttf`): read at load, shown to cairo for drawing faces, checked for every
-character a face sets in them.
+"""A kit's own fonts (`fonts/*.ttf`, `*.otf`): read at load, shown to cairo for drawing faces, checked for
+every character a face sets in them.
 
 Templates and textboxes name a kit font by its family (`font-family="Orbitron"`, `textbox(...,
 family="Orbitron")`), as they name the shipped DejaVu Sans. cairo finds fonts through fontconfig, which
 pnpgen points at its own folder only (pnpgen.fonts); a kit's folder is added to that configuration for the
-build, so the PDFs embed the kit's font as a subset, as they do DejaVu. A character the font lacks would
-print as an empty box: it is a located error naming the font, the character and the piece instead.
+build, so the PDFs embed the kit's font as a subset, as they do DejaVu (FreeType reads TrueType and CFF
+outlines alike). A character the font lacks would print as an empty box: it is a located error naming the
+font, the character and the piece instead. The typeset documents use the same fonts through reportlab
+(pnpgen.documents.doc_fonts), a CFF font as the TrueType copy pnpgen.font_outlines makes of it. A font
+file is held to the `font_file_kb` budget and read through the kit reader; one that cannot be read is an
+error at its file.
 """
 from __future__ import annotations
 
@@ -20,7 +24,6 @@ from pnpgen.problems import Problems, display_path
 
 FOLDER = "fonts"
 SUFFIXES = (".ttf", ".otf")
-MAX_FONT_FILE = 30 * 1024 * 1024
 SHIPPED = ("DejaVu Sans", "DejaVu Sans Condensed")
 
 
@@ -31,10 +34,12 @@ class KitFont:
     file: Path
     digest: str          # of the file's bytes: measures kept between builds are the file's own
     chars: frozenset     # the characters the font has a glyph for
+    italic: bool = False
+    cff: bool = False    # PostScript outlines: reportlab embeds the TrueType copy pnpgen.font_outlines makes
 
 
 def load_kit_fonts(root: Path, problems: Problems) -> tuple:
-    """Every font of the kit's fonts/ folder; a file that is not a TrueType font is a located error."""
+    """Every font of the kit's fonts/ folder; a file that is not a font pnpgen can embed is a located error."""
     folder = Path(root) / FOLDER
     if not folder.is_dir():
         return ()
@@ -46,29 +51,79 @@ def load_kit_fonts(root: Path, problems: Problems) -> tuple:
     return tuple(fonts)
 
 
+def read_font_bytes(path: Path, root: Path) -> bytes:
+    """A font file's bytes through the kit reader: a regular file inside the kit, within the `font_file_kb`
+    budget (refused by its size, unread)."""
+    from pnpgen import budgets
+    kb = budgets.active().font_file_kb
+    try:
+        return kit_files.read_bytes(path, root, limit=kb * 1024)
+    except kit_files.KitFileError as exc:
+        if not exc.message.startswith("is larger than"):
+            raise
+        more = (f"; raise it in kit.yaml, `budgets: {{font_file_kb: ...}}` (at most {budgets.CEILINGS.font_file_kb})"
+                if kb < budgets.CEILINGS.font_file_kb else "")
+        raise kit_files.KitFileError(path, f"is larger than {kb} KB, the most a font file may have (the "
+                                           f"font_file_kb budget){more}") from None
+
+
+def truetype_bytes(font: KitFont, root: Path) -> bytes:
+    """What reportlab embeds for `font`: its own bytes, or the TrueType copy of a CFF font."""
+    from pnpgen.font_outlines import truetype_of
+    data = read_font_bytes(font.file, root)
+    return truetype_of(data) if font.cff else data
+
+
 def _read_font(path: Path, root: Path, problems: Problems) -> KitFont | None:
-    """The font, its bytes read through the kit reader (a regular file inside the kit, at most 30 MB)."""
+    """The font, its bytes read through the kit reader; CFF outlines made TrueType (pnpgen.font_outlines)."""
+    from pnpgen.font_outlines import FontOutlineError, is_cff, truetype_of
     from reportlab.pdfbase.ttfonts import TTFontFile
     try:
-        data = kit_files.read_bytes(path, root, limit=MAX_FONT_FILE)
+        data = read_font_bytes(path, root)
+        cff = is_cff(data)
+        stream = io.BytesIO(truetype_of(data) if cff else data)
+        stream.name = str(path)
+        parsed = TTFontFile(stream)
     except kit_files.KitFileError as exc:
         problems.error(path, 0, "", exc.message)
         return None
-    try:
-        stream = io.BytesIO(data)
-        stream.name = str(path)
-        parsed = TTFontFile(stream)
-    except Exception as exc:  # noqa: BLE001 - TTFError, struct and index errors: any parse failure is "not a font"
-        problems.error(path, 0, "", f"not a TrueType font pnpgen can embed ({exc}); OpenType fonts with "
-                                    f"PostScript (CFF) outlines need their TrueType (.ttf) version")
+    except FontOutlineError as exc:
+        problems.error(path, 0, "", f"an OpenType font with PostScript (CFF) outlines pnpgen cannot use: {exc}")
         return None
-    family = parsed.familyName.decode("latin-1") if isinstance(parsed.familyName, bytes) else str(parsed.familyName)
+    except Exception as exc:  # noqa: BLE001 - TTFError, struct and index errors: any parse failure is "not a font"
+        problems.error(path, 0, "", f"not a TrueType or OpenType font pnpgen can embed ({str(exc)[:160]})")
+        return None
+    family, style = _name(parsed.familyName), _name(parsed.styleName).lower()
     if family in SHIPPED:
         problems.error(path, 0, "", f"the family {family!r} is pnpgen's own: a kit font needs another name")
         return None
-    style = (parsed.styleName.decode("latin-1") if isinstance(parsed.styleName, bytes) else str(parsed.styleName))
-    return KitFont(family, "bold" in style.lower(), path, hashlib.sha1(data).hexdigest()[:12],
-                   frozenset(chr(c) for c in parsed.charToGlyph))
+    return KitFont(family, "bold" in style, path, hashlib.sha1(data).hexdigest()[:12],
+                   frozenset(chr(c) for c in parsed.charToGlyph), "italic" in style or "oblique" in style, cff)
+
+
+def check_document_fonts(chosen: dict, fonts: tuple, kit_file: Path, raw_kit, problems: Problems) -> dict:
+    """kit.yaml `fonts:` ({body, headings, tables}: a family each): every family one of the kit's fonts or
+    pnpgen's own, else a located error with the nearest name. The roles it names, for the documents."""
+    import difflib
+    families = sorted({font.family for font in fonts} | set(SHIPPED))
+    block = raw_kit.get("fonts") if hasattr(raw_kit, "get") else None
+    good = {}
+    for role, family in (chosen or {}).items():
+        if family is None:
+            continue
+        if family not in families:
+            near = difflib.get_close_matches(family, families, n=1)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            line = block.line_of(role) if hasattr(block, "line_of") else raw_kit.line_of("fonts")
+            problems.error(kit_file, line, f"fonts.{role}", f"no font of the family {family!r} ({hint}the kit's "
+                                                            f"fonts/ and pnpgen's: {', '.join(families)})")
+            continue
+        good[role] = family
+    return good
+
+
+def _name(value) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
 
 
 _KIT_FONTS: dict = {}   # family -> [KitFont] of the kit being built (one kit a process: the CLI's build)

@@ -42,6 +42,7 @@ class Kit:
     charts: dict = field(default_factory=dict, compare=False, repr=False)  # Chart per name (documents/charts.py)
     icons: dict = field(default_factory=dict, compare=False, repr=False)  # name -> image path in the kit (`:name:`)
     fonts: tuple = field(default=(), compare=False, repr=False)  # KitFont per file of fonts/ (generator/kit_fonts.py)
+    document_fonts: dict = field(default_factory=dict, compare=False, repr=False)  # kit.yaml `fonts:` role -> family
 
     @property
     def has_game_module(self) -> bool:

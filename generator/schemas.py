@@ -88,7 +88,13 @@ KIT = Record({
     "icons": optional(MapOf(Str(r"[^:]+", "a path inside the kit folder, such as art/credit.svg"),
                             key=Str(r"[a-z0-9][a-z0-9_-]*", "an icon name of lower-case letters, digits, _ or -")),
                       {}, "icons by name, placed in any textbox text as :name:"),
-    "checks": optional(ListOf(CHECK), [], "cross-file rules over a game module's data files (pnpgen.declared_checks)"),
+    "fonts": optional(Record({
+        "body": optional(Str(), None, "chapters' text and lists, aid card and record sheet text"),
+        "headings": optional(Str(), None, "headings, the booklet's cover and contents, card and sheet titles"),
+        "tables": optional(Str(), None, "chart and table cells (default: DejaVu Sans Condensed)"),
+    }, "{body, headings, tables}: font families of fonts/ (or DejaVu Sans)"), {},
+        "the kit's own fonts its documents print in (default: DejaVu Sans)"),
+    "checks": optional(ListOf(CHECK), [], "rules between the kit's files (pnpgen.declared_checks)"),
     "preflight": optional(Record({
         "min_text": optional(LENGTH, "6pt", "the smallest text a piece may print"),
         "cut_margin": optional(LENGTH, "1mm", "how far text must keep from a piece's cut line"),
@@ -96,6 +102,7 @@ KIT = Record({
     "budgets": optional(Record({
         name: optional(Int(1, getattr(CEILINGS, name)), getattr(DEFAULT_BUDGETS, name), doc)
         for name, doc in BUDGET_DOCS.items()
-    }, "{memory_mb, cpu_seconds, template_seconds, face_kb, chapter_kb, text_chars, int_digits}"), {},
+    }, "{memory_mb, cpu_seconds, template_seconds, face_kb, chapter_kb, text_chars, int_digits, text_file_kb, "
+       "font_file_kb}"), {},
         "what a build may spend on the machine (pnpgen.budgets); raised here, up to fixed ceilings"),
 }, "the kit description")

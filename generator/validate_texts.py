@@ -49,6 +49,20 @@ def check_chapters(kit, problems: Problems) -> None:
         context = chapter_context(kit)[0]
         for path in chapter_files(kit, settings["chapters"]):
             try:
-                render_chapter(path, context, kit.root)
+                text = render_chapter(path, context, kit.root)
             except TextError as exc:
                 problems.error(path, exc.line, "", exc.message)
+                continue
+            for line, name in chapter_icons(text):
+                if name not in kit.icons:
+                    from pnpgen.icon_names import unknown_icon
+                    problems.error(path, line, "", unknown_icon(name, kit.icons))
+
+
+def chapter_icons(text: str):
+    """(line, name) of every `:name:` a rendered chapter places (the lines of the chapter file)."""
+    from pnpgen.booklet.markdown import DIRECTIVE, source_lines
+    from pnpgen.icon_names import ICON
+    for line, part in source_lines(text):
+        if not DIRECTIVE.match(part.strip()):  # [[figure:scenario-map:two-player]] names a figure
+            yield from ((line, match.group(1)) for match in ICON.finditer(part))

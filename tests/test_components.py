@@ -148,6 +148,19 @@ def test_blank_kit_builds_as_written(tmp_path, capsys):
     assert len(PdfReader(kit_out / "tokens.pdf").pages) == 2 and {p["colour"] for p in placed} == {"red", "blue"}
 
 
+def test_blank_kit_s_declared_rule_finds_a_repeated_title(tmp_path, capsys):
+    """The starting kit's example rule (kit.yaml `checks:`) reads its cards' table and names the row."""
+    kit = tmp_path / "my-game"
+    assert main(["new", "--blank", str(kit)]) == 0
+    cards = kit / "components" / "cards.yaml"
+    lines = cards.read_text().splitlines()
+    first, again = (next(n for n, line in enumerate(lines, 1) if f"{{title: {t}," in line) for t in ("Build", "Trade"))
+    cards.write_text(cards.read_text().replace("{title: Trade,", "{title: Build,"))
+    assert main(["validate", "--quick", "--data", str(kit)]) == 1
+    assert (f"cards.yaml:{again}: rows[2].title: no two cards share a title: 'Build' is given twice (first at "
+            f"rows[1].title, line {first})") in capsys.readouterr().err
+
+
 # Bad input: each problem located at file:line, exit 1, the earlier output untouched --------------------
 
 @pytest.fixture

@@ -363,7 +363,7 @@ def test_a_file_that_is_no_font_is_a_located_error(kit_to_break, run_cli):
     (kit_to_break / "fonts" / "Broken.ttf").write_bytes(b"not a font at all" * 10)
     (kit_to_break / "fonts" / "Out.ttf").symlink_to("/etc/hostname")
     result = run_cli("validate", "--quick", "--data", kit_to_break)
-    assert result.code == 1 and "Broken.ttf: not a TrueType font pnpgen can embed" in result.err, result.err
+    assert result.code == 1 and "Broken.ttf: not a TrueType or OpenType font pnpgen can embed" in result.err, result.err
     assert "Out.ttf: links to a file outside the kit folder" in result.err, result.err
 
 

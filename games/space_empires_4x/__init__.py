@@ -1,8 +1,8 @@
 """Space Empires 4X's game module: what its kit needs beyond data and templates.
 
 Its data files (units, technologies, markers, counters, game, maps) have shapes of their own, the game
-derives numbers from them (a Homeworld's value steps, group numbers, the marker mixes) and checks them
-against each other; its own Python says what its hex maps mean (maps/rules.py) and adds its booklet's
+derives numbers from them (a Homeworld's value steps, group numbers, the marker mixes) and checks its
+counters (the rules between its files are declared in its kit.yaml `checks:`); its own Python says what its hex maps mean (maps/rules.py) and adds its booklet's
 figures and chapter names (booklet/chapters.py). Everything is printed by the core's parts, as any kit's:
 its counters (the pieces it makes), aid cards, record sheets, hex maps and rules booklet (the documents part,
 under the name `booklet`); so are tables, boards and documents.
@@ -51,11 +51,6 @@ def _chart_context(kit, pieces):
     return chart_context(kit, pieces)
 
 
-def _render_markup(kit, source, origin):
-    from pnpgen.games.space_empires_4x.text import render_aid_markup
-    return render_aid_markup(kit, source, origin)
-
-
 def _print_groups(kit):
     """Each colour's counters, then the deep-space markers, then the shared counters."""
     from pnpgen.games.space_empires_4x.inventory import DEEP_SPACE, NEUTRAL
@@ -78,4 +73,4 @@ def _parts():
 MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,
                     summary=_summary, listing=_listing, hex_maps=_hex_maps,
                     chart_context=_chart_context, print_groups=_print_groups,
-                    render_markup=_render_markup, documents=_documents)
+                    documents=_documents)

@@ -36,8 +36,8 @@ def load(root: Path, kit_doc: dict, raw_kit, base: dict, problems) -> Se4xKit:
     broken = frozenset(key for key, doc in docs.items() if doc is None)
     kit = _build_model(base, {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()})
     checks.check_kit(kit, problems, broken)  # still run the checks whose files are sound, to report all at once
-    check_declared(kit_doc["checks"], {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()}, broken, lines,
-                   root / KIT_FILE, problems)  # the rules kit.yaml declares over these files
+    check_declared(kit_doc["checks"], {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()} | {"kit": kit_doc},
+                   broken, lines, root, problems)  # the rules kit.yaml declares over these files (and any other)
     if files and files["maps"] and not broken & {"game", "markers"}:  # boards are checked against both
         kit = dataclasses.replace(kit, maps=_load_maps(root, files["maps"], kit, raw_kit, problems))
     return kit

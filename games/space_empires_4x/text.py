@@ -2,26 +2,16 @@
 or plain text.
 
 Writers type `{{ units.CA.cost }}` instead of a number, so the text can never disagree with the counters.
-Undefined names are errors with the file and line, never blanks. Texts come from kit folders a designer may
-have downloaded, so Jinja runs sandboxed: `{{ kit.__class__ }}` and the like stop with a located error.
+The names are the game's; the rendering is the core's, as every kit's texts (sandboxed, strict, located).
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
-from xml.sax.saxutils import escape as xml_escape
 
-import jinja2
-
-from pnpgen.games.space_empires_4x.rulings import SOURCE as RULINGS_FILE
-from pnpgen.games.space_empires_4x.rulings import ruling_names
+from pnpgen.documents.rulings import SOURCE as RULINGS_FILE
+from pnpgen.documents.rulings import ruling_names
 from pnpgen.model import Kit
-from pnpgen.problems import display_path
-from pnpgen.documents.context import render_in
-from pnpgen.kit_loader import KitLoader
-from pnpgen.sandbox import KitSandbox, KitUndefined
-from pnpgen.text import TextError, join_and
 
 
 def kit_context(kit: Kit) -> dict:
@@ -48,27 +38,11 @@ def kit_context(kit: Kit) -> dict:
     }
 
 
-@lru_cache(maxsize=8)
-def _env(root: Path, markup: bool) -> jinja2.Environment:
-    """The sandbox for this kit's texts; includes name files from the kit folder, read by the kit reader."""
-    env = KitSandbox(loader=KitLoader([(root, root)]), undefined=KitUndefined, autoescape=False,
-                     keep_trailing_newline=True, finalize=_escape_markup if markup else None)
-    env.filters["join_and"] = join_and
-    return env
-
-
-def _escape_markup(value):
-    """Data quoted into reportlab paragraph markup: a name like 'R&D <1>' must print, not break it."""
-    return xml_escape(value) if isinstance(value, str) else value
-
-
 def render_text(kit: Kit, source: str, origin: Path | str, extra: dict | None = None, markup: bool = False) -> str:
-    """Render one text; `origin` names its file for errors; `markup` escapes quoted data for reportlab."""
-    context = kit_context(kit) | (extra or {})
-    name = display_path(origin)
-    if "\0" in source:
-        raise TextError(name, source[: source.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
-    return render_in(_env(Path(kit.root), markup), source, name, context)
+    """One text with the kit's names (the core's sandbox, pnpgen.documents.context); `origin` names its file
+    for errors; `markup` escapes quoted data for reportlab."""
+    from pnpgen.documents.context import render_string
+    return render_string(source, origin, kit_context(kit) | (extra or {}), kit.root, markup)
 
 
 def aid_names(kit: Kit) -> dict:
@@ -78,8 +52,3 @@ def aid_names(kit: Kit) -> dict:
         by_movement.setdefault(unit.movement, []).append(unit.name)
     return {"moving": by_movement, "colony_steps": list(reversed(kit.game.economy["colony_growth"])),
             "marker_list": list(kit.marker_kinds.values())}
-
-
-def render_aid_markup(kit: Kit, source: str, origin: Path) -> str:
-    """An aid file (cards, record sheet labels) rendered with the kit's numbers and the lists above."""
-    return render_text(kit, source, origin, aid_names(kit), markup=True)

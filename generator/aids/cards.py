@@ -27,15 +27,26 @@ class PlannedCard:
 
 def plan_cards(kit: Kit, sheet: CardSheet) -> list[PlannedCard]:
     """Every card in print order; raises a located BuildError if any face does not fit its card."""
+    from pnpgen.documents.paragraphs import use_kit
+    use_kit(kit)  # its fonts registered and chosen (kit.yaml `fonts:`), its icons
     frame = content_frame(sheet.slots[0])
     context, planned = chart_context(kit), []
     for text in load_card_texts(kit):
         for side in SIDES:
             check_markup(text.faces[side], text.where[side])
+        check_band_title(text.title, text.where["front"].rsplit(".", 1)[0] + ".title")
         faces = {side: _fit_face(kit, text, side, frame, context) for side in SIDES}
         colours = kit.colours if text.per_colour and kit.colours else (kit.neutral,)  # no colours: one card
         planned += [PlannedCard(text, colour, faces) for colour in colours]
     return planned
+
+
+def check_band_title(title: str, where: str) -> None:
+    """A title printed in the band in the kit's heading font must have every character in it."""
+    from pnpgen.aids.styles import band_fonts
+    from pnpgen.documents.doc_fonts import missing_character
+    if problem := missing_character(band_fonts()[0], title):
+        raise BuildError(f"{where}: {problem}")
 
 
 ESCAPED = re.compile(r"&amp;(#[0-9]+|#x[0-9a-fA-F]+|[A-Za-z]+);")
@@ -83,7 +94,7 @@ def render_cards(kit: Kit, cards: list[PlannedCard], sheet: CardSheet, path: Pat
             draw.cut_marks(canvas, sheet.cut_marks)
             canvas.showPage()
         entries += [_entry(card, sheet, index, page) for index, card in enumerate(batch)]
-    canvas.save()
+    draw.close_canvas(canvas, path, kit)
     return entries
 
 

@@ -8,16 +8,19 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.aids.fit import Fitted, Frame, draw_fitted
-from pnpgen.aids.styles import CONDENSED, CONDENSED_BOLD, CUT_MARK
+from pnpgen.aids.styles import CONDENSED, CUT_MARK, band_fonts
+from pnpgen.documents.inline_icons import IconCanvas, lay_icons
+from pnpgen.documents.paragraphs import needs_paragraph
 from pnpgen.fonts import register_reportlab_fonts
 from pnpgen.model import Colour
 
 
 def open_canvas(path: Path, title: str, size: tuple[float, float]) -> Canvas:
-    """A deterministic PDF canvas (fixed dates and ids) with the shipped fonts available."""
+    """A deterministic PDF canvas (fixed dates and ids) with the shipped fonts available; it records where
+    the kit's inline icons go (pnpgen.documents.inline_icons), for close_canvas to draw them."""
     register_reportlab_fonts()
-    canvas = Canvas(str(path), pagesize=size, invariant=1, pageCompression=1, initialFontName=CONDENSED,
-                    initialFontSize=8)
+    canvas = IconCanvas(str(path), pagesize=size, invariant=1, pageCompression=1, initialFontName=CONDENSED,
+                        initialFontSize=8)
     canvas.setTitle(title)
     canvas.setAuthor("pnpgen")
     canvas.setCreator("pnpgen")
@@ -33,11 +36,33 @@ def title_band(canvas: Canvas, frame: Frame, colour: Colour, left: str, right: s
     canvas.roundRect(frame.x, frame.y, frame.width, frame.height, 3, stroke=1, fill=1)
     canvas.setFillColor(colors.HexColor(colour.ink))
     baseline = frame.y + frame.height / 2 - 3.6
-    canvas.setFont(CONDENSED_BOLD, 11)
-    canvas.drawString(frame.x + 6, baseline, left)
-    canvas.setFont(CONDENSED, 8)
+    title_font, words_font = band_fonts()
+    canvas.setFont(title_font, 11)
+    if needs_paragraph(left):
+        _title_with_icons(canvas, left, frame.x + 6, baseline, title_font, colour.ink, frame.width - 12)
+    else:
+        canvas.drawString(frame.x + 6, baseline, left)
+    canvas.setFont(words_font, 8)
     canvas.drawRightString(frame.x + frame.width - 6, baseline + 0.6, right)
     canvas.restoreState()
+
+
+def _title_with_icons(canvas: Canvas, title: str, x: float, baseline: float, font: str, ink: str,
+                      width: float) -> None:
+    """A band title holding the kit's icons: one line set as a paragraph whose baseline is the band's (the
+    icons one em square on it, drawn by close_canvas)."""
+    from xml.sax.saxutils import escape
+
+    from reportlab import rl_config
+    from reportlab.lib.styles import ParagraphStyle
+
+    from pnpgen.documents.paragraphs import paragraph
+    style = ParagraphStyle("band", fontName=font, fontSize=11, leading=11, textColor=colors.HexColor(ink))
+    line = paragraph(escape(title), style, "a title band")
+    _, height = line.wrap(width, 40)
+    first = line.blPara.lines[0]    # reportlab sets the first baseline this far below the paragraph's top
+    drop = style.fontSize if rl_config.paraFontSizeHeightOffset else getattr(first, "ascent", style.fontSize)
+    line.drawOn(canvas, x, baseline - height + drop)
 
 
 @contextmanager
@@ -56,6 +81,14 @@ def card_clip(canvas: Canvas, card: Frame, turned: bool):
         yield
     finally:
         canvas.restoreState()
+
+
+def close_canvas(canvas: IconCanvas, path: Path, kit) -> None:
+    """Save the PDF, then draw the kit's icons in the slots its text left (nothing to do without icons)."""
+    canvas.save()
+    if canvas.icon_places:
+        from pnpgen.whole_files import write_whole
+        write_whole(path, lay_icons(Path(path).read_bytes(), canvas.icon_places, kit.icons, kit.root, Path(path).name))
 
 
 def cut_marks(canvas: Canvas, segments) -> None:

@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable
+
+from pnpgen.documents.paragraphs import paragraph
 
 from pnpgen.aids.styles import chart_look, styles
 from pnpgen.documents.charts import build_chart
@@ -49,7 +51,7 @@ def load_card_texts(kit: Kit) -> list[CardText]:
 
 def _card_text(card_id: str, cards: LocatedDict, name: str) -> CardText:
     raw = cards[card_id]
-    faces = {side: list(raw[side]) for side in ("front", "back")}
+    faces = {side: raw[side] for side in ("front", "back")}   # located lists: each block keeps its line
     return CardText(card_id, str(raw["title"]), raw.get("per", "colour") == "colour", faces,
                     {side: f"{name}:{raw.line_of(side)}: cards.{card_id}.{side}" for side in faces})
 
@@ -60,25 +62,34 @@ def block_flowables(kit: Kit, blocks: list, width: float, where: str, context: d
     use, `look` how its charts print (default: the aid cards'); `extra(kind, value, width)` draws the kinds
     beyond the cards' (a record sheet's lines and forms)."""
     out: list[Flowable] = []
-    for block in blocks:
+    for index, block in enumerate(blocks):
         kind = next((k for k in kinds if isinstance(block, dict) and k in block), None)
         if kind is None:
             raise BuildError(f"{where}: each block needs one of {', '.join(kinds)}; got {block!r}")
         if kind in BLOCK_KINDS:
-            out += _block(kit, kind, block[kind], width, where, context, look)
+            out += _block(kit, kind, block[kind], width, _block_where(where, blocks, index), context, look)
         else:
             out += extra(kind, block[kind], width)
     return out
 
 
+def _block_where(where: str, blocks, index: int) -> str:
+    """'file:LINE: field' of a face made 'file:BLOCK LINE: field[index]' where the blocks know their lines."""
+    file, _, rest = where.partition(": ")
+    if not hasattr(blocks, "line_of") or ":" not in file:
+        return where
+    return f"{file.rsplit(':', 1)[0]}:{blocks.line_of(index)}: {rest}[{index}]"
+
+
 def _block(kit: Kit, kind: str, value, width: float, where: str, context: dict, look=None) -> list[Flowable]:
+    """One block's flowables; its text's icons placed and characters checked (pnpgen.documents.paragraphs)."""
     style = styles()
     if kind == "heading":
-        return [Paragraph(str(value), style["heading"])]
+        return [paragraph(str(value), style["heading"], where)]
     if kind == "text":
-        return [Paragraph(" ".join(str(value).split()), style["body"])]
+        return [paragraph(" ".join(str(value).split()), style["body"], where)]
     if kind == "bullets":
-        return [Paragraph(" ".join(str(item).split()), style["bullet"], bulletText="\u2022") for item in value]
+        return [paragraph(" ".join(str(item).split()), style["bullet"], where, bulletText="\u2022") for item in value]
     if str(value) not in kit.charts:
         raise BuildError(f"{where}: unknown chart {value!r} (known: {', '.join(kit.charts)})")
-    return [table_flowable(build_chart(kit.charts[str(value)], context), width, look or chart_look())]
+    return [table_flowable(build_chart(kit.charts[str(value)], context), width, look or chart_look(), where)]

@@ -54,12 +54,14 @@ def markup_problem(text: str) -> str | None:
         return None
     for name in TAG.findall(text):  # reportlab drops what it cannot read: '<b5</b>' would print nothing
         if name.lower() not in TAGS:
-            return f"<{name}> is not a markup tag (use <b>, <i>, <u>, <font ...>, <br/>; write a lone < as &lt;)"
+            return (f"<{name}> is not a markup tag (use <b>, <i>, <u>, <font ...>, <br/>, :icon: for the kit's "
+                    f"icons; write a lone < as &lt;)")
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
 
-    try:  # a built-in font is enough to parse the markup: no TTF to load for a check
-        Paragraph(text, _CHECK_STYLE or _check_style(ParagraphStyle))
+    try:  # a built-in font is enough to parse the markup: no TTF to load for a check (a kit font's name is
+        # checked when the text is typeset, with the kit's fonts registered)
+        Paragraph(FONT_FACE.sub(r'\1"Helvetica"', text), _CHECK_STYLE or _check_style(ParagraphStyle))
     except ValueError as exc:
         message = " ".join(str(exc).split())
         return message.rpartition("caused exception ")[2][:200] or message[:200]
@@ -67,10 +69,12 @@ def markup_problem(text: str) -> str | None:
     return None
 
 
-_PARSED = KnownGood("markup-ok.txt", "reportlab-paragraph-2")
+_PARSED = KnownGood("markup-ok.txt", "reportlab-paragraph-3")  # 3: <img> refused
 TAG = re.compile(r"<\s*/?\s*([A-Za-z][A-Za-z0-9]*)")
+FONT_FACE = re.compile(r"""(<font\b[^>]*?\b(?:face|name)\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)""")
 TAGS = frozenset({"b", "i", "u", "strike", "strong", "em", "super", "sup", "sub", "font", "br", "span", "a",
-                  "greek", "img"})  # reportlab paragraph markup an aid text may use
+                  "greek"})  # reportlab paragraph markup an aid text may use (no <img>: its src would be read
+                             # from anywhere on the disk; a text places the kit's icons as :name:)
 
 
 FORM_ROW = Record({
@@ -160,4 +164,24 @@ def check_aid_file(kit, rel: Path, problems: Problems, schema=None):
         problems.error(path, 1, "", "must hold a mapping of fields at the top level")
         return None
     doc = (schema or SCHEMAS[rel])(tuple(kit.charts)).check(raw, Where(path, "", getattr(raw, "line", 1), problems))
-    return None if doc is INVALID else raw
+    if doc is INVALID:
+        return None
+    for line, field, name in icon_names(raw, getattr(raw, "line", 1)):
+        if name not in kit.icons:
+            from pnpgen.icon_names import unknown_icon
+            problems.error(path, line, field, unknown_icon(name, kit.icons))
+    return raw
+
+
+def icon_names(node, line: int, field: str = ""):
+    """(line, field, name) of every `:name:` in the texts of an aid file (checked at validation, --quick
+    included, before any typesetting)."""
+    from pnpgen.icon_names import ICON
+    if isinstance(node, str):
+        yield from ((line, field, match.group(1)) for match in ICON.finditer(node))
+        return
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        at = node.line_of(key) if hasattr(node, "line_of") else line
+        yield from icon_names(value, at, f"{field}[{key}]" if isinstance(node, list) else
+                              f"{field}.{key}" if field else str(key))

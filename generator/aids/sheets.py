@@ -62,15 +62,19 @@ def file_name(sheet_id: str, spec) -> str:
 
 def plan_sheets(kit: Kit, paper: str) -> list[Sheet]:
     """Every sheet's pages for every copy, measured; a located BuildError names a page that overflows."""
+    from pnpgen.aids.cards import check_band_title
+    from pnpgen.documents.paragraphs import use_kit
+    use_kit(kit)  # its fonts registered and chosen (kit.yaml `fonts:`), its icons
     doc, name = sheet_texts(kit)
     _, _, body = page_frames(paper)
     context, sheets = chart_context(kit), []
     for sheet_id, spec in doc["sheets"].items():
         fitted = []
+        check_band_title(str(spec["title"]), f"{name}:{doc['sheets'].line_of(sheet_id)}: sheets.{sheet_id}.title")
         for index, blocks in enumerate(spec["pages"]):
             where = f"{name}:{spec['pages'].line_of(index)}: sheets.{sheet_id}.pages[{index}]"
             flowables = block_flowables(kit, blocks, body.width, where, context, sheet_look(), SHEET_BLOCK_KINDS,
-                                        _sheet_block)
+                                        lambda kind, value, width, where=where: _sheet_block(kind, value, width, where))
             fitted.append(fit(flowables, body.width, body.height, f"{where} (page {index + 1})",
                               "to another page"))
         colours = kit.colours if spec.get("per", "colour") == "colour" and kit.colours else (kit.neutral,)
@@ -83,20 +87,25 @@ def plan_sheets(kit: Kit, paper: str) -> list[Sheet]:
     return sheets
 
 
-def _sheet_block(kind: str, value, width: float) -> list:
+def _sheet_block(kind: str, value, width: float, where: str) -> list:
     if kind == "field":
-        return [para(f"{value}: {FIELD_LINE}", "sheet_cell")]
-    return [Spacer(1, 6), form_table(value, width)]
+        return [para(f"{value}: {FIELD_LINE}", "sheet_cell", where)]
+    return [Spacer(1, 6), form_table(value, width, where)]
 
 
-def form_table(form: dict, width: float):
+def form_table(form: dict, width: float, where: str = "a record sheet"):
     """The column headings over blank boxes, one row per label; total rows bold and shaded."""
+    from pnpgen.documents.doc_fonts import faces, missing_character
     columns = [str(c) for c in form["columns"]]
-    rows = [[para(str(form.get("corner", "")), "sheet_cell_bold")] + columns]
+    if problem := missing_character(faces().table_bold or "", "".join(columns)):
+        raise BuildError(f"{where}: {problem}")
+    from pnpgen.documents.paragraphs import needs_paragraph
+    heads = [para(f"<b>{c}</b>", "sheet_centre", where) if needs_paragraph(c) else c for c in columns]  # an icon
+    rows = [[para(str(form.get("corner", "")), "sheet_cell_bold", where)] + heads]
     totals = []
     for row in form["rows"]:
         label = (MINUS if row.get("minus") else "") + str(row["label"])
-        rows.append([para(f"<b>{label}</b>" if row.get("total") else label, "sheet_cell")] + [""] * len(columns))
+        rows.append([para(f"<b>{label}</b>" if row.get("total") else label, "sheet_cell", where)] + [""] * len(columns))
         if row.get("total"):
             totals.append(len(rows) - 1)
     label_width = width * form.get("label_width", 0.3)
@@ -118,5 +127,5 @@ def render_sheet(kit: Kit, sheet: Sheet, paper: str, path: Path) -> list[dict]:
         canvas.showPage()
         entries.append({"page": number, "colour": page.colour.id, "frame": body.as_list(),
                         "content_height": round(page.fitted.height, 2)})
-    canvas.save()
+    draw.close_canvas(canvas, path, kit)
     return entries

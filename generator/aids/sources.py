@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pnpgen import game_modules
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
 from pnpgen.model import Kit
 
@@ -38,11 +37,8 @@ def has_sheets(kit: Kit) -> bool:
 
 
 def render_aid_text(kit: Kit, source: str, origin: Path) -> str:
-    """An aid file's Jinja rendered with what the kit's texts may quote, quoted data escaped for reportlab's
-    paragraph markup: a game module's names (GameModule.render_markup), else a data kit's (its tables, data,
-    boards, colours, players: pnpgen.documents.context)."""
-    module = game_modules.of(kit)
-    if module is not None and module.render_markup is not None:
-        return module.render_markup(kit, source, origin)
-    from pnpgen.documents.context import render_markup, text_context
-    return render_markup(source, origin, text_context(kit), aids_root(kit, Path(origin)))
+    """An aid file's Jinja rendered with the names the kit's charts see (a game module's, else its tables,
+    data, boards, colours and players: pnpgen.documents.context), quoted data escaped for reportlab's
+    paragraph markup."""
+    from pnpgen.documents.context import chart_context, render_markup
+    return render_markup(source, origin, chart_context(kit), aids_root(kit, Path(origin)))

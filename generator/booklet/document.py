@@ -4,10 +4,11 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageTemplate, PageBreak, PageTemplate,
-                                Paragraph, Spacer)
+                                Spacer)
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.tableofcontents import TableOfContents
 
@@ -80,29 +81,50 @@ class BookletDoc(BaseDocTemplate):
 
 
 def cover(kit: Kit) -> list:
+    """The cover (title and subtitle in the kit's heading and body fonts, checked) and the contents page."""
+    from pnpgen.documents.paragraphs import paragraph
     st = styles()
     players = f"{kit.players[0]}–{kit.players[1]}" if kit.players[0] != kit.players[1] else str(kit.players[0])
-    return [Spacer(1, 120), Paragraph(kit.title, st["cover-title"]), Paragraph(kit.subtitle, st["cover-sub"]),
-            Spacer(1, 18), Paragraph("<b>Rules booklet</b>", st["cover-sub"]),
-            Paragraph(f"For {players} players", st["cover-sub"]), NextPageTemplate("body"), PageBreak(),
-            Paragraph("Contents", st["h1"]), contents(), PageBreak()]
+    title, subtitle = (paragraph(escape(text), st[style], "{}:{}".format(*kit.locate("kit", field)))
+                       for text, style, field in ((kit.title, "cover-title", "title"),
+                                                  (kit.subtitle, "cover-sub", "subtitle")))
+    return [Spacer(1, 120), title, subtitle, Spacer(1, 18),
+            paragraph("<b>Rules booklet</b>", st["cover-sub"], "the booklet's cover"),
+            paragraph(f"For {players} players", st["cover-sub"], "the booklet's cover"), NextPageTemplate("body"),
+            PageBreak(), paragraph("Contents", st["h1"], "the booklet's contents"), contents(), PageBreak()]
 
 
-def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, contents_seed: Path | None = None) -> bytes:
+def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, contents_seed: Path | None = None,
+            icon_places: list | None = None) -> bytes:
     """The reading-order PDF (before figure art is laid on it). The contents need the chapters' page numbers,
     so reportlab lays the story out until they stop changing: twice from nothing. `contents_seed` keeps the
     last build's entries: seeded with them, one pass settles when no page moved (the same bytes as two
-    passes would give); a stale seed only costs the second pass back."""
+    passes would give); a stale seed only costs the second pass back. Where the last pass left each inline
+    icon's slot is added to `icon_places` (pnpgen.documents.inline_icons)."""
     buffer = io.BytesIO()
     doc = BookletDoc(buffer, kit, pagesize)
     story = cover(kit) + [f for chapter in chapters for f in chapter]
     toc = next((f for f in story if isinstance(f, TableOfContents)), None)
     if toc is not None and contents_seed is not None:
         toc._entries = _read_entries(contents_seed)  # beforeBuild() makes them the entries the pass draws
-    doc.multiBuild(story)
+    build_recording_icons(doc, story, icon_places)
     if toc is not None and contents_seed is not None:
         _write_entries(contents_seed, toc._entries)
     return buffer.getvalue()
+
+
+def build_recording_icons(doc: BaseDocTemplate, story: list, icon_places: list | None) -> None:
+    """doc.multiBuild(story) on IconCanvases; the icon slots of its last pass (the printed one) go to
+    `icon_places`."""
+    from pnpgen.documents.inline_icons import IconCanvas
+    made = []
+
+    def canvas(*args, **kwargs):
+        made.append(IconCanvas(*args, **kwargs))
+        return made[-1]
+    doc.multiBuild(story, canvasmaker=canvas)
+    if icon_places is not None and made:
+        icon_places.extend(made[-1].icon_places)
 
 
 def _read_entries(path: Path) -> list:

@@ -1,8 +1,10 @@
 """A small Markdown subset for rules chapters, parsed into plain blocks (no layout, no drawing).
 
 Headings (#, ##, ###), paragraphs, bullet lists ("- "), numbered steps ("1. ", printed with their own
-numbers, not a bullet), **bold**, *italic*, and directive lines that the
-Jinja helpers write: [[table:t0]], [[figure:counter-anatomy]], [[pagebreak]].
+numbers, not a bullet), **bold**, *italic*, words in one of the kit's fonts (`[words]{font="Kit Sans"}`,
+a bracketed span as Pandoc writes one), and directive lines that the
+Jinja helpers write: [[table:t0]], [[figure:counter-anatomy]], [[pagebreak]]. Each block keeps the line
+it starts on (of the rendered text), so a problem found when it is typeset names it.
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from xml.sax.saxutils import escape
 
 STEP = re.compile(r"^(\d{1,3})\.\s+(.*)$")  # "1. Put the board in the middle."
 DIRECTIVE = re.compile(r"^\[\[([a-z-]+)(?::([A-Za-z0-9_.:-]+))?\]\]$")  # [[figure:cards.Explore]]
+HELPER_BREAK = "\x1e"  # a line break a Jinja helper writes around its directive: it starts a line, is not one
+FONT_SPAN = re.compile(r'\[([^\[\]]+)\]\{font=(?:"([^"<>&]+)"|([^\s"}<>&]+))\}')  # [Orbitron words]{font=Orbitron}
 
 
 @dataclass(frozen=True)
@@ -21,13 +25,28 @@ class Block:
     level: int = 0       # heading level
     items: tuple = ()    # bullet items: (depth, mini-markup), depth 1 for "  - " sub-items; steps: (number, mini-markup)
     arg: str = ""        # directive argument
+    line: int = 0        # the line of the rendered chapter the block starts on
 
 
 def inline(text: str) -> str:
     """Escape XML, then **bold** -> <b>, *italic* -> <i> (reportlab Paragraph markup)."""
     text = escape(text)
+    text = FONT_SPAN.sub(lambda m: f'<font face="{m.group(2) or m.group(3)}">{m.group(1)}</font>', text)
     text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
     return re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", text)
+
+
+def directive_line(directive: str) -> str:
+    """A helper's directive on a line of its own, without moving the lines after it (located problems name
+    the chapter's own lines)."""
+    return f"{HELPER_BREAK}{directive}{HELPER_BREAK}"
+
+
+def source_lines(source: str):
+    """(line number, text) of every line; a HELPER_BREAK splits a line without counting as one."""
+    for number, physical in enumerate(source.split("\n"), start=1):
+        for part in physical.splitlines() or [""]:
+            yield number, part
 
 
 def parse(source: str) -> list[Block]:
@@ -36,31 +55,34 @@ def parse(source: str) -> list[Block]:
     para: list[str] = []
     items: list[str] = []
     kind = ["bullets"]        # what `items` holds: bullets or steps
+    start = [0]               # the line the paragraph or list being read starts on
 
     def flush():
         if para:
-            blocks.append(Block("para", inline(" ".join(para))))
+            blocks.append(Block("para", inline(" ".join(para)), line=start[0]))
             para.clear()
         if items:
-            blocks.append(Block(kind[0], items=tuple((d, inline(t)) for d, t in items)))
+            blocks.append(Block(kind[0], items=tuple((d, inline(t)) for d, t in items), line=start[0]))
             items.clear()
 
     def start_item(item_kind: str, key, text: str):
         if para or (items and kind[0] != item_kind):
             flush()
+        if not items:
+            start[0] = number
         kind[0] = item_kind
         items.append((key, text))
 
-    for raw in source.splitlines():
+    for number, raw in source_lines(source):
         line = raw.strip()
         if not line:
             flush()
         elif match := DIRECTIVE.match(line):
             flush()
-            blocks.append(Block("directive", match.group(1), arg=match.group(2) or ""))
+            blocks.append(Block("directive", match.group(1), arg=match.group(2) or "", line=number))
         elif match := re.match(r"^(#{1,3})\s+(.*)$", line):
             flush()
-            blocks.append(Block("heading", inline(match.group(2)), level=len(match.group(1))))
+            blocks.append(Block("heading", inline(match.group(2)), level=len(match.group(1)), line=number))
         elif line.startswith("- "):
             start_item("bullets", 1 if raw.startswith("  ") else 0, line[2:])
         elif (step := STEP.match(line)) and not raw.startswith(" "):
@@ -70,6 +92,8 @@ def parse(source: str) -> list[Block]:
         else:
             if items:
                 flush()
+            if not para:
+                start[0] = number
             para.append(line)
     flush()
     return blocks

@@ -8,6 +8,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from pnpgen.booklet.figure import Figure
 from pnpgen.booklet.markdown import Block
 from pnpgen.booklet.styles import BOLD, CONDENSED, styles, table_look
+from pnpgen.documents.paragraphs import paragraph
 from pnpgen.documents.table_data import TableData
 from pnpgen.documents.table_flow import WholeTable, table_flowable
 
@@ -20,26 +21,29 @@ class Heading(Paragraph):
         self.toc_level, self.key, self.plain = level - 1, key, self.getPlainText()
 
 
-def heading(block: Block, key: str) -> list:
-    flow = Heading(block.text, block.level, key)
+def heading(block: Block, key: str, where: str = "") -> list:
+    flow = paragraph(block.text, styles()[f"h{block.level}"], f"{where}:{block.line}",
+                     make=lambda markup, _style: Heading(markup, block.level, key))
     if block.level == 1:
         return [CondPageBreak(160), flow]
     return [CondPageBreak(60 if block.level == 2 else 70), flow]
 
 
-def table(data: TableData, width: float):
+def table(data: TableData, width: float, where: str = ""):
     """A data table in the booklet's look (generator/documents/table_flow.py draws every table)."""
-    return table_flowable(data, width, table_look())
+    return table_flowable(data, width, table_look(), where)
 
 
-def bullets(block: Block) -> list:
+def bullets(block: Block, where: str = "") -> list:
     style, sub = styles()["bullet"], styles()["sub-bullet"]
-    return [Paragraph(text, sub if depth else style, bulletText="–" if depth else "•") for depth, text in block.items]
+    return [paragraph(text, sub if depth else style, f"{where}:{block.line}", bulletText="–" if depth else "•")
+            for depth, text in block.items]
 
 
-def steps(block: Block) -> list:
+def steps(block: Block, where: str = "") -> list:
     """Numbered steps: each item's own number where a bullet would be."""
-    return [Paragraph(text, styles()["step"], bulletText=f"{number}.") for number, text in block.items]
+    return [paragraph(text, styles()["step"], f"{where}:{block.line}", bulletText=f"{number}.")
+            for number, text in block.items]
 
 
 class FigureBox(Flowable):
@@ -79,7 +83,7 @@ class FigureBox(Flowable):
         canvas, st = self.canv, styles()
         for index, (left, art) in enumerate(zip(self._slots(), self.figure.arts)):
             top = self.height - self._art_height(index)
-            caption = Paragraph(art.caption, st["caption"])
+            caption = paragraph(art.caption, st["caption"], f"figure {self.figure.name} ({art.source})")
             _, h = caption.wrap(self.art + 40, 30)
             caption.drawOn(canvas, left - 20, top - 6 - h)
         if self.figure.callouts:
@@ -119,20 +123,21 @@ def callout_rows(items: list, side: str, bottom: float, height: float, gap: floa
 
 
 def flowables(blocks: list[Block], prefix: str, width: float, tables: dict, figures: dict, art_sizes: dict,
-              placements: dict, extras: dict) -> list:
-    """The story of one chapter. `extras` builds the directives that need more than data (maps)."""
+              placements: dict, extras: dict, where: str = "") -> list:
+    """The story of one chapter (`where`: its file, for problems with the line of a block). `extras` builds
+    the directives that need more than data (maps)."""
     st, story = styles(), []
     for number, block in enumerate(blocks):
         if block.kind == "heading":
-            story += heading(block, f"{prefix}-{number}")
+            story += heading(block, f"{prefix}-{number}", where)
         elif block.kind == "para":
-            story.append(Paragraph(block.text, st["body"]))
+            story.append(paragraph(block.text, st["body"], f"{where}:{block.line}"))
         elif block.kind == "bullets":
-            story += bullets(block)
+            story += bullets(block, where)
         elif block.kind == "steps":
-            story += steps(block)
+            story += steps(block, where)
         elif block.text == "table":
-            story += [table(tables[block.arg](), width), Spacer(1, 6)]
+            story += [table(tables[block.arg](), width, f"{where}:{block.line}"), Spacer(1, 6)]
         elif block.text == "figure":
             fig = figures[block.arg]
             story += [FigureBox(fig, art_sizes[fig.name], placements), Spacer(1, 8)]

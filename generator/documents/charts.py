@@ -21,6 +21,7 @@ import jinja2
 from markupsafe import Markup
 
 from pnpgen.documents.table_data import ALIGNS, TableData
+from pnpgen.booklet.markdown import directive_line
 from pnpgen.problems import BuildError, Problems, display_path
 from pnpgen.render.templates import format_number
 from pnpgen import kit_files
@@ -252,7 +253,8 @@ def _build_chart(chart: Chart, context: dict, section: str | None, columns) -> T
         body.append(tuple(render.text(f"{field}.total", c["total"], rows=kept, item=item) if c["total"] else ""
                           for field, c, item in chosen))
     data = TableData(header, tuple(body), tuple(c["width"] for _, c, _ in chosen), total_row=total,
-                     align=tuple(c["align"] for _, c, _ in chosen), sections=tuple(titles), shaded=tuple(shaded))
+                     align=tuple(c["align"] for _, c, _ in chosen), sections=tuple(titles), shaded=tuple(shaded),
+                     where=f"{chart.file}:{chart.lines.get('', 0)}: charts.{chart.id}")
     return data.transposed(spec["label_width"]) if spec["transpose"] else data
 
 
@@ -329,7 +331,7 @@ class ChartTables:
             raise ValueError(problem)
         key = f"{name}.{len(self.placed)}"
         self.placed[key] = (name, section, None if columns is None else list(columns))
-        return f"\n[[table:{key}]]\n"
+        return directive_line(f"[[table:{key}]]")
 
     def built(self) -> dict:
         """{directive key: a function that builds its TableData}; the context is made once, on first use."""

@@ -16,6 +16,7 @@ import jinja2
 
 from pnpgen import budgets, kit_files
 from pnpgen.documents.charts import build_chart, chart_names_problem
+from pnpgen.booklet.markdown import directive_line
 from pnpgen.documents.table_data import plain_table
 from pnpgen.problems import display_path
 from pnpgen.kit_loader import KitLoader
@@ -59,7 +60,9 @@ def tables_context(kit) -> Namespace:
 
 
 def text_context(kit) -> dict:
-    return {"kit": Namespace(id=kit.id, title=kit.title, subtitle=kit.subtitle),
+    from pnpgen.documents.rulings import SOURCE, ruling_names
+    rulings = ruling_names(kit, lambda words: render_string(words, kit.root / SOURCE, text_context(kit), kit.root))
+    return rulings | {"kit": Namespace(id=kit.id, title=kit.title, subtitle=kit.subtitle),
             "tables": tables_context(kit), "data": Namespace(_plain(kit.data), label="data"),
             "colours": [Namespace(id=c.id, name=c.name, print=c.print, ink=c.ink, emblem=c.emblem, pattern=c.pattern)
                         for c in kit.colours],
@@ -146,7 +149,7 @@ class TableRegistry:
         """The directive that places `data` (a TableData) where the text asked for it."""
         key = f"t{len(self.made)}"
         self.made[key] = data
-        return f"\n[[table:{key}]]\n"
+        return directive_line(f"[[table:{key}]]")
 
     def _rows(self, name: str) -> list:
         if name.startswith("data."):
@@ -193,15 +196,21 @@ def _text_env(root: Path, markup: bool) -> KitSandbox:
 
 def render_markup(source: str, origin: Path, context: dict, root: Path) -> str:
     """A kit text whose output is reportlab markup (an aid card file), quoted data escaped; errors located."""
-    return render_in(_text_env(Path(root), True), source, display_path(origin), context)
+    return render_string(source, origin, context, root, markup=True)
 
 
 def render_chapter(path: Path, context: dict, root: Path) -> str:
     """A chapter's text rendered; a file that is not text (not UTF-8, a NUL byte) is a located error too."""
-    source, name = read_text(path, root), display_path(path)
+    return render_string(read_text(path, root), path, context, root)
+
+
+def render_string(source: str, origin: Path | str, context: dict, root: Path, markup: bool = False) -> str:
+    """A kit text (a file's, or words quoted from the data) rendered, `origin` naming it in errors; a NUL byte
+    is a located error (the text is not text); `markup` escapes quoted data for reportlab."""
+    name = display_path(origin)
     if "\0" in source:
         raise TextError(name, source[: source.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
-    return render_in(_text_env(Path(root), False), source, name, context)
+    return render_in(_text_env(Path(root), markup), source, name, context)
 
 
 def render_in(env, source: str, name: str, context: dict) -> str:

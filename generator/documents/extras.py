@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from pnpgen.booklet.markdown import directive_line
+
 
 @dataclass(frozen=True)
 class ChapterExtras:
@@ -19,5 +21,5 @@ def figure_helper(figures: dict) -> Callable:
         if name not in figures:
             known = ", ".join(sorted(figures)) or "none: this kit's documents have no figures"
             raise KeyError(f"unknown figure {name!r} (known: {known})")
-        return f"\n[[figure:{name}]]\n"
+        return directive_line(f"[[figure:{name}]]")
     return figure

@@ -22,18 +22,19 @@ from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
 
 TYPESETTING = ("document", "impose", "markdown", "story", "styles", "pdfforms", "figure")
+TEXT = ("table_flow", "paragraphs", "doc_fonts", "inline_icons")  # documents/ modules that set text
 OVERLAY = ("overlay", "pdfforms")  # what lays figure art on laid-out pages
 PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # page objects: a cached PDF is counted unparsed
 
 
-def lay_out_plain(kit, pagesize, chapters: list) -> bytes:
+def lay_out_plain(kit, pagesize, chapters: list, icon_places: list | None = None) -> bytes:
     """A document without cover and contents (a reference sheet): body pages from the first."""
     from reportlab.platypus import NextPageTemplate
-    from pnpgen.booklet.document import BookletDoc
+    from pnpgen.booklet.document import BookletDoc, build_recording_icons
     buffer = io.BytesIO()
     doc = BookletDoc(buffer, kit, pagesize)
     doc.pageTemplates.sort(key=lambda t: t.id != "body")  # the first page is a body page
-    doc.multiBuild([NextPageTemplate("body")] + [f for chapter in chapters for f in chapter])
+    build_recording_icons(doc, [NextPageTemplate("body")] + [f for chapter in chapters for f in chapter], icon_places)
     return buffer.getvalue()
 
 
@@ -154,7 +155,8 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
     earlier build laid out for the same text and figure sizes are reused."""
     seed = ctx.cache_dir / f"{name}-contents.json"
     if not figures:
-        return _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {}, seed)[0]
+        pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {}, seed)
+        return _with_icons(ctx.kit, name, pdf, placements)
     from pnpgen.booklet.overlay import overlay, render_arts
     rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters))
     sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
@@ -166,18 +168,31 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
         layout.store(pdf, placements)
     else:
         ctx.log(f"{name}: only figure art changed: laid on the last layout")
-    return overlay(pdf, rendered, placements)
+    return _with_icons(ctx.kit, name, overlay(pdf, rendered, placements), placements)
+
+
+def _with_icons(kit, name: str, pdf: bytes, placements: dict) -> bytes:
+    """The kit's icons drawn in the slots the layout left for them (kept in `placements` as ('icon:NAME',
+    n): (page, matrix...), so a cached layout keeps them too)."""
+    from pnpgen.documents.inline_icons import lay_icons
+    places = [(key[0][len("icon:"):], where[0], tuple(where[1:])) for key, where in sorted(placements.items())
+              if str(key[0]).startswith("icon:")]
+    return lay_icons(pdf, places, kit.icons, kit.root, f"{name}.pdf")
 
 
 def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, contents_seed) -> tuple[bytes, dict]:
     """The laid-out PDF and where each figure's art goes on it ({(figure, index): (page, x, y, w, h)})."""
     from pnpgen.booklet.document import frame_width, lay_out  # reportlab loads only when typesetting
     from pnpgen.booklet.story import flowables
-    width, placements = frame_width(pagesize), {}
+    from pnpgen.documents.paragraphs import use_kit
+    use_kit(kit)  # its fonts registered and chosen (kit.yaml `fonts:`), its icons
+    width, placements, icons = frame_width(pagesize), {}, []
     tables = {key: (lambda data=data: data) for key, data in registry.made.items()}
-    story = [flowables(list(blocks), f"c{number}", width, tables, figures, sizes, placements, {})
-             for number, (_, blocks) in enumerate(chapters)]
-    pdf = lay_out(kit, pagesize, story, contents_seed) if settings["cover"] else lay_out_plain(kit, pagesize, story)
+    story = [flowables(list(blocks), f"c{number}", width, tables, figures, sizes, placements, {}, display_path(path))
+             for number, (path, blocks) in enumerate(chapters)]
+    pdf = (lay_out(kit, pagesize, story, contents_seed, icons) if settings["cover"]
+           else lay_out_plain(kit, pagesize, story, icons))
+    placements.update({(f"icon:{icon}", number): (page, *matrix) for number, (icon, page, matrix) in enumerate(icons)})
     return pdf, placements
 
 
@@ -222,11 +237,29 @@ def _key(ctx, name, settings, pagesize, sources, registry, figures) -> str:
     """The rendered text, its tables, what the figures print beside their art (captions, callouts, widths),
     the page settings and the typesetting code (read as files: importing it would load reportlab, which a
     cache hit never needs)."""
-    code = _code("booklet", TYPESETTING) + _code("documents", ("table_flow",))  # table_flow draws the tables
+    code = _code("booklet", TYPESETTING) + _code("documents", TEXT)
     figures_text = [repr((f.name, f.width, f.callouts, [a.caption for a in f.arts])) for f in figures.values()]
     kit = ctx.kit
     return content_key_of(*code, name, repr(settings), repr(pagesize), kit.title, kit.subtitle, repr(kit.players),
-                          *(text for _, text in sources), repr(sorted(registry.made.items())), *figures_text)
+                          *(text for _, text in sources), repr(sorted(registry.made.items())), *figures_text,
+                          *type_key(kit))
+
+
+def type_key(kit) -> list[str]:
+    """What the kit's own type adds to a document's key: its fonts' files, its `fonts:` choice, its icons
+    (names, files and bytes; read here without reportlab, which a cache hit never loads)."""
+    import hashlib
+
+    from pnpgen import kit_files
+    fonts = sorted(f"{f.family}:{f.bold}:{f.italic}:{f.digest}" for f in kit.fonts)
+    icons = []
+    for icon, ref in sorted(kit.icons.items()):
+        try:
+            data = kit_files.read_bytes(kit.root / ref, kit.root)
+        except kit_files.KitFileError as exc:
+            data = exc.message.encode()
+        icons.append(f"{icon}={ref}:{hashlib.sha1(data).hexdigest()}")
+    return [repr(fonts), repr(sorted((kit.document_fonts or {}).items())), *icons]
 
 
 def _art_key(text_key: str, figures: dict, root) -> str:

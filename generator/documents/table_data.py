@@ -6,7 +6,7 @@ and no reportlab here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
 ALIGNS = ("left", "centre", "right")
@@ -23,6 +23,8 @@ class TableData:
     sections: tuple[int, ...] = ()       # rows (0 = first body row) that title a section, spanning the table
     shaded: tuple[int, ...] = ()         # body rows set apart (say, advanced-rules items)
     header_column: bool = False          # the first column labels the rows (a transposed chart)
+    where: str = field(default="", repr=False, compare=False)  # "charts.yaml:12: charts.fleet", for problems
+                                         # (not in its repr: cache keys hold what prints, not where a kit lies)
 
     def alignments(self) -> tuple[str, ...]:
         if self.align:
@@ -35,7 +37,7 @@ class TableData:
         matrix = [self.header, *self.rows]
         columns = [tuple(row[i] for row in matrix) for i in range(len(self.header))]
         return TableData(columns[0], tuple(columns[1:]), (label_width,) + (1,) * (len(matrix) - 1),
-                         align=("left",) + ("centre",) * (len(matrix) - 1), header_column=True)
+                         align=("left",) + ("centre",) * (len(matrix) - 1), header_column=True, where=self.where)
 
 
 def plain_table(header, rows, widths, **settings) -> TableData:

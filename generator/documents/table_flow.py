@@ -2,7 +2,9 @@
 the booklet is A5 with a dark header row): the one path every chart and table takes onto a page.
 
 Cells are plain strings where they are plain text and fit their column (a Paragraph per cell would double
-the booklet's build time), and Paragraphs where they hold markup or must wrap.
+the booklet's build time), and Paragraphs where they hold markup, an icon (`:name:`) or must wrap; either
+way a character the cell's kit font lacks stops the build at the table's place (`where`: the chart's line
+in charts.yaml, else the text that placed the table).
 """
 from __future__ import annotations
 
@@ -13,9 +15,12 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Paragraph, Table, TableStyle
+from reportlab.platypus import Table, TableStyle
 
+from pnpgen.documents.doc_fonts import missing_character
+from pnpgen.documents.paragraphs import needs_paragraph, paragraph
 from pnpgen.documents.table_data import TableData
+from pnpgen.problems import BuildError
 
 ALIGNMENT = {"left": TA_LEFT, "centre": TA_CENTER, "right": TA_RIGHT}
 REPORTLAB_ALIGN = {"left": "LEFT", "centre": "CENTER", "right": "RIGHT"}
@@ -56,25 +61,29 @@ def _aligned(style: ParagraphStyle, align: str) -> ParagraphStyle:
                                                                             alignment=ALIGNMENT[align])
 
 
-def _cell(text: str, width: float, font: str, look: TableLook, style: ParagraphStyle, align: str):
-    """A plain string (fast), or a Paragraph when the text holds markup or is wider than its column."""
-    if "<" not in text and "&" not in text and stringWidth(text, font, look.size) <= width - look.padding[2] - look.padding[3]:
+def _cell(text: str, width: float, font: str, look: TableLook, style: ParagraphStyle, align: str, where: str):
+    """A plain string (fast), or a Paragraph when the text holds markup or an icon or is wider than its column."""
+    if "<" not in text and "&" not in text and not needs_paragraph(text) and \
+            stringWidth(text, font, look.size) <= width - look.padding[2] - look.padding[3]:
+        if problem := missing_character(font, text):
+            raise BuildError(f"{where}: {problem}")
         return text
-    return Paragraph(text, _aligned(style, align))
+    return paragraph(text, _aligned(style, align), where)
 
 
-def table_flowable(data: TableData, width: float, look: TableLook) -> Table:
+def table_flowable(data: TableData, width: float, look: TableLook, where: str = "a table") -> Table:
     """The table filling `width`, its header row repeated where it breaks across pages."""
+    where = data.where or where
     total = sum(data.widths)
     widths = [width * w / total for w in data.widths]
     aligns = data.alignments()
-    rows = [[_cell(h, w, look.bold, look, look.head, a) for h, w, a in zip(data.header, widths, aligns)]]
+    rows = [[_cell(h, w, look.bold, look, look.head, a, where) for h, w, a in zip(data.header, widths, aligns)]]
     for number, row in enumerate(data.rows):
         if number in data.sections:
-            rows.append([Paragraph(row[0], look.cell)] + [""] * (len(widths) - 1))
+            rows.append([paragraph(row[0], look.cell, where)] + [""] * (len(widths) - 1))
             continue
         font = look.bold if data.header_column else look.font
-        rows.append([_cell(c, w, font if i == 0 else look.font, look, look.cell, a)
+        rows.append([_cell(c, w, font if i == 0 else look.font, look, look.cell, a, where)
                      for i, (c, w, a) in enumerate(zip(row, widths, aligns))])
     kind = WholeTable if len(data.rows) <= look.whole_up_to else Table
     table = kind(rows, colWidths=widths, repeatRows=1, hAlign=look.h_align)

@@ -1,7 +1,8 @@
 """The `sheets` part: a kit's record sheets (aids/sheets.yaml), one PDF per sheet, a copy per player colour.
 
 The part is keyed by what it prints, not by the kit's files: the sheets file as rendered with the kit's
-numbers and the cells of the charts it shows (pnpgen.documents.charts), plus kit.yaml (colours, title).
+numbers and the cells of the charts it shows (pnpgen.documents.charts), plus kit.yaml (colours, title)
+and the kit's own type (its fonts' files and its icons' bytes).
 An edit to a number no sheet shows (a unit's attack) leaves the sheets' cache standing.
 """
 from __future__ import annotations
@@ -43,7 +44,8 @@ def printed(ctx) -> dict:
                     for block in page if "chart" in block})
     context = chart_context(ctx.kit) if shown else {}
     charts = {name: repr(build_chart(ctx.kit.charts[name], context)) for name in shown}
-    return {"sheets_text": text, "sheets_charts": charts}
+    from pnpgen.documents.make import type_key  # the kit's fonts, its `fonts:` choice and its icons
+    return {"sheets_text": text, "sheets_charts": charts, "type": type_key(ctx.kit)}
 
 
 def _has_sheets(kit) -> bool:

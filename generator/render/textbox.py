@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
-import difflib
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -21,6 +20,7 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from pnpgen.fonts import FONT_DIR
+from pnpgen.icon_names import ICON, unknown_icon
 from pnpgen.kit_fonts import measure_name, missing_character
 
 
@@ -29,7 +29,6 @@ FILES = {("DejaVu Sans", False): "DejaVuSans.ttf", ("DejaVu Sans", True): "DejaV
          ("DejaVu Sans Condensed", False): "DejaVuSansCondensed.ttf",
          ("DejaVu Sans Condensed", True): "DejaVuSansCondensed-Bold.ttf"}
 BOLD_RUN = re.compile(r"\*\*(.+?)\*\*")
-ICON = re.compile(r":([a-z0-9][a-z0-9_-]*):")
 ICON_RAISE = 0.8      # an icon's top stands this many ems above the baseline (its foot a little below it)
 _ICONS: ContextVar[dict] = ContextVar("icons", default={})  # the kit's icons, for the face being rendered
 
@@ -59,10 +58,7 @@ def _parts(word: str) -> list[tuple[str, bool]]:
 def _icon_file(name: str) -> str:
     icons = _ICONS.get()
     if name not in icons:
-        near = difflib.get_close_matches(name, list(icons), n=1)
-        hint = f"did you mean :{near[0]}:? " if near else ""
-        known = ", ".join(f":{n}:" for n in icons) or "none: declare them in kit.yaml `icons:`"
-        raise TextFitError(f"unknown icon :{name}: ({hint}icons: {known})")
+        raise TextFitError(unknown_icon(name, icons))
     return icons[name]
 
 

@@ -7,7 +7,7 @@ the callouts; overlay.py places the art itself, as vector, once reportlab has la
 from __future__ import annotations
 
 from pnpgen.games.space_empires_4x.inventory import Piece
-from pnpgen.lengths import mm, parse_length
+from pnpgen.lengths import parse_length
 from pnpgen.model import Kit
 from pnpgen.problems import BuildError
 from pnpgen.booklet.figure import Art, Callout, Figure
@@ -16,7 +16,6 @@ from pnpgen.booklet.svgtext import find_text, text_positions
 
 def render_face(kit: Kit, piece: Piece, face, figure: str, size_mm: float) -> str:
     """The face exactly as the counter sheets draw it, at the counter size in mm (the one face road)."""
-    from pnpgen.lengths import parse_length
     from pnpgen.render.piece_faces import face_document
     from pnpgen.shapes import Shape
     side = parse_length(f"{size_mm}mm")
@@ -73,8 +72,3 @@ def marker_faces(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
 
 FIGURES = {"counter-anatomy": counter_anatomy, "marker-faces": marker_faces}
 
-
-def build_figure(kit: Kit, pieces: list[Piece], name: str, origin: str, counter_size: str) -> Figure:
-    if name not in FIGURES:
-        raise BuildError(f"{origin}: unknown figure {name!r} (known: {', '.join(FIGURES)})")
-    return FIGURES[name](kit, pieces, mm(parse_length(counter_size)))

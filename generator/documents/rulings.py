@@ -1,11 +1,11 @@
-"""The kit's rulings: the points where the kit settles what its rules sources leave open, or departs from them
-(data/rules.yaml `rulings:`), numbered in the order of that file.
+"""A kit's rulings: the points where the kit settles what its rules sources leave open, or departs from them
+(data/rules.yaml `rulings:`), numbered in the order of that file. Every kit's texts may quote them.
 
 A text quotes a ruling as {{ ruling('bids') }}, which prints its words and then its mark, "(kit ruling 3)",
-or marks a whole section with {{ ruling_mark('teams') }}. The booklet's Kit rulings chapter lists every ruling
-under the same number ({% for r in rulings() %}), so a reader who meets a mark finds the entry, and a ruling
-cannot be printed without its mark or left out of the list. A ruling's words may quote the data
-({{ kit.data.rules.upgrade.cp_per_hull }}); they are rendered like any other kit text.
+or marks a whole section with {{ ruling_mark('teams') }}. A Kit rulings chapter lists every ruling under the
+same number ({% for r in rulings() %}: number, id, title, where, text, source), so a reader who meets a mark
+finds the entry, and a ruling cannot be printed without its mark or left out of the list. A ruling's words
+may quote the data ({{ data.rules.upgrade.cp_per_hull }}); they are rendered like any other kit text.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ SOURCE = "data/rules.yaml"
 def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
     """The three names a kit text may use; `render` turns a ruling's words (Jinja) into plain text."""
     entries = ((kit.data or {}).get("rules") or {}).get("rulings") or {}
+    entries = entries if isinstance(entries, dict) else {}
     numbers = {rid: number for number, rid in enumerate(entries, 1)}
 
     def entry(rid: str) -> dict:

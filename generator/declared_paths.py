@@ -1,0 +1,211 @@
+"""The paths a declared check (kit.yaml `checks:`) reads: `FILE:FIELD.FIELD...`, resolved over the kit's files
+to the values they reach, each with the dotted field path the line index knows, so a finding is located.
+
+FILE is a game module's data file (a key of kit.yaml `files:`), `kit` (kit.yaml itself), or any YAML or CSV
+file of the kit folder by its path (`components/ships.yaml`, `data/rules.yaml`), read once when a rule names
+it. A FIELD step is a key, `*` (every key or item), `{name}` (every key or item, and the one met is named for
+the rule's other paths), a list index (`0`, `-1` for the last), `N+` (the items from index N on) or
+`FIELD=VALUE` (the items whose field reads VALUE: `rows.code={unit}.qty`, a row found by its code). In a
+rule's other paths `{name}` stands for what the rule's own path met there, or for the field `name` of the
+mapping that holds the value being checked (`units:units.{unit}.counters` beside a `unit: SC`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pnpgen.kit_folder import KIT_FILE
+from pnpgen.problems import Problems, display_path
+from pnpgen.yamlio import YamlSyntaxError, load_yaml
+
+NAMED = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+SLICE = re.compile(r"(\d+)\+")
+INDEX = re.compile(r"-?\d+")
+WHERE = re.compile(r"([A-Za-z0-9_-]+)=(.*)")
+FILE_SUFFIXES = (".yaml", ".yml", ".csv")
+
+
+@dataclass(frozen=True)
+class Found:
+    """One value a path reached: where it is (as the line index spells it), what the path's `{name}` steps
+    met on the way, and the mapping or list that holds it."""
+
+    path: str
+    value: object
+    names: dict = field(default_factory=dict)
+    holder: object = None
+
+
+def is_wild(step: str) -> bool:
+    return step == "*" or bool(NAMED.fullmatch(step)) or bool(SLICE.fullmatch(step))
+
+
+def split(spec: str) -> tuple[str, list[str]]:
+    file_key, path = spec.split(":", 1)
+    return file_key, path.split(".")
+
+
+def is_file_path(file_key: str) -> bool:
+    return "/" in file_key or file_key.endswith(FILE_SUFFIXES)
+
+
+class Sources:
+    """The files a kit's rules read: the game module's (already checked), kit.yaml, and any other kit file,
+    read on first use through the kit reader (never outside the kit folder)."""
+
+    def __init__(self, docs: dict, lines: dict, root: Path):
+        self.docs, self.lines, self.root = dict(docs), lines, Path(root)
+        self.unreadable: dict[str, str] = {}
+        self.memo: dict = {}  # (what, filled path) -> what a rule's check derived from it, once per path
+        self.filled: dict[str, bool] = {}  # {name} -> whether it ever stood for something (one rule's run)
+
+    def knows(self, file_key: str) -> bool:
+        return file_key in self.docs or is_file_path(file_key)
+
+    def names(self) -> list[str]:
+        return sorted(self.docs)
+
+    def load(self, file_key: str) -> str | None:
+        """Why the file cannot be read, or None once it is in `docs`."""
+        if file_key in self.docs or file_key in self.unreadable:
+            return self.unreadable.get(file_key)
+        self.unreadable[file_key] = reason = self._read(file_key)
+        return reason
+
+    def _read(self, rel: str) -> str | None:
+        from pnpgen.components.load import _data_csv, inside
+        from pnpgen.kit import index_lines
+        path = inside(self.root, rel)
+        if path is None or not path.is_file() or path.suffix not in FILE_SUFFIXES:
+            return f"no file {rel} in the kit folder" if path else f"{rel!r} points outside the kit folder"
+        scratch = Problems()
+        if path.suffix == ".csv":
+            rows = _data_csv(path, self.root, scratch)
+            if rows is not None:
+                self.docs[rel] = [{k: _cell(v) for k, v in row.items()} for row in rows]
+                shown = display_path(path)
+                self.lines.update({(rel, f"[{i}]"): (shown, i + 2) for i in range(len(rows))})
+        else:
+            try:
+                raw = load_yaml(path, self.root)
+            except YamlSyntaxError as exc:
+                return f"{rel}:{exc.line}: {exc.message}"
+            self.docs[rel] = raw
+            self.lines.update(index_lines(rel, path, raw))
+        return str(scratch.items[0]) if scratch.items else None
+
+    def find(self, spec: str, beside: Found | None = None) -> tuple[str, list[Found]]:
+        """(file key, every value `spec` reaches); for one of a rule's other paths, `beside` is the value being
+        checked, whose `{name}` steps and holder fill the path's own `{name}`."""
+        if beside is not None:
+            spec = self.fill(spec, beside)
+            if spec is None:
+                return "", []
+        if ("find", spec) not in self.memo:
+            file_key, steps = split(spec)
+            found = walk([Found("", self.docs[file_key])], steps) if self.load(file_key) is None else []
+            self.memo[("find", spec)] = (file_key, found)
+        return self.memo[("find", spec)]
+
+    def fill(self, spec: str, beside: Found) -> str | None:
+        filled, missing = _fill(spec, beside.names, beside.holder)
+        for name in NAMED.findall(spec):
+            self.filled[name] = self.filled.get(name, False) or name not in missing
+        return filled
+
+    def groups(self, spec: str) -> tuple[str, list[tuple[str, list[Found]]]]:
+        """(file key, [(container's path, its members' values)]): the values `spec` reaches, grouped by the
+        list or mapping its last wildcard step runs over (the list it reaches, without one); a member where the
+        rest of the path reaches nothing stands as None at the path it would have."""
+        file_key, steps = split(spec)
+        if self.load(file_key) is not None:
+            return file_key, []
+        if not any(map(is_wild, steps)):
+            steps = [*steps, "*"]
+        last = max(i for i, step in enumerate(steps) if is_wild(step))
+        out = []
+        for container in walk([Found("", self.docs[file_key])], steps[:last]):
+            members = []
+            for member in walk([container], [steps[last]]):
+                reached = walk([member], steps[last + 1:])
+                members.append(reached[0] if reached else Found(".".join([member.path, *steps[last + 1:]]), None))
+            out.append((container.path, members))
+        return file_key, out
+
+    def locate(self, file_key: str, path: str) -> tuple:
+        """(file, line) of a field, or of its nearest parent that has one."""
+        while (file_key, path) not in self.lines and path:
+            path = re.sub(r"(\.[^.\[]*|\[-?\d+\])$", "", path)
+        if (file_key, path) in self.lines:
+            return self.lines[(file_key, path)]
+        return (self.root / KIT_FILE if file_key == "kit" else file_key), 0
+
+
+def walk(nodes: list[Found], steps: list[str]) -> list[Found]:
+    for step in steps:
+        nodes = [after for node in nodes for after in _step(node, step)]
+    return nodes
+
+
+def _step(at: Found, step: str) -> list[Found]:
+    node, named, where = at.value, NAMED.fullmatch(step), WHERE.fullmatch(step)
+    if where:  # the items (of a list or mapping) whose field `where[1]` reads `where[2]`
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        return [Found(f"{at.path}[{k}]" if isinstance(node, list) else _join(at.path, str(k)), v, at.names, node)
+                for k, v in items if isinstance(v, dict) and str(v.get(where[1])) == where[2]]
+    if isinstance(node, dict):
+        if step == "*" or named:
+            chosen = list(node.items())
+        else:
+            key = step if step in node else int(step) if INDEX.fullmatch(step) and int(step) in node else None
+            chosen = [(key, node[key])] if key is not None else []
+        return [Found(_join(at.path, str(k)), v, _named(at, named, k), node) for k, v in chosen]
+    if isinstance(node, list):
+        if step == "*" or named:
+            chosen = range(len(node))
+        elif SLICE.fullmatch(step):
+            chosen = range(int(step[:-1]), len(node))
+        elif INDEX.fullmatch(step) and -len(node) <= int(step) < len(node):
+            chosen = [int(step) % len(node)]
+        else:
+            chosen = []
+        return [Found(f"{at.path}[{i}]", node[i], _named(at, named, i), node) for i in chosen]
+    return []
+
+
+def _named(at: Found, named, key) -> dict:
+    return at.names | {named.group(1): key} if named else at.names
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _fill(spec: str, names: dict, holder) -> tuple[str | None, list[str]]:
+    """(`spec` with each `{name}` replaced by what the checked path met there, or by the field of the mapping
+    that holds the checked value, or None; the names that had nothing to stand for)."""
+    missing = []
+
+    def value(match) -> str:
+        name = match.group(1)
+        if name in names:
+            return str(names[name])
+        if isinstance(holder, dict) and holder.get(name) is not None:
+            return str(holder[name])
+        missing.append(name)
+        return ""
+    filled = NAMED.sub(value, spec)
+    return (None if missing else filled), missing
+
+
+def _cell(text: str):
+    """A CSV cell as the number it spells, else as written (empty: null)."""
+    if text is None or text == "":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text

@@ -1,0 +1,42 @@
+"""A paragraph of a kit's text, made for any typeset document: its `:icons:` placed (inline_icons), then
+checked (doc_fonts: every face embeddable, every character in its font). A problem is a BuildError at
+`where`, the file and line the text came from, never a silent empty box or a stray `:name:`."""
+from __future__ import annotations
+
+from reportlab.platypus import Paragraph
+
+from pnpgen.documents.doc_fonts import FontProblem, check_paragraph, unknown_face, use_document_fonts
+from pnpgen.documents.inline_icons import ICON, IconProblem, with_icons
+from pnpgen.problems import BuildError
+
+_ICONS: list = [{}]   # the icons of the kit being typeset (set with its fonts: pnpgen.documents.doc_fonts)
+
+
+def use_kit(kit) -> None:
+    """Typeset `kit`'s texts from now on: its fonts registered and chosen (kit.yaml `fonts:`), its icons."""
+    use_document_fonts(kit)
+    _ICONS[0] = dict(kit.icons or {})
+
+
+def icons() -> dict:
+    return _ICONS[0]
+
+
+def paragraph(text: str, style, where: str, make=Paragraph, **kwargs):
+    """`make(markup, style, **kwargs)` (a Paragraph, or a kind of one) of the text with its icons placed."""
+    try:
+        flow = make(with_icons(str(text), _ICONS[0], style.fontSize), style, **kwargs)
+        check_paragraph(flow)
+        return flow
+    except (IconProblem, FontProblem) as exc:
+        raise BuildError(f"{where}: {exc}") from None
+    except ValueError as exc:
+        reason = unknown_face(exc, str(text))
+        if reason is None:
+            raise
+        raise BuildError(f"{where}: {reason}") from None
+
+
+def needs_paragraph(text: str) -> bool:
+    """A cell that could be a plain string still needs a Paragraph to place an icon."""
+    return ":" in text and ICON.search(text) is not None

@@ -1,0 +1,85 @@
+"""Test fonts made from the shipped DejaVu fonts with fontTools: subsets under new family names (DejaVu's licence
+asks for a new name on any changed copy), one kept TrueType, one given PostScript (CFF) outlines.
+
+`python -m tests.font_helpers` writes the two fonts of tests/kits/typeset/fonts/ (committed, so a test run
+does not make them); the tests call the same functions to make variants in a temporary folder.
+"""
+from __future__ import annotations
+
+import io
+import logging
+from pathlib import Path
+
+from pnpgen import resources
+
+LATIN = [*range(0x20, 0x7F), 0xA0, 0xB7, 0x2013, 0x2014, 0x2019, 0x201C, 0x201D, 0x2022, 0x2212, 0x2192]
+
+
+def renamed_subset(source: str, family: str, style: str = "Regular", unicodes=LATIN):
+    """A fontTools TTFont: the shipped `source` file cut to `unicodes`, named `family` `style`."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+    font = TTFont(resources.fonts() / source)
+    options = subset.Options()
+    options.name_IDs, options.name_languages, options.notdef_outline = ["*"], ["*"], True
+    options.layout_features = []   # no kerning or ligatures: reportlab and cairo set glyph by glyph
+    options.hinting = False
+    logging.getLogger("fontTools").setLevel(logging.ERROR)   # "FFTM NOT subset": a table no printer reads
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=unicodes)
+    subsetter.subset(font)
+    postscript = family.replace(" ", "") + ("" if style == "Regular" else f"-{style}")
+    names = font["name"]
+    names.names = [n for n in names.names if n.nameID not in (1, 2, 3, 4, 6, 16, 17)]
+    for number, text in ((1, family), (2, style), (3, f"{postscript}-test"), (4, f"{family} {style}"),
+                         (6, postscript)):
+        names.setName(text, number, 3, 1, 0x409)
+        names.setName(text, number, 1, 0, 0)
+    return font
+
+
+def with_cff_outlines(font):
+    """The same font with its outlines as CFF (cubic) charstrings: an OpenType font reportlab cannot read."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+    order, glyph_set = font.getGlyphOrder(), font.getGlyphSet()
+    metrics = {name: font["hmtx"][name] for name in order}
+    charstrings = {}
+    for name in order:
+        pen = T2CharStringPen(metrics[name][0], glyph_set)
+        glyph_set[name].draw(pen)
+        charstrings[name] = pen.getCharString()
+    names = font["name"]
+    family, style = names.getDebugName(1), names.getDebugName(2)
+    builder = FontBuilder(font["head"].unitsPerEm, isTTF=False)
+    builder.setupGlyphOrder(order)
+    builder.setupCharacterMap(font.getBestCmap())
+    builder.setupCFF(names.getDebugName(6), {"FullName": f"{family} {style}"}, charstrings, {})
+    builder.setupHorizontalMetrics(metrics)
+    hhea = font["hhea"]
+    builder.setupHorizontalHeader(ascent=hhea.ascent, descent=hhea.descent)
+    builder.setupNameTable({"familyName": family, "styleName": style, "psName": names.getDebugName(6)})
+    os2 = font["OS/2"]
+    builder.setupOS2(sTypoAscender=os2.sTypoAscender, sTypoDescender=os2.sTypoDescender,
+                     usWinAscent=os2.usWinAscent, usWinDescent=os2.usWinDescent, usWeightClass=400, fsSelection=0x40)
+    builder.setupPost()
+    return builder.font
+
+
+def font_bytes(font) -> bytes:
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+def write_kit_fonts(folder: Path) -> None:
+    """Kit Sans (TrueType, regular and bold) and Kit Display (OpenType CFF, bold DejaVu's shapes)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "KitSans-Regular.ttf").write_bytes(font_bytes(renamed_subset("DejaVuSans.ttf", "Kit Sans")))
+    (folder / "KitSans-Bold.ttf").write_bytes(font_bytes(renamed_subset("DejaVuSans-Bold.ttf", "Kit Sans", "Bold")))
+    display = renamed_subset("DejaVuSans-Bold.ttf", "Kit Display")
+    (folder / "KitDisplay-Regular.otf").write_bytes(font_bytes(with_cff_outlines(display)))
+
+
+if __name__ == "__main__":
+    write_kit_fonts(Path(__file__).parent / "kits" / "typeset" / "fonts")
