@@ -249,7 +249,7 @@ def preflight(ctx, faces: FaceRefs, spec: SheetSpec) -> list[str]:
         texts = record.get("texts", ())
         found = check_face(texts, shape, 0.0, rules) + overprints(texts, read_ink(record.get("ops", ())))
         for finding in found:
-            findings.append(f"preflight: {ref.source}: {ref.template}{SUFFIX}: {finding}")
+            findings.append(f"{ref.source}: {ref.template}{SUFFIX}: {finding}")  # where first, as a table piece's
     return sorted(set(findings))
 
 
@@ -293,5 +293,5 @@ def build_counters(ctx) -> dict:
         "placements": [row for s, g in zip(sheets, groups) for row in placements(s, g[2], size)],
         "cuts": [{"file": s.path, "page": n, "segments": [list(map(lambda v: round(v, 3), c)) for c in p.layout.cuts]}
                  for s in sheets for n, p in enumerate(s.pages, start=1)],
-        "warnings": findings,
+        "warnings": [f"preflight: {finding}" for finding in findings],
     }

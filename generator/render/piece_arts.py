@@ -217,6 +217,8 @@ def _prepare_one(index: int):
         made = record(svg, arts.kit.root)
     except Unsupported:
         return svg, key, None
+    except Exception:  # noqa: BLE001 - cairo refused it: the parent draws it again and says where it failed
+        return svg, key, None
     return svg, key, made
 
 
@@ -226,11 +228,14 @@ def draw_face(svg: str, where: str, root: Path):
     from pnpgen.render.face_store import record_svg
     from pnpgen.render.images import ImageRefused
     from pnpgen.render.svg_ops import Unsupported, record
+    from pnpgen.render.pdf import cairo
     try:
         made = record(svg, root)
         return replayed(made, where), made, made["placed"]
     except ImageRefused as exc:  # an image a template names by a computed href: bomb, damaged, cut short
         raise BuildError(f"{where}: {exc}") from None
+    except cairo().CairoError as exc:  # text too large for FreeType, say: a number the template computed
+        raise BuildError(f"{where}: cannot draw the SVG: {exc}") from None
     except Unsupported:
         mark = len(PLACED)
         art, stored = record_svg(svg, where, root)
