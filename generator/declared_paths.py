@@ -136,7 +136,8 @@ class Sources:
     def locate(self, file_key: str, path: str) -> tuple:
         """(file, line) of a field, or of its nearest parent that has one."""
         while (file_key, path) not in self.lines and path:
-            path = re.sub(r"(\.[^.\[]*|\[-?\d+\])$", "", path)
+            parent = re.sub(r"(\.[^.\[]*|\[-?\d+\])$", "", path)
+            path = parent if parent != path else ""  # a first field with no line of its own: the file's
         if (file_key, path) in self.lines:
             return self.lines[(file_key, path)]
         return (self.root / KIT_FILE if file_key == "kit" else file_key), 0

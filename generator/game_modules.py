@@ -24,7 +24,6 @@ class GameModule:
     inventory: Callable = lambda kit, pieces: []   # manifest.json's inventory lines (dicts)
     summary: Callable = lambda kit, pieces: f"{len(pieces)} pieces"  # what `validate` says it checked
     listing: Callable | None = None  # (kit, pieces) -> text for `pnpgen list`
-    hex_maps: Callable | None = None  # () -> its meaning of the kit's hex maps (pnpgen.maps.rules.MapRules)
     chart_context: Callable = lambda kit, pieces: {}  # the names its charts (charts.yaml) may use
     # (kit, pieces, counter size, tables) -> a ChapterExtras: its documents' own Jinja names and figures
     documents: Callable | None = None

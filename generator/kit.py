@@ -118,7 +118,7 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict, cou
     if tables or not kit.has_game_module:
         check_template_images(root, problems)
     boards = load_boards(root, kit_doc["boards"], kit_file, line("boards"), kit.colours, problems, tables)
-    maps = kit.maps if kit.has_game_module else _load_maps(root, kit_doc["maps"], kit, problems)
+    maps = kit.maps if kit.has_game_module else _load_maps(root, kit_doc, kit, problems)
     if not broken:
         check_sheets(kit_doc["sheets"], {p.group for p in pieces}, {t.group for t in tables.values()},
                      kit_file, lines, problems)
@@ -150,11 +150,11 @@ def check_icons(root: Path, icons: dict, kit_file: Path, raw_kit, problems: Prob
     return good
 
 
-def _load_maps(root: Path, folder: str, kit, problems: Problems) -> tuple:
-    """A data kit's hex maps (a game module's kit: its module loads them from where its files say)."""
+def _load_maps(root: Path, kit_doc: dict, kit, problems: Problems) -> tuple:
+    """A data kit's hex maps, with the rules kit.yaml declares over its files (a game module's kit: its
+    module loads them from where its files say, over its own files too)."""
     from pnpgen.maps.hexmap import load_hex_maps
-    from pnpgen.maps.rules import DEFAULT
-    return load_hex_maps(root, folder, kit, DEFAULT, problems)
+    return load_hex_maps(root, kit_doc["maps"], kit, problems, declared=kit_doc["map_rules"], docs={"kit": kit_doc})
 
 
 def read_mapping(path: Path, root: Path, problems: Problems, field: str, named_in: Path | None = None,

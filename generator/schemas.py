@@ -3,6 +3,7 @@ why it exists. A game module (games/) keeps the schemas of its own files."""
 from __future__ import annotations
 
 from pnpgen.declared_checks import CHECK
+from pnpgen.maps.declared import MAP_RULES
 from pnpgen.lengths import LENGTH_PATTERN
 from pnpgen.schema import (
     Bool, Choice, Field, Int, Length, ListOf, MapOf, Nullable, Record, Str, optional,
@@ -95,6 +96,8 @@ KIT = Record({
     }, "{body, headings, tables}: font families of fonts/ (or DejaVu Sans)"), {},
         "the kit's own fonts its documents print in (default: DejaVu Sans)"),
     "checks": optional(ListOf(CHECK), [], "rules between the kit's files (pnpgen.declared_checks)"),
+    "map_rules": optional(MAP_RULES, None, "what the hex maps' legend words, fields and tracks mean, and the "
+                                           "rules their regions obey (pnpgen.maps.declared)"),
     "preflight": optional(Record({
         "min_text": optional(LENGTH, "6pt", "the smallest text a piece may print"),
         "cut_margin": optional(LENGTH, "1mm", "how far text must keep from a piece's cut line"),

@@ -200,3 +200,11 @@ def test_a_broken_rule_is_located_at_its_line_in_kit_yaml(tmp_path, run_cli, tex
     line = add_rule(kit, f"checks:\n  - {text}\n") + 1
     result = run_cli("validate", "--quick", "--data", kit)
     assert result.code == 1 and f"kit.yaml:{line}: checks[0]: {words}" in result.err, result.err
+
+
+def test_a_field_with_no_line_is_located_at_its_file_not_looped_on(tmp_path):
+    """A first field the line index lacks (no dot to strip) ends at the file, line 0, at once."""
+    from pnpgen.declared_paths import Sources
+    sources = Sources({"units": {}}, {("units", "units.SC"): ("units.yaml", 7)}, tmp_path)
+    assert sources.locate("units", "units.SC.attack") == ("units.yaml", 7)
+    assert sources.locate("units", "nowhere") == ("units", 0)

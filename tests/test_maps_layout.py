@@ -1,11 +1,13 @@
-"""Map layouts: every shipped board obeys the board rules, and broken layout files are located errors."""
+"""Map layouts: every shipped board obeys the board rules kit.yaml declares (map_rules), and broken layout
+files are located errors naming the rule."""
 from __future__ import annotations
 
 import pytest
 
 from conftest import edit
-from pnpgen.games.space_empires_4x.maps.rules import DEEP_SPACE, HOMEWORLD, home_system_hexes
 from pnpgen.maps.hexmap import connected_pieces
+
+DEEP_SPACE, HOMEWORLD = "deep-space", "homeworld"   # the kit's legend words (kit.yaml map_rules.legend)
 
 MAPS = "maps/four-player.yaml"
 
@@ -20,7 +22,9 @@ def test_every_scenario_has_one_board(default_kit):
 
 def test_home_system_size_comes_from_the_marker_mix(default_kit):
     mix = default_kit.home_system
-    assert home_system_hexes(default_kit) == mix.total + sum(e.count for e in mix.face_up) == 26
+    rules = default_kit.maps[0].rules
+    assert rules.numbers["home_hexes"] == mix.total + sum(e.count for e in mix.face_up) == 26
+    assert rules.numbers["turns"] == default_kit.game.sequence["turns_per_round"]
 
 
 @pytest.mark.parametrize("scenario", ["duel-small", "duel-standard", "duel-large", "duel-xl",
@@ -59,7 +63,8 @@ def test_home_system_of_25_hexes_is_rejected(run_cli, kit_copy):
     edit(path, '- ". . . r . .', '- ". . . . . .')  # the top hex of red's home system goes off the map
     line = _line_of(path, "  r: home red")
     err = _validate(run_cli, kit_copy)
-    assert f"{MAPS}:{line}: legend.r: home system red has 25 hexes; it must have 26" in err
+    assert (f"{MAPS}:{line}: legend.r: a home system holds one hex per Home System marker and its Homeworld: "
+            f"red has 25 hexes; it must have 26 (home_hexes)") in err
     assert "nothing was built" in err
 
 
@@ -82,7 +87,7 @@ def test_touching_homes_unknown_scenario_and_small_hexes_are_rejected(run_cli, k
     scenario_line = edit(path, "scenario: duel-small", "scenario: duel-tiny")
     size_line = edit(path, "hex_size: 1.25in", "hex_size: 0.75in")
     err = _validate(run_cli, kit_copy)
-    assert f"maps/duel-small.yaml:{scenario_line}: scenario: no scenario 'duel-tiny'" in err
+    assert f"maps/duel-small.yaml:{scenario_line}: scenario: no scenario 'duel-tiny' in game:scenarios" in err
     assert f"maps/duel-small.yaml:{size_line}: hex_size: 0.75in across the flats cannot hold a 5/8in counter" in err
     assert "no map layout for scenario duel-small" in err  # the scenario lost its board: a warning
 
@@ -94,7 +99,7 @@ def test_homes_that_touch_are_rejected(run_cli, kit_copy):
     # fill the deep space between the two homes with red: red then touches blue (and grows past 26)
     edit(path, rows[2], rows[2].replace("+", "r"))
     err = _validate(run_cli, kit_copy)
-    assert "home systems blue and red touch" in err or "home systems red and blue touch" in err
+    assert "its Homeworld: red and blue touch (hexes" in err
 
 
 def _line_of(path, text: str) -> int:
@@ -116,3 +121,22 @@ def test_a_kit_without_a_maps_folder_entry_has_no_boards(run_cli, kit_copy, tmp_
     result = run_cli("build", "--data", kit_copy, "--only", "maps", "--out", tmp_path)
     assert result.code == 0
     assert not (tmp_path / "space-empires-4x" / "maps").exists()
+
+
+def test_every_board_rule_kit_yaml_declares_is_located(run_cli, kit_copy):
+    """Space Empires 4X's board rules are kit.yaml map_rules: the players' count, the Homeworld, the deep-space
+    count and the colours a legend may name, each an error at the map's line naming its rule."""
+    standard, small, four = (kit_copy / f"maps/{m}.yaml" for m in ("duel-standard", "duel-small", "four-player"))
+    legend = edit(standard, "scenario: duel-standard", "scenario: three-player") + 4   # `legend:`, 4 lines on
+    homeworld = edit(small, "  R: homeworld red", "  R: home red")
+    purple = edit(four, "  b: home blue", "  b: home purple")
+    result = run_cli("validate", "--quick", "--data", kit_copy)
+    assert result.code == 1
+    assert (f"maps/duel-standard.yaml:{legend}: legend: one home system per player of the scenario: 2 regions "
+            "(red, blue), but scenario.players of three-player is 3") in result.err
+    assert ("legend.+: deep space holds the scenario's deep-space markers: deep-space has 34 hexes; it must have "
+            "72 (scenario.deep_space_markers of three-player)") in result.err
+    assert (f"maps/duel-small.yaml:{homeworld - 1}: legend.r: a home system holds one hex per Home System marker "
+            "and its Homeworld: red has 0 hexes marked homeworld; it must have 1") in result.err
+    assert f"maps/four-player.yaml:{purple}: legend.b: must be 'off-map' or one of 'home COLOUR'" in result.err
+    assert "(COLOUR: red, blue, green, yellow), not 'home purple'" in result.err

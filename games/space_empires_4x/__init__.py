@@ -2,8 +2,9 @@
 
 Its data files (units, technologies, markers, counters, game, maps) have shapes of their own, the game
 derives numbers from them (a Homeworld's value steps, group numbers, the marker mixes) and checks its
-counters (the rules between its files are declared in its kit.yaml `checks:`); its own Python says what its hex maps mean (maps/rules.py) and adds its booklet's
-figures and chapter names (booklet/chapters.py). Everything is printed by the core's parts, as any kit's:
+counters (the rules between its files are declared in its kit.yaml `checks:`, what its hex maps mean in its
+`map_rules:`); its own Python adds its booklet's figures and chapter names (booklet/chapters.py).
+Everything is printed by the core's parts, as any kit's:
 its counters (the pieces it makes), aid cards, record sheets, hex maps and rules booklet (the documents part,
 under the name `booklet`); so are tables, boards and documents.
 """
@@ -40,12 +41,6 @@ def _listing(kit, pieces):
     return inventory_text(kit, pieces)
 
 
-def _hex_maps():
-    """The game's meaning of its hex maps (imported when a kit's maps are read, not when the module registers)."""
-    from pnpgen.games.space_empires_4x.maps.rules import RULES
-    return RULES
-
-
 def _chart_context(kit, pieces):
     from pnpgen.games.space_empires_4x.facts import chart_context
     return chart_context(kit, pieces)
@@ -71,6 +66,6 @@ def _parts():
 
 
 MODULE = GameModule(name=NAME, load=_load, pieces=_pieces, parts=_parts(), inventory=_inventory,
-                    summary=_summary, listing=_listing, hex_maps=_hex_maps,
+                    summary=_summary, listing=_listing,
                     chart_context=_chart_context, print_groups=_print_groups,
                     documents=_documents)

@@ -38,17 +38,17 @@ def load(root: Path, kit_doc: dict, raw_kit, base: dict, problems) -> Se4xKit:
     checks.check_kit(kit, problems, broken)  # still run the checks whose files are sound, to report all at once
     check_declared(kit_doc["checks"], {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()} | {"kit": kit_doc},
                    broken, lines, root, problems)  # the rules kit.yaml declares over these files (and any other)
-    if files and files["maps"] and not broken & {"game", "markers"}:  # boards are checked against both
-        kit = dataclasses.replace(kit, maps=_load_maps(root, files["maps"], kit, raw_kit, problems))
+    if files and files["maps"]:  # the core reads them with the rules kit.yaml's map_rules declares
+        kit = dataclasses.replace(kit, maps=_load_maps(root, files, kit, kit_doc, raw_kit, docs, broken, problems))
     return kit
 
 
-def _load_maps(root: Path, folder: str, kit, raw_kit, problems) -> tuple:
-    """The core reads the maps folder `files.maps` names, with the game's meaning of them (maps/rules.py)."""
-    from pnpgen.games.space_empires_4x.maps.rules import RULES
+def _load_maps(root: Path, files: dict, kit, kit_doc, raw_kit, docs, broken, problems) -> tuple:
+    """The maps folder `files.maps` names, read by the core over this module's data files."""
     from pnpgen.maps.hexmap import load_hex_maps
     named = (root / KIT_FILE, raw_kit["files"].line_of("maps"), "files.maps")
-    return load_hex_maps(root, folder, kit, RULES, problems, named)
+    good = {key: doc for key, doc in docs.items() if doc is not None} | {"kit": kit_doc}
+    return load_hex_maps(root, files["maps"], kit, problems, named, kit_doc["map_rules"], good, broken, files)
 
 
 def _files(kit_doc: dict, raw_kit, root: Path, problems) -> dict | None:

@@ -7,16 +7,18 @@ from types import SimpleNamespace
 from pnpgen.fonts import CONDENSED, FAMILY
 from pnpgen.lengths import mm, parse_length
 from pnpgen.maps.board import Board, compose_board
-from pnpgen.maps.rules import rules_of
 from pnpgen.render.templates import render_template
 
 TINT = 0.3  # share of a player colour in its region's fill: light enough for coordinates to read
 
 
 def compose(kit, hexmap, counter_size: str) -> Board:
-    """The map's board with the kit's tracks and region order, boxes sized for `counter_size` counters."""
-    rules = rules_of(kit)
-    return compose_board(hexmap, tuple(rules.tracks(kit, hexmap)), rules.order(hexmap.seen), parse_length(counter_size))
+    """The map's board with its tracks and region order, boxes sized for `counter_size` counters."""
+    return compose_board(hexmap, hexmap.tracks, hexmap.order, parse_length(counter_size))
+
+
+def map_title(kit, hexmap) -> str:
+    return f"{kit.title}: {hexmap.title}"
 
 
 def map_svg(kit, board: Board, thumbnail: bool = False) -> str:
@@ -24,16 +26,17 @@ def map_svg(kit, board: Board, thumbnail: bool = False) -> str:
 
     A thumbnail (a booklet's set-up pictures) shows the grid only and leaves out the hex coordinates:
     unreadable that small, and most of the drawing time."""
-    hexmap, grid, rules = board.hexmap, board.grid, rules_of(kit)
+    hexmap, grid = board.hexmap, board.grid
     view = (grid.x, grid.y, grid.w, grid.h) if thumbnail else (0, 0, board.width, board.height)
     context = {
         "view": view, "w_mm": f"{mm(view[2]):.6f}", "h_mm": f"{mm(view[3]):.6f}",
-        "font": FAMILY, "condensed": CONDENSED, "board": board, "title": rules.title(kit, hexmap),
+        "font": FAMILY, "condensed": CONDENSED, "board": board, "title": map_title(kit, hexmap),
         "kit": SimpleNamespace(id=kit.id, title=kit.title, subtitle=kit.subtitle),  # what the maps part is keyed by
         "flats": hexmap.hex_size, "hex_inches": f"{hexmap.hex_size / 72:g}", "regions": _regions(board),
         "outline": _path(c.corners for c in board.hexes), "styles": _styles(kit, board), "thumbnail": thumbnail,
     }
-    return render_template(kit.root, "map", context | rules.context(kit, board), needed_by=f"map {hexmap.id}")
+    own = hexmap.rules.context(hexmap.extra)   # the kit's declared numbers and map fields (kit.yaml map_rules)
+    return render_template(kit.root, "map", context | own, needed_by=f"map {hexmap.id}")
 
 
 def _regions(board: Board) -> list[dict]:

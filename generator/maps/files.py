@@ -15,9 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from pnpgen.maps.board import Board
-from pnpgen.maps.draw import compose, map_svg
+from pnpgen.maps.draw import compose, map_svg, map_title
 from pnpgen.maps.hexmap import hex_too_small
-from pnpgen.maps.rules import rules_of
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
 from pnpgen.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
@@ -67,7 +66,7 @@ def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan,
     poster = write_poster(ctx, board, art)
     tiles, pages = write_tiles(ctx, board, art, plan, arts)
     entry = {"files": [poster, tiles],
-             "map": {"map": hexmap.id, **rules_of(ctx.kit).manifest(hexmap), "file": str(hexmap.file.name),
+             "map": {"map": hexmap.id, **_named_entries(hexmap), "file": str(hexmap.file.name),
                      "size_in": [round(board.width / 72, 3), round(board.height / 72, 3)],
                      "hexes": len(board.hexes), "poster": poster["path"], "tiles": tiles["path"],
                      "tile_grid": [plan.rows, plan.cols], "pages": pages}}
@@ -132,7 +131,12 @@ def write_tiles(ctx, board: Board, art, plan: TilePlan, arts: ArtCache) -> tuple
 
 
 def _title(kit, board: Board) -> str:
-    return rules_of(kit).title(kit, board.hexmap)
+    return map_title(kit, board.hexmap)
+
+
+def _named_entries(hexmap) -> dict:
+    """What the map is for, as the manifest says it: each entry field's id (a scenario, say)."""
+    return {f.name: hexmap.extra[f.name] for f in hexmap.rules.fields if f.kind == "entry"}
 
 
 def _marks_svg(kit, board: Board, plan: TilePlan) -> str:

@@ -1,8 +1,8 @@
 """Hex-map files (maps/*.yaml in a kit): their schema, parsing into HexMap, and the checks every map gets.
 
 A map is rows of one-character hex letters plus a legend naming what each letter is, so a designer edits the
-board by eye. What the legend's words mean is the kit's (MapRules.meaning); every problem is reported with
-its file, line and field.
+board by eye. What the legend's words mean, the fields a file adds and the rules its regions obey are the
+kit's (kit.yaml `map_rules:`, pnpgen.maps.declared); every problem is reported with its file, line and field.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pnpgen.kit import read_mapping
 from pnpgen.lengths import parse_length
 from pnpgen.shapes import ACROSS
 from pnpgen.maps.geometry import ORIENTATIONS, HexGrid, hex_label
-from pnpgen.maps.rules import OFF_MAP, MapRules, Track
+from pnpgen.maps.rules import MAX_BOXES, OFF_MAP, MapRules, Track
 from pnpgen.problems import Problems
 from pnpgen.schema import (
     INVALID, Bool, Choice, Field, Int, Length, ListOf, MapOf, Record, Str, Where, optional,
@@ -23,7 +23,7 @@ from pnpgen.schema import (
 TRACK = Record({
     "id": Field(Str(r"[A-Za-z0-9_-]+", "an id of letters, digits, _ or -")),
     "caption": optional(Str(), "", "printed above the boxes"),
-    "boxes": optional(Int(1, 500), None, "how many numbered boxes (1, 2, ...)"),
+    "boxes": optional(Int(1, MAX_BOXES), None, "how many numbered boxes (1, 2, ...)"),
     "first": optional(Int(), 1, "the first box's number"),
     "labels": optional(ListOf(Str(), 1), None, "or what each box shows, instead of numbers"),
     "wrap": optional(Bool(), True, "run onto more rows at the board's width; false: one row"),
@@ -43,12 +43,23 @@ MAX_BOARD_IN = 120  # a side of the poster: ten feet, far past any table
 
 
 def map_schema(rules: MapRules) -> Record:
-    """The core's fields with the kit's own (a None drops a core field), then the legend and the rows."""
-    fields = {**rules.fields, **{k: v for k, v in CORE_FIELDS.items() if k not in rules.fields}}
-    return Record({k: v for k, v in fields.items() if v is not None} | {
-        "legend": Field(MapOf(rules.legend_entry, key=Str(r"\S", "a single character")), doc="what each letter means"),
+    """The kit's own fields, then the core's (less `title` where the kit's rules make the title), then the
+    legend and the rows."""
+    own = {f.name: _extra_field(f) for f in rules.fields}
+    core = {k: v for k, v in CORE_FIELDS.items() if not (k == "title" and rules.title)}
+    pattern, hint = rules.legend_pattern()
+    return Record(own | core | {
+        "legend": Field(MapOf(Str(pattern, hint), key=Str(r"\S", "a single character")), doc="what each letter means"),
         "rows": Field(ListOf(Str(), 1), doc="one text per row of hexes, one letter per hex; spaces are ignored"),
     }, "a map")
+
+
+def _extra_field(declared) -> Field:
+    if declared.kind == "whole":
+        return Field(Int(declared.min, declared.max), doc=declared.doc)
+    if declared.kind == "entry":
+        return Field(Str(r"[A-Za-z0-9][A-Za-z0-9_-]*", f"an id from {declared.of}"), doc=declared.doc)
+    return Field(Str(), doc=declared.doc)
 
 
 @dataclass(frozen=True)
@@ -64,15 +75,22 @@ class HexMap:
     rows: int
     tracks: tuple                   # Track per `tracks:` entry of the file
     fills: dict = field(compare=False)        # region -> "#rrggbb", as the file gives them
-    extra: dict = field(compare=False)        # the kit's own fields (MapRules.fields), as checked
+    extra: dict = field(compare=False)        # the kit's own fields (map_rules.fields), as checked
     regions: dict = field(compare=False)      # (col, row) -> region; off-map hexes absent
     marks: dict = field(compare=False)        # (col, row) -> mark, for marked hexes only
     legend: dict = field(compare=False)       # letter -> (region, mark) or None (off-map)
     lines: dict = field(compare=False, repr=False)  # field path -> line
+    families: dict = field(default_factory=dict, compare=False)  # region -> the legend kind's region word
+    rules: MapRules = field(default_factory=MapRules, compare=False, repr=False)  # as the kit declares them
 
     @property
     def grid(self) -> HexGrid:
         return HexGrid(self.orientation, self.hex_size, self.cols, self.rows)
+
+    @property
+    def order(self) -> list[str]:
+        """Its regions in drawing and legend order (the kit's legend kinds', then as the rows show them)."""
+        return self.rules.order(self.seen, self.families)
 
     @property
     def seen(self) -> list[str]:
@@ -113,27 +131,37 @@ def connected_pieces(hexmap: HexMap, region: str) -> list[set]:
     return sorted(pieces, key=min)
 
 
-def load_hex_maps(root: Path, folder: str, kit, rules: MapRules, problems: Problems,
-                  named: tuple | None = None) -> tuple[HexMap, ...]:
-    """Every maps/*.yaml of a kit, parsed and checked; problems are recorded, not raised. `named` is
-    (file, line, field) where kit.yaml names the folder: then it must exist."""
+def load_hex_maps(root: Path, folder: str, kit, problems: Problems, named: tuple | None = None,
+                  declared: dict | None = None, docs: dict | None = None, broken: frozenset = frozenset(),
+                  files: dict | None = None) -> tuple[HexMap, ...]:
+    """Every maps/*.yaml of a kit, parsed and checked against the rules kit.yaml declares (`declared`, its
+    `map_rules:` block, read over the module's `docs`, kit.yaml and any kit file, as `checks:` are); problems
+    are recorded, not raised. `named` is (file, line, field) where kit.yaml names the folder: then it must
+    exist. A rule over a data file that failed its own schema (`broken`) leaves the maps unread."""
+    from pnpgen.declared_paths import Sources
+    from pnpgen.maps.declared import read_map_rules
+    from pnpgen.maps.region_checks import check_maps
+    rules = read_map_rules(declared, Sources(docs or {}, kit.lines, root), broken, tuple(c.id for c in kit.colours),
+                           files, Path(root) / "kit.yaml", problems)
     path, inside = (Path(root) / folder).resolve(), Path(root).resolve()
+    if rules is None:
+        return ()
     if not path.is_relative_to(inside) or (named and not path.is_dir()):
         file, line, at = named or (kit.locate("kit", "maps") + ("maps",))
         problems.error(file, line, at, f"{folder!r} is not a folder inside the kit")
         return ()
-    files = sorted(path.glob("*.yaml")) if path.is_dir() else []
-    for file in files:
+    files_found = sorted(path.glob("*.yaml")) if path.is_dir() else []
+    for file in files_found:
         if not file.resolve().is_relative_to(inside):
             problems.error(file, 0, "", "links to a file outside the kit folder")
     schema, written, maps = map_schema(rules), [], []
-    for file in (f for f in files if f.resolve().is_relative_to(inside)):
+    for file in (f for f in files_found if f.resolve().is_relative_to(inside)):
         raw = read_mapping(file, root, problems, "")
         if raw is not None:
             written.append(raw)
             maps.append(_load_one(file, raw, schema, rules, kit, problems))
     maps = tuple(m for m in maps if m is not None)
-    rules.check(kit, maps, written, problems)
+    check_maps(rules, maps, written, problems)
     return maps
 
 
@@ -159,7 +187,11 @@ def _parse(path: Path, raw, doc: dict, rules: MapRules, problems: Problems) -> H
     tracks = _tracks(path, doc.get("tracks") or [], lines, problems)
     if not _check_rows(path, cells, doc["legend"], lines, problems) or tracks is None:
         return None
-    legend = {k: None if v == OFF_MAP else rules.meaning(v) for k, v in doc["legend"].items()}
+    meant = {k: None if v == OFF_MAP else rules.meaning(v) for k, v in doc["legend"].items()}
+    legend = {k: m and m[:2] for k, m in meant.items()}
+    families = _families(path, meant, lines, problems)
+    if families is None:
+        return None
     regions, marks = {}, {}
     for row, letters in enumerate(cells):
         for col, letter in enumerate(letters):
@@ -167,10 +199,25 @@ def _parse(path: Path, raw, doc: dict, rules: MapRules, problems: Problems) -> H
                 regions[(col, row)], mark = legend[letter]
                 if mark is not None:
                     marks[(col, row)] = mark
-    extra = {k: doc[k] for k in rules.fields if rules.fields[k] is not None}
-    return HexMap(id=path.stem, file=path, title=doc.get("title") or path.stem, orientation=doc["orientation"],
-                  hex_size=_flats(doc), cols=len(cells[0]), rows=len(cells), tracks=tracks,
-                  fills=doc.get("fills") or {}, extra=extra, regions=regions, marks=marks, legend=legend, lines=lines)
+    extra = {f.name: doc[f.name] for f in rules.fields}
+    title = doc.get("title") or (rules.title and rules.text(rules.title, extra)) or path.stem
+    return HexMap(id=path.stem, file=path, title=title, orientation=doc["orientation"],
+                  hex_size=_flats(doc), cols=len(cells[0]), rows=len(cells), tracks=rules.tracks_of(extra) + tracks,
+                  fills=doc.get("fills") or {}, extra=extra, regions=regions, marks=marks, legend=legend, lines=lines,
+                  families=families, rules=rules)
+
+
+def _families(path: Path, meant: dict, lines: dict, problems: Problems) -> dict | None:
+    """region -> the legend kind's region word that makes it; a region two kinds make (a colour's and a
+    fixed word's) would fall under two sets of rules: a located error."""
+    families: dict = {}
+    for letter, m in meant.items():
+        if m and families.setdefault(m[0], m[2]) != m[2]:
+            problems.error(path, lines[f"legend.{letter}"], f"legend.{letter}",
+                           f"region {m[0]!r} is made by two legend words ({families[m[0]]} and {m[2]}): "
+                           f"name it apart")
+            return None
+    return families
 
 
 def _tracks(path: Path, docs: list, lines: dict, problems: Problems) -> tuple | None:

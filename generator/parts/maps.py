@@ -12,9 +12,16 @@ def build(ctx) -> dict:
     return build_maps(ctx)
 
 
+NEVER_READ = ("rules", "aids", "components", "boards", "charts.yaml")  # by the maps, unless map_rules names one
+
+
 def _ignores(kit) -> tuple:
+    """The kit files the maps never read: the usual ones less any the kit's map rules name by path, and the
+    game module's data files the rules never name (kit.yaml map_rules)."""
     from pnpgen.maps.rules import rules_of
-    return rules_of(kit).ignores
+    rules = rules_of(kit)
+    read = lambda folder: any(r == folder or r.startswith(folder + "/") for r in rules.reads)  # noqa: E731
+    return tuple(f for f in NEVER_READ if not read(f)) + rules.ignores
 
 
 PART = Part(
@@ -23,6 +30,6 @@ PART = Part(
     options=(Option(("--map",), {"metavar": "NAME", "dest": "map", "default": None,
                                  "help": "build only this map (a file name in the kit's maps folder)"}),),
     applies=lambda kit: bool(kit.maps),
-    ignores=("rules", "aids", "components", "boards", "charts.yaml"), ignores_of=_ignores,  # maps read none of these
+    ignores_of=_ignores,
     needs=("cairo", "reportlab"), weight=2.3,
 )
