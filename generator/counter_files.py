@@ -2,8 +2,8 @@
 double-sided, one PDF per print group (each colour, deep space, neutral), PNG previews, and every placement
 in the manifest. The duplex calibration sheet is the core's (pnpgen.calibration).
 
-The stages stay apart: faces (Jinja SVG per distinct face) -> layout (pnpgen.layout.counters, numbers)
--> drawing (pnpgen.render.counter_sheets, in worker processes). Two caches under ctx.cache_dir keep
+The stages stay apart: faces (Jinja SVG per distinct face) -> layout (pnpgen.layout.packing in the
+counter-sheet layout, as a kit's `sheets: GROUP: {layout: counter-sheet}`, numbers) -> drawing (pnpgen.render.counter_sheets, in worker processes). Two caches under ctx.cache_dir keep
 rebuilds fast: a file whose inputs hash the same as last time is copied instead of drawn
 (pnpgen.output_cache), and a face drawn before is replayed from its recorded cairo calls instead of
 rendered from SVG again (pnpgen.render.face_store).
@@ -18,19 +18,25 @@ from dataclasses import replace
 from pathlib import Path
 
 from pnpgen import game_modules
-from pnpgen.calibration import CALIBRATION
-from pnpgen.duplex import build_setting, flip_words
+from itertools import groupby
+
+from pnpgen.components import titles as titles_module
+from pnpgen.components.titles import counter_sheet_lines
+from pnpgen.duplex import build_setting
 from pnpgen.pieces import Face, Piece
-from pnpgen.layout import counters as layout_module
-from pnpgen.layout.counters import Page, SheetSpec, impose_counters
+from pnpgen.layout import packing as packing_module, sheets as layout_module
+from pnpgen.layout.packing import Run, impose
+from pnpgen.layout.sheets import COUNTER_SHEET, SheetSettings
 from pnpgen.lengths import mm, parse_length, pt_from_mm
 from pnpgen.output_cache import OutputCache, content_key, source_fingerprint
 from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 from pnpgen.problems import BuildError
+from pnpgen.shapes import Shape
 from pnpgen.render import counter_sheets as sheets_module
 from pnpgen.render import face_compact as face_compact_module
 from pnpgen.render import face_store as face_store_module
 from pnpgen.render import pdf as pdf_module
+from pnpgen.render import piece_sheets as piece_sheets_module
 from pnpgen.render import svg_ops as svg_ops_module
 from pnpgen.render.face_store import FaceStore
 from pnpgen.render.counter_sheets import FaceRef, KitView, SheetFile, SheetPage, write_sheet_file
@@ -41,13 +47,16 @@ WORKERS = 2
 
 # Options -----------------------------------------------------------------------------------------------
 
-def sheet_spec(ctx) -> SheetSpec:
+def sheet_spec(ctx) -> tuple[Shape, SheetSettings]:
+    """The counters' square and their sheets: the counter-sheet layout, cut lines, the build's flip."""
     gutter = float(ctx.option("gutter", 0.0) or 0.0)
     if gutter < 0:
         raise ValueError("--gutter must be 0 or more (mm)")
     duplex, offset = build_setting(ctx)
-    return SheetSpec(page=paper_size(ctx.paper), margin=PRINTABLE_MARGIN, size=parse_length(ctx.counter_size),
-                     gutter=pt_from_mm(gutter), duplex=duplex, back_offset=offset)
+    size = parse_length(ctx.counter_size)
+    return Shape("square", size, size), SheetSettings(
+        paper=paper_size(ctx.paper), gutter=pt_from_mm(gutter), marks="lines", bleed=0.0, duplex=duplex, nest=False,
+        back_offset=offset, layout=COUNTER_SHEET)
 
 
 # Faces --------------------------------------------------------------------------------------------------
@@ -116,47 +125,52 @@ def print_groups(ctx) -> list[tuple[str, str, list[Piece]]]:
     return groups
 
 
-def duplex_words(spec: SheetSpec) -> str:
-    return flip_words(spec.duplex)
+def impose_group(pieces: list[Piece], spec: tuple[Shape, SheetSettings]) -> list:
+    """The group's pages: each kind of piece (units, markers, other counters) a run starting a new row."""
+    shape, settings = spec
+    runs = [Run(shape, len(list(run)), settings, True) for _, run in groupby(pieces, key=lambda p: p.kind)]
+    try:
+        return impose(runs)
+    except ValueError as exc:
+        raise BuildError(f"{exc}: choose a smaller --counter-size or --gutter") from None
 
 
-def title_lines(ctx, spec, group_name: str, page: Page, sheets: int) -> tuple[str, ...]:
-    first = (f"{ctx.kit.title} \u00b7 counters \u00b7 {group_name} \u00b7 sheet {page.sheet} of {sheets}"
-             f" \u00b7 {page.side}")
-    if not page.first:
-        return (first,)
-    offset = "" if spec.back_offset == (0, 0) else " (back offset {:.1f},{:.1f} mm in use)".format(
-        mm(spec.back_offset[0]), mm(spec.back_offset[1]))
-    return (first,
-            f"Print at 100% / actual size (never 'fit to page'), two-sided, {duplex_words(spec)}.",
-            f"The bars at the right must measure exactly 1 in and 25 mm. Backs off? Print {CALIBRATION}{offset}.",
-            "Cut along the grey lines.")
+def piece_origin(kit, piece: Piece) -> str:
+    """'file:line: ' of the data a module's piece comes from (the first part of its ref names the data file,
+    as kit.yaml's `files:` does; the line is its entry's, or the file's top), so a face that fails to draw
+    says where to look; '' where the kit does not know."""
+    file, line = kit.locate(piece.ref.split(".", 1)[0], piece.ref)
+    return f"{file}:{line}: " if file != "?" else ""
 
 
 def group_sheet(ctx, spec, faces: FaceRefs, group: tuple) -> SheetFile:
     group_id, group_name, pieces = group
-    pages = impose_counters([p.kind for p in pieces], spec)
+    pages = impose_group(pieces, spec)
+    sheets = sum(1 for page in pages if page.side == "front")
     distinct: dict[FaceRef, int] = {}
     sheet_pages = []
-    for page in pages:
+    for number, page in enumerate(pages):
         indices = []
         for slot in page.slots:
             piece = pieces[slot.index]
             face = piece.front if page.side == "front" else piece.back
-            ref = faces.ref(face, f"{piece.ref} ({piece.label}, {page.side})")
+            ref = faces.ref(face, f"{piece_origin(ctx.kit, piece)}{piece.ref} ({piece.label}, {page.side})")
             indices.append(distinct.setdefault(ref, len(distinct)))
-        lines = title_lines(ctx, spec, group_name, page, pages[-1].sheet)
+        sheet = sum(1 for p in pages[:number + 1] if p.side == "front")
+        lines = counter_sheet_lines(ctx.kit.title, f"counters \u00b7 {group_name}", page.side, sheet, sheets,
+                                    number == 0, True, spec[1])
         sheet_pages.append(SheetPage(page, tuple(indices), lines))
     rel = f"counters-{group_id}.pdf"
     previews = tuple(f"previews/counters-{group_id}-p{n}.png" for n in range(1, len(pages) + 1)
                      if ctx.option("previews"))
-    return SheetFile(rel, f"{ctx.kit.title}: counters, {group_name}", spec.page, faces.kit,
-                     mm(spec.size), tuple(distinct), tuple(sheet_pages), previews)
+    return SheetFile(rel, f"{ctx.kit.title}: counters, {group_name}", pages[0].size, faces.kit,
+                     mm(spec[0].w), tuple(distinct), tuple(sheet_pages), previews)
 
 
 # Producing the files -------------------------------------------------------------------------------------
 
-CODE = (layout_module, sheets_module, pdf_module, face_store_module, face_compact_module)
+CODE = (layout_module, packing_module, titles_module, sheets_module, piece_sheets_module, pdf_module, face_store_module,
+        face_compact_module)
 
 
 def job_outputs(job) -> list[str]:
@@ -229,19 +243,19 @@ def preflight(ctx, faces: FaceRefs, spec: SheetSpec) -> list[str]:
     from pnpgen.render.ink_lines import read_ink
     from pnpgen.shapes import Shape
     store, rules = FaceStore(ctx.cache_dir / "counter-faces"), preflight_rules(ctx.kit)
-    shape, findings = Shape("square", spec.size, spec.size), []
+    shape, findings = spec[0], []
     for ref in faces.refs.values():
         record = store.get(ref.key) or {}
         texts = record.get("texts", ())
         found = check_face(texts, shape, 0.0, rules) + overprints(texts, read_ink(record.get("ops", ())))
         for finding in found:
-            findings.append(f"preflight: {ref.source}: {ref.template}{SUFFIX}: {finding}")
+            findings.append(f"{ref.source}: {ref.template}{SUFFIX}: {finding}")  # where first, as a table piece's
     return sorted(set(findings))
 
 
 # Manifest --------------------------------------------------------------------------------------------------
 
-def placements(sheet: SheetFile, pieces: list[Piece]) -> list[dict]:
+def placements(sheet: SheetFile, pieces: list[Piece], size: float) -> list[dict]:
     """Every counter on every page, in the manifest's one placement shape (pnpgen.manifest.placement)."""
     from pnpgen.manifest import placement
     rows = []
@@ -249,7 +263,7 @@ def placements(sheet: SheetFile, pieces: list[Piece]) -> list[dict]:
         side = page.layout.side
         for slot in page.layout.slots:
             piece = pieces[slot.index]
-            rows.append(placement(sheet.path, number, side, slot, slot.size, slot.size, "square", 0.0, piece))
+            rows.append(placement(sheet.path, number, side, slot, size, size, "square", 0.0, piece))
     return rows
 
 
@@ -260,7 +274,8 @@ def file_entry(ctx, sheet: SheetFile, group: str) -> dict:
 
 def build_counters(ctx) -> dict:
     spec = sheet_spec(ctx)
-    faces = FaceRefs(kit_view(ctx.kit), mm(spec.size), ctx.options.out)
+    (shape, settings), size = spec, spec[0].w
+    faces = FaceRefs(kit_view(ctx.kit), mm(size), ctx.options.out)
     groups = print_groups(ctx)
     sheets = [group_sheet(ctx, spec, faces, group) for group in groups]
     done = produce(ctx, sheets)
@@ -272,11 +287,11 @@ def build_counters(ctx) -> dict:
             f"drew {len(done['drawn'])} file(s) ({done['faces_rendered']} faces rendered), the rest from cache")
     return {
         "files": [file_entry(ctx, s, g[0]) for s, g in zip(sheets, groups)],
-        "counter_size": {"text": ctx.counter_size, "points": spec.size},
-        "sheet": {"margin": spec.margin, "gutter": spec.gutter, "duplex": spec.duplex,
-                  "back_offset": list(spec.back_offset), "origin": "top-left, points"},
-        "placements": [row for s, g in zip(sheets, groups) for row in placements(s, g[2])],
+        "counter_size": {"text": ctx.counter_size, "points": size},
+        "sheet": {"margin": PRINTABLE_MARGIN, "gutter": settings.gutter, "duplex": settings.duplex,
+                  "back_offset": list(settings.back_offset), "origin": "top-left, points"},
+        "placements": [row for s, g in zip(sheets, groups) for row in placements(s, g[2], size)],
         "cuts": [{"file": s.path, "page": n, "segments": [list(map(lambda v: round(v, 3), c)) for c in p.layout.cuts]}
                  for s in sheets for n, p in enumerate(s.pages, start=1)],
-        "warnings": findings,
+        "warnings": [f"preflight: {finding}" for finding in findings],
     }

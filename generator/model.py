@@ -55,5 +55,6 @@ class Kit:
     def locate(self, file_key: str, path: str) -> tuple[str, int]:
         """(file, line) of a field, for errors found after loading (a missing template, say)."""
         while (file_key, path) not in self.lines and path:
-            path = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", path)  # a missing field: point at its parent
+            parent = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", path)  # a missing field: point at its parent
+            path = parent if parent != path else ""  # a first key missing too: the file's top
         return self.lines.get((file_key, path), ("?", 0))

@@ -43,7 +43,12 @@ SHEET = Record({
     "marks": optional(Choice(("lines", "crop", "outline")), None, "how cuts are shown"),
     "bleed": optional(Length(0, 10 * MM, positive=False), "0mm", "art printed past each piece's trim"),
     "nest": optional(Bool(), False, "hex tiles share edges"),
-}, "a sheet setting: {paper, gutter, marks, bleed, nest}")
+    "layout": optional(Choice(("packed", "counter-sheet")), "packed",
+                       "packed (fewest sheets, 30 pt title band) or counter-sheet (portrait, one grid, each table "
+                       "on a new row, the print instructions on the first page, cut lines on the backs too)"),
+    "title": optional(Str(), None, "the words naming the group's file on its pages (default: its tables' names); "
+                                   "a one-colour file adds the colour's name"),
+}, "a sheet setting: {paper, gutter, marks, bleed, nest, layout, title}")
 
 DOCUMENT = Record({
     "chapters": Field(Str(), doc="a folder of Markdown chapters, or one .md file, inside the kit"),

@@ -220,6 +220,27 @@ def test_text_that_does_not_fit_names_the_row_and_template(mini_copy, capsys):
     assert f"cards.yaml:{line}: cards row Trade" in err and "card-front.svg.j2" in err and "does not fit" in err
 
 
+def test_a_drawing_cairo_refuses_names_the_row(mini_copy, capsys):
+    """Found by the long fuzz run: a template that computes a NaN size drew nothing and said no file."""
+    back = mini_copy / "templates" / "card-back.svg.j2"
+    back.write_text(back.read_text() + '<rect x="1" y="1" width="nan" height="4.2" rx="0.6" fill="#000"/>\n')
+    assert main(["build", "--data", str(mini_copy), "--out", str(mini_copy / "out"), "-q", "--only", "components"]) == 1
+    err = capsys.readouterr().err
+    assert "cards.yaml:" in err.splitlines()[0] and "cards row" in err and "cairo" in err, err
+
+
+def test_text_too_large_for_freetype_names_the_row(mini_copy):
+    """Found by the long fuzz run: a computed font size of 10^9 pt made FreeType fail, said with no file. In a
+    process of its own: cairo keeps the failed font in its caches, and every later text in the process fails."""
+    import subprocess
+    import sys
+    back = mini_copy / "templates" / "card-back.svg.j2"
+    back.write_text(back.read_text() + '<text x="1" y="9" font-family="DejaVu Sans" font-size="1000000000">x</text>\n')
+    run = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--data", str(mini_copy), "--out",
+                          str(mini_copy / "out"), "-q", "--only", "components"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "cards.yaml:" in run.stderr.splitlines()[0] and "cards row" in run.stderr, run.stderr
+
+
 def test_kit_templates_are_sandboxed(mini_copy, capsys):
     (mini_copy / "templates" / "chit.svg.j2").write_text("{{ ''.__class__.__mro__[1].__subclasses__() }}")
     assert main(["build", "--data", str(mini_copy), "--out", str(mini_copy / "out"), "-q"]) == 1

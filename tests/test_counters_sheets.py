@@ -171,6 +171,17 @@ def test_a_missing_template_is_a_located_error_and_output_stays(kit_copy, tmp_pa
     assert pdf_bytes(kit_out) == before
 
 
+def test_a_deleted_marker_template_names_the_marker_file_within_seconds(kit_copy, tmp_path, run_cli):
+    """Found by the long fuzz run: the message named no file, and the kit's `locate` of a marker (no key path
+    `markers.<id>` in markers.yaml) looped for ever."""
+    (kit_copy / "templates" / "marker-black-hole.svg.j2").unlink()
+    template_env.cache_clear()
+    result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "counters", "--quiet")
+    assert result.code == 1
+    assert result.err.startswith("error: ") and "markers.yaml:" in result.err.splitlines()[0], result.err
+    assert "markers.black_hole (Black Hole, front): template marker-black-hole.svg.j2 not found" in result.err
+
+
 def test_an_edit_redraws_only_changed_faces_and_matches_a_fresh_build(kit_copy, tmp_path, capsys):
     """Replayed faces must give the very bytes a fresh render gives, or the cache would change the output."""
     kit_out = build_counters(kit_copy, tmp_path / "a")

@@ -2,6 +2,7 @@
 A piece that breaks a rule stops the build, located; the kit may set its own limits."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -96,6 +97,8 @@ def test_the_default_kit_s_counters_pass_and_a_stricter_kit_fails_located(kit_co
     assert main(["build", "--data", str(kit_copy), "--out", str(out), "-q", "--only", "counters"]) == 1
     err = capsys.readouterr().err
     assert "preflight: these counters would print badly" in err and "below the 9 pt minimum" in err
+    findings = err.splitlines()[1:]  # each says first where its piece comes from (data file and line)
+    assert findings and all(re.match(r"\S+\.yaml:\d+: ", line) for line in findings), findings[:3]
     # a smaller size asked for on the command line: warnings, and --strict refuses
     assert main(["build", "--data", str(kit_copy), "--out", str(out), "-q", "--only", "counters",
                  "--counter-size", "1/2in"]) == 0

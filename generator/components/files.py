@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pnpgen.components.pieces import copy_faces
 from pnpgen.duplex import build_setting, flip_words
 from pnpgen.layout.packing import Run, impose
-from pnpgen.layout.sheets import settings_for
+from pnpgen.layout.sheets import COUNTER_SHEET, settings_for
 from pnpgen.output_cache import content_key
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.piece_arts import FaceArts, renderer_fingerprint
@@ -85,10 +85,13 @@ def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
     from pnpgen import duplex
     from pnpgen.layout import packing, sheets as sheets_layout
     from pnpgen.output_cache import content_key, source_fingerprint
-    from pnpgen.render import pdf, piece_sheets
+    from pnpgen.components import titles
+    from pnpgen.render import counter_sheets, pdf, piece_sheets
     tables, pages = plan
-    parts = [source_fingerprint(pdf, piece_sheets, sheets_layout, packing, duplex), renderer_fingerprint(), ctx.kit.title,
-             group, repr([(p.side, p.header, p.header_side, p.slots) for p in pages])]
+    parts = [source_fingerprint(pdf, piece_sheets, counter_sheets, sheets_layout, packing, duplex, titles),
+             renderer_fingerprint(), ctx.kit.title,
+             group, repr([(p.side, p.header, p.header_side, p.slots) for p in pages]),
+             repr(page_headers(ctx, group, plan))]
     for table, pieces, settings in tables:
         parts += [table.name, repr(table.shape), repr(settings)]
         for piece in pieces:
@@ -141,30 +144,41 @@ def draw_group(ctx, group: str, plan: tuple, arts: FaceArts, path, previews=()) 
     fronts = [arts.art(piece.front, table.shape, settings.bleed) for table, piece, settings in owners]
     backs = [arts.art(piece.back, table.shape, settings.bleed) if piece.back else None
              for table, piece, settings in owners]
-    bleed, sheets, doc = tables[0][2].bleed, sheets_of(pages), None
-    two_sided = any(page.side == "back" for page in pages)
-    flip = flip_words(tables[0][2].duplex) if two_sided else ""
-    hint = alignment_hint(tables[0][2].back_offset) if two_sided else ""
-    for number, page in enumerate(pages):
+    bleed, doc = tables[0][2].bleed, None
+    for number, (page, words) in enumerate(zip(pages, page_headers(ctx, group, plan))):
         if doc is None:
             doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size, final=True)
         doc.new_page(*page.size)
-        names = _page_name(group, {owners[slot.index][0].name: None for slot in page.slots})
-        sheet = sum(1 for p in pages[:number + 1] if p.side == "front")
-        title = f"{ctx.kit.title} \u00b7 {names} \u00b7 {page.side} {sheet} of {sheets}"
-        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, None, bleed, title, flip, hint)
+        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, None, bleed, *words)
         if previews:
-            draw_preview(previews[number], page, owners, arts, (bleed, title, flip, hint))
-        hint = ""  # the file's first page only
+            draw_preview(previews[number], page, owners, arts, (bleed, *words))
     doc.close()
 
 
-def alignment_hint(offset: tuple[float, float]) -> str:
-    """What a two-sided file's first page says about the backs' alignment (and the offset it was made with)."""
-    from pnpgen.calibration import CALIBRATION
-    from pnpgen.lengths import mm
-    used = "" if offset == (0, 0) else f" These backs are shifted {mm(offset[0]):.1f},{mm(offset[1]):.1f} mm for your printer."
-    return f"Backs not on their fronts? Print {CALIBRATION} two-sided and read its back.{used}"
+def page_headers(ctx, group: str, plan: tuple) -> list[tuple]:
+    """What each page's header says, (title, flip, hint, lines): a title naming the page's tables (or the
+    group's `title` setting) with the sheet and side; on a two-sided file's fronts the edge to flip on, and
+    on its first page where to check the backs. A counter sheet says it in `lines` (pnpgen.components.titles)."""
+    from pnpgen.components.titles import alignment_hint, counter_sheet_lines, group_words, page_name
+    tables, pages = plan
+    owners, settings = slot_owners(tables), tables[0][2]
+    words, sheets = group_words(ctx.kit, group, tables), sheets_of(pages)
+    if settings.layout == COUNTER_SHEET and not words:
+        words = page_name(group, {table.name: None for table, _, _ in tables})
+    two_sided = any(page.side == "back" for page in pages)
+    flip = flip_words(settings.duplex) if two_sided else ""
+    headers = []
+    for number, page in enumerate(pages):
+        sheet = sum(1 for p in pages[:number + 1] if p.side == "front")
+        if settings.layout == COUNTER_SHEET:
+            lines = counter_sheet_lines(ctx.kit.title, words, page.side, sheet, sheets, number == 0, two_sided,
+                                        settings)
+            headers.append(("", "", "", lines))
+            continue
+        names = words or page_name(group, {owners[slot.index][0].name: None for slot in page.slots})
+        hint = alignment_hint(settings.back_offset) if two_sided and number == 0 else ""
+        headers.append((f"{ctx.kit.title} \u00b7 {names} \u00b7 {page.side} {sheet} of {sheets}", flip, hint, ()))
+    return headers
 
 
 def draw_preview(path, page, owners: list, arts: FaceArts, words: tuple) -> None:
@@ -183,12 +197,6 @@ def draw_preview(path, page, owners: list, arts: FaceArts, words: tuple) -> None
             shown[face] = replay(record) if record is not None else arts.art(face, table.shape, settings.bleed)
         pictures[slot.index] = shown.get(face)
     save_png(str(path), page.size, lambda cr: draw_sheet_page(cr, page, pictures, None, *words))
-
-
-def _page_name(group: str, names: dict) -> str:
-    """A page's title names its table, or its group where several tables share the page (their names
-    would run into the scale bars)."""
-    return next(iter(names)) if len(names) == 1 else group.replace("-", " ").capitalize()
 
 
 def _placement(group, page_no, page, slot, table, piece, settings) -> dict:

@@ -6,14 +6,19 @@ cut marks and back placement of each band come from pnpgen.layout.sheets.
 A page holding one run is laid out as a grid alone would be (the grid centred on the page), so a file of
 one table prints as it always did; a run that follows another starts below it, parted by a gap wide
 enough for both runs' marks.
+
+A group in the counter-sheet layout (layout.sheets.COUNTER_SHEET) is stacked instead (`stack`): one
+portrait grid, each run starting a new row of it, so the cut lines of all its rows merge as one grid's.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.layout.sheets import (CROP_GAP, CROP_LEN, SheetPage, SheetSettings, Slot, area, back_header_side, back_slot,
-                                  band_cells, cells_on, centring, cuts, header_box, outlines, page_choices)
+from pnpgen.layout.sheets import (COUNTER_SHEET, COUNTER_SHEET_HEADERS, CROP_GAP, CROP_LEN, HEADER, SheetPage,
+                                  SheetSettings, Slot, area, back_header_side, back_slot, band_cells, cells_on,
+                                  centring, cuts, header_box, mirror_cut, outlines, page_choices)
 from pnpgen.lengths import parse_length
+from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.shapes import Shape
 
 BAND_GAP = parse_length("3mm")  # between the last row of one run and the first of the next
@@ -41,41 +46,99 @@ class Packing:
     page: tuple[float, float]
     header_side: str
     pages: tuple[tuple[Placed, ...], ...]  # the front of every sheet, in order
+    rooms: tuple[float, ...] = ()          # counter sheets: each front's header room (packed: HEADER on all)
+    back_room: float = HEADER              # the header room of every back page
 
 
 def impose(runs: list[Run]) -> list[SheetPage]:
     """Front page, back page, front page ... holding every run's pieces; a slot's index counts through all
     the runs' pieces in order. A sheet is two-sided when any of its runs is; one-sided pieces leave their
     place on the back blank."""
-    runs = same_grid(runs)
-    packing = pack(runs)
+    stacked = runs[0].settings.layout == COUNTER_SHEET
+    runs = runs if stacked else same_grid(runs)
+    packing = stack(runs) if stacked else pack(runs)
     starts = [sum(run.count for run in runs[:number]) for number in range(len(runs))]
     two_sided = any(run.two_sided for run in runs)
     pages = []
-    for placed in packing.pages:
+    for sheet, placed in enumerate(packing.pages):
         bands = [(runs[number], tuple(Slot(starts[number] + p.index, p.x, p.y) for p in placed if p.run == number))
                  for number in sorted({p.run for p in placed})]
-        pages.append(_front(packing, bands))
+        pages.append(_front(packing, one_grid(bands) if stacked else bands, sheet))
         if two_sided:
-            pages.append(_back(packing, bands, runs[0].settings.duplex))
+            pages.append(_back(packing, bands, runs[0].settings, pages[-1] if stacked else None))
     return pages
 
 
-def _front(packing: Packing, bands: list) -> SheetPage:
+def _front(packing: Packing, bands: list, sheet: int) -> SheetPage:
     page, side = packing.page, packing.header_side
+    room = packing.rooms[sheet] if packing.rooms else HEADER
     return SheetPage(page, "front", tuple(sl for _, slots in bands for sl in slots),
                      tuple(c for run, slots in bands for c in cuts(run.shape, slots, run.settings, page)),
                      tuple(o for run, slots in bands for o in outlines(run.shape, slots, run.settings)),
-                     header_box(page, side), side)
+                     header_box(page, side, room), side)
 
 
-def _back(packing: Packing, bands: list, duplex: str) -> SheetPage:
-    """The back page: each two-sided piece's back where it lands behind its front (layout.sheets.back_slot)."""
+def _back(packing: Packing, bands: list, settings: SheetSettings, front: SheetPage | None) -> SheetPage:
+    """The back page: each two-sided piece's back where it lands behind its front (layout.sheets.back_slot);
+    on a counter sheet (`front` given) the front's cut lines and cut paths mirrored with them (every shape
+    is its own mirror), so either side can be cut."""
     page, side = packing.page, packing.header_side
-    backs = tuple(back_slot(sl, run.shape, run.settings, page) for run, slots in bands if run.two_sided
-                  for sl in slots)
-    back_side = back_header_side(side, page, duplex)
-    return SheetPage(page, "back", backs, (), (), header_box(page, back_side), back_side)
+    runs = [(run, tuple(back_slot(sl, run.shape, run.settings, page) for sl in slots))
+            for run, slots in bands if run.two_sided]
+    back_cuts = tuple(mirror_cut(cut, page, settings) for cut in front.cuts) if front else ()
+    paths = tuple(o for run, slots in runs for o in outlines(run.shape, slots, run.settings)) if front else ()
+    back_side = back_header_side(side, page, settings.duplex)
+    return SheetPage(page, "back", tuple(sl for _, slots in runs for sl in slots), back_cuts, paths,
+                     header_box(page, back_side, packing.back_room), back_side)
+
+
+def one_grid(bands: list) -> list:
+    """A counter sheet's bands of one shape and settings as one band, so the cut lines their rows share
+    merge into one line, as one grid's do."""
+    grids: dict = {}
+    for run, slots in bands:
+        key = (run.shape, run.settings)
+        grids[key] = (grids[key][0], grids[key][1] + slots) if key in grids else (run, slots)
+    return list(grids.values())
+
+
+def stack(runs: list[Run]) -> Packing:
+    """The counter-sheet layout: a portrait page, its header room 50 pt on the file's first page (title,
+    print instructions, scale check) and 16 pt after; rows top-aligned and centred across; each run starts
+    a new row right below the last one (one grid: no band gap), and a sheet is full when the next row would
+    pass the printable area (less the crop marks' room, where the group has them)."""
+    paper = runs[0].settings.paper
+    page = (min(paper), max(paper))
+    first_room, room = COUNTER_SHEET_HEADERS
+    marks = CROP_GAP + CROP_LEN if runs[0].settings.marks == "crop" else 0.0  # crop marks stay off the header
+    edge = PRINTABLE_MARGIN + marks
+    pages: list[list[Placed]] = []
+    rooms: list[float] = []
+    top = None  # where the next row starts on the current page; None: the next piece needs a new sheet
+    for number, run in enumerate(runs):
+        placed = 0
+        while placed < run.count:
+            if top is None:
+                rooms.append(room if pages else first_room)
+                pages.append([])
+                top = edge + rooms[-1]
+            cells = band_cells(run.shape, run.settings, edge, top, page[0] - 2 * edge, page[1] - edge - top)
+            if not cells:
+                if not pages[-1]:
+                    raise ValueError(_too_big(run, page))
+                top = None
+                continue
+            taken = cells[:run.count - placed]
+            pages[-1] += [Placed(number, placed + i, x, y) for i, (x, y) in enumerate(taken)]
+            placed += len(taken)
+            top = None if placed < run.count else max(y for _, y in taken) + run.shape.h + run.settings.gutter
+    return Packing(page, "top", tuple(tuple(p) for p in pages), tuple(rooms), room)
+
+
+def _too_big(run: Run, paper: tuple[float, float]) -> str:
+    shape = run.shape
+    return (f"a {shape.kind} of {shape.w:.1f} x {shape.h:.1f} pt does not fit the printable area "
+            f"of a {paper[0]:.0f} x {paper[1]:.0f} pt sheet")
 
 
 def same_grid(runs: list[Run]) -> list[Run]:
@@ -105,9 +168,7 @@ def pack(runs: list[Run]) -> Packing:
         if best_rank is None or rank < best_rank:
             best, best_rank = Packing(page, side, tuple(tuple(p) for p in pages)), rank
     if best is None:
-        shape, size = runs[0].shape, runs[0].settings.paper
-        raise ValueError(f"a {shape.kind} of {shape.w:.1f} x {shape.h:.1f} pt does not fit the printable area "
-                         f"of a {size[0]:.0f} x {size[1]:.0f} pt sheet")
+        raise ValueError(_too_big(runs[0], paper))
     return best
 
 

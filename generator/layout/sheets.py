@@ -3,18 +3,27 @@ the grid, mirrored backs for long- or short-edge duplex, cut lines, crop marks o
 
 Squares and rects abut and share cut lines unless a gutter parts them; circles and hexes get a gutter and
 their own outline; hexes may nest (share edges). Bleed widens each cell so art can run past the trim.
+
+A print group's sheets take one of two layouts (kit.yaml `sheets: GROUP: {layout: ...}`): `packed`, the
+default (portrait or landscape, whichever holds more, a 30 pt title band on every page, the grid centred,
+tables in bands apart), or `counter-sheet` (pnpgen.layout.packing.stack: portrait, 50 pt for the title, the
+print instructions and the scale check on the file's first page and 16 pt for a title line after, the rows
+top-aligned, each table on a new row right below the last, cut lines on the backs too).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.duplex import back_place, mirrors_top_bottom
+from pnpgen.duplex import back_place, mirrors_top_bottom, page_offset
 from pnpgen.lengths import parse_length
 from pnpgen.paper import PAPER, PRINTABLE_MARGIN
 from pnpgen.problems import Problems
 from pnpgen.shapes import PAIR, Shape
 
 HEADER = 30.0                       # title line and scale bars above the grid
+PACKED, COUNTER_SHEET = "packed", "counter-sheet"
+LAYOUTS = (PACKED, COUNTER_SHEET)
+COUNTER_SHEET_HEADERS = (50.0, 16.0)  # a file's first page (title, print instructions, scale check), the others
 CROP_GAP, CROP_LEN = parse_length("1mm"), parse_length("4mm")
 DEFAULT_GUTTER = {"square": 0.0, "rect": 0.0, "circle": parse_length("2mm"), "hex": parse_length("2mm")}
 DEFAULT_MARKS = {"square": "lines", "rect": "lines", "circle": "outline", "hex": "outline"}
@@ -29,6 +38,7 @@ class SheetSettings:
     duplex: str
     nest: bool
     back_offset: tuple[float, float] = (0.0, 0.0)
+    layout: str = PACKED                # how the group's pages are laid out: PACKED or COUNTER_SHEET
 
 
 @dataclass(frozen=True)
@@ -71,7 +81,7 @@ def settings_for(shape: Shape, sheet: dict | None, paper: str, duplex: str = "lo
     return SheetSettings(paper=paper_points(sheet.get("paper"), paper), gutter=max(gutter, 2 * bleed),
                          marks=sheet.get("marks") or ("crop" if bleed else DEFAULT_MARKS[shape.kind]),
                          bleed=bleed, duplex=duplex, nest=bool(sheet.get("nest")),
-                         back_offset=back_offset)
+                         back_offset=back_offset, layout=sheet.get("layout") or PACKED)
 
 
 def page_choices(paper: tuple[float, float]) -> list[tuple[tuple[float, float], str]]:
@@ -86,14 +96,15 @@ def cells_on(shape: Shape, s: SheetSettings, page: tuple[float, float], side: st
     return band_cells(shape, s, left, top + centring(shape, s, avail_h), avail_w, avail_h - centring(shape, s, avail_h))
 
 
-def header_box(page: tuple[float, float], side: str) -> tuple[float, float, float, float]:
+def header_box(page: tuple[float, float], side: str, room: float = HEADER) -> tuple[float, float, float, float]:
+    """The title band, `room` deep, along the page's `side` inside the printable margin."""
     if side == "left":
-        return (PRINTABLE_MARGIN, PRINTABLE_MARGIN, HEADER, page[1] - 2 * PRINTABLE_MARGIN)
+        return (PRINTABLE_MARGIN, PRINTABLE_MARGIN, room, page[1] - 2 * PRINTABLE_MARGIN)
     if side == "right":  # a back page of a left-header sheet: its mirrored pieces leave the room on the right
-        return (page[0] - PRINTABLE_MARGIN - HEADER, PRINTABLE_MARGIN, HEADER, page[1] - 2 * PRINTABLE_MARGIN)
+        return (page[0] - PRINTABLE_MARGIN - room, PRINTABLE_MARGIN, room, page[1] - 2 * PRINTABLE_MARGIN)
     if side == "bottom":  # a back page mirrored top-bottom: the room the front's header took is at the foot
-        return (PRINTABLE_MARGIN, page[1] - PRINTABLE_MARGIN - HEADER, page[0] - 2 * PRINTABLE_MARGIN, HEADER)
-    return (PRINTABLE_MARGIN, PRINTABLE_MARGIN, page[0] - 2 * PRINTABLE_MARGIN, HEADER)
+        return (PRINTABLE_MARGIN, page[1] - PRINTABLE_MARGIN - room, page[0] - 2 * PRINTABLE_MARGIN, room)
+    return (PRINTABLE_MARGIN, PRINTABLE_MARGIN, page[0] - 2 * PRINTABLE_MARGIN, room)
 
 
 def area(page: tuple[float, float], side: str) -> tuple[float, float, float, float]:
@@ -146,6 +157,16 @@ def back_slot(slot: Slot, shape: Shape, s: SheetSettings, page: tuple[float, flo
     (pnpgen.duplex: the page's orientation decides which mirror that is)."""
     place = back_place(slot.x, slot.y, shape.w, shape.h, page, s.duplex, s.back_offset)
     return Slot(slot.index, place.x, place.y, turned=place.turned)
+
+
+def mirror_cut(cut: tuple, page: tuple[float, float], s: SheetSettings) -> tuple:
+    """A front's cut line as it lands on the back once the sheet is flipped (the rule of back_slot), so the
+    back can be cut too."""
+    x1, y1, x2, y2 = cut
+    dx, dy = page_offset(page, s.back_offset)
+    if mirrors_top_bottom(page, s.duplex):
+        return (x1 + dx, page[1] - y1 + dy, x2 + dx, page[1] - y2 + dy)
+    return (page[0] - x1 + dx, y1 + dy, page[0] - x2 + dx, y2 + dy)
 
 
 def back_header_side(side: str, page: tuple[float, float], duplex: str) -> str:

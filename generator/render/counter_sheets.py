@@ -1,7 +1,8 @@
-"""Drawing counter sheets: reads the imposition (pnpgen.layout.counters) and paints faces, cut lines and
+"""Drawing counter sheets: reads the imposition (pnpgen.layout.packing, counter-sheet layout) and paints faces, cut lines and
 titles onto PDF pages and PNG previews. It decides no position of a piece; layout does.
 
-The same `draw_page` paints the PDF page and its preview, so the preview shows exactly what prints.
+The same `draw_page` paints the PDF page and its preview, so the preview shows exactly what prints; it is
+the components' page drawing (pnpgen.render.piece_sheets), so counters and a kit's pieces print alike.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.fonts import FAMILY
-from pnpgen.layout.counters import Page
+from pnpgen.layout.sheets import SheetPage as Page
 from pnpgen.lengths import pt_from_mm
 from pnpgen.render import svg_ops
 from pnpgen.render.face_store import FaceStore, record_svg, replay
@@ -99,17 +100,18 @@ def draw_cuts(cr, cuts, paths=None) -> None:
     cr.restore()
 
 
-def draw_title(cr, page: SheetPage) -> None:
-    """Title lines in the header box; the first page adds the scale check at the right."""
-    x, y, w, h = page.layout.header
+def draw_title_lines(cr, header: tuple, lines: tuple[str, ...], scale: bool) -> None:
+    """Title lines in the header box (x, y, w, h), the first bold; `scale`: the scale check at the right (a
+    file's first page, whose lines say how to measure it)."""
+    x, y, w, h = header
     cr.save()
     cr.set_source_rgb(0.1, 0.1, 0.1)
-    for number, line in enumerate(page.lines):
+    for number, line in enumerate(lines):
         cr.select_font_face(FAMILY, 0, 1 if number == 0 else 0)
         cr.set_font_size(9 if number == 0 else 7.5)
         cr.move_to(x, y + 10 + number * 10)
         cr.show_text(line)
-    if page.layout.first:
+    if scale:
         draw_scale(cr, x + w, y + 8)
     cr.restore()
 
@@ -131,10 +133,9 @@ def draw_scale(cr, right: float, top: float) -> None:
 
 
 def draw_page(cr, page: SheetPage, arts: list[Art]) -> None:
-    for slot, face in zip(page.layout.slots, page.faces):
-        paint_art(cr, arts[face], slot.x, slot.y, slot.turned)
-    draw_cuts(cr, page.layout.cuts)
-    draw_title(cr, page)
+    from pnpgen.render.piece_sheets import draw_sheet_page
+    pictures = {slot.index: arts[face] for slot, face in zip(page.layout.slots, page.faces)}
+    draw_sheet_page(cr, page.layout, pictures, None, 0.0, "", lines=page.lines)
 
 
 def write_preview(path: str, page: SheetPage, arts: list[Art], size: tuple[float, float]) -> None:

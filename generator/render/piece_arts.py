@@ -87,13 +87,12 @@ class FaceArts:
 
     def _take(self, face, bleed: float, svg: str, key: str, record: dict | None) -> None:
         """A worker's face: kept, and a new drawing replayed now, while the workers go on with the others."""
-        from pnpgen.render.face_store import replay
         self.svgs[(face.key, round(bleed, 3))] = svg
         self.keys[(face.key, round(bleed, 3))] = key
         if record is not None and self.store.get(key) is None:
             self.store.put(key, record)
             self.recorded.add(key)
-            self.replayed[key] = replay(record, for_pdf=True)
+            self.replayed[key] = replayed(record, Where(self, face))
 
     def key_of(self, face, shape, bleed_pt: float) -> str:
         """The store key of a face's drawing (its SVG and the images it shows)."""
@@ -138,14 +137,13 @@ class FaceArts:
         return self.done[key]
 
     def _draw(self, svg: str, key: str, where: str, template: str):
-        from pnpgen.render.face_store import replay
         if key in self.by_svg:  # another row, the same drawing (a back that shows none of its row)
             return self.by_svg[key]
         self.used.add(key)
         record = self.store.get(key)
         if record is not None:
             placed = [tuple(p) for p in record.get("placed", [])]
-            art = self.replayed.pop(key, None) or replay(record, for_pdf=True)
+            art = self.replayed.pop(key, None) or replayed(record, where)
             if key in self.recorded:  # recorded by a worker this build: it counts as rendered
                 self.rendered += 1
         else:
@@ -219,24 +217,39 @@ def _prepare_one(index: int):
         made = record(svg, arts.kit.root)
     except Unsupported:
         return svg, key, None
+    except Exception:  # noqa: BLE001 - cairo refused it: the parent draws it again and says where it failed
+        return svg, key, None
     return svg, key, made
 
 
 def draw_face(svg: str, where: str, root: Path):
     """(art for a PDF, record or None, images placed): the fast subset drawer when the SVG stays inside it,
     else cairosvg. A stored record is replayed, so this build draws what the next one will replay."""
-    from pnpgen.render.face_store import record_svg, replay
+    from pnpgen.render.face_store import record_svg
     from pnpgen.render.images import ImageRefused
     from pnpgen.render.svg_ops import Unsupported, record
+    from pnpgen.render.pdf import cairo
     try:
         made = record(svg, root)
-        return replay(made, for_pdf=True), made, made["placed"]
+        return replayed(made, where), made, made["placed"]
     except ImageRefused as exc:  # an image a template names by a computed href: bomb, damaged, cut short
         raise BuildError(f"{where}: {exc}") from None
+    except cairo().CairoError as exc:  # text too large for FreeType, say: a number the template computed
+        raise BuildError(f"{where}: cannot draw the SVG: {exc}") from None
     except Unsupported:
         mark = len(PLACED)
         art, stored = record_svg(svg, where, root)
-        return (art if stored is None else replay(stored, for_pdf=True)), stored, PLACED[mark:]
+        return (art if stored is None else replayed(stored, where)), stored, PLACED[mark:]
+
+
+def replayed(record: dict, where) -> object:
+    """A recorded face replayed for a PDF; a drawing cairo refuses (a NaN a template computed, say) is an
+    error that names the face's row."""
+    from pnpgen.render.face_store import replay
+    try:
+        return replay(record, for_pdf=True)
+    except BuildError as exc:
+        raise BuildError(f"{where}: {exc}") from None
 
 
 def svg_key(svg: str, root: Path, images: dict | None = None) -> str:

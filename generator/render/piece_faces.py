@@ -37,9 +37,11 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
             content = env.get_template(f"{template}{SUFFIX}").render(**context)
         return budgets.check_size(content, "face_kb", "")
     except jinja2.TemplateNotFound as exc:
-        at = f"{_template_line(exc, template)}: " if exc.name != f"{template}{SUFFIX}" else ""  # an include's line
-        raise BuildError(f"{at}template {exc.name} not found (for {where}; "
-                         f"looked in {', '.join(display_path(d) for d in template_dirs(kit_root))})") from None
+        looked = ", ".join(display_path(d) for d in template_dirs(kit_root))
+        if exc.name == f"{template}{SUFFIX}":  # the face's own template: where the face comes from says where
+            raise BuildError(f"{where}: template {exc.name} not found (looked in {looked})") from None
+        raise BuildError(f"{_template_line(exc, template)}: template {exc.name} not found (for {where}; "
+                         f"looked in {looked})") from None  # an include: the including line
     except jinja2.TemplateSyntaxError as exc:
         raise BuildError(f"{display_path(exc.filename or template)}:{exc.lineno}: template syntax error: "
                          f"{exc.message} (for {where})") from None

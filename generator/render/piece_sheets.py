@@ -5,19 +5,24 @@ from __future__ import annotations
 import math
 
 from pnpgen.layout.sheets import SheetPage
-from pnpgen.render.counter_sheets import FAMILY, draw_cuts, draw_scale, paint_art
+from pnpgen.render.counter_sheets import FAMILY, draw_cuts, draw_scale, draw_title_lines, paint_art
 
 
 def draw_sheet_page(cr, page: SheetPage, arts: list, shape, bleed: float, title: str, flip: str = "",
-                    hint: str = "") -> None:
+                    hint: str = "", lines: tuple[str, ...] = ()) -> None:
     """`flip`: how a two-sided file must be printed ("flip on the long edge"), said on its front pages;
-    `hint`: one more line under it (the file's first page: where to check the backs' alignment)."""
+    `hint`: one more line under it (the file's first page: where to check the backs' alignment). A counter
+    sheet's header is its `lines` instead: a title line, and on the file's first page the print
+    instructions beside the scale check."""
     for slot in page.slots:
         art = arts[slot.index]
         if art is not None:
             paint_art(cr, art, slot.x - bleed, slot.y - bleed, slot.turned)
     draw_cut_paths(cr, page.cuts, page.outlines)
-    draw_header(cr, page, title, flip, hint)
+    if lines:
+        draw_title_lines(cr, page.header, lines, scale=len(lines) > 1)
+    else:
+        draw_header(cr, page, title, flip, hint)
 
 
 def draw_cut_paths(cr, cuts, outlines) -> None:

@@ -1,0 +1,50 @@
+"""What the header of each page of pieces says, in words only (pnpgen.render.piece_sheets draws them): the
+file's name, its sheet and side, how to print it and where to check the backs."""
+from __future__ import annotations
+
+from pnpgen.calibration import CALIBRATION
+from pnpgen.duplex import flip_words
+from pnpgen.lengths import mm
+
+CUT_WORDS = {"lines": "Cut along the grey lines.", "crop": "Cut from crop mark to crop mark.",
+             "outline": "Cut along each piece's outline."}
+
+
+def group_words(kit, group: str, tables: list) -> str:
+    """The group's `title` setting (kit.yaml sheets:), with the colour's name in a one-colour file of a
+    per_colour table ('counters · Red'); '' when the group has none."""
+    table = tables[0][0]
+    title = (kit.sheets.get(table.group) or {}).get("title")
+    if not title:
+        return ""
+    colour = next((c for c in kit.colours if group == f"{table.group}-{c.id}"), None)
+    return f"{title} \u00b7 {colour.name}" if colour else title
+
+
+def page_name(group: str, names: dict) -> str:
+    """A page's title names its table, or its group where several tables share the page (their names
+    would run into the scale bars)."""
+    return next(iter(names)) if len(names) == 1 else group.replace("-", " ").capitalize()
+
+
+def alignment_hint(offset: tuple[float, float]) -> str:
+    """What a two-sided file's first page says about the backs' alignment (and the offset it was made with)."""
+    used = "" if offset == (0, 0) else f" These backs are shifted {mm(offset[0]):.1f},{mm(offset[1]):.1f} mm for your printer."
+    return f"Backs not on their fronts? Print {CALIBRATION} two-sided and read its back.{used}"
+
+
+def counter_sheet_lines(kit_title: str, words: str, side: str, sheet: int, sheets: int, first: bool,
+                        two_sided: bool, settings) -> tuple[str, ...]:
+    """A counter sheet's header: one title line; on the file's first page the print instructions too
+    (actual size, the flip, the scale check, the calibration sheet, how to cut)."""
+    title = f"{kit_title} \u00b7 {words} \u00b7 sheet {sheet} of {sheets} \u00b7 {side}"
+    if not first:
+        return (title,)
+    if not two_sided:
+        return (title, "Print at 100% / actual size (never 'fit to page').",
+                "The bars at the right must measure exactly 1 in and 25 mm.", CUT_WORDS[settings.marks])
+    dx, dy = settings.back_offset
+    offset = "" if (dx, dy) == (0, 0) else f" (back offset {mm(dx):.1f},{mm(dy):.1f} mm in use)"
+    return (title, f"Print at 100% / actual size (never 'fit to page'), two-sided, {flip_words(settings.duplex)}.",
+            f"The bars at the right must measure exactly 1 in and 25 mm. Backs off? Print {CALIBRATION}{offset}.",
+            CUT_WORDS[settings.marks])

@@ -1,0 +1,112 @@
+"""The counter-sheet layout (kit.yaml `sheets: GROUP: {layout: counter-sheet}`, and Space Empires 4X's counters):
+a portrait grid under a 50 pt header on the file's first page and 16 pt after, each table on a new row, cut
+lines merged as one grid's and mirrored on the backs; and a kit printing a group in it. (That it lays out SE4X's
+counters exactly as the counters road's own imposition did is tests/test_golden.py's: same text, same pixels.)"""
+import pytest
+
+from pnpgen.layout.packing import Run, impose
+from pnpgen.layout.sheets import settings_for
+from pnpgen.lengths import parse_length, pt_from_mm
+from pnpgen.shapes import Shape
+
+LETTER = (612.0, 792.0)
+SQUARE = Shape("square", 45.0, 45.0)
+
+
+def counter_sheets(*counts: int, sheet: dict | None = None, duplex: str = "long", two_sided: bool = True) -> list:
+    settings = settings_for(SQUARE, {"layout": "counter-sheet", **(sheet or {})}, "letter", duplex)
+    return impose([Run(SQUARE, count, settings, two_sided) for count in counts])
+
+
+def test_the_grid_fills_the_printable_width_and_height():
+    many = counter_sheets(12 * 15 + 12 * 16 + 1)
+    assert [(p.side, len(p.slots)) for p in many] == [("front", 180), ("back", 180), ("front", 192), ("back", 192),
+                                                      ("front", 1), ("back", 1)]  # page 1 holds the instructions
+    assert min(s.y for s in many[0].slots) == 18.0 + 50.0 and many[2].slots[0].y == 18.0 + 16.0
+    assert [s.x for s in many[0].slots[:2]] == [36.0, 81.0]     # 12 x 45 = 540 of 576 points, centred
+    assert [p.header[3] for p in many[:4]] == [50.0, 16.0, 16.0, 16.0]
+
+
+def test_backs_carry_the_fronts_cut_lines_mirrored():
+    for duplex in ("long", "short"):
+        front, back = counter_sheets(13, duplex=duplex)
+        if duplex == "long":
+            mirrored = {(612 - x1, y1, 612 - x2, y2) for x1, y1, x2, y2 in front.cuts}
+        else:
+            mirrored = {(x1, 792 - y1, x2, 792 - y2) for x1, y1, x2, y2 in front.cuts}
+        assert set(back.cuts) == mirrored and len(front.cuts) == 13 + 3  # 13 verticals (short 2nd row) + 3 rows
+    assert counter_sheets(3, two_sided=False)[0].side == "front" and len(counter_sheets(3, two_sided=False)) == 1
+
+
+def test_gutters_leave_gaps_between_counters():
+    front = counter_sheets(2, sheet={"gutter": "1mm"})[0]
+    a, b = front.slots
+    assert b.x - (a.x + 45) == pytest.approx(pt_from_mm(1))
+    verticals = sorted(round(c[0], 3) for c in front.cuts if c[0] == c[2])
+    assert verticals == sorted(round(v, 3) for v in (a.x, a.x + 45, b.x, b.x + 45))
+
+
+def test_crop_marks_keep_inside_the_printable_area_and_off_the_header():
+    front = counter_sheets(30, sheet={"marks": "crop"})[0]
+    ends = [v for cut in front.cuts for v in cut]
+    assert front.cuts and min(ends) >= 18.0 - 1e-3 and max(ends) <= 792 - 18.0 + 1e-3
+    assert min(min(y1, y2) for _, y1, _, y2 in front.cuts) >= 18.0 + 50.0 - 1e-3  # cut ends rounded to 0.001 pt
+
+
+def test_counters_wider_than_the_printable_area_are_refused():
+    big = Shape("square", parse_length("9in"), parse_length("9in"))
+    with pytest.raises(ValueError, match="does not fit"):
+        impose([Run(big, 1, settings_for(big, {"layout": "counter-sheet"}, "letter"), True)])
+
+
+def test_a_counter_sheet_starts_each_table_on_a_new_row_and_stays_portrait():
+    shape = Shape("square", 45.0, 45.0)
+    settings = settings_for(shape, {"layout": "counter-sheet"}, "11x8.5in")
+    pages = impose([Run(shape, 13, settings, False), Run(shape, 2, settings, False)])
+    assert [p.side for p in pages] == ["front"] and pages[0].size == LETTER
+    ys = sorted({s.y for s in pages[0].slots})
+    assert ys == [68.0, 113.0, 158.0]  # 12 a row under the 50 pt header; the second table opens row 3
+    assert [s.x for s in pages[0].slots[12:]] == [36.0, 36.0, 81.0]
+
+
+@pytest.fixture(scope="module")
+def counter_sheet_kit(tmp_path_factory):
+    """The mini kit with its cards (two-sided) and chits (one-sided) in the counter-sheet layout, built
+    with a short-edge flip: (output folder, manifest)."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from pnpgen.cli import main
+    base = tmp_path_factory.mktemp("counter-sheet")
+    kit = shutil.copytree(Path(__file__).parent / "kits" / "mini", base / "mini")
+    text = (kit / "kit.yaml").read_text().replace("  cards: {marks: crop}", "  cards: {layout: counter-sheet}")
+    text = text.replace("  chits: {gutter: 3mm}", "  chits: {gutter: 3mm, layout: counter-sheet, title: damage chits}\n"
+                        "  tiles: {title: terrain}")  # a packed group named by its title setting
+    (kit / "kit.yaml").write_text(text)
+    assert main(["build", "--data", str(kit), "--out", str(base / "out"), "-q", "--only", "components",
+                 "--duplex", "short"]) == 0
+    out = base / "out" / "mini"
+    return out, json.loads((out / "manifest.json").read_text())["parts"]["components"]
+
+
+def test_a_kit_prints_a_group_as_counter_sheets(counter_sheet_kit):
+    from pypdf import PdfReader
+
+    from tests.duplex_printer import pdf_misfits
+    out, manifest = counter_sheet_kit
+    cards = PdfReader(str(out / "cards.pdf"))
+    assert {tuple(float(v) for v in page.mediabox[2:]) for page in cards.pages} == {LETTER}
+    first, later = (" ".join(cards.pages[n].extract_text().split()) for n in (0, 2))
+    assert "Mini Test Kit · Action cards · sheet 1 of 2 · front" in first
+    assert "two-sided, flip on the short edge" in first and "Cut along the grey lines." in first
+    assert later.endswith("Mini Test Kit · Action cards · sheet 2 of 2 · front")  # one title line, no instructions
+    assert "Print at 100%" not in later
+    rows = [r for r in manifest["placements"] if r["file"] == "cards.pdf" and r["page"] == 1]
+    assert min(r["y"] for r in rows) == pytest.approx(18 + 50)  # top-aligned under the first page's header
+    checked, bad = pdf_misfits(out / "cards.pdf", "short", [2, 4])
+    assert checked == 12 and not bad, bad
+    chits = " ".join(PdfReader(str(out / "chits.pdf")).pages[0].extract_text().split())
+    assert "Mini Test Kit · damage chits · sheet 1 of 1 · front" in chits and "two-sided" not in chits
+    tiles = PdfReader(str(out / "tiles.pdf"))
+    assert "Mini Test Kit · terrain · front 1 of 1" in " ".join(tiles.pages[0].extract_text().split())
