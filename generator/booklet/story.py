@@ -11,19 +11,32 @@ from pnpgen.booklet.styles import BOLD, CONDENSED, styles, table_look
 from pnpgen.documents.paragraphs import paragraph
 from pnpgen.documents.table_data import TableData
 from pnpgen.documents.table_flow import WholeTable, table_flowable
+from pnpgen.problems import BuildError
 
 
 class Heading(Paragraph):
     """A chapter (level 1) or section (level 2) heading: listed in the contents and the PDF outline."""
 
-    def __init__(self, text: str, level: int, key: str):
+    TALLEST = 160.0  # points: the room a chapter heading asks for (CondPageBreak); a taller one is no title
+
+    def __init__(self, text: str, level: int, key: str, where: str = ""):
         super().__init__(text, styles()[f"h{level}"])
-        self.toc_level, self.key, self.plain = level - 1, key, self.getPlainText()
+        self.toc_level, self.key, self.plain, self.where = level - 1, key, self.getPlainText(), where
+
+    def split(self, avail_width, avail_height):
+        """A heading never breaks across pages: it moves to the next one whole; one taller than TALLEST (a
+        runaway line: a number of thousands of digits) is an error at its line, not reportlab's TypeError."""
+        _, height = self.wrap(avail_width, avail_height)
+        if height > self.TALLEST:
+            raise BuildError(f"{self.where}: a heading {len(self.plain):,} characters long sets {height:.0f} pt "
+                             f"tall, more than the {self.TALLEST:.0f} pt a heading may take: shorten it")
+        return []
 
 
 def heading(block: Block, key: str, where: str = "") -> list:
-    flow = paragraph(block.text, styles()[f"h{block.level}"], f"{where}:{block.line}",
-                     make=lambda markup, _style: Heading(markup, block.level, key))
+    here = f"{where}:{block.line}"
+    flow = paragraph(block.text, styles()[f"h{block.level}"], here,
+                     make=lambda markup, _style: Heading(markup, block.level, key, here))
     if block.level == 1:
         return [CondPageBreak(160), flow]
     return [CondPageBreak(60 if block.level == 2 else 70), flow]

@@ -135,7 +135,7 @@ class TableRegistry:
         if len(header) != len(columns):
             raise ValueError(f"table {name!r}: {len(header)} headers for {len(columns)} columns")
         body = tuple(tuple(_cell(r.get(c)) for c in columns) for r in rows)
-        return self.keep(plain_table(header, body, widths or [2] + [1] * (len(columns) - 1)))
+        return self.keep(plain_table(header, body, _widths(name, widths, len(columns))))
 
     def _chart(self, name: str, columns, section, given) -> str:
         if any(g is not None for g in given):
@@ -166,6 +166,34 @@ class TableRegistry:
         table = self.kit.tables[name]
         return [{k: v for k, v in r.values.items() if k not in ("front", "back")} | {"qty": r.values["qty"]}
                 for r in table.rows]
+
+
+WIDEST_RATIO = 50  # a column this many times narrower than the widest could not hold one character
+
+
+def _widths(name: str, widths, count: int) -> list:
+    """The relative column widths a chapter's table(..., widths=[...]) gives (default: the first column twice
+    the others), refused here, at the text's line, unless one positive number a column within WIDEST_RATIO of
+    each other: a column thinner than its own padding stops reportlab without a word of where."""
+    if widths is None:
+        return [2] + [1] * (count - 1)
+    if not isinstance(widths, (list, tuple)) or len(widths) != count:
+        raise ValueError(f"table {name!r}: widths= needs a list of {count} numbers, one a column")
+    for width in widths:
+        if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 < width < float("inf"):
+            raise ValueError(f"table {name!r}: widths= holds {_short(width)}: each width is a positive number")
+    if max(widths) > WIDEST_RATIO * min(widths):
+        raise ValueError(f"table {name!r}: widths= from {_short(min(widths))} to {_short(max(widths))}: the "
+                         f"widest column may be at most {WIDEST_RATIO} times the narrowest")
+    return list(widths)
+
+
+def _short(value) -> str:
+    """A value as a message quotes it: a number of thousands of digits by its size only."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 15:
+        return f"a number of about {value.bit_length() * 30103 // 100000 + 1} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _cell(value) -> str:
@@ -244,4 +272,16 @@ def text_location(exc: Exception, name: str) -> tuple[str, int]:
             return name, frame.lineno
         if not frame.filename.endswith(".py") and os.path.isabs(frame.filename):
             return display_path(frame.filename), frame.lineno
-    return name, 0
+    return name, _lexer_line(exc)
+
+
+def _lexer_line(exc: Exception) -> int:
+    """The line jinja's lexer was reading when it failed outside its own syntax errors (a literal of 5,000
+    digits is past Python's int conversion limit), or 0."""
+    tb = exc.__traceback__
+    line = 0
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.endswith(os.path.join("jinja2", "lexer.py")):
+            line = tb.tb_frame.f_locals.get("lineno", line)
+        tb = tb.tb_next
+    return line if isinstance(line, int) else 0

@@ -76,6 +76,7 @@ def table_flowable(data: TableData, width: float, look: TableLook, where: str = 
     where = data.where or where
     total = sum(data.widths)
     widths = [width * w / total for w in data.widths]
+    _check_widths(widths, data.header, look, where)
     aligns = data.alignments()
     rows = [[_cell(h, w, look.bold, look, look.head, a, where) for h, w, a in zip(data.header, widths, aligns)]]
     for number, row in enumerate(data.rows):
@@ -89,6 +90,17 @@ def table_flowable(data: TableData, width: float, look: TableLook, where: str = 
     table = kind(rows, colWidths=widths, repeatRows=1, hAlign=look.h_align)
     table.setStyle(TableStyle(_commands(data, look, aligns)))
     return table
+
+
+def _check_widths(widths: list, header: tuple, look: TableLook, where: str) -> None:
+    """Every column wider than its padding and a point (reportlab would stop on a thinner one without saying
+    which table), else a BuildError at the table's place."""
+    least = look.padding[2] + look.padding[3] + 1.0
+    for number, (width, head) in enumerate(zip(widths, header), 1):
+        if not width >= least:  # (not >=: NaN too)
+            raise BuildError(f"{where}: column {number} ({head[:40]!r}) of the table would be {width:.1f} pt "
+                             f"wide, less than its padding and a point ({least:.1f} pt): give the "
+                             f"columns widths of a similar size")
 
 
 def _commands(data: TableData, look: TableLook, aligns) -> list:
