@@ -63,6 +63,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
+    """The command; after a failure, cairo's font caches are made whole for the process's next build
+    (pnpgen.render.font_reset: a FreeType error would otherwise fail every later text)."""
+    code = _run_command(args)
+    if code != EXIT_OK:
+        from pnpgen.render.font_reset import forget_failed_fonts
+        forget_failed_fonts()
+    return code
+
+
+def _run_command(args) -> int:
     """The command under the machine budgets (pnpgen.budgets); whatever goes wrong is said in words, never as
     a traceback."""
     from pnpgen import budgets

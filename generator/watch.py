@@ -63,7 +63,7 @@ def _watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_ev
 
 
 def _attempt(build_once: Callable[[], str], stream) -> None:
-    start = time.perf_counter()
+    start, summary = time.perf_counter(), None
     try:
         summary = build_once()
     except KitError as exc:
@@ -78,4 +78,7 @@ def _attempt(build_once: Callable[[], str], stream) -> None:
                      f"Still watching.\n")
     else:
         stream.write(f"rebuilt {summary} in {time.perf_counter() - start:.2f} s\n")
+    if summary is None:  # the next save builds in this process: no failed font face may outlive this build
+        from pnpgen.render.font_reset import forget_failed_fonts
+        forget_failed_fonts()
     stream.flush()

@@ -55,6 +55,11 @@ def _scratch_context():
     return _SCRATCH[0]
 
 
+def forget_scratch_context() -> None:
+    """Drop the measuring context: a context FreeType failed in stays failed (pnpgen.render.font_reset)."""
+    _SCRATCH.clear()
+
+
 class Unsupported(Exception):
     """The SVG uses something outside the subset: draw it with cairosvg."""
 
