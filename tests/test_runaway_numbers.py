@@ -67,3 +67,15 @@ def test_a_heading_of_thousands_of_digits_is_an_error_at_its_line():
 def test_a_heading_that_fits_moves_to_the_next_page_whole():
     flow = heading(Block("heading", "Building ships", level=2, line=3), "c-1", "rules/06-ships.md")[-1]
     assert flow.split(300.0, 5.0) == []
+
+
+def test_blocks_name_the_written_line_after_a_loop_wrote_more():
+    """A loop that writes three lines from one moves every later line of the rendered chapter: a block still
+    names the line the writer sees (here the heading of thousands of digits the fuzz run wrote)."""
+    from pnpgen.booklet.markdown import parse
+    written = "# Ships\n\n{% for s in slots %}\n- {{ s }}\n{% endfor %}\n\n## Deck 999\n\nText {{ n }}.\n"
+    rendered = "# Ships\n\n\n- a\n- b\n- c\n\n\n## Deck 999\n\nText 4.\n"
+    blocks = parse(rendered, written)
+    assert [b.kind for b in blocks] == ["heading", "bullets", "heading", "para"]
+    assert blocks[0].line == 1 and blocks[1].line in (3, 4) and (blocks[2].line, blocks[3].line) == (7, 9)
+    assert [b.line for b in parse(rendered)] == [1, 4, 9, 11]   # the rendered lines, without the written text

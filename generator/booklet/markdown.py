@@ -4,12 +4,12 @@ Headings (#, ##, ###), paragraphs, bullet lists ("- "), numbered steps ("1. ", p
 numbers, not a bullet), **bold**, *italic*, words in one of the kit's fonts (`[words]{font="Kit Sans"}`,
 a bracketed span as Pandoc writes one), and directive lines that the
 Jinja helpers write: [[table:t0]], [[figure:counter-anatomy]], [[pagebreak]]. Each block keeps the line
-it starts on (of the rendered text), so a problem found when it is typeset names it.
+it starts on (of the written file, when parse is given it), so a problem found when it is typeset names it.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from xml.sax.saxutils import escape
 
 STEP = re.compile(r"^(\d{1,3})\.\s+(.*)$")  # "1. Put the board in the middle."
@@ -25,7 +25,7 @@ class Block:
     level: int = 0       # heading level
     items: tuple = ()    # bullet items: (depth, mini-markup), depth 1 for "  - " sub-items; steps: (number, mini-markup)
     arg: str = ""        # directive argument
-    line: int = 0        # the line of the rendered chapter the block starts on
+    line: int = 0        # the line the block starts on: of the written chapter, given it (parse), else rendered
 
 
 def inline(text: str) -> str:
@@ -49,8 +49,35 @@ def source_lines(source: str):
             yield number, part
 
 
-def parse(source: str) -> list[Block]:
-    """Blocks in reading order; a blank line ends a paragraph or a list."""
+def parse(source: str, written: str | None = None) -> list[Block]:
+    """Blocks in reading order; a blank line ends a paragraph or a list. Given the `written` chapter (before
+    Jinja), each block's line is the written file's line it came from (written_lines)."""
+    blocks = _blocks(source)
+    if written is None:
+        return blocks
+    lines = written_lines(source, written)
+    return [replace(b, line=lines[b.line - 1]) if 0 < b.line <= len(lines) else b for b in blocks]
+
+
+MATCHED_LINES = 5000  # past this many lines a chapter's blocks keep the rendered lines (difflib is quadratic)
+
+
+def written_lines(rendered: str, written: str) -> list[int]:
+    """For each line of the rendered chapter, the line of the written file it comes from: a line the template
+    left as it was is matched to itself (difflib), a line a loop or an expression wrote to the first line of
+    the template text that wrote it. So a problem a block meets in typesetting names the line the writer sees."""
+    import difflib
+    out, src = rendered.split("\n"), written.split("\n")
+    if max(len(out), len(src)) > MATCHED_LINES:
+        return list(range(1, len(out) + 1))
+    lines = list(range(1, len(out) + 1))
+    for tag, i1, _, j1, j2 in difflib.SequenceMatcher(None, src, out, autojunk=False).get_opcodes():
+        for j in range(j1, j2):
+            lines[j] = i1 + (j - j1) + 1 if tag == "equal" else min(i1 + 1, len(src))
+    return lines
+
+
+def _blocks(source: str) -> list[Block]:
     blocks: list[Block] = []
     para: list[str] = []
     items: list[str] = []

@@ -20,6 +20,7 @@ from pnpgen.duplex import build_setting, flip_words
 from pnpgen.documents.context import chapter_context, render_chapter
 from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
+from pnpgen.text import read_text
 
 TYPESETTING = ("document", "impose", "markdown", "story", "styles", "pdfforms", "figure")
 TEXT = ("table_flow", "paragraphs", "doc_fonts", "inline_icons")  # documents/ modules that set text
@@ -56,7 +57,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex)
     sources = [(path, render_chapter(path, context, kit.root))
                for path in chapter_files(kit, settings["chapters"], settings.get("back_cover"))]
-    chapters = [(path, parse(text)) for path, text in sources]
+    chapters = [(path, parse(text, read_text(path, kit.root))) for path, text in sources]  # lines as written
     if settings.get("back_cover"):
         chapters[-1] = (chapters[-1][0], on_a_page_of_its_own(chapters[-1][1]))
     figures = draw_figures(ctx, name, chapters, known)
