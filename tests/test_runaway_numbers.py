@@ -3,8 +3,6 @@ rules/06-ships.md): a table's widths, a literal, a heading. Each must be a locat
 and its line), exit 1, never reportlab's own error with exit 2."""
 from __future__ import annotations
 
-import contextlib
-import io
 import shutil
 
 import pytest
@@ -12,21 +10,14 @@ import pytest
 from pnpgen.booklet.markdown import Block
 from pnpgen.booklet.story import heading
 from pnpgen.booklet.styles import table_look
-from pnpgen.cli import main
 from pnpgen.documents.table_data import plain_table
 from pnpgen.documents.table_flow import table_flowable
 from pnpgen.kit import BUILTIN_DATA
 from pnpgen.problems import BuildError
+from tests.test_fuzz import run_cli
 
 CHAPTER = "rules/06-ships.md"
 WIDTHS = "widths=[3.2,"
-
-
-def run_cli(*argv: str) -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(argv))
-    return code, err.getvalue() + out.getvalue()
 
 
 @pytest.fixture(scope="module")
