@@ -103,11 +103,17 @@ def signals_held():
 class OutputStage:
     def __init__(self, target: Path):
         self.target = Path(target)
-        self.target.parent.mkdir(parents=True, exist_ok=True)
-        self.dir = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{self.target.name}-", dir=self.target.parent))
-        os.chmod(self.dir, _folder_mode(self.target))  # it becomes the output folder: not mkdtemp's 0700
+        self.dir: Path | None = None
         self.written: list[str] = []
         self.committed = False
+        try:  # a Ctrl-C between making the folder and owning it would leave it behind: held, then cleaned up
+            with signals_held():
+                self.target.parent.mkdir(parents=True, exist_ok=True)
+                self.dir = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{self.target.name}-", dir=self.target.parent))
+                os.chmod(self.dir, _folder_mode(self.target))  # it becomes the output folder: not mkdtemp's 0700
+        except BaseException:
+            self.abort()
+            raise
 
     def path(self, rel: str) -> Path:
         """A staged file path to write to (parents created); it lands at target/rel on commit."""
@@ -140,7 +146,8 @@ class OutputStage:
         return [self.target / rel for rel in self.written]
 
     def abort(self) -> None:
-        shutil.rmtree(self.dir, ignore_errors=True)
+        if self.dir is not None:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self) -> "OutputStage":
         return self
