@@ -6,6 +6,7 @@ the file and line), and `table(...)` leaves a directive line that the story buil
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 from functools import lru_cache
 from xml.sax.saxutils import escape as xml_escape
@@ -260,6 +261,8 @@ def render_in(env, source: str, name: str, context: dict) -> str:
         raise TextError(*text_location(exc, name), f"not allowed in a kit text: {exc}") from None
     except (jinja2.UndefinedError, AttributeError, KeyError, TypeError, ValueError, IndexError, ArithmeticError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)  # str(KeyError) adds quotes
+        if isinstance(exc, ValueError) and message.startswith("Exceeds the limit"):  # Python's own advice, not a kit's
+            message = f"a number of more than {sys.get_int_max_str_digits()} digits: no count or size is that long"
         raise TextError(*text_location(exc, name), message or type(exc).__name__) from None
     except Exception as exc:  # noqa: BLE001 - a kit's text never ends in a traceback: a budget, a recursion...
         raise TextError(*text_location(exc, name), kit_code_failure(exc)) from None
