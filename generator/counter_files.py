@@ -30,7 +30,7 @@ from pnpgen.layout.sheets import COUNTER_SHEET, SheetSettings
 from pnpgen.lengths import mm, parse_length, pt_from_mm
 from pnpgen.output_cache import OutputCache, content_key, source_fingerprint
 from pnpgen.paper import PRINTABLE_MARGIN, paper_size
-from pnpgen.problems import BuildError
+from pnpgen.problems import BuildError, UsageError
 from pnpgen.shapes import Shape
 from pnpgen.render import counter_sheets as sheets_module
 from pnpgen.render import face_compact as face_compact_module
@@ -51,7 +51,7 @@ def sheet_spec(ctx) -> tuple[Shape, SheetSettings]:
     """The counters' square and their sheets: the counter-sheet layout, cut lines, the build's flip."""
     gutter = float(ctx.option("gutter", 0.0) or 0.0)
     if gutter < 0:
-        raise ValueError("--gutter must be 0 or more (mm)")
+        raise UsageError("--gutter must be 0 or more (mm)")
     duplex, offset = build_setting(ctx)
     size = parse_length(ctx.counter_size)
     return Shape("square", size, size), SheetSettings(

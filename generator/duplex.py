@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnpgen.problems import UsageError
+
 FLIPS = ("long", "short")
 FLIP_WORDS = {"long": "flip on the long edge", "short": "flip on the short edge"}
 
@@ -33,7 +35,7 @@ def is_landscape(page: tuple[float, float]) -> bool:
 def mirrors_top_bottom(page: tuple[float, float], duplex: str) -> bool:
     """True where the flip turns this page about its horizontal centre line (else its vertical one)."""
     if duplex not in FLIPS:
-        raise ValueError(f"duplex must be long or short, not {duplex!r}")
+        raise UsageError(f"duplex must be long or short, not {duplex!r}")
     return (duplex == "short") != is_landscape(page)
 
 

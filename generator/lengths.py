@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from pnpgen.problems import UsageError
+
 POINTS_PER = {"pt": Fraction(1), "in": Fraction(72), "mm": Fraction(720, 254), "cm": Fraction(7200, 254)}
 LENGTH_PATTERN = r"\s*\d+(\.\d+)?(/\d+)?\s*(pt|in|mm|cm)\s*"
 
@@ -47,5 +49,5 @@ def parse_offset(text: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise ValueError(f"--back-offset wants two numbers in mm like 1.5,-0.5, not {text!r}") from None
+        raise UsageError(f"--back-offset wants two numbers in mm like 1.5,-0.5, not {text!r}") from None
     return pt_from_mm(x), pt_from_mm(y)

@@ -65,5 +65,10 @@ class KitError(Exception):
         return (KitError, (self.problems,))
 
 
+class UsageError(ValueError):
+    """A command-line option that cannot be used (exit 2), found where the option is used: inside a part, a
+    plain ValueError is the kit's or the code's problem and ends the build like any other failure (exit 1)."""
+
+
 class BuildError(Exception):
     """A build step failed for a reason outside the data (a template, a font, a write)."""

@@ -20,7 +20,7 @@ from pnpgen.part_cache import PartCache
 from pnpgen.parts import load_shared
 from pnpgen.pdf_update import mark_print_scaling
 from pnpgen import budgets
-from pnpgen.problems import BuildError, KitError
+from pnpgen.problems import BuildError, KitError, UsageError
 
 WORKERS = 2
 PR_SET_PDEATHSIG = 1  # prctl(2)
@@ -163,6 +163,8 @@ def part_failure(name: str, exc: BaseException) -> BuildError:
     if isinstance(exc, OSError):
         return BuildError(f"the {name} part: {exc.filename or 'a file'}: {exc.strerror or exc}: check that the "
                           f"output folder is writable and the disk has room")
+    if type(exc) is ValueError:  # a check of ours that no step located: its words say what is wrong
+        return BuildError(f"the {name} part: {exc}")
     return BuildError(f"the {name} part: {type(exc).__name__}: {exc}")
 
 
@@ -179,8 +181,8 @@ def _build_one(ctx, part):
         raise
     except Exception as exc:  # noqa: BLE001 - no traceback reaches a user
         from pnpgen.cairo_missing import is_missing_cairo
-        if type(exc) is ValueError or is_missing_cairo(exc):  # a wrong option (exit 2: --map nowhere), or no
-            raise  # libcairo: the CLI says each its own way
+        if isinstance(exc, UsageError) or is_missing_cairo(exc):  # a wrong option (exit 2: --map nowhere), or
+            raise  # no libcairo: the CLI says each its own way
         raise part_failure(part.name, exc) from None
     written = [rel for rel in ctx.stage.written if rel not in before]
     mark_print_scaling(ctx.stage.dir / rel for rel in written)  # here: in the worker, beside the other parts

@@ -3,6 +3,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 
 from tests.conftest import edit
 
@@ -73,3 +76,21 @@ def test_validate_counts_what_a_data_kit_holds(run_cli):
 def test_no_command_prints_help_and_fails(run_cli):
     result = run_cli()
     assert result.code == 2 and "validate" in result.out
+
+
+def _failing_part(exc):
+    def build(ctx):
+        raise exc
+    return SimpleNamespace(name="charts", build=build)
+
+
+def test_a_plain_value_error_inside_a_part_ends_the_build_not_as_a_usage_error():
+    """Exit 2 is for a wrong command line (UsageError: --map nowhere); a ValueError no step of a part located
+    (a reportlab table refusing a width, say) is the kit's problem: a build failure naming the part, exit 1."""
+    from pnpgen.problems import BuildError, UsageError
+    from pnpgen.run_parts import _build_one
+    ctx = SimpleNamespace(stage=SimpleNamespace(written=[]))
+    with pytest.raises(BuildError, match="^the charts part: flowable given negative availWidth$"):
+        _build_one(ctx, _failing_part(ValueError("flowable given negative availWidth")))
+    with pytest.raises(UsageError):
+        _build_one(ctx, _failing_part(UsageError("unknown map 'x' for --map")))

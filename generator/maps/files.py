@@ -21,7 +21,7 @@ from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
 from pnpgen.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.preflight import art_overprints
-from pnpgen.problems import BuildError, display_path
+from pnpgen.problems import BuildError, UsageError, display_path
 from pnpgen.output_cache import OutputCache, content_key
 from pnpgen.render.pdf import ArtCache, PdfDocument
 from pnpgen.render.templates import render_template
@@ -91,7 +91,7 @@ def chosen_maps(kit, name: str | None) -> tuple:
     chosen = tuple(m for m in kit.maps if m.id == name)
     if not chosen:
         known = ", ".join(m.id for m in kit.maps) or "none"
-        raise ValueError(f"unknown map {name!r} for --map (known: {known})")
+        raise UsageError(f"unknown map {name!r} for --map (known: {known})")
     return chosen
 
 

@@ -11,6 +11,8 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Callable
 
+from pnpgen.problems import UsageError
+
 
 @dataclass(frozen=True)
 class Option:
@@ -109,5 +111,5 @@ def select_parts(only: str | None) -> list[Part]:
             unknown.append(name)
     if unknown:
         known = ", ".join([p.name for p in parts] + [MANIFEST_ONLY])
-        raise ValueError(f"unknown part(s) {', '.join(unknown)} for --only (known: {known})")
+        raise UsageError(f"unknown part(s) {', '.join(unknown)} for --only (known: {known})")
     return sorted(chosen, key=lambda p: (p.order, p.name))
