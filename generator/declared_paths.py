@@ -76,7 +76,7 @@ class Sources:
         return reason
 
     def _read(self, rel: str) -> str | None:
-        from pnpgen.components.load import _data_csv, inside
+        from pnpgen.components.load import data_csv, inside
         from pnpgen.kit import index_lines
         path = inside(self.root, rel)
         if path is not None and path.is_file() and path.suffix not in FILE_SUFFIXES:
@@ -86,7 +86,7 @@ class Sources:
             return f"no file {rel} in the kit folder" if path else f"{rel!r} points outside the kit folder"
         scratch = Problems()
         if path.suffix == ".csv":
-            rows = _data_csv(path, self.root, scratch)
+            rows = data_csv(path, self.root, scratch)
             if rows is not None:
                 self.docs[rel] = [{k: _cell(v) for k, v in row.items()} for row in rows]
                 shown = display_path(path)

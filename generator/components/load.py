@@ -155,7 +155,7 @@ def check_counts(tables: dict, kit_doc: dict, kit_file: Path, lines: dict, colou
     return pieces
 
 
-def _data_csv(path: Path, root: Path, problems: Problems) -> list | None:
+def data_csv(path: Path, root: Path, problems: Problems) -> list | None:
     """A data CSV's rows as mappings (read through the kit reader); a file that cannot be read is an error,
     at the line where the reading stopped."""
     try:
@@ -175,7 +175,7 @@ def load_data_files(root: Path, rel: str, kit_file: Path, line: int, problems: P
     data = {}
     for path in folder_files(root, rel, (".yaml", ".yml", ".csv"), "data", kit_file, line, problems):
         if path.suffix == ".csv":
-            rows = _data_csv(path, root, problems)
+            rows = data_csv(path, root, problems)
             if rows is not None:
                 data[path.stem] = rows
         else:
