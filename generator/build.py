@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from pnpgen import game_modules
 from pnpgen.manifest import MANIFEST, build_manifest, read_previous
 from pnpgen.model import Kit
 from pnpgen.pieces import Piece
@@ -170,7 +169,7 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
     # its stage exists (an interrupt inside an import would stop a build that cannot yet clean up after itself)
     from pnpgen.kit_fonts import use_kit_fonts
     use_kit_fonts(kit.fonts)  # before any part draws (or forks the workers that do)
-    pieces = game_modules.kit_pieces(kit)
+    pieces = list(kit.component_pieces)
     with OutputStage(kit_out) as stage:
         ctx = BuildContext(kit, pieces, options, stage, progress, inputs.shared)
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,

@@ -15,8 +15,8 @@ PREVIEWS = ("previews/duplex-calibration-p1.png", "previews/duplex-calibration-p
 
 
 def has_double_sided(kit) -> bool:
-    """Does the kit print anything with a back: a table's pieces, aid cards or a game module's counters?"""
-    if kit.has_game_module or any(piece.back is not None for piece in kit.component_pieces):
+    """Does the kit print anything with a back: a table's pieces or aid cards?"""
+    if any(piece.back is not None for piece in kit.component_pieces):
         return True
     from pnpgen.aids.sources import has_aid_cards
     return has_aid_cards(kit)

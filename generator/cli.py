@@ -9,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-from pnpgen import __version__, game_modules
+from pnpgen import __version__
 from pnpgen.kit_folder import DEFAULT_KIT, bundled_kits, find_kit
 from pnpgen.parts import all_parts
 from pnpgen.problems import BuildError, KitError
@@ -256,31 +256,20 @@ def _validate(args) -> int:
     if not args.quick:
         for warning in check_by_building(kit, BuildOptions(strict=args.strict)).warnings:
             print(f"warning: {warning}", file=sys.stderr)
-    module = game_modules.of(kit)
-    if module:
-        tables = f"; {len(kit.component_pieces)} more pieces in {len(kit.tables)} component table" \
-                 f"{'' if len(kit.tables) == 1 else 's'}" if kit.tables else ""
-        print(f"{kit.title}: the data is valid ({module.summary(kit, module.pieces(kit))}{tables}).")
-    else:
-        counted = [(len(kit.component_pieces), "piece"), (len(kit.tables), "table"), (len(kit.boards), "board"),
-                   (len(kit.maps), "hex map"), (len(kit.documents), "document")]
-        said = [f"{n} {word}{'' if n == 1 else 's'}" for n, word in counted]
-        print(f"{kit.title}: the data is valid ({said[0]} in {', '.join(said[1:])}).")
+    counted = [(len(kit.component_pieces), "piece"), (len(kit.tables), "table"), (len(kit.boards), "board"),
+               (len(kit.maps), "hex map"), (len(kit.documents or {}), "document")]
+    said = [f"{n} {word}{'' if n == 1 else 's'}" for n, word in counted]
+    print(f"{kit.title}: the data is valid ({said[0]} in {', '.join(said[1:])}).")
     return EXIT_OK
 
 
 def _list(args) -> int:
     from pnpgen.components.listing import component_listing
     kit = _load(args, _keep_output_out(args))
-    module = game_modules.of(kit)
-    if module and module.listing:  # its own pieces, then any component tables the kit adds
-        tables = component_listing(kit)
-        sys.stdout.write(module.listing(kit, module.pieces(kit)) + ("\n" + "\n".join(tables) + "\n" if tables else ""))
-    else:
-        colours = ", ".join(c.name for c in kit.colours) or "none"
-        head = [f"{kit.title}" + (f": {kit.subtitle}" if kit.subtitle else ""),
-                f"Players {kit.players[0]}-{kit.players[1]}; colours {colours}", ""]
-        sys.stdout.write("\n".join(head + component_listing(kit)) + "\n")
+    colours = ", ".join(c.name for c in kit.colours) or "none"
+    head = [f"{kit.title}" + (f": {kit.subtitle}" if kit.subtitle else ""),
+            f"Players {kit.players[0]}-{kit.players[1]}; colours {colours}", ""]
+    sys.stdout.write("\n".join(head + component_listing(kit)) + "\n")
     return EXIT_OK
 
 

@@ -1,4 +1,4 @@
-"""Game modules: the one place a game's own Python lives (its derived numbers, its checks, its faces' inputs).
+"""Game modules: the one place a game's own Python lives (its derived numbers for charts and chapters).
 
 A kit made of data only needs none. A kit that does names its module in kit.yaml (`module:
 space_empires_4x`); the module is looked up among those shipped in the `games` package, never loaded from
@@ -18,17 +18,13 @@ from typing import Callable
 @dataclass(frozen=True)
 class GameModule:
     name: str
-    load: Callable        # (root, kit_doc, raw_kit, base fields of Kit, problems) -> the module's Kit
-    pieces: Callable      # (kit) -> [Piece]: every piece the module's data makes, in print order
+    # (root, kit_doc, raw_kit, base fields of Kit, problems) -> the module's Kit; the base fields hold the
+    # kit's component tables and their pieces already (loaded first), for a module that reads them
+    load: Callable
     parts: tuple = ()     # Parts of its own (a kit's documents under another name, say)
-    inventory: Callable = lambda kit, pieces: []   # manifest.json's inventory lines (dicts)
-    summary: Callable = lambda kit, pieces: f"{len(pieces)} pieces"  # what `validate` says it checked
-    listing: Callable | None = None  # (kit, pieces) -> text for `pnpgen list`
     chart_context: Callable = lambda kit, pieces: {}  # the names its charts (charts.yaml) may use
     # (kit, pieces, counter size, tables) -> a ChapterExtras: its documents' own Jinja names and figures
     documents: Callable | None = None
-    # (group, printed name) of its pieces' print groups, in print order: the counters part's files
-    print_groups: Callable = lambda kit: [(c.id, c.name) for c in kit.colours] + [("neutral", kit.neutral.name)]
 
 
 @cache
@@ -53,11 +49,6 @@ def get(name: str) -> GameModule:
 def of(kit) -> GameModule | None:
     return get(kit.module) if kit.module else None
 
-
-def kit_pieces(kit) -> list:
-    """Every piece of a kit in print order: its game module's, then its tables'."""
-    module = of(kit)
-    return (module.pieces(kit) if module else []) + list(kit.component_pieces)
 
 
 def all_parts() -> list:

@@ -39,10 +39,11 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
     budgets.apply(budgets.from_kit(kit_doc["budgets"]))  # before any of the kit's texts runs
     fallback = BUILTIN_DATA / DEFAULT_KIT / CHARTS_FILE if kit_doc["module"] else None  # as aid texts fall back
     base = base_fields(root, kit_doc, lines) | {"charts": load_charts(charts_path(root, fallback), problems)}
+    tables, broken = _load_tables(root, kit_doc, raw_kit, base, problems, lines, sizes or {}, counter_size)
+    base |= tables  # before the game module, whose model may read the tables' rows
     module = _game_module(kit_doc, raw_kit, root / KIT_FILE, problems)
     kit = module.load(root, kit_doc, raw_kit, base, problems) if module else Kit(**base)
-    kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes or {},
-                                                         counter_size))
+    kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, broken))
     if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
         check_charts(kit.charts, chart_context(kit), problems, kit.icons)
     _check_texts(kit, problems, aids_too=bool(module) and _module_data_sound(root, kit_doc, problems))
@@ -104,16 +105,24 @@ def base_fields(root: Path, kit_doc: dict, lines: dict) -> dict:
     )
 
 
-def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict, counter_size: str | None = None) -> dict:
-    """Component tables, boards, hex maps, free data and documents: what every kit may hold."""
+def _load_tables(root, kit_doc, raw_kit, base: dict, problems, lines, sizes: dict,
+                 counter_size: str | None = None) -> tuple[dict, bool]:
+    """({tables, component_pieces}, whether a table failed): the component tables, expanded and counted."""
+    kit_file = root / KIT_FILE
+    before = len(problems.errors())
+    tables = resize_tables(load_tables(root, kit_doc["components"], kit_file, raw_kit.line_of("components"),
+                                       problems), sizes, problems, counter_size)
+    broken = len(problems.errors()) > before  # a table that failed: kit-wide counts and groups would only echo it
+    pieces = check_counts(tables, kit_doc | ({"counts": []} if broken else {}), kit_file, lines, base["colours"],
+                          base["neutral"], problems)
+    return {"tables": tables, "component_pieces": tuple(pieces)}, broken
+
+
+def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, broken: bool) -> dict:
+    """Boards, hex maps, free data and documents: what every kit may hold beside its tables."""
     kit_file = root / KIT_FILE
     line = raw_kit.line_of
-    before = len(problems.errors())
-    tables = resize_tables(load_tables(root, kit_doc["components"], kit_file, line("components"), problems),
-                           sizes, problems, counter_size)
-    broken = len(problems.errors()) > before  # a table that failed: kit-wide counts and groups would only echo it
-    pieces = check_counts(tables, kit_doc | ({"counts": []} if broken else {}), kit_file, lines, kit.colours,
-                          kit.neutral, problems)
+    tables, pieces = kit.tables, kit.component_pieces
     data = load_data_files(root, kit_doc["data"], kit_file, line("data"), problems)
     if tables or not kit.has_game_module:
         check_template_images(root, problems)
@@ -131,7 +140,7 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, sizes: dict, cou
     from pnpgen.kit_fonts import check_document_fonts, load_kit_fonts
     fonts = load_kit_fonts(root, problems)
     document_fonts = check_document_fonts(kit_doc["fonts"], fonts, kit_file, raw_kit, problems)
-    return {"icons": icons, "fonts": fonts, "document_fonts": document_fonts, "tables": tables, "component_pieces": tuple(pieces), "data": data, "boards": boards, "maps": maps,
+    return {"icons": icons, "fonts": fonts, "document_fonts": document_fonts, "data": data, "boards": boards, "maps": maps,
             "sheets": kit_doc["sheets"], "documents": documents, "preflight": kit_doc["preflight"]}
 
 

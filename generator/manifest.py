@@ -5,7 +5,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from pnpgen import __version__, game_modules
+from pnpgen import __version__
 from pnpgen.model import Kit
 from pnpgen.pieces import Piece
 
@@ -51,10 +51,28 @@ def build_manifest(kit: Kit, pieces: list[Piece], options: dict, parts: dict, pr
         "generator": f"pnpgen {__version__}",
         "options": options,
         "totals": {"pieces": len(pieces), "by_group": dict(by_group)},
-        "inventory": module.inventory(kit, pieces) if (module := game_modules.of(kit)) else [],
+        "inventory": inventory(kit, pieces),
         "pieces": piece_entries(pieces),
         "parts": {name: merged_parts[name] for name in sorted(merged_parts)},
     }
+
+
+def inventory(kit: Kit, pieces: list[Piece]) -> list[dict]:
+    """The box's component list: one line per table row, its pieces counted per colour and in all."""
+    counts: dict = {}
+    for piece in pieces:
+        counts.setdefault(piece.ref, Counter())[piece.colour] += 1
+    lines = []
+    for table in kit.tables.values():
+        for row in table.rows:
+            ref = f"{table.id}.{row.label}"
+            got = counts.pop(ref, None)  # rows sharing a label share a line
+            if got is None:
+                continue
+            per_colour = {c.id: got[c.id] for c in kit.colours if got[c.id]}
+            lines.append({"table": table.id, "ref": ref, "name": row.values.get("name") or row.label,
+                          "per_colour": per_colour, "neutral": got["neutral"], "total": sum(got.values())})
+    return lines
 
 
 def read_previous(kit_out: Path) -> dict | None:

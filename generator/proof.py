@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.fonts import FAMILY
-from pnpgen import game_modules
-from pnpgen.game_modules import kit_pieces
 from pnpgen.layout.proof import SAFE_INSET_MM, png_canvas, proof_rows, safe_inset
 from pnpgen.lengths import mm, parse_length
 from pnpgen.model import Kit
@@ -129,10 +127,9 @@ def file_stem(ref: str, variant: str | None) -> str:
 
 # Drawing --------------------------------------------------------------------------------------------------
 
-def shape_of(kit: Kit, piece: Piece, counter: Shape) -> Shape:
-    """A table's piece has its table's shape; a game module's counter is a square of the counter size."""
-    table = kit.tables.get(piece.ref.split(".", 1)[0]) if piece.kind == "component" else None
-    return table.shape if table is not None else counter
+def shape_of(kit: Kit, piece: Piece) -> Shape:
+    """A piece has its table's shape (at the size this run prints: --counter-size resizes square tables)."""
+    return kit.tables[piece.ref.split(".", 1)[0]].shape
 
 
 def draw_overlay(cr, x: float, y: float, shape: Shape) -> None:
@@ -182,7 +179,7 @@ def write_pdf(path: Path, kit: Kit, proofs: list[Proof], counter_size: str, size
     page = paper_size(paper)
     margin = PRINTABLE_MARGIN
     rows = proof_rows([(p.shape.w, p.shape.h) for p in proofs], page, margin)
-    has_counters = game_modules.of(kit) is not None  # a game module's counters take the counter size
+    has_counters = any(t.shape.kind == "square" and abs(t.shape.w - size) < 0.01 for t in kit.tables.values())
     doc = PdfDocument(path, f"{kit.title}: proof", *page)
     cr = doc.context
     for row in rows:
@@ -241,16 +238,16 @@ def make_proofs(kit: Kit, only: str | None, out: Path, colour: str | None = None
     size, dpi, colour = parse_length(counter_size), check_dpi(dpi), pick_colour(kit, colour)
     from pnpgen.kit_fonts import use_kit_fonts
     use_kit_fonts(kit.fonts)
-    pieces = kit_pieces(kit)
+    pieces = list(kit.component_pieces)
     if not pieces:
         raise ValueError(f"{kit.title} has no pieces to proof")
     wanted = parse_only(only) if only else [(ref, None) for ref in dict.fromkeys(p.ref for p in pieces)]
     chosen = {file_stem(ref, variant): choose(pieces, ref, variant, colour) for ref, variant in wanted}
     from pnpgen.export.decks import ExportArts
-    arts, counter = ExportArts(kit), Shape("square", size, size)
+    arts = ExportArts(kit)
     proofs = []
     for stem, piece in chosen.items():
-        shape = shape_of(kit, piece, counter)
+        shape = shape_of(kit, piece)
         back = arts.art(piece.back, shape, 0.0) if piece.back else None
         proofs.append(Proof(stem, piece, shape, arts.art(piece.front, shape, 0.0), back))
     check_out(out, kit.root, kit.id)

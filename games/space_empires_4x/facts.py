@@ -12,6 +12,7 @@ from collections import Counter
 from markupsafe import Markup, escape
 
 from pnpgen.model import Kit
+from pnpgen.games.space_empires_4x.load import DEEP_MARKERS
 from pnpgen.games.space_empires_4x.model import Level
 
 DASH = "\u2013"
@@ -68,17 +69,36 @@ def _mix_counts(mix) -> Counter:
     return counts
 
 
-def inventory(kit: Kit, pieces) -> list[dict]:
-    """The kit's contents: one row per distinct item, with where it belongs, per colour and in total."""
-    from pnpgen.games.space_empires_4x.inventory import inventory_lines
+def marker_label(kind, value) -> str:
+    """'Minerals 5 CP', 'Warp Point 1', 'Planet': a marker as lists and captions name it."""
+    if value is None:
+        return kind.name
+    return f"{kind.name} {value} CP" if kind.value == "cp" else f"{kind.name} {value}"
 
+
+def row_name(kit: Kit, row: dict) -> str:
+    """How the contents chart names a counter table's row: a marker by its kind and value, a unit by its
+    name, a counter by its name and the values of its two sides ('Colony 3 / 5'), else its name or id."""
+    if "kind" in row and row["kind"] in kit.marker_kinds:
+        return marker_label(kit.marker_kinds[row["kind"]], row.get("value"))
+    name = row.get("name") or row.get("id") or ""
+    if row.get("value") is None or "groups" in row:
+        return name
+    back = row.get("back_value", row["value"])
+    return f"{name} {row['value']}" + (f" / {back}" if back != row["value"] else "")
+
+
+def inventory(kit: Kit) -> list[dict]:
+    """The kit's contents: one row per row of its counter tables, in print order, with where it belongs
+    (each colour's, deep space's or shared), how many each colour gets and how many in all."""
     rows = []
-    for line in inventory_lines(kit, list(pieces)):
-        each = set(line.per_colour.values())
-        per_colour = str(each.pop()) if len(each) == 1 else DASH if not each else "varies"
-        where = "deep space" if line.neutral and line.kind == "system-marker" else \
-            "shared" if line.neutral else "per colour"
-        rows.append({"name": line.name, "set": where, "each": per_colour, "total": line.total})
+    for table in kit.tables.values():
+        colours = len(kit.colours) if table.per_colour else 1
+        where = "per colour" if table.per_colour else "deep space" if table.id == DEEP_MARKERS else "shared"
+        for row in table.rows:
+            qty = row.values["qty"]
+            rows.append({"name": row_name(kit, row.values), "set": where,
+                         "each": str(qty) if table.per_colour else DASH, "total": qty * colours})
     return rows
 
 
@@ -95,11 +115,11 @@ def group_counters(kit: Kit) -> list[dict]:
 
 
 def chart_context(kit: Kit, pieces=()) -> dict:
-    """The names the kit's charts may use: its texts' names plus the facts above (`pieces`: the printed
-    counters, for the contents chart)."""
+    """The names the kit's charts may use: its texts' names plus the facts above (`pieces`, the printed
+    pieces, are not needed: the contents chart reads the counter tables)."""
     from pnpgen.games.space_empires_4x.text import aid_names
     from pnpgen.games.space_empires_4x.text import kit_context
 
     return kit_context(kit) | aid_names(kit) | {
         "level_fact": level_fact, "mix_text": mix_text, "marker_mix": marker_mix(kit),
-        "home_hexes": home_hexes(kit), "inventory": inventory(kit, pieces), "group_counters": group_counters(kit)}
+        "home_hexes": home_hexes(kit), "inventory": inventory(kit), "group_counters": group_counters(kit)}

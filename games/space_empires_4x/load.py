@@ -1,11 +1,11 @@
-"""Loading the Space Empires 4X data files that kit.yaml's `files:` names into the game's model, with the
-game's own checks; the generic fields come from the core (pnpgen.kit.base_fields)."""
+"""Loading Space Empires 4X: the data files kit.yaml's `files:` names (technologies, marker kinds, game) and
+its counter tables (components/, loaded by the core before this module) into the game's model, with the rules
+kit.yaml declares between them; the generic fields come from the core (pnpgen.kit.base_fields)."""
 from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
 
-from pnpgen.games.space_empires_4x import checks
 from pnpgen.games.space_empires_4x.model import (
     CounterSet, Game, Level, MarkerKind, Mix, MixEntry, Scenario, Se4xKit, Technology, Unit,
 )
@@ -15,29 +15,29 @@ from pnpgen.kit import KIT_FILE, index_lines, read_mapping
 from pnpgen.schema import INVALID, Where
 
 # Stand-ins for a file that failed its schema, so checks on the other files can still run.
-_NO_MIX = {"total": 0, "mix": [], "face_up": []}
 EMPTY_DOCS = {
-    "units": {"units": {}},
     "technologies": {"technologies": {}},
-    "markers": {"kinds": {}, "home_system": _NO_MIX, "deep_space": _NO_MIX},
-    "counters": {"counters": {}},
+    "markers": {"kinds": {}},
     "game": {"setup": {"starting_forces": []}, "scenarios": [], "sequence": {}, "economy": {}, "combat": {},
              "tables": {}},
 }
+# The counter tables the charts and chapters read (a missing or broken one reads as empty).
+UNITS, HOME_MARKERS, DEEP_MARKERS = "units", "home-system-markers", "deep-space-markers"
+COUNTER_TABLES = ("colour-counters", "neutral-counters")
 
 
 def load(root: Path, kit_doc: dict, raw_kit, base: dict, problems) -> Se4xKit:
-    """The kit with the data files kit.yaml's `files:` names (units, technologies, markers, counters, game,
-    maps), checked; a file that fails its schema stands in empty so the other files are still checked."""
+    """The kit with the data files kit.yaml's `files:` names (technologies, markers, game, maps) and its
+    counter tables (`base["tables"]`), checked; a file that fails its schema stands in empty so the other
+    files are still checked."""
     lines = base["lines"]
     files = _files(kit_doc, raw_kit, root, problems)
     docs = {key: _load_data_file(root, key, rel, raw_kit, problems, lines) if files else None
             for key, rel in (files or dict.fromkeys(FILE_SCHEMAS)).items() if key in FILE_SCHEMAS}
     broken = frozenset(key for key, doc in docs.items() if doc is None)
-    kit = _build_model(base, {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()})
-    checks.check_kit(kit, problems, broken)  # still run the checks whose files are sound, to report all at once
-    check_declared(kit_doc["checks"], {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()} | {"kit": kit_doc},
-                   broken, lines, root, problems)  # the rules kit.yaml declares over these files (and any other)
+    sound = {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()}
+    kit = _build_model(base, sound)
+    check_declared(kit_doc["checks"], sound | {"kit": kit_doc}, broken, lines, root, problems)
     if files and files["maps"]:  # the core reads them with the rules kit.yaml's map_rules declares
         kit = dataclasses.replace(kit, maps=_load_maps(root, files, kit, kit_doc, raw_kit, docs, broken, problems))
     return kit
@@ -55,8 +55,8 @@ def _files(kit_doc: dict, raw_kit, root: Path, problems) -> dict | None:
     raw = raw_kit.get("files")
     if raw is None:
         problems.error(root / KIT_FILE, raw_kit.line_of("module"), "files",
-                       "the space_empires_4x module reads its data files from `files:` (units, technologies, "
-                       "markers, counters, game, maps)")
+                       "the space_empires_4x module reads its data files from `files:` (technologies, markers, "
+                       "game, maps)")
         return None
     files = FILES.check(raw, Where(root / KIT_FILE, "files", raw_kit.line_of("files"), problems))
     return None if files is INVALID else files
@@ -77,29 +77,31 @@ def _load_data_file(root, key, rel, raw_kit, problems, lines):
     return None if doc is INVALID else doc
 
 
+def _rows(base: dict, table_id: str) -> list[dict]:
+    table = base.get("tables", {}).get(table_id)
+    return [row.values for row in table.rows] if table else []
+
+
 def _build_model(base: dict, docs: dict) -> Se4xKit:
-    markers = docs["markers"]
     return Se4xKit(
         **base,
-        units={code: _unit(code, u) for code, u in docs["units"]["units"].items()},
+        units={row["id"]: _unit(row) for row in _rows(base, UNITS)},
         technologies={tid: _technology(tid, t) for tid, t in docs["technologies"]["technologies"].items()},
-        marker_kinds={kid: _marker_kind(kid, k) for kid, k in markers["kinds"].items()},
-        home_system=_mix("home_system", markers["home_system"]),
-        deep_space=_mix("deep_space", markers["deep_space"]),
-        counters={cid: CounterSet(id=cid, **c) for cid, c in docs["counters"]["counters"].items()},
+        marker_kinds={kid: _marker_kind(kid, k) for kid, k in docs["markers"]["kinds"].items()},
+        home_system=_mix("home_system", _rows(base, HOME_MARKERS)),
+        deep_space=_mix("deep_space", _rows(base, DEEP_MARKERS)),
+        counters=_counter_sets(base),
         game=_game(docs["game"]),
     )
 
 
-def _unit(code: str, u: dict) -> Unit:
-    counters = u["counters"]
-    numbers = tuple(counters) if isinstance(counters, list) else tuple(range(1, counters + 1))
+def _unit(row: dict) -> Unit:
     return Unit(
-        code=code, name=u["name"], cls=u["class"], attack=u["attack"], defence=u["defence"], hull=u["hull"],
-        cost=u["cost"], ship_size=u["ship_size"], requires=tuple(sorted((u["requires"] or {}).items())),
-        pays_maintenance=u["pays_maintenance"], movement=u["movement"], groups=u["groups"],
-        group_numbers=numbers, back=u["back"], rules=u["rules"], note=u["note"],
-        template=u["template"], back_template=u["back_template"],
+        code=row["id"], name=row["name"], cls=row["class"], attack=row["attack"], defence=row["defence"],
+        hull=row["hull"], cost=row["cost"], ship_size=row["ship_size"],
+        requires=tuple(sorted((row["requires"] or {}).items())), pays_maintenance=row["pays_maintenance"],
+        movement=row["movement"], groups=row["groups"], group_numbers=tuple(range(1, row["qty"] + 1)),
+        rules=row["rules"], note=row["note"],
     )
 
 
@@ -117,13 +119,29 @@ def _technology(tid: str, t: dict) -> Technology:
 def _marker_kind(kid: str, k: dict) -> MarkerKind:
     return MarkerKind(id=kid, name=k["name"], affects=tuple(k["affects"]), duration=k["duration"],
                       after=k["after"], value=k["value"], rules=k["rules"], effect=k["effect"],
-                      stats=k["stats"], template=k["template"])
+                      stats=k["stats"])
 
 
-def _mix(name: str, m: dict) -> Mix:
-    def entries(items):
-        return tuple(MixEntry(kind=e["kind"], value=e["value"], count=e["count"]) for e in items)
-    return Mix(name=name, total=m["total"], entries=entries(m["mix"]), face_up=entries(m["face_up"]))
+def _mix(name: str, rows: list[dict]) -> Mix:
+    """A marker table as a mix: its face-down markers (their count is `total`) and the face-up ones."""
+    def entries(face_up: bool):
+        return tuple(MixEntry(kind=r["kind"], value=r["value"], count=r["qty"])
+                     for r in rows if bool(r.get("face_up")) == face_up)
+    shuffled = entries(False)
+    return Mix(name=name, total=sum(e.count for e in shuffled), entries=shuffled, face_up=entries(True))
+
+
+def _counter_sets(base: dict) -> dict[str, CounterSet]:
+    """The counter tables' rows by their `set`, as the texts quote them (counters.numeral.copies)."""
+    sets: dict[str, list] = {}
+    for table_id in COUNTER_TABLES:
+        table = base.get("tables", {}).get(table_id)
+        for row in table.rows if table else ():
+            sets.setdefault(row.values["set"], []).append((table, row.values))
+    return {sid: CounterSet(id=sid, name=rows[0][1]["name"], per="colour" if rows[0][0].per_colour else "neutral",
+                            copies=rows[0][1]["qty"],
+                            values=tuple(r["value"] if r.get("value") is not None else r.get("text") for _, r in rows))
+            for sid, rows in sets.items()}
 
 
 def _game(g: dict) -> Game:

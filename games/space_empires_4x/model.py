@@ -1,5 +1,7 @@
 """Space Empires 4X's model: units, technologies, system markers and their mixes, counter sets, the game's
-numbers, and the Kit that carries them beside every kit's generic fields."""
+numbers, and the Kit that carries them beside every kit's generic fields. Units, mixes and counter sets are
+read from the kit's counter tables (load.py): the rows are where their numbers live; this is how the charts
+and chapters see them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -22,11 +24,8 @@ class Unit:
     movement: str
     groups: bool
     group_numbers: tuple[int, ...]
-    back: str
     rules: str
     note: str | None
-    template: str | None
-    back_template: str | None
 
     @property
     def counters(self) -> int:
@@ -83,7 +82,6 @@ class MarkerKind:
     rules: str
     effect: str
     stats: dict | None
-    template: str | None
 
 
 @dataclass(frozen=True)
@@ -109,13 +107,13 @@ class Mix:
 
 @dataclass(frozen=True)
 class CounterSet:
+    """The rows of a counter table that share a `set` (the six Group size numerals), as the texts name them."""
+
     id: str
     name: str
-    per: str           # "colour" or "neutral"
-    copies: int
-    sides: dict
-    rules: str
-    template: str | None
+    per: str                      # "colour" or "neutral"
+    copies: int                   # copies of each of its counters
+    values: tuple                 # each counter's front value (or words)
 
 
 @dataclass(frozen=True)

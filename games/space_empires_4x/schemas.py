@@ -1,41 +1,19 @@
-"""The schema of each Space Empires 4X data file (units, technologies, markers, counters, game) and of the
-kit.yaml `files:` that names them: each field with its type, whether it is required, and why it exists."""
+"""The schema of each Space Empires 4X data file (technologies, marker kinds, game) and of the kit.yaml
+`files:` that names them: each field with its type, whether it is required, and why it exists. Its counters
+(units, markers, other counters) are component tables, whose columns are declared in their own files."""
 from __future__ import annotations
 
 from pnpgen.schema import (
-    Bool, Choice, Either, Field, Int, ListOf, MapOf, Nullable, Number, Record, Str, optional,
+    Choice, Field, Int, ListOf, MapOf, Nullable, Number, Record, Str, optional,
 )
-from pnpgen.schemas import MAX_COUNT, MAX_STAT, TEMPLATE
+from pnpgen.schemas import MAX_STAT, TEMPLATE
 
 RULES = Choice(("basic", "advanced"))
 
 FILES = Record({
-    "units": Field(Str()), "technologies": Field(Str()), "markers": Field(Str()),
-    "counters": Field(Str()), "game": Field(Str()),
+    "technologies": Field(Str()), "markers": Field(Str()), "game": Field(Str()),
     "maps": optional(Nullable(Str()), None, "folder of hex-map layouts, one YAML file per board"),
-}, "the Space Empires 4X data files")
-
-UNIT = Record({
-    "name": Field(Str()),
-    "class": Field(Nullable(Choice(("A", "B", "C", "D", "E"))), doc="firing class, null if it never fires"),
-    "attack": Field(Nullable(Int(0, MAX_STAT)), doc="attack strength, null for non-combat units"),
-    "defence": Field(Nullable(Int(0, MAX_STAT)), doc="defence strength, null for non-combat units"),
-    "hull": Field(Int(0, MAX_STAT), doc="hits it can take; also its upkeep and its technology ceiling"),
-    "cost": Field(Int(0, MAX_STAT), doc="price in CP"),
-    "ship_size": Field(Nullable(Int(1, MAX_STAT)), doc="Ship Size level needed to build it"),
-    "requires": optional(MapOf(Int(1, MAX_STAT)), {}, "other technologies needed, {technology: level}"),
-    "pays_maintenance": Field(Bool(), doc="pays its hull size in upkeep each Economic Phase"),
-    "movement": Field(Choice(("tech", "current", "one", "carried", "none"))),
-    "groups": Field(Bool(), doc="group counters, numbered 1..N"),
-    "counters": Field(Either((Int(0, MAX_COUNT), ListOf(Int(1, MAX_COUNT), 1))), doc="counter limit per colour, or the group numbers"),
-    "back": Field(Choice(("group", "colony", "moved", "same")), doc="what the other side shows"),
-    "rules": Field(RULES),
-    "note": optional(Nullable(Str())),
-    "template": optional(Nullable(TEMPLATE), doc="front face template, to override the default"),
-    "back_template": optional(Nullable(TEMPLATE), doc="back face template, to override the default"),
-}, "a unit")
-
-UNITS = Record({"units": Field(MapOf(UNIT))}, "the units file")
+}, "the Space Empires 4X data files (its counters are component tables: components/)")
 
 LEVEL = Record({
     "level": Field(Int(0, MAX_STAT)),
@@ -52,18 +30,6 @@ TECHNOLOGIES = Record({"technologies": Field(MapOf(Record({
     "levels": Field(ListOf(LEVEL, 2)),
 }, "a technology")))}, "the technologies file")
 
-MIX_ENTRY = Record({
-    "kind": Field(Str()),
-    "value": optional(Nullable(Int(1, MAX_STAT)), doc="CP value or number, for kinds that print one"),
-    "count": Field(Int(1, MAX_STAT)),
-}, "a mix entry {kind, value, count}")
-
-MIX = Record({
-    "total": Field(Int(1, MAX_STAT), doc="the rule count the mix must add up to"),
-    "mix": Field(ListOf(MIX_ENTRY, 1)),
-    "face_up": optional(ListOf(MIX_ENTRY), []),
-}, "a marker mix")
-
 MARKERS = Record({
     "kinds": Field(MapOf(Record({
         "name": Field(Str()),
@@ -79,25 +45,7 @@ MARKERS = Record({
         }, "combat stats"))),
         "template": optional(Nullable(TEMPLATE)),
     }, "a marker kind"))),
-    "home_system": Field(MIX),
-    "deep_space": Field(MIX),
 }, "the markers file")
-
-SIDES = Either((
-    Record({"steps": Field(Choice(("homeworld", "colony"))), "from": optional(Int(0, MAX_STAT), 0)}, "{steps, from}"),
-    Record({"values": Field(ListOf(Int(0, MAX_STAT), 1))}, "{values: [...]}"),
-    Record({"front": Field(Either((Str(), Choice(("",))))), "back": Field(Either((Str(), Choice(("",)))))},
-           "{front, back}"),
-))
-
-COUNTERS = Record({"counters": Field(MapOf(Record({
-    "name": Field(Str()),
-    "per": Field(Choice(("colour", "neutral"))),
-    "copies": Field(Int(0, MAX_COUNT)),
-    "sides": Field(SIDES),
-    "rules": Field(RULES),
-    "template": optional(Nullable(TEMPLATE)),
-}, "a counter set")))}, "the counters file")
 
 ROLL = ListOf(Int(1, MAX_STAT), 2)
 
@@ -129,4 +77,4 @@ GAME = Record({
     }, "the dice tables")),
 }, "the game file")
 
-FILE_SCHEMAS = {"units": UNITS, "technologies": TECHNOLOGIES, "markers": MARKERS, "counters": COUNTERS, "game": GAME}
+FILE_SCHEMAS = {"technologies": TECHNOLOGIES, "markers": MARKERS, "game": GAME}

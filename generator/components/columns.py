@@ -8,10 +8,10 @@ import re
 
 from pnpgen.lengths import LENGTH_PATTERN
 from pnpgen.schema import (
-    INVALID, Bool, Choice, Field, Int, ListOf, Number, Record, Spec, Str, Where, optional,
+    INVALID, Bool, Choice, Field, Int, ListOf, MapOf, Nullable, Number, Record, Spec, Str, Where, optional,
 )
 
-COLUMN_TYPES = ("int", "number", "text", "bool", "choice", "colour", "length", "list", "image")
+COLUMN_TYPES = ("int", "number", "text", "bool", "choice", "colour", "length", "list", "image", "mapping")
 BUILTIN_COLUMNS = ("qty", "id", "front", "back")
 # The names a piece template sees besides the row's columns (render/piece_faces.face_context, our template
 # globals and Jinja's): a column of one of these names would be hidden by it, so it is refused where declared.
@@ -85,6 +85,8 @@ def column_spec(column: dict) -> Spec:
         return ListOf(Anything())
     if kind == "image":
         return ImagePath()
+    if kind == "mapping":
+        return MapOf(Anything(), key=Str(r"[A-Za-z][A-Za-z0-9_-]*", "a name of letters, digits, _ or -"))
     if column["pattern"]:
         return Matching(column["pattern"])
     return Text()
@@ -158,7 +160,10 @@ def row_record(columns: dict) -> Record:
     }
     for name, column in columns.items():
         required = column["required"] if column["required"] is not None else column["default"] is None
-        fields[name] = Field(column_spec(column), required, column["default"], column["doc"])
+        spec = column_spec(column)
+        if not required and column["default"] is None:  # `null` written out: the cell left empty, as in a CSV
+            spec = Nullable(spec)
+        fields[name] = Field(spec, required, column["default"], column["doc"])
     return Record(fields, "a row")
 
 
@@ -176,6 +181,8 @@ def from_csv(text: str, column: dict | None):
         return {"true": True, "false": False, "yes": True, "no": False}.get(raw.lower(), raw)
     if kind == "list":
         return [part.strip() for part in raw.split(";") if part.strip()]
+    if kind == "mapping":
+        return _mapping(raw)
     if kind == "choice":
         return next((v for v in column["values"] or () if str(v) == raw), raw)
     return raw
@@ -190,3 +197,16 @@ def _number(raw: str, kind):
             return int(value) if kind is int and value.is_integer() else value
         except ValueError:
             return raw  # left as text: the column's check then says what was expected
+
+
+def _mapping(raw: str):
+    """A CSV cell `fighters=1; cloaking=2` as the mapping {fighters: 1, cloaking: 2} (whole numbers as
+    numbers); a cell without `=` stays text, for the column's check to refuse."""
+    if "=" not in raw:
+        return raw
+    out = {}
+    for part in (p.strip() for p in raw.split(";") if p.strip()):
+        name, _, value = part.partition("=")
+        value = value.strip()
+        out[name.strip()] = int(value) if re.fullmatch(r"-?\d+", value) else value
+    return out

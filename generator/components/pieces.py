@@ -17,10 +17,13 @@ SHARE_BELOW = 0.5 * (203.2 * 72 / 25.4) * (266.7 * 72 / 25.4)
 
 
 def piece_params(table: Table, bleed_mm: float = 0.0) -> dict:
+    """The piece as its templates see it (`piece.w` ...); `mirror_bleed` only where the table asks for it
+    (export.decks reads it), so every other table's faces keep their keys."""
     shape = table.shape
-    return {"w": round(mm(shape.w), 4), "h": round(mm(shape.h), 4), "shape": shape.kind,
-            "radius": round(mm(shape.radius), 4), "orientation": shape.orientation, "bleed": bleed_mm,
-            "table": table.id}
+    params = {"w": round(mm(shape.w), 4), "h": round(mm(shape.h), 4), "shape": shape.kind,
+              "radius": round(mm(shape.radius), 4), "orientation": shape.orientation, "bleed": bleed_mm,
+              "table": table.id}
+    return params | {"mirror_bleed": True} if table.mirror_bleed else params
 
 
 def row_faces(table: Table, row, colour, bleed_mm: float = 0.0, number: int | None = None) -> tuple[Face, Face | None]:

@@ -53,6 +53,8 @@ TABLE = Record({
     "order": optional(Int(-1000, 1000), 0, "where the table comes in its print group (lower first; then file name)"),
     "numbered": optional(Bool(), False, "number the copies of every row 1..qty: templates see `number`, labels "
                                         "end in it (group counters: DD 1, DD 2 ...)"),
+    "mirror_bleed": optional(Bool(), False, "its templates draw to the trim only: a print shop's bleed is made "
+                                            "by mirroring each face's edges (print-shop and deck exports)"),
     "columns": optional(MapOf(COLUMN), {}, "the table's own columns"),
     "rows": Field(Either((Str(r"[^/\\#]+\.csv", "a CSV file name beside this file"),
                           Str(r"[^/\\#]+\.xlsx(#[^#]+)?", "a spreadsheet beside this file, and a sheet: cards.xlsx#Ships"),
@@ -94,6 +96,7 @@ class Table:
     order: int = 0
     colour_files: bool | None = None  # per_colour: one file per colour (True), shared (False), by size (None)
     numbered: bool = False            # each copy of a row numbered 1..qty (`number` in its templates)
+    mirror_bleed: bool = False        # templates draw to the trim; exports mirror the edges for bleed
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # dotted path -> line
 
 
@@ -125,7 +128,8 @@ def load_table(path: Path, raw, problems: Problems, root: Path | None = None) ->
     return Table(id=table_id, name=doc["name"] or table_id, file=path, shape=shape, front=doc["front"],
                  back=doc["back"], group=doc["group"] or table_id, per_colour=doc["per_colour"],
                  columns=doc["columns"], rows=tuple(rows), counts=doc["counts"], order=doc["order"],
-                 colour_files=doc["colour_files"], numbered=doc["numbered"], lines=_known_lines(raw))
+                 colour_files=doc["colour_files"], numbered=doc["numbered"], mirror_bleed=doc["mirror_bleed"],
+                 lines=_known_lines(raw))
 
 
 def _shape(doc: dict, raw, where: Where) -> Shape | None:

@@ -50,24 +50,9 @@ class Deck:
     pieces: tuple       # in print order, every copy
 
 
-@dataclass(frozen=True)
-class CounterSet:
-    """The counters of one print group of a game-module kit (Space Empires 4X), seen as a table of squares."""
-
-    id: str
-    name: str
-    shape: object
-    per_colour: bool = False
-
-
-def decks(kit, counter_size: str | None = None) -> list[Deck]:
-    """Every piece of the kit as decks, in print order: each table's pieces (one deck per colour of a
-    per-colour table), then a game module's counters, one deck per print group (a colour, deep space,
-    neutral) as squares of the counter size the build prints (`counter_size`, else the kit's)."""
-    return _table_decks(kit) + _module_decks(kit, counter_size or kit.counter_size)
-
-
-def _table_decks(kit) -> list[Deck]:
+def decks(kit) -> list[Deck]:
+    """Every piece of the kit as decks, in print order: each table's pieces, one deck per colour of a
+    per-colour table (at the size the build prints: --counter-size and --piece-size resize the tables)."""
     runs: dict[tuple, list] = {}
     for piece in kit.component_pieces:
         table_id = piece.ref.split(".", 1)[0]
@@ -78,22 +63,6 @@ def _table_decks(kit) -> list[Deck]:
         name = f"{table_id}-{colour}" if table.per_colour else table_id
         out.append(Deck(name, table, colour, tuple(pieces)))
     return out
-
-
-def _module_decks(kit, counter_size: str) -> list[Deck]:
-    from pnpgen import game_modules
-    from pnpgen.shapes import Shape
-    module = game_modules.of(kit)
-    if not module:
-        return []
-    size = parse_length(counter_size)
-    groups: dict[str, list] = {}
-    for piece in module.pieces(kit):
-        groups.setdefault(piece.group, []).append(piece)
-    names = {c.id: c.name for c in kit.colours}
-    return [Deck(f"counters-{group}", CounterSet(f"counters-{group}", f"Counters ({names.get(group, group)})",
-                                                 Shape("square", size, size)), group, tuple(pieces))
-            for group, pieces in groups.items()]
 
 
 class ExportArts:

@@ -78,7 +78,7 @@ def build(ctx) -> dict:
     arts = ExportArts(kit)
     bleed = parse_length(ctx.option("bleed") or "1/8in")
     files, images = [], []
-    for deck in decks(kit, ctx.counter_size):
+    for deck in decks(kit):
         files.append(write_deck(ctx, deck, arts, bleed))
         images += write_images(ctx, deck, arts, bleed)
     ctx.log(f"print-shop: {len(files)} decks, {sum(f['pages'] for f in files)} pages, {len(images)} images")

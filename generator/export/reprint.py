@@ -80,8 +80,7 @@ def diff_entries(old: list[dict], new: list[dict]) -> PieceDiff:
 
 
 def current_entries(kit) -> tuple[list, list[dict]]:
-    from pnpgen.game_modules import kit_pieces
-    pieces = kit_pieces(kit)
+    pieces = list(kit.component_pieces)
     return pieces, json.loads(json.dumps(piece_entries(pieces)))
 
 
@@ -118,19 +117,14 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
     from pnpgen.components.files import batches, write_group
     from pnpgen.pdf_update import mark_print_scaling
     wanted = [p for p in pieces if (p.ref, p.colour) in keys]
-    groups = {p.group for p in wanted if p.kind == "component"}
-    counter_groups = {p.group for p in wanted if p.kind != "component"}
-    skipped = []
+    groups = {p.group for p in wanted}
+    skipped: list[str] = []
     target = Path(out) / kit.id / FOLDER
     written = []
     with BuildLock(Path(out) / kit.id), OutputStage(target) as stage:  # never beside a build of the same kit
         ctx = BuildContext(kit, pieces, reprint_options(out, paper, printed or {}), stage, lambda _: None)
         arts = ExportArts(kit)
         files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items() if group in groups]
-        if counter_groups:
-            counter_files, skipped = _counter_sheets(ctx, counter_groups, wanted)
-            files += counter_files
-            groups |= {g for g in counter_groups if g not in skipped}
         mark_print_scaling(stage.dir / rel for rel in stage.written)
         stage.write_json(REPORT, {"kit": kit.id, "groups": sorted(groups),
                                   "pieces": sorted(f"{r}:{c}" for r, c in keys),
@@ -152,35 +146,6 @@ def reprint_options(out: Path, paper: str | None, printed: dict):
     extra = {k: v for k, v in printed.items() if k not in ("paper", "counter_size", *BUILD_ONLY)}
     return BuildOptions(out=Path(out), paper=paper or printed.get("paper"), counter_size=printed.get("counter_size"),
                         extra=extra)
-
-
-def _counter_sheets(ctx, counter_groups: set, wanted: list) -> tuple[list[dict], list[str]]:
-    """Counter sheets (the Space Empires 4X kit) of the groups that hold a changed counter: the counters part
-    builds into a scratch folder (its caches make the unchanged sheets cheap) and only those files are kept."""
-    import shutil
-
-    from pypdf import PdfReader
-
-    from pnpgen.build import BuildContext
-    from pnpgen.output import OutputStage
-    from pnpgen.parts import all_parts
-    part = next((p for p in all_parts() if p.name == "counters"), None)
-    if part is None or not part.applies(ctx.kit):
-        return [], sorted({p.ref for p in wanted if p.kind != "component"})
-    scratch = OutputStage(Path(ctx.options.out) / ctx.kit.id / ".reprint-scratch")
-    try:
-        part.build(BuildContext(ctx.kit, ctx.pieces, ctx.options, scratch, ctx.log))
-        files = []
-        for group in sorted(counter_groups):
-            rel = f"counters-{group}.pdf"
-            if (scratch.dir / rel).is_file():
-                shutil.copyfile(scratch.dir / rel, ctx.stage.path(rel))
-                files.append({"path": rel, "pages": len(PdfReader(str(scratch.dir / rel)).pages)})
-        found = {f["path"] for f in files}
-        missing = sorted({p.ref for p in wanted if p.kind != "component" and f"counters-{p.group}.pdf" not in found})
-        return files, missing
-    finally:
-        scratch.abort()
 
 
 def add_command(commands, kit_arguments) -> None:

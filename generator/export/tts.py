@@ -219,7 +219,7 @@ def saved_object(kit, objects: list[dict]) -> dict:
 def build(ctx) -> dict:
     export = Export(ctx)
     objects, x_cards, x_tiles = [], 0.0, 0.0
-    for deck in decks(ctx.kit, ctx.counter_size):
+    for deck in decks(ctx.kit):
         if is_card(deck.table.shape):
             objects.append(export.deck(deck, x_cards, 0.0))
             x_cards += deck.table.shape.w / 72 + 1.5

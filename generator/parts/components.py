@@ -13,10 +13,10 @@ def build(ctx) -> dict:
     return build_components(ctx)
 
 
-PART = Part(name="components", build=build, order=15, aliases=("pieces",),
+PART = Part(name="components", build=build, order=15, aliases=("pieces", "counters", "counter-sheets"),
             doc="every component table's pieces, double-sided, one PDF per print group",
             options=(Option(("--previews",), {"action": "store_true",
-                                              "help": "also draw every sheet page of pieces (components and counters) "
+                                              "help": "also draw every sheet page of pieces "
                                                       "as a 60 dpi PNG in previews/ (off by default: a third again "
                                                       "of their drawing time)"}),),
             applies=lambda kit: bool(kit.tables), ignores=("rules", "boards"), needs=("cairo",), weight=1.5)

@@ -56,16 +56,13 @@ class FacePictures:
     def pieces(self, kit, counter_size: str | None = None) -> list[dict]:
         """One entry per distinct piece of the kit, in print order, with its count and its faces' pictures."""
         from pnpgen.export.decks import ExportArts
-        from pnpgen.game_modules import kit_pieces
-        from pnpgen.lengths import mm, parse_length
+        from pnpgen.lengths import mm
         from pnpgen.proof import shape_of, variant_of
-        from pnpgen.shapes import Shape
-        pieces = kit_pieces(kit)
-        size = parse_length(counter_size or kit.counter_size)
-        arts, counter, images, drawn = ExportArts(kit), Shape("square", size, size), {}, {}
+        pieces = kit.component_pieces
+        arts, images, drawn = ExportArts(kit), {}, {}
         entries, seen = [], Counter()
         for piece, count in Counter(pieces).items():
-            shape = shape_of(kit, piece, counter)
+            shape = shape_of(kit, piece)
             key = f"{piece.ref}|{piece.colour}|{piece.label}"
             seen[key] += 1
             entries.append({

@@ -6,7 +6,9 @@ the callouts; overlay.py places the art itself, as vector, once reportlab has la
 """
 from __future__ import annotations
 
-from pnpgen.games.space_empires_4x.inventory import Piece
+from pnpgen.games.space_empires_4x.facts import marker_label
+from pnpgen.games.space_empires_4x.load import HOME_MARKERS
+from pnpgen.pieces import Piece
 from pnpgen.lengths import parse_length
 from pnpgen.model import Kit
 from pnpgen.problems import BuildError
@@ -28,14 +30,14 @@ def anatomy_piece(kit: Kit, pieces: list[Piece]) -> Piece:
     unit = kit.units[code]
     candidates = [p for p in pieces if p.ref == f"units.{code}" and p.colour == kit.colours[0].id]
     taken = {unit.hull, unit.attack, unit.defence}
-    return next((p for p in candidates if p.front.params["row"].get("group") not in taken), candidates[0])
+    return next((p for p in candidates if p.front.params["row"].get("number") not in taken), candidates[0])
 
 
 def counter_anatomy(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
     piece = anatomy_piece(kit, pieces)
     p = piece.front.params["row"]
     svg = render_face(kit, piece, piece.front, "counter-anatomy", size_mm)
-    code, group, cls = p["code"], p["group"], p["cls"]
+    code, group, cls = p["id"], p["number"], p["class"]
     ad = rf"{p['attack']}\s*[-–/]\s*{p['defence']}"
     wanted = {  # the part each callout points at is the regex group `at`; templates may combine texts
         "Attack–defence": [rf"(?P<at>{ad})", (rf"{cls}\s*(?P<at>{ad})", False)],
@@ -52,20 +54,21 @@ def counter_anatomy(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
             callouts.append(Callout(label, *spot))
         else:
             missing.append(label)
-    art = Art(svg, piece.label, f"{piece.name}, group {group}")
+    art = Art(svg, piece.label, f"{p['name']}, group {group}")
     return Figure("counter-anatomy", (art,), tuple(callouts), tuple(missing))
 
 
 def marker_faces(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
     """Front and back of one Home System marker (one that prints a value, when the mix has one)."""
-    home = [p for p in pieces if p.kind == "system-marker" and p.group == kit.colours[0].id
-            and p.front.params["row"].get("kind") != "homeworld"]
+    home = [p for p in pieces if p.ref.startswith(f"{HOME_MARKERS}.") and p.colour == kit.colours[0].id
+            and not p.front.params["row"].get("face_up")]
     if not home:
         raise BuildError("booklet figure marker-faces: the kit has no Home System markers to show")
     piece = next((p for p in home if p.front.params["row"].get("value") is not None), home[0])
-    colour = kit.colours[0].name
-    front = Art(render_face(kit, piece, piece.front, "marker-faces", size_mm), piece.label, f"Front: {piece.label}")
-    back = Art(render_face(kit, piece, piece.back, "marker-faces", size_mm), piece.label,
+    colour, row = kit.colours[0].name, piece.front.params["row"]
+    label = marker_label(kit.marker_kinds[row["kind"]], row.get("value"))
+    front = Art(render_face(kit, piece, piece.front, "marker-faces", size_mm), label, f"Front: {label}")
+    back = Art(render_face(kit, piece, piece.back, "marker-faces", size_mm), label,
                f"Back: every {colour} Home System marker")
     return Figure("marker-faces", (front, back))
 
