@@ -86,9 +86,9 @@ def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
     from pnpgen.layout import packing, sheets as sheets_layout
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.components import titles
-    from pnpgen.render import counter_sheets, pdf, piece_sheets
+    from pnpgen.render import pdf, piece_sheets, png
     tables, pages = plan
-    parts = [source_fingerprint(pdf, piece_sheets, counter_sheets, sheets_layout, packing, duplex, titles),
+    parts = [source_fingerprint(pdf, piece_sheets, png, sheets_layout, packing, duplex, titles),
              renderer_fingerprint(), ctx.kit.title,
              group, repr([(p.side, p.header, p.header_side, p.slots) for p in pages]),
              repr(page_headers(ctx, group, plan))]
@@ -184,7 +184,7 @@ def page_headers(ctx, group: str, plan: tuple) -> list[tuple]:
 def draw_preview(path, page, owners: list, arts: FaceArts, words: tuple) -> None:
     """A page as a 60 dpi PNG, drawn as its PDF page is (`words`: bleed, title, flip, hint). Faces are replayed
     anew with their images' pixels (a PDF's faces carry stand-ins that only a PDF can show)."""
-    from pnpgen.render.counter_sheets import save_png
+    from pnpgen.render.png import save_png
     from pnpgen.render.face_store import replay
     from pnpgen.render.piece_sheets import draw_sheet_page
     shown: dict = {}
