@@ -233,9 +233,9 @@ def _build(ctx) -> dict:
     cache = OutputCache(ctx.cache_dir / "piece-sheets")
     files = [write_group(ctx, group, runs, arts, cache) for group, runs in batches(kit).items()]
     cache.prune()
-    if arts.findings:
+    if arts.findings:  # the kit as designed must print well
         raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
-    warnings = sorted(set(arts.warnings))
+    warnings = sorted(set(arts.warnings)) + [f"preflight: {finding}" for finding in sorted(set(arts.size_findings))]
     arts.store.save(arts.used)
     ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "
             f"{len(arts.used)} distinct faces, {arts.rendered} rendered, the rest replayed")
