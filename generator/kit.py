@@ -71,11 +71,14 @@ def _check_texts(kit: Kit, problems: Problems, aids_too: bool) -> None:
 
 
 def _module_data_sound(root: Path, kit_doc: dict, problems: Problems) -> bool:
-    """No error in kit.yaml or in a data file its game module reads (`files:`)."""
+    """No error in kit.yaml, in a data file its game module reads (`files:`) or in a component table (its
+    model reads their rows: a broken table stands in empty, and texts quoting it would only echo that)."""
     paths = [root / KIT_FILE] + [root / rel for rel in (kit_doc["files"] or {}).values()
                                  if rel and "\0" not in rel]
     shown = {display_path(p) for p in paths} | {display_path(p.resolve()) for p in paths}
-    return not any(p.file in shown for p in problems.errors())
+    tables = tuple(f"{display_path(folder)}/" for folder in {root / kit_doc["components"],
+                                                              (root / kit_doc["components"]).resolve()})
+    return not any(p.file in shown or str(p.file).startswith(tables) for p in problems.errors())
 
 
 def _game_module(kit_doc, raw_kit, kit_file: Path, problems):

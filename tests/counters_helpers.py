@@ -11,14 +11,15 @@ from pnpgen.kit import load_kit
 def build_counters(kit_dir: Path, out: Path, **extra) -> Path:
     """Build only the counters of the kit in `kit_dir` (and the core's duplex calibration sheet) into `out`;
     return the kit's output folder."""
-    kit, _ = load_kit(kit_dir)
-    options = BuildOptions(out=out, paper=extra.pop("paper", None), counter_size=extra.pop("counter_size", None),
+    counter_size = extra.pop("counter_size", None)
+    kit, _ = load_kit(kit_dir, counter_size=counter_size)  # --counter-size resizes the counter tables
+    options = BuildOptions(out=out, paper=extra.pop("paper", None), counter_size=counter_size,
                            only="counters,calibration", extra={"gutter": 0.0, "duplex": "long", "back_offset": "0,0", **extra})
     return build(kit, options).kit_out
 
 
 def counters_manifest(kit_out: Path) -> dict:
-    return json.loads((kit_out / "manifest.json").read_text())["parts"]["counters"]
+    return json.loads((kit_out / "manifest.json").read_text())["parts"]["components"]
 
 
 def render_page(pdf: Path, page_number: int, scale: float = 2.0):

@@ -22,36 +22,40 @@ def snapshot(out):
 
 # (file, text to replace, replacement, field expected in the message, words expected in the message)
 BAD_EDITS = [
-    ("units.yaml", "    hull: 1\n    cost: 9", "    hull: -1\n    cost: 9", "units.DD.hull", "whole number >= 0"),
-    ("units.yaml", "    hull: 2\n    cost: 12", "    hull: two\n    cost: 12", "units.CA.hull", "whole number"),
-    ("units.yaml", "    cost: 15", "    cost: 15\n    speed: 3", "units.BC.speed", "unknown field"),
-    ("units.yaml", "    counters: 15", "    counters: -15", "units.CO.counters", "whole number >= 0"),
-    ("units.yaml", "    counters: 20", "    counters: 2.5", "units.MS.counters", "whole number"),
-    ("units.yaml", "    ship_size: 6", "    ship_size: 9", "units.DN.ship_size", "is a level of the Ship Size technology: 9 is not one of them"),
-    ("units.yaml", "requires: {fighters: 1}", "requires: {fighters: 4}", "units.CV.requires.fighters",
+    ("components/units.yaml", "    hull: 1\n    cost: 9", "    hull: -1\n    cost: 9", "rows[1].hull", "whole number >= 0"),
+    ("components/units.yaml", "    hull: 2\n    cost: 12", "    hull: two\n    cost: 12", "rows[2].hull", "whole number"),
+    ("components/units.yaml", "    cost: 15", "    cost: 15\n    speed: 3", "rows[3].speed", "unknown field"),
+    ("components/units.yaml", "    qty: 15", "    qty: -15", "rows[6].qty", "whole number >= 0"),
+    ("components/units.yaml", "    qty: 20", "    qty: 2.5", "rows[16].qty", "whole number"),
+    ("components/units.yaml", "    ship_size: 6", "    ship_size: 9", "rows[5].ship_size", "is a level of the Ship Size technology: 9 is not one of them"),
+    ("components/units.yaml", "requires: {fighters: 1}", "requires: {fighters: 4}", "rows[11].requires.fighters",
      "can be bought, above the starting one: is 4, the rules call for at most 3 (technologies.fighters.levels[3].level)"),
-    ("units.yaml", "requires: {cloaking: 1}", "requires: {cloaknig: 1}", "units.R.requires.cloaknig", "on the research chart: 'cloaknig' is not one of them (did you mean 'cloaking'?"),
-    ("units.yaml", "    counters: 4\n    back: group\n    rules: basic\n  BC",
-     "    counters: [1, 2, 4]\n    back: group\n    rules: basic\n  BC", "units.CA.counters", "without gaps"),
-    ("units.yaml", "    movement: tech\n    groups: true\n    counters: 5",
-     "    movement: warp\n    groups: true\n    counters: 5", "units.SC.movement", "one of"),
-    ("markers.yaml", "{kind: planet, count: 8}", "{kind: planet, count: 7}", "home_system.mix", "the entries add up to 24, the rules call for 25 (home_system.total)"),
-    ("markers.yaml", "{kind: danger, count: 26}", "{kind: danger, count: 25}", "deep_space.mix", "the entries add up to 101, the rules call for 102 (deep_space.total)"),
-    ("markers.yaml", "{kind: danger, count: 26}", "{kind: dangr, count: 26}", "deep_space.mix[0].kind", "is a marker kind: 'dangr' is not one of them (did you mean 'danger'?"),
-    ("markers.yaml", "{kind: supernova, count: 3}", "{kind: supernova, count: -3}", "deep_space.mix[7].count", "whole number >= 1"),
-    ("markers.yaml", "{kind: minerals, value: 10, count: 14}", "{kind: minerals, count: 14}", "deep_space.mix[1].value", "give one"),
+    ("components/units.yaml", "requires: {cloaking: 1}", "requires: {cloaknig: 1}", "rows[13].requires.cloaknig", "on the research chart: 'cloaknig' is not one of them (did you mean 'cloaking'?"),
+    ("components/units.yaml", "requires: {cloaking: 1}", "requires: [cloaking]", "rows[13].requires", "a mapping"),
+    ("components/units.yaml", "    movement: tech\n    groups: true\n    qty: 5",
+     "    movement: warp\n    groups: true\n    qty: 5", "rows[0].movement", "one of"),
+    ("components/home-system-markers.yaml", "{kind: planet, qty: 8}", "{kind: planet, qty: 7}", "counts.per_colour",
+     "Home System markers per colour (Red): the rule asks for 26, the rows make 25"),
+    ("components/deep-space-markers.yaml", "{kind: danger, qty: 26}", "{kind: danger, qty: 25}", "counts.total",
+     "Deep Space markers in all: the rule asks for 102, the rows make 101"),
+    ("components/deep-space-markers.yaml", "{kind: danger, qty: 26}", "{kind: dangr, qty: 26}", "rows[0].kind", "is a marker kind: 'dangr' is not one of them (did you mean 'danger'?"),
+    ("components/deep-space-markers.yaml", "{kind: supernova, qty: 3}", "{kind: supernova, qty: -3}", "rows[7].qty", "whole number >= 0"),
+    ("components/colour-counters.yaml", "value: 10, back_value: 5}", "value: 10, back_value: 4}", "rows[1].back_value",
+     "a Homeworld damage counter's back shows the Homeworld's value after hits: is 4, the rules call for a multiple of 5"),
+    ("components/colour-counters.yaml", "value: 3, back_value: 5, qty: 15}", "value: 3, back_value: 6, qty: 15}",
+     "rows[2].back_value", "a Colony counter's back shows a step of the colony growth: 6 is not one of them"),
     ("technologies.yaml", "{level: 3, cost: 25, moves: [1, 2, 2]}", "{level: 3, cost: 25, moves: [1, 2]}",
      "technologies.movement.levels[2].moves", "one number per turn"),
     ("technologies.yaml", "{level: 4, cost: 20}", "{level: 5, cost: 20}", "technologies.ship_size.levels[3].level", "climb by one"),
-    ("game.yaml", "{unit: CO, count: 3}", "{unit: CO, count: 30}", "setup.starting_forces[2].count",
-     "fit in the counters, for units that are not in groups: is 30, the rules call for at most 15 (units.CO.counters)"),
-    ("game.yaml", "{unit: SC, count: 3}", "{unit: XX, count: 3}", "setup.starting_forces[1].unit", "the starting forces are units: 'XX' is not one of them"),
-    ("game.yaml", "{roll: [7, 7], technology: tactics}", "{roll: [7, 8], technology: tactics}", "tables.space_wreck", "exactly once"),
-    ("game.yaml", "terrain_class: E", "terrain_class: F", "combat.terrain_class", "is a firing class: 'F' is not one of them"),
-    ("game.yaml", "{roll: [7, 7], technology: tactics}", "{roll: [7, 7], technology: tactix}", "tables.space_wreck[3].technology",
+    ("data/game.yaml", "{unit: CO, count: 3}", "{unit: CO, count: 30}", "setup.starting_forces[2].count",
+     "fit in the counters, for units that are not in groups: is 30, the rules call for at most 15 (rows[6].qty)"),
+    ("data/game.yaml", "{unit: SC, count: 3}", "{unit: XX, count: 3}", "setup.starting_forces[1].unit", "the starting forces are units: 'XX' is not one of them"),
+    ("data/game.yaml", "{roll: [7, 7], technology: tactics}", "{roll: [7, 8], technology: tactics}", "tables.space_wreck", "exactly once"),
+    ("data/game.yaml", "terrain_class: E", "terrain_class: F", "combat.terrain_class", "is a firing class: 'F' is not one of them"),
+    ("data/game.yaml", "{roll: [7, 7], technology: tactics}", "{roll: [7, 7], technology: tactix}", "tables.space_wreck[3].technology",
      "research chart: 'tactix' is not one of them (did you mean 'tactics'?"),
-    ("kit.yaml", "  units: units.yaml", "  units: ../../units.yaml", "files.units", "outside the kit folder"),
-    ("kit.yaml", "  game: game.yaml", "  game: gme.yaml", "files.game", "file not found"),
+    ("kit.yaml", "  game: data/game.yaml", "  game: ../../game.yaml", "files.game", "outside the kit folder"),
+    ("kit.yaml", "  game: data/game.yaml", "  game: data/gme.yaml", "files.game", "file not found"),
     ("kit.yaml", 'print: "#c62828"', 'print: "red"', "colours.red.print", "#rrggbb"),
 ]
 
@@ -79,7 +83,7 @@ def test_bad_input_is_located_and_leaves_output_intact(run_cli, kit_copy, tmp_pa
 
 
 def test_yaml_syntax_error_names_the_line(run_cli, kit_copy):
-    line = edit(kit_copy / "units.yaml", "  DD:\n", "  DD: [\n")
+    line = edit(kit_copy / "components/units.yaml", "  - id: DD\n", "  - id: [DD\n")
     result = run_cli("validate", "--data", kit_copy)
     assert result.code == 1
     assert "units.yaml:" in result.err and "not valid YAML" in result.err
@@ -88,55 +92,55 @@ def test_yaml_syntax_error_names_the_line(run_cli, kit_copy):
 
 
 def test_duplicate_keys_are_refused(run_cli, kit_copy):
-    line = edit(kit_copy / "units.yaml", "    cost: 9\n", "    cost: 9\n    cost: 10\n")
+    line = edit(kit_copy / "components/units.yaml", "    cost: 9\n", "    cost: 9\n    cost: 10\n")
     result = run_cli("validate", "--data", kit_copy)
     assert result.code == 1
     assert f"units.yaml:{line + 1}: duplicate key 'cost'" in result.err
 
 
 def test_unsafe_yaml_tags_are_refused(run_cli, kit_copy):
-    edit(kit_copy / "units.yaml", "    name: Scout", "    name: !!python/object/apply:os.system ['echo pwned']")
+    edit(kit_copy / "components/units.yaml", "    name: Scout", "    name: !!python/object/apply:os.system ['echo pwned']")
     result = run_cli("validate", "--data", kit_copy)
     assert result.code == 1
     assert "units.yaml:" in result.err and "pwned" not in result.out
 
 
 def test_all_problems_are_reported_together(run_cli, kit_copy):
-    edit(kit_copy / "units.yaml", "    cost: 9", "    cost: -9")
-    edit(kit_copy / "units.yaml", "    cost: 24", "    cots: 24")
-    edit(kit_copy / "game.yaml", "carry_over_cap: 30", "carry_over_cap: lots")
+    edit(kit_copy / "components/units.yaml", "    cost: 9", "    cost: -9")
+    edit(kit_copy / "components/units.yaml", "    cost: 24", "    cots: 24")
+    edit(kit_copy / "data/game.yaml", "carry_over_cap: 30", "carry_over_cap: lots")
     result = run_cli("validate", "--data", kit_copy)
     assert result.code == 1
-    for field in ("units.DD.cost", "units.DN.cots", "economy.carry_over_cap"):
+    for field in ("rows[1].cost", "rows[5].cots", "economy.carry_over_cap"):
         assert f": {field}: " in result.err
     assert "4 error(s)" in result.err  # cots is unknown and cost is then missing
 
 
 def test_warnings_fail_only_under_strict(run_cli, kit_copy):
-    edit(kit_copy / "markers.yaml", "    - {kind: supernova, count: 3}\n", "")
-    edit(kit_copy / "markers.yaml", "total: 102", "total: 99")
+    edit(kit_copy / "components/units.yaml", "    qty: 20", "    qty: 0")
     relaxed = run_cli("validate", "--quick", "--data", kit_copy)  # a data warning: --quick finds it too
-    assert relaxed.code == 0 and "warning: kinds.supernova: is in no mix" in relaxed.err
+    assert relaxed.code == 0
+    assert "warning: rows[16].qty: every unit type has counters on the sheets: is 0" in relaxed.err
     strict = run_cli("validate", "--quick", "--data", kit_copy, "--strict")
-    assert strict.code == 1 and "kinds.supernova" in strict.err
+    assert strict.code == 1 and "rows[16].qty" in strict.err
 
 
 def test_a_schema_error_in_one_file_does_not_hide_rule_count_errors_in_another(run_cli, kit_copy):
-    edit(kit_copy / "units.yaml", "    cost: 9", "    cost: nine")
-    mix_line = edit(kit_copy / "markers.yaml", "{kind: planet, count: 8}", "{kind: planet, count: 9}")
+    edit(kit_copy / "components/units.yaml", "    cost: 9", "    cost: nine")
+    edit(kit_copy / "components/deep-space-markers.yaml", "{kind: nebula, qty: 10}",
+         "{kind: nebula, qty: 11}")
     result = run_cli("validate", "--data", kit_copy)
     assert result.code == 1
-    assert ": units.DD.cost: must be a whole number" in result.err
-    assert (": home_system.mix: the Home System mix holds the markers the rules call for: the entries add up to 26, "
-            "the rules call for 25 (home_system.total)") in result.err
+    assert ": rows[1].cost: must be a whole number" in result.err
+    assert ": counts.total: Deep Space markers in all: the rule asks for 102, the rows make 103" in result.err
     assert "2 error(s)" in result.err
 
 
 def test_a_template_named_in_the_data_must_exist(run_cli, kit_copy):
-    line = edit(kit_copy / "units.yaml", "    name: Destroyer\n", "    name: Destroyer\n    template: my-face\n")
+    line = edit(kit_copy / "components/units.yaml", "    name: Destroyer\n", "    name: Destroyer\n    front: my-face\n")
     result = run_cli("validate", "--data", kit_copy)
     assert result.code == 1
-    assert f"units.yaml:{line + 1}: units.DD.template: template my-face.svg.j2 not found" in result.err
+    assert f"units.yaml:{line - 1}: rows[1].front: template my-face.svg.j2 not found" in result.err
     (kit_copy / "templates").mkdir(exist_ok=True)
     # a face that draws (validate draws it: an "<svg/>" without a size would be a drawing error, as in a build)
     (kit_copy / "templates" / "my-face.svg.j2").write_text(

@@ -12,7 +12,6 @@ from pypdf import PdfReader
 
 from pnpgen.games.space_empires_4x.booklet.figures import counter_anatomy
 from pnpgen.build import BuildOptions, build
-from pnpgen.games.space_empires_4x.inventory import kit_pieces
 from pnpgen.kit import load_kit
 from tests.conftest import DEFAULT_KIT_DIR, edit
 
@@ -138,7 +137,7 @@ def test_figure_page_shows_the_real_counter_art(built, texts, default_kit):
 
 
 def test_counter_anatomy_callouts_point_at_the_template_text(default_kit):
-    figure = counter_anatomy(default_kit, kit_pieces(default_kit), 15.875)
+    figure = counter_anatomy(default_kit, list(default_kit.component_pieces), 15.875)
     spots = {c.label: (c.fx, c.fy) for c in figure.callouts}
     assert not figure.missing and set(spots) == {"Type", "Group number", "Class", "Attack–defence", "Hull size"}
     assert spots["Type"][0] < 0.5 > spots["Type"][1] and spots["Hull size"][0] > 0.5 < spots["Hull size"][1]
@@ -156,9 +155,12 @@ def test_rebuilds_are_byte_identical(built, tmp_path):
 
 
 def test_the_booklet_follows_the_data(kit_copy, tmp_path):
-    edit(kit_copy / "game.yaml", "carry_over_cap: 30", "carry_over_cap: 35")
-    edit(kit_copy / "game.yaml", "homeworld: {cp: 20, loses_per_hit: 5}", "homeworld: {cp: 24, loses_per_hit: 6}")
-    edit(kit_copy / "units.yaml", "    hull: 2\n    cost: 12", "    hull: 2\n    cost: 13")
+    edit(kit_copy / "data/game.yaml", "carry_over_cap: 30", "carry_over_cap: 35")
+    edit(kit_copy / "data/game.yaml", "homeworld: {cp: 20, loses_per_hit: 5}", "homeworld: {cp: 24, loses_per_hit: 6}")
+    # the Homeworld damage counters' steps follow (a declared check ties them to the Homeworld's numbers)
+    edit(kit_copy / "components/colour-counters.yaml", "value: 20, back_value: 15", "value: 24, back_value: 18")
+    edit(kit_copy / "components/colour-counters.yaml", "value: 10, back_value: 5", "value: 12, back_value: 6")
+    edit(kit_copy / "components/units.yaml", "    hull: 2\n    cost: 12", "    hull: 2\n    cost: 13")
     text = " ".join(page_texts(build_booklet(kit_copy, tmp_path) / BOOKLET))
     assert "keep at most 35 CP" in text and "keep at most 30 CP" not in text
     assert "24, 18, 12 or 6 CP" in text and "20, 15, 10 or 5 CP" not in text
@@ -199,7 +201,7 @@ def test_scenario_maps_come_from_the_kits_boards_and_numbers_stand_in_without_th
 
 def test_a_long_name_wraps_inside_its_table_cell(kit_copy, tmp_path):
     """Designers rename freely: a name wider than its column wraps instead of running into the next one."""
-    edit(kit_copy / "units.yaml", "  name: Scout\n", "  name: Scout of the Far Reaches and Beyond the Rim\n")
+    edit(kit_copy / "components/units.yaml", "  name: Scout\n", "  name: Scout of the Far Reaches and Beyond the Rim\n")
     out = build_booklet(kit_copy, tmp_path)
     index = next(i for i, t in enumerate(page_texts(out / BOOKLET)) if "Upkeep Limit" in t)
     text = pdfium.PdfDocument(str(out / BOOKLET))[index].get_textpage()
@@ -220,11 +222,11 @@ def test_a_long_name_wraps_inside_its_table_cell(kit_copy, tmp_path):
 def test_a_template_that_prints_no_class_gets_no_class_callout(kit_copy, run_cli, tmp_path):
     """Callouts point only at texts the kit's own template prints; a missing one is left out and logged."""
     source = (kit_copy / "templates" / "unit-front.svg.j2").read_text(encoding="utf-8")
-    without_class = source.replace('(cls or "") ~ attack', 'attack')
+    without_class = source.replace('(row["class"] or "") ~ attack', 'attack')
     assert without_class != source
     (kit_copy / "templates" / "unit-front.svg.j2").write_text(without_class, encoding="utf-8")
     kit, _ = load_kit(kit_copy)
-    figure = counter_anatomy(kit, kit_pieces(kit), 15.875)
+    figure = counter_anatomy(kit, list(kit.component_pieces), 15.875)
     assert figure.missing == ("Class",) and "Class" not in {c.label for c in figure.callouts}
     result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "booklet", "--verbose")
     assert result.code == 0 and "figure counter-anatomy: the template prints no text for the 'Class' callout" in result.err

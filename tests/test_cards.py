@@ -162,7 +162,7 @@ def test_fonts_embedded_and_builds_identical(built, tmp_path):
 
 
 def test_an_edited_cost_reaches_every_aid(kit_copy, tmp_path):
-    edit(kit_copy / "units.yaml", "name: Cruiser\n    class: C\n    attack: 4\n    defence: 1\n    hull: 2\n    cost: 12",
+    edit(kit_copy / "components/units.yaml", "name: Cruiser\n    class: C\n    attack: 4\n    defence: 1\n    hull: 2\n    cost: 12",
          "name: Cruiser\n    class: C\n    attack: 4\n    defence: 1\n    hull: 2\n    cost: 17")
     edit(kit_copy / "technologies.yaml", "- {level: 2, cost: 10}", "- {level: 2, cost: 13}")
     kit_out, _ = build(tmp_path, "--data", str(kit_copy))
@@ -201,7 +201,7 @@ def test_a_table_card_is_printed_once_in_the_neutral_colour(kit_copy, tmp_path):
 
 
 def test_names_with_markup_characters_print_as_written(kit_copy, tmp_path):
-    edit(kit_copy / "units.yaml", "    name: Miner\n", "    name: \"R&D <Miner>\"\n")
+    edit(kit_copy / "components/units.yaml", "    name: Miner\n", "    name: \"R&D <Miner>\"\n")
     kit_out, _ = build(tmp_path, "--data", str(kit_copy))
     cards = all_text(kit_out / "cards.pdf")
     assert "Colony Ship, R&D <Miner>, Mine" in " ".join(cards.split())  # the prose, not just the chart

@@ -13,14 +13,13 @@ from tests.conftest import edit
 def test_list_prints_the_full_inventory(run_cli):
     result = run_cli("list")
     assert result.code == 0
-    out = result.out
-    assert "Scout (SC), groups 1-5" in out and "MS Pipeline (MS) (advanced)" in out
-    assert "Minerals 10 CP" in out and "Doomsday Machine 3 (advanced)" in out
-    deep = out.split("Deep-space markers")[1].split("Other counters")[0]
-    assert deep.strip().splitlines()[-1].split()[-1] == "102"
-    home = out.split("Home-system markers, per colour")[1].split("Deep-space")[0]
-    assert "= all" in home and home.strip().splitlines()[-1].split()[-2:] == ["26", "104"]
-    assert "Total: 796 counters" in out
+    out = result.out  # the generic listing: table by table, row by row (Space Empires 4X's counters are tables)
+    assert "Units: 368 (92 per colour), squares 15.9 mm, two-sided" in out
+    assert "SC Scout" in out and "MS MS Pipeline" in out
+    assert "Home System markers: 104 (26 per colour)" in out and "Deep Space markers: 102," in out
+    deep = out.split("Deep Space markers")[1].split("\n\n")[0]
+    assert deep.strip().splitlines()[-1].split() == ["doomsday-machine-3", "1"]
+    assert "Total: 796 pieces in 6 print files" in out
 
 
 def test_build_writes_a_manifest_listing_every_piece(run_cli, tmp_path):
@@ -28,14 +27,15 @@ def test_build_writes_a_manifest_listing_every_piece(run_cli, tmp_path):
     assert result.code == 0, result.err
     manifest = json.loads((tmp_path / "space-empires-4x" / "manifest.json").read_text())
     assert manifest["totals"]["pieces"] == sum(p["count"] for p in manifest["pieces"]) == 796
-    assert manifest["totals"]["by_group"]["deep-space"] == 102
-    danger = [p for p in manifest["pieces"] if p["ref"] == "markers.danger"]
-    assert len(danger) == 1 and danger[0]["count"] == 26 and danger[0]["front"]["template"] == "marker-danger"
+    assert manifest["totals"]["by_group"]["counters-deep-space"] == 102
+    danger = [p for p in manifest["pieces"] if p["ref"] == "deep-space-markers.danger"]
+    assert len(danger) == 1 and danger[0]["count"] == 26 and danger[0]["front"]["template"] == "marker-front"
+    assert danger[0]["front"]["params"]["row"] == {"id": None, "kind": "danger", "value": None}
 
 
 def test_manifest_follows_the_data(run_cli, kit_copy, tmp_path):
-    edit(kit_copy / "units.yaml", "    counters: 2\n    back: group\n    rules: basic\n  CO",
-         "    counters: 3\n    back: group\n    rules: basic\n  CO")
+    edit(kit_copy / "components/units.yaml", "    qty: 2\n    rules: basic\n  - id: CO",
+         "    qty: 3\n    rules: basic\n  - id: CO")
     assert run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "manifest", "--quiet").code == 0
     manifest = json.loads((tmp_path / "space-empires-4x" / "manifest.json").read_text())
     dn = next(line for line in manifest["inventory"] if line["ref"] == "units.DN")
@@ -64,7 +64,7 @@ def test_python_dash_m_and_console_script_both_run():
     assert "the data is valid" in by_module.stdout
     script = subprocess.run([sys.executable, "-c", "from pnpgen.cli import main; raise SystemExit(main(['list']))"],
                             capture_output=True, text=True)
-    assert script.returncode == 0 and "Deep-space markers" in script.stdout
+    assert script.returncode == 0 and "Deep Space markers" in script.stdout
 
 
 def test_validate_counts_what_a_data_kit_holds(run_cli):

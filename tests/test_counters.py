@@ -6,7 +6,6 @@ from collections import Counter
 import pytest
 from pypdf import PdfReader
 
-from pnpgen.games.space_empires_4x.inventory import kit_pieces
 from tests.conftest import DEFAULT_KIT_DIR
 from tests.counters_helpers import build_counters, counters_manifest
 
@@ -45,12 +44,12 @@ def test_one_file_per_print_group_and_a_calibration_sheet(sheets, manifest, defa
 
 
 def test_five_eighths_inch_counters_are_45_points(manifest):
-    assert manifest["counter_size"]["points"] == 45.0
+    assert {t["w"] for t in manifest["tables"].values()} == {t["h"] for t in manifest["tables"].values()} == {45.0}
     assert {(p["w"], p["h"]) for p in manifest["placements"]} == {(45.0, 45.0)}
 
 
 def test_every_piece_is_printed_once_front_and_back(manifest, default_kit):
-    pieces = kit_pieces(default_kit)
+    pieces = list(default_kit.component_pieces)
     for face in ("front", "back"):
         printed = Counter((p["label"], p["ref"], p["group"]) for p in manifest["placements"] if p["side"] == face)
         assert printed == Counter((p.label, p.ref, p.group) for p in pieces)

@@ -108,7 +108,7 @@ def test_group_backs_hide_the_type_and_decoys_bluff_with_them(letter):
     fronts, backs = render_page(kit_out / path, 1), render_page(kit_out / path, 2)
     dd3_back = crop(backs, placement(manifest, path, "DD 3", "back"))
     sc1_back = crop(backs, placement(manifest, path, "SC 1", "back"))
-    decoy_back = crop(backs, placement(manifest, path, "Decoy", "back"))
+    decoy_back = crop(backs, placement(manifest, path, "Decoy 1", "back"))
     dd3_front = crop(fronts, placement(manifest, path, "DD 3", "front"))
     assert mean_difference(dd3_back, sc1_back) < 1.0       # the same generic back, whatever the type
     assert mean_difference(decoy_back, sc1_back) < 1.0     # a decoy cannot be told from a real group
@@ -121,11 +121,11 @@ def test_marker_backs_cannot_be_told_apart(letter):
     kit_out, manifest = letter
     path = "counters-deep-space.pdf"
     backs = render_page(kit_out / path, 2)
-    danger = crop(backs, placement(manifest, path, "Danger", "back"))
-    for label in ("Minerals 10 CP", "Doomsday Machine 3", "Warp Point 1", "Black Hole"):
+    danger = crop(backs, placement(manifest, path, "danger", "back"))
+    for label in ("minerals", "doomsday-machine-3", "warp-point-1", "black_hole"):
         assert mean_difference(crop(backs, placement(manifest, path, label, "back")), danger) < 1.0, label
     fronts = render_page(kit_out / path, 1)
-    assert mean_difference(crop(fronts, placement(manifest, path, "Danger", "front")), danger) > 5.0
+    assert mean_difference(crop(fronts, placement(manifest, path, "danger", "front")), danger) > 5.0
 
 
 def test_previews_are_drawn_only_when_asked_one_per_page_showing_the_page(letter, a4_short):
@@ -172,20 +172,22 @@ def test_a_missing_template_is_a_located_error_and_output_stays(kit_copy, tmp_pa
 
 
 def test_a_deleted_marker_template_names_the_marker_file_within_seconds(kit_copy, tmp_path, run_cli):
-    """Found by the long fuzz run: the message named no file, and the kit's `locate` of a marker (no key path
-    `markers.<id>` in markers.yaml) looped for ever."""
+    """Found by the long fuzz run: the message named no file, and the kit's `locate` of a marker looped for
+    ever. The kind's template is included by marker-front: the message names that line and the marker's row."""
     (kit_copy / "templates" / "marker-black-hole.svg.j2").unlink()
     template_env.cache_clear()
     result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "counters", "--quiet")
     assert result.code == 1
-    assert result.err.startswith("error: ") and "markers.yaml:" in result.err.splitlines()[0], result.err
-    assert "markers.black_hole (Black Hole, front): template marker-black-hole.svg.j2 not found" in result.err
+    first = result.err.splitlines()[0]
+    assert first.startswith("error: ") and "marker-front.svg.j2:" in first, result.err
+    assert "template marker-black-hole.svg.j2 not found" in first and "-markers.yaml:" in first, first
+    assert "row black_hole" in first, first
 
 
 def test_an_edit_redraws_only_changed_faces_and_matches_a_fresh_build(kit_copy, tmp_path, capsys):
     """Replayed faces must give the very bytes a fresh render gives, or the cache would change the output."""
     kit_out = build_counters(kit_copy, tmp_path / "a")
-    edit(kit_copy / "units.yaml", "class: D\n    attack: 4", "class: D\n    attack: 5")
+    edit(kit_copy / "components/units.yaml", "class: D\n    attack: 4", "class: D\n    attack: 5")
     from pnpgen.build import BuildOptions, build
     from pnpgen.kit import load_kit
     from pnpgen.progress import Progress
@@ -195,9 +197,9 @@ def test_an_edit_redraws_only_changed_faces_and_matches_a_fresh_build(kit_copy, 
                             extra={"gutter": 0.0, "duplex": "long", "back_offset": "0,0"}),
           Progress(verbose=True, stream=said))
     messages = said.getvalue().splitlines()
-    summary = next(m for m in messages if "counters: " in m and "drew" in m)
+    summary = next(m for m in messages if "components: " in m and "rendered" in m)
     colours = len(kit.colours)
-    assert f"drew {colours} file(s) ({colours * kit.units['DD'].counters} faces rendered)" in summary
+    assert f" {colours * kit.units['DD'].counters} rendered, the rest replayed" in summary  # DD 1..4 fronts
     fresh = build_counters(kit_copy, tmp_path / "b")
     assert pdf_bytes(kit_out) == pdf_bytes(fresh)
     assert "D5-0 1x" in PdfReader(kit_out / "counters-red.pdf").pages[0].extract_text()

@@ -13,7 +13,7 @@ import pytest
 from conftest import edit
 
 RULE = """  - rule: one Homeworld lies face up in each Home System
-    sum: markers:home_system.face_up.*.count
+    sum: components/home-system-markers.yaml:rows.face_up=True.qty
     equals: {n}
 """
 
@@ -40,17 +40,17 @@ def test_every_broken_rule_and_every_finding_is_located_in_one_run(kit_copy, run
     """One validate reports them all: a rule's own problems at kit.yaml's line, findings at the data's."""
     first = rule_count(kit_copy)
     counted = add_rule(kit_copy, RULE.format(n=2))
-    no_file = add_rule(kit_copy, "  - {rule: units need ships, each: unit:units.*.name, in: units:units}\n")
-    half = add_rule(kit_copy, "  - {rule: half a rule, each: units:units.*.name}\n")
-    requires = edit(kit_copy / "units.yaml", "requires: {fighters: 1}", "requires: {fightrs: 1}")
+    no_file = add_rule(kit_copy, "  - {rule: units need ships, each: unit:units.*.name, in: game:setup}\n")
+    half = add_rule(kit_copy, "  - {rule: half a rule, each: game:setup.starting_forces.*.unit}\n")
+    requires = edit(kit_copy / "components/units.yaml", "requires: {fighters: 1}", "requires: {fightrs: 1}")
     result = run_cli("validate", "--quick", "--data", kit_copy)
     assert result.code == 1 and counted
-    face_up = (kit_copy / "markers.yaml").read_text().splitlines().index("  face_up:") + 1
-    assert (f"markers.yaml:{face_up}: home_system.face_up: one Homeworld lies face up in each Home System: "
-            "the entries add up to 1, the rules call for 2") in result.err
+    rows = (kit_copy / "components/home-system-markers.yaml").read_text().splitlines().index("rows:") + 1
+    assert (f"home-system-markers.yaml:{rows}: rows.face_up=True.qty: one Homeworld lies face up in each Home System: "
+            "the entries add up to 1, the rules call for 2") in result.err, result.err
     assert f"kit.yaml:{no_file}: checks[{first + 1}]: units need ships: no data file 'unit'" in result.err
     assert f"kit.yaml:{half}: checks[{first + 2}]: half a rule: give `each` with in, equals" in result.err
-    assert (f"units.yaml:{requires}: units.CV.requires.fightrs: every technology a unit requires is on the research "
+    assert (f"units.yaml:{requires}: rows[11].requires.fightrs: every technology a unit requires is on the research "
             "chart: 'fightrs' is not one of them (did you mean 'fighters'?") in result.err
 
 

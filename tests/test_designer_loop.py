@@ -14,7 +14,7 @@ def test_new_copies_the_kit_under_its_own_id(run_cli, tmp_path):
     folder = tmp_path / "My Fleet"
     result = run_cli("new", folder, "--no-templates")
     assert result.code == 0, result.err
-    assert (folder / "units.yaml").read_text() == (DEFAULT_KIT_DIR / "units.yaml").read_text()
+    assert (folder / "components/units.yaml").read_text() == (DEFAULT_KIT_DIR / "components/units.yaml").read_text()
     assert "kit: my-fleet" in (folder / "kit.yaml").read_text()
     built = run_cli("build", "--data", folder, "--out", tmp_path / "out", "--only", "manifest", "--quiet")
     assert built.code == 0 and (tmp_path / "out" / "my-fleet" / "manifest.json").exists()
@@ -28,13 +28,13 @@ def test_new_refuses_a_folder_that_holds_files(run_cli, tmp_path):
 
 
 def test_a_new_unit_type_in_yaml_reaches_the_inventory_without_code(run_cli, kit_copy, tmp_path):
-    unit = ("  XX:\n    name: Experimental\n    class: B\n    attack: 5\n    defence: 2\n    hull: 2\n"
+    unit = ("  - id: XX\n    name: Experimental\n    class: B\n    attack: 5\n    defence: 2\n    hull: 2\n"
             "    cost: 18\n    ship_size: 4\n    pays_maintenance: true\n    movement: tech\n"
-            "    groups: true\n    counters: 3\n    back: group\n    rules: basic\n")
-    with (kit_copy / "units.yaml").open("a") as f:
+            "    groups: true\n    qty: 3\n    rules: basic\n")
+    with (kit_copy / "components/units.yaml").open("a") as f:  # a row at the end of the units table
         f.write(unit)
     listing = run_cli("list", "--data", kit_copy)
-    assert "Experimental (XX), groups 1-3" in listing.out
+    assert "Units: 380 (95 per colour)" in listing.out and "XX Experimental" in listing.out
     assert run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "manifest", "--quiet").code == 0
     manifest = json.loads((tmp_path / "space-empires-4x" / "manifest.json").read_text())
     labels = sorted(p["label"] for p in manifest["pieces"] if p["ref"] == "units.XX" and p["colour"] == "red")
@@ -93,20 +93,20 @@ def test_watch_rebuilds_once_per_change_and_survives_a_broken_edit(kit_copy, tmp
         first = json.loads(manifest.read_text())
         assert next(l for l in first["inventory"] if l["ref"] == "units.DN")["total"] == 8
 
-        edit(kit_copy / "units.yaml", "    counters: 2\n    back: group\n    rules: basic\n  CO",
-             "    counters: 3\n    back: group\n    rules: basic\n  CO")
+        edit(kit_copy / "components/units.yaml", "    qty: 2\n    rules: basic\n  - id: CO",
+             "    qty: 3\n    rules: basic\n  - id: CO")
         seen = watcher.wait_for("rebuilt")
         assert any("units.yaml" in line for line in seen)
         assert len([l for l in seen + watcher.quiet_for(1.0) if l.startswith("rebuilt")]) == 1
         after_edit = manifest.read_bytes()
         assert next(l for l in json.loads(after_edit)["inventory"] if l["ref"] == "units.DN")["total"] == 12
 
-        line = edit(kit_copy / "units.yaml", "    cost: 9\n", "    cost: [9\n")
+        line = edit(kit_copy / "components/units.yaml", "    cost: 9\n", "    cost: [9\n")
         seen = watcher.wait_for("Still watching")
         assert any("units.yaml:" in l and "not valid YAML" in l for l in seen), seen
         assert manifest.read_bytes() == after_edit
 
-        edit(kit_copy / "units.yaml", "    cost: [9\n", "    cost: 9\n")
+        edit(kit_copy / "components/units.yaml", "    cost: [9\n", "    cost: 9\n")
         watcher.wait_for("rebuilt")
     finally:
         code = watcher.stop()

@@ -110,11 +110,11 @@ def test_a_changed_unit_of_the_default_kit_names_exactly_its_counters(tmp_path, 
     assert run_cli("build", "--data", kit_copy, "--out", out, "--only", "manifest", "-q").code == 0
     old = tmp_path / "old.json"
     shutil.copyfile(out / "space-empires-4x" / "manifest.json", old)
-    text = (kit_copy / "units.yaml").read_text()
-    start = text.index("\n  DD:")
+    text = (kit_copy / "components" / "units.yaml").read_text()
+    start = text.index("\n  - id: DD")
     at = text.index("attack:", start)
     end = text.index("\n", at)
-    (kit_copy / "units.yaml").write_text(text[:at] + "attack: 7" + text[end:])
+    (kit_copy / "components" / "units.yaml").write_text(text[:at] + "attack: 7" + text[end:])
     result = run_cli("diff", old, "--data", kit_copy, "--out", out, "--write")
     assert result.code == 0, result.err
     lines = changes(result)

@@ -90,8 +90,9 @@ def test_a_kit_of_data_only_has_no_module_and_the_default_kit_has_its_own(defaul
     module = game_modules.of(default_kit)
     assert {p.name for p in module.parts} == {"booklet"}  # maps, sheets: the core's parts
     assert all(not p.applies(mini) for p in module.parts) and all(p.applies(default_kit) for p in module.parts)
-    counters = next(p for p in all_parts() if p.name == "counters")  # the core prints a module's counters
-    assert counters.applies(default_kit) and not counters.applies(mini)
+    assert "counters" not in {p.name for p in all_parts()}  # its counters are tables: the components part's
+    components = next(p for p in all_parts() if p.name == "components")
+    assert "counters" in components.aliases and components.applies(default_kit) and components.applies(mini)
     cards = next(p for p in all_parts() if p.name == "cards")  # and any kit's aid cards
     assert cards.applies(default_kit) and not cards.applies(mini)
 
@@ -101,7 +102,7 @@ def test_a_kit_of_data_only_has_no_module_and_the_default_kit_has_its_own(defaul
      "module: unknown game module 'space_empire_4x' (did you mean space_empires_4x?)"),
     ("module: space_empires_4x", "module: ../evil", 0, "module: must be a game module's name"),
     ("module: space_empires_4x", "# no module", 1, "files: data files need the game module that reads them"),
-    ("  game: game.yaml", "  gmae: game.yaml", 0, "files.gmae: unknown field (did you mean 'game'?)"),
+    ("  game: data/game.yaml", "  gmae: data/game.yaml", 0, "files.gmae: unknown field (did you mean 'game'?)"),
 ])
 def test_a_wrong_module_or_files_entry_is_located(kit_copy, run_cli, tmp_path, old, new, below, message):
     line = edit(kit_copy / "kit.yaml", old, new) + below  # `below`: the error is on the line under the edit

@@ -414,12 +414,13 @@ def test_other_entries_in_place_of_a_kit_file_are_located(case, capsys, rel, mak
 
 
 def test_a_game_module_s_data_files_go_through_the_same_reader(kit_copy, tmp_path, capsys):
-    """Space Empires 4X's own files (`files:` in kit.yaml): one a FIFO, one a link out; both located in one run."""
+    """Space Empires 4X's own files (`files:` in kit.yaml, and its counter tables): one a FIFO, one a link out;
+    both located in one run."""
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "technologies.yaml").write_bytes((kit_copy / "technologies.yaml").read_bytes())
-    (kit_copy / "units.yaml").unlink()
-    os.mkfifo(kit_copy / "units.yaml")
+    (kit_copy / "components" / "units.yaml").unlink()
+    os.mkfifo(kit_copy / "components" / "units.yaml")
     (kit_copy / "technologies.yaml").unlink()
     (kit_copy / "technologies.yaml").symlink_to(outside / "technologies.yaml")
     run = run_build(kit_copy, tmp_path / "out", outside, capsys)

@@ -144,19 +144,21 @@ def test_signals_wait_while_files_land():
     assert done.stdout.split() == ["landed", "late"]
 
 
-def _worker_terminates_by_default(job, store):
+def _worker_terminates_by_default(indexes):
     return signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
 
 def test_a_drawing_pool_s_workers_die_on_sigterm_whatever_the_build_s_handler(monkeypatch):
-    """A build of one part draws its counter files in a pool forked from the main process, whose SIGTERM has
-    a Python handler (pnpgen.cli). Inherited, that handler could lose a SIGTERM sent while a worker was
-    still inside fork, and the pool's join then waited for ever: the workers die by the kernel's default."""
-    from pnpgen import counter_files
-    monkeypatch.setattr(counter_files, "run_job", _worker_terminates_by_default)
+    """A build of one part (`--only counters`) renders its new faces in a pool forked from the main process,
+    whose SIGTERM has a Python handler (pnpgen.cli). Inherited, that handler could lose a SIGTERM sent while a
+    worker was still inside fork, and the pool's join then waited for ever: the workers die by the kernel's
+    default."""
+    from pnpgen.render import piece_arts
+    monkeypatch.setattr(piece_arts, "_prepare_chunk", _worker_terminates_by_default)
     previous = signal.signal(signal.SIGTERM, lambda *a: None)
     try:
-        assert counter_files.render_jobs(["a", "b", "c"], store=None) == [True, True, True]
+        with piece_arts.face_pool() as pool:
+            assert list(pool.map(piece_arts._prepare_chunk, [range(1), range(1), range(1)])) == [True, True, True]
     finally:
         signal.signal(signal.SIGTERM, previous)
 

@@ -128,14 +128,19 @@ def test_an_entry_with_no_map_is_a_warning(realms, capsys):
     assert "no map layout for setup siege" in _problems(realms, capsys, strict=True)
 
 
-def test_a_file_the_map_rules_read_is_part_of_the_maps_cache_key():
-    """The maps part skips the folders maps never read, unless map_rules names a file there by path (the Home
-    System mix could move into a component table): then editing it draws the maps again."""
+def test_a_file_the_map_rules_read_is_part_of_the_maps_cache_key(tmp_path):
+    """The maps part skips the folders maps never read, unless map_rules names a file there by path (Space
+    Empires 4X's Home System markers' table): then editing it draws the maps again, and the folder's other
+    files (the unit table) still do not."""
     from types import SimpleNamespace
 
     from pnpgen.maps.rules import MapRules
     from pnpgen.parts.maps import PART
-    kit = lambda rules: SimpleNamespace(maps=[SimpleNamespace(rules=rules)])  # noqa: E731
+    (tmp_path / "components").mkdir()
+    for name in ("home-system.yaml", "units.yaml"):
+        (tmp_path / "components" / name).write_text("name: x\n")
+    kit = lambda rules: SimpleNamespace(root=tmp_path, maps=[SimpleNamespace(rules=rules)])  # noqa: E731
     assert "components" in PART.ignores_of(kit(MapRules()))
-    reading = PART.ignores_of(kit(MapRules(reads=("components/home-system.yaml",), ignores=("units.yaml",))))
-    assert "components" not in reading and {"rules", "aids", "boards", "units.yaml"} <= set(reading)
+    reading = PART.ignores_of(kit(MapRules(reads=("components/home-system.yaml",), ignores=("technologies.yaml",))))
+    assert "components" not in reading and "components/home-system.yaml" not in reading
+    assert {"rules", "aids", "boards", "technologies.yaml", "components/units.yaml"} <= set(reading)

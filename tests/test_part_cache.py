@@ -94,16 +94,16 @@ def test_an_edit_rebuilds_only_the_parts_that_read_the_file(run_cli, workspace):
     the files: a technology's cost, which the production sheet prints, draws them again."""
     sheets = workspace / "out" / "space-empires-4x" / "production-sheet.pdf"
     before = sheets.read_bytes()
-    edit(workspace / "kit" / "units.yaml", "cost: 12", "cost: 13")
+    edit(workspace / "kit" / "components" / "units.yaml", "cost: 12", "cost: 13")
     result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
     assert result.code == 0
-    assert built_parts(result.err) == {"counters": "built", "maps": "reused", "cards": "built", "sheets": "reused",
+    assert built_parts(result.err) == {"components": "built", "maps": "reused", "cards": "built", "sheets": "reused",
                                        "booklet": "built", "calibration": "reused"}
     edit(workspace / "kit" / "technologies.yaml", "{level: 2, cost: 10}", "{level: 2, cost: 11}")
     result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
     assert result.code == 0 and built_parts(result.err)["sheets"] == "built"
     assert sheets.read_bytes() != before
-    edit(workspace / "kit" / "units.yaml", "hull: 1", "hull: 2")  # the ship technology sheet's level choices
+    edit(workspace / "kit" / "components" / "units.yaml", "hull: 1", "hull: 2")  # the ship technology sheet's level choices
     result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
     assert result.code == 0 and built_parts(result.err)["sheets"] == "built"
     # A map is read by the maps and by the booklet's scenario figures; of the maps, only the edited one is drawn.
@@ -112,7 +112,7 @@ def test_an_edit_rebuilds_only_the_parts_that_read_the_file(run_cli, workspace):
     edit(workspace / "kit" / "maps" / "duel-small.yaml", "rounds: 20", "rounds: 21")
     result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose")
     assert result.code == 0
-    assert built_parts(result.err) == {"counters": "reused", "maps": "built", "cards": "reused", "sheets": "reused",
+    assert built_parts(result.err) == {"components": "reused", "maps": "built", "cards": "reused", "sheets": "reused",
                                        "booklet": "built", "calibration": "reused"}
     after = {p.relative_to(drawn_maps): p.stat().st_ino for p in drawn_maps.rglob("*") if p.is_file()}
     kept = {path.parent for path in after if before.get(path) == after[path]}

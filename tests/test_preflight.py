@@ -105,10 +105,9 @@ def test_a_size_chosen_on_the_command_line_makes_findings_warnings(mini_copy, ca
 def test_the_default_kit_s_counter_faces_are_measured(tmp_path):
     """Counter faces are checked too: the measured glyphs of every stored face reach the preflight."""
     from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT
+    from pnpgen.render.face_store import PackedFaceStore
     assert main(["build", "--data", str(BUILTIN_DATA / DEFAULT_KIT), "--out", str(tmp_path), "-q", "--only", "counters"]) == 0
-    faces = list((tmp_path / ".cache" / DEFAULT_KIT / "counter-faces").glob("*.json"))
-    import json
-    records = [json.loads(f.read_text()) for f in faces]
+    records = list(PackedFaceStore(tmp_path / ".cache" / DEFAULT_KIT / "piece-faces.bin").records.values())
     assert records and all("texts" in r for r in records)
     assert any(t[5].startswith("DD") and t[0] > 5 for r in records for t in r["texts"])  # "DD 1" on a unit front
 
@@ -120,7 +119,7 @@ def test_the_default_kit_s_counters_pass_and_a_stricter_kit_fails_located(kit_co
     edit(kit_copy / "kit.yaml", "paper: letter", "paper: letter\npreflight: {min_text: 9pt}")
     assert main(["build", "--data", str(kit_copy), "--out", str(out), "-q", "--only", "counters"]) == 1
     err = capsys.readouterr().err
-    assert "preflight: these counters would print badly" in err and "below the 9 pt minimum" in err
+    assert "preflight: these pieces would print badly" in err and "below the 9 pt minimum" in err
     findings = err.splitlines()[1:]  # each says first where its piece comes from (data file and line)
     assert findings and all(re.match(r"\S+\.yaml:\d+: ", line) for line in findings), findings[:3]
     # a smaller size asked for on the command line: warnings, and --strict refuses

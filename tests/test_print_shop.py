@@ -192,21 +192,23 @@ def test_bleed_out_of_range_is_a_usage_error(tmp_path, capsys):
 
 
 def test_the_space_empires_counters_go_to_the_print_shop_with_mirrored_bleed(tmp_path):
-    """A deck per print group, back then front for every counter, trim = the counter, bleed 1/8 in larger,
-    and the bleed band printed (the face's edges mirrored), not left white; at the size the build prints
-    (--counter-size), not the kit's default."""
-    from pnpgen.games.space_empires_4x.inventory import kit_pieces
+    """A deck per table and colour, as every kit's (units-red ...), back then front for every counter, trim =
+    the counter, bleed 1/8 in larger, and the bleed band printed (the face's edges mirrored: the tables say
+    mirror_bleed), not left white; at the size the build prints (--counter-size), not the kit's default."""
     from pnpgen.kit import load_kit
     assert main(["build", "--out", str(tmp_path), "--for", "print-shop", "--only", "print-shop", "-q",
                  "--counter-size", "1/2in"]) == 0
     kit, _ = load_kit(BUILTIN_DATA / DEFAULT_KIT)
     shop_dir = tmp_path / DEFAULT_KIT / "print-shop"
-    red = PdfReader(str(shop_dir / "counters-red.pdf"))
-    red_pieces = [p for p in kit_pieces(kit) if p.group == "red"]
+    assert {p.name for p in shop_dir.glob("*.pdf")} == {
+        *(f"{table}-{c.id}.pdf" for table in ("units", "home-system-markers", "colour-counters") for c in kit.colours),
+        "deep-space-markers.pdf", "neutral-counters.pdf"}
+    red = PdfReader(str(shop_dir / "units-red.pdf"))
+    red_pieces = [p for p in list(kit.component_pieces) if p.ref.startswith("units.") and p.colour == "red"]
     assert len(red.pages) == 2 * len(red_pieces)
     page = red.pages[0]
     assert [round(float(v), 2) for v in page.trimbox] == [9.0, 9.0, 45.0, 45.0]     # 1/2 in = 36 pt
     assert [round(float(v), 2) for v in page.bleedbox] == [0.0, 0.0, 54.0, 54.0]
-    picture = pdfium.PdfDocument(str(shop_dir / "counters-red.pdf"))[1].render(scale=4).to_pil().convert("RGB")
+    picture = pdfium.PdfDocument(str(shop_dir / "units-red.pdf"))[1].render(scale=4).to_pil().convert("RGB")
     corner = picture.crop((0, 0, 9 * 4 - 2, 9 * 4 - 2))           # the bleed band at the top left
     assert ImageStat.Stat(corner).mean[0] > 120 and ImageStat.Stat(corner).mean[2] < 120   # red, not paper white

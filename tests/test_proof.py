@@ -12,7 +12,7 @@ from pnpgen.layout.proof import PNG_MARGIN_MM, SAFE_INSET_MM
 from pnpgen.lengths import parse_length, pt_from_mm
 from tests.conftest import DEFAULT_KIT_DIR
 
-XX_UNIT = """  XX:
+XX_UNIT = """  - id: XX
     name: Experimental
     class: B
     attack: 5
@@ -23,8 +23,7 @@ XX_UNIT = """  XX:
     pays_maintenance: true
     movement: tech
     groups: true
-    counters: 3
-    back: group
+    qty: 3
     rules: basic
 """
 
@@ -40,7 +39,7 @@ def png(path) -> Image.Image:
 @pytest.fixture(scope="module")
 def proofed(tmp_path_factory):
     out = tmp_path_factory.mktemp("proof")
-    assert main(["proof", "--only", "units.DD,units.Decoy,markers.danger", "--dpi", "150", "--out", str(out)]) == 0
+    assert main(["proof", "--only", "units.DD,units.Decoy,deep-space-markers.danger", "--dpi", "150", "--out", str(out)]) == 0
     return out
 
 
@@ -67,7 +66,7 @@ def test_the_proof_shows_what_the_counter_sheet_prints(proofed, tmp_path):
 
 
 def _sheet_face(out, manifest, label, scale):
-    spot = next(p for p in manifest["parts"]["counters"]["placements"]
+    spot = next(p for p in manifest["parts"]["components"]["placements"]
                 if p["label"] == label and p["side"] == "front" and p["colour"] == "red")
     page = pypdfium2.PdfDocument(str(out / "space-empires-4x" / spot["file"]))[spot["page"] - 1]
     sheet = page.render(scale=scale).to_pil().convert("RGB")
@@ -93,7 +92,7 @@ def test_a_decoy_back_is_a_group_back(proofed):
 
 
 def test_cut_line_and_safe_zone_are_drawn(proofed):
-    image = png(proofs(proofed) / "markers.danger-front.png")
+    image = png(proofs(proofed) / "deep-space-markers.danger-front.png")
     scale = 150 / 72
     margin, inset = pt_from_mm(PNG_MARGIN_MM) * scale, pt_from_mm(SAFE_INSET_MM) * scale
     middle = image.width // 2
@@ -106,7 +105,7 @@ def test_cut_line_and_safe_zone_are_drawn(proofed):
 def test_the_proof_pdf_holds_every_face_at_exact_size(proofed):
     reader = PdfReader(proofs(proofed) / "proof.pdf")
     text = reader.pages[0].extract_text()
-    for label in ("units.DD", "units.Decoy", "markers.danger"):
+    for label in ("units.DD", "units.Decoy", "deep-space-markers.danger"):
         assert label in text
     assert [float(v) for v in reader.pages[0].mediabox] == [0, 0, 612, 792]
 
@@ -120,7 +119,7 @@ def test_an_unknown_ref_is_a_usage_error_with_close_matches(run_cli, tmp_path):
 def test_a_new_unit_goes_from_yaml_to_proof_sheets_chart_and_manifest(run_cli, tmp_path):
     kit = tmp_path / "mykit"
     assert run_cli("new", kit).code == 0
-    with (kit / "units.yaml").open("a") as units:
+    with (kit / "components" / "units.yaml").open("a") as units:  # a row at the end of the table
         units.write(XX_UNIT)
     out = tmp_path / "out"
     assert run_cli("proof", "--data", kit, "--only", "units.XX", "--out", out).code == 0

@@ -3,7 +3,6 @@ from collections import Counter
 
 import pytest
 
-from pnpgen.games.space_empires_4x.inventory import kit_pieces
 
 HOME_MIX = {"Minerals 5 CP": 11, "Planet": 8, "Nebula": 2, "Asteroids": 2, "Barren Planet": 1, "Black Hole": 1}
 DEEP_MIX = {
@@ -22,43 +21,52 @@ GROUP_TYPES = {"SC", "DD", "CA", "BC", "BB", "DN", "CV", "F", "R", "SW"}
 
 @pytest.fixture(scope="module")
 def pieces(default_kit):
-    return kit_pieces(default_kit)
+    return list(default_kit.component_pieces)
 
 
-def markers_in(pieces, group):
-    return Counter(p.label for p in pieces if p.kind == "system-marker" and p.group == group and p.name != "Homeworld")
+def is_marker(piece) -> bool:
+    return piece.ref.split(".", 1)[0] in ("home-system-markers", "deep-space-markers")
+
+
+def markers_in(kit, pieces, colour):
+    """Each marker's name ('Minerals 5 CP') and how many of it one colour (or deep space: neutral) has."""
+    from pnpgen.games.space_empires_4x.facts import marker_label
+    rows = [p.front.params["row"] for p in pieces if is_marker(p) and p.colour == colour]
+    return Counter(marker_label(kit.marker_kinds[r["kind"]], r["value"]) for r in rows if r["kind"] != "homeworld")
 
 
 @pytest.mark.parametrize("colour", ["red", "blue", "green", "yellow"])
-def test_each_home_system_holds_the_rule_mix_of_25(pieces, colour):
-    mix = markers_in(pieces, colour)
+def test_each_home_system_holds_the_rule_mix_of_25(pieces, colour, default_kit):
+    mix = markers_in(default_kit, pieces, colour)
     assert dict(mix) == HOME_MIX
     assert sum(mix.values()) == 25
 
 
 @pytest.mark.parametrize("colour", ["red", "blue", "green", "yellow"])
 def test_each_colour_has_one_face_up_homeworld(pieces, colour):
-    homeworlds = [p for p in pieces if p.ref == "markers.homeworld" and p.colour == colour]
+    homeworlds = [p for p in pieces if p.ref == "home-system-markers.homeworld" and p.colour == colour]
     assert len(homeworlds) == 1
 
 
-def test_deep_space_holds_the_rule_mix_of_102(pieces):
-    mix = markers_in(pieces, "deep-space")
+def test_deep_space_holds_the_rule_mix_of_102(pieces, default_kit):
+    mix = markers_in(default_kit, pieces, "neutral")
     assert dict(mix) == DEEP_MIX
     assert sum(mix.values()) == 102
 
 
 def test_deep_space_markers_have_white_borders_and_home_markers_the_player_colour(pieces, default_kit):
-    for piece in pieces:
-        if piece.kind == "system-marker":
-            border = piece.back.params["row"]["border"]["print"]
-            expected = "#ffffff" if piece.group == "deep-space" else default_kit.colour(piece.group).print
-            assert border == expected, piece
+    """The marker templates draw the piece's colour as the border: deep space's is the neutral white."""
+    markers = [p for p in pieces if is_marker(p)]
+    assert len(markers) == 4 * 26 + 102
+    for piece in markers:
+        border = piece.back.params["colour"]["print"]
+        expected = "#ffffff" if piece.group == "counters-deep-space" else default_kit.colour(piece.colour).print
+        assert border == expected, piece
 
 
 @pytest.mark.parametrize("colour", ["red", "blue", "green", "yellow"])
 def test_unit_counters_match_the_purchase_limits(pieces, colour):
-    counts = Counter(p.ref.split(".")[1] for p in pieces if p.kind == "unit" and p.colour == colour)
+    counts = Counter(p.ref.split(".")[1] for p in pieces if p.ref.startswith("units.") and p.colour == colour)
     assert dict(counts) == COUNTER_LIMITS
 
 
@@ -68,16 +76,28 @@ def test_group_counters_are_numbered_one_to_n(pieces):
         assert labels == sorted(f"{code} {n}" for n in range(1, COUNTER_LIMITS[code] + 1))
 
 
-def test_decoy_backs_are_exactly_group_backs(pieces):
+def test_decoy_backs_are_exactly_group_backs(pieces, default_kit):
+    """A Decoy bluffs: its back draws exactly what a group counter's back draws (the faces' rows differ, the
+    drawing does not)."""
+    from pnpgen.render.piece_faces import face_document
+    from pnpgen.shapes import Shape
+
+    def drawn(face):
+        return face_document(default_kit, face, Shape("square", 45, 45), 0.0, "test")
     group_back = next(p.back for p in pieces if p.label == "DD 3" and p.colour == "blue")
     decoys = [p for p in pieces if p.ref == "units.Decoy" and p.colour == "blue"]
-    assert decoys and all(p.back == group_back for p in decoys)
+    assert decoys and all(p.back.template == "group-back" and drawn(p.back) == drawn(group_back) for p in decoys)
 
 
 def test_colony_ship_back_is_a_new_colony(pieces, default_kit):
+    """Its back is the colony template, which shows the colony growth's first step (data.game, 1 CP)."""
     colony_ship = next(p for p in pieces if p.ref == "units.CO")
     assert colony_ship.back.template == "colony"
-    assert colony_ship.back.params["row"]["cp"] == default_kit.game.economy["colony_growth"][0] == 1
+    assert default_kit.data["game"]["economy"]["colony_growth"][0] == default_kit.game.economy["colony_growth"][0] == 1
+    from pnpgen.render.piece_faces import face_document
+    from pnpgen.shapes import Shape
+    svg = face_document(default_kit, colony_ship.back, Shape("square", 45, 45), 0.0, "test")
+    assert ">1 CP</text>" in svg
 
 
 def test_homeworld_and_economy_numbers(default_kit):

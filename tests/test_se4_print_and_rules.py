@@ -77,7 +77,7 @@ def folded(text: str) -> str:
 def test_counter_text_is_at_least_6pt_and_1mm_inside_its_cut_line(out, manifest):
     """Every glyph on every counter page, held against the counter it sits on (the preflight's two rules)."""
     by_page = defaultdict(list)
-    for p in manifest["parts"]["counters"]["placements"]:
+    for p in manifest["parts"]["components"]["placements"]:
         by_page[(p["file"], p["page"])].append(p)
     seen, problems = set(), []
     for (name, page), placed in sorted(by_page.items()):
@@ -92,7 +92,8 @@ def test_counter_text_is_at_least_6pt_and_1mm_inside_its_cut_line(out, manifest)
                       piece["y"] + piece["h"] - y1)
             if size < MIN_TEXT - 1e-3 or gap < CUT_MARGIN:
                 problems.append((name, piece["ref"], piece["side"], char, round(size, 2), round(gap / MM, 2)))
-    assert {"counters.numeral", "counters.turn", "markers.doomsday_machine", "units.CO", "units.MS"} <= seen
+    assert {"neutral-counters.group-size-1", "neutral-counters.turn", "deep-space-markers.doomsday-machine-1",
+            "units.CO", "units.MS"} <= seen
     assert not problems, sorted(set(problems))[:20]
 
 
@@ -120,7 +121,7 @@ def _render(pdf: Path, page: int, scale: float, box: tuple[float, float, float, 
 
 
 def _placement(manifest, file, ref, face="front", index=0):
-    return [p for p in manifest["parts"]["counters"]["placements"]
+    return [p for p in manifest["parts"]["components"]["placements"]
             if p["file"] == file and p["ref"] == ref and p["side"] == face][index]
 
 
@@ -129,7 +130,7 @@ def test_homeworld_value_keeps_clear_of_its_planet(out, manifest):
     for colour, ink in (("red", (255, 255, 255)), ("yellow", (26, 26, 26))):
         file = f"counters-{colour}.pdf"
         for face in ("front", "back"):
-            piece = _placement(manifest, file, "counters.homeworld_damage", face)
+            piece = _placement(manifest, file, "colour-counters.homeworld-damage-20", face)
             found, _, _ = glyphs(out / file, 1 if face == "front" else 2)
             inside = [g for g in found if g[0].isdigit() and piece["x"] <= g[2] <= piece["x"] + piece["w"]
                       and piece["y"] <= g[3] <= piece["y"] + piece["h"] and g[1] > 10]
@@ -172,10 +173,10 @@ def test_calibration_words_stay_a_quarter_inch_from_the_edge_and_ask_for_no_tool
 
 def test_needed_counts_are_printed(manifest, kit):
     pieces = {p["ref"]: p for p in manifest["pieces"]} if isinstance(manifest.get("pieces"), list) else {}
-    numerals = sum(p["count"] for p in manifest["pieces"] if p["ref"] == "counters.numeral")
+    numerals = sum(p["count"] for p in manifest["pieces"] if p["ref"].startswith("neutral-counters.group-size-"))
     groups = sum(u.counters for u in kit.units.values() if u.groups and u.rules == "basic")
     assert numerals >= groups * kit.players[1]
-    colonies = sum(p["count"] for p in manifest["pieces"] if p["ref"] == "counters.colony")
+    colonies = sum(p["count"] for p in manifest["pieces"] if p["ref"] == "colour-counters.colony")
     assert colonies >= kit.units["CO"].counters * len(kit.colours), pieces.keys()
 
 

@@ -36,7 +36,7 @@ BACK = """{% import "_counter.svg.j2" as c %}
 
 
 def add_probes(kit):
-    (kit / "components").mkdir()
+    (kit / "components").mkdir(exist_ok=True)  # beside the kit's own counter tables
     (kit / "components" / "probes.yaml").write_text(TABLE, encoding="utf-8")
     (kit / "templates" / "probe-front.svg.j2").write_text(FRONT, encoding="utf-8")
     (kit / "templates" / "probe-back.svg.j2").write_text(BACK, encoding="utf-8")
@@ -47,8 +47,9 @@ def test_a_new_counter_kind_is_a_table_and_a_template(kit_copy, tmp_path):
     assert main(["build", "--data", str(kit_copy), "--out", str(tmp_path), "--only", "components", "-q"]) == 0
     kit_out = tmp_path / "space-empires-4x"
     part = json.loads((kit_out / "manifest.json").read_text())["parts"]["components"]
-    assert [f["path"] for f in part["files"]] == ["probes.pdf"]   # 12 counters: every colour on one sheet
-    fronts = [p for p in part["placements"] if p["colour"] == "red" and p["side"] == "front"]
+    assert "probes.pdf" in [f["path"] for f in part["files"]]   # 12 counters: every colour on one sheet
+    assert next(f for f in part["files"] if f["path"] == "probes.pdf")["pages"] == 2
+    fronts = [p for p in part["placements"] if p["colour"] == "red" and p["side"] == "front" and p["file"] == "probes.pdf"]
     assert [p["label"] for p in fronts] == ["P1 1", "P1 2", "P2 1"]   # numbered from each copy's index
     assert {(p["w"], p["h"]) for p in fronts} == {(45.0, 45.0)}   # 5/8 in, the counters' size
     pdf = pdfium.PdfDocument(str(kit_out / "probes.pdf"))
@@ -75,11 +76,11 @@ def test_its_rule_count_is_checked_at_its_line(kit_copy, run_cli):
 def test_list_and_validate_count_it_beside_the_game_s_counters(kit_copy, run_cli):
     add_probes(kit_copy)
     listed = run_cli("list", "--data", kit_copy)
-    assert listed.code == 0 and "Total: 796 counters" in listed.out
+    assert listed.code == 0 and "Total: 808 pieces in 7 print files" in listed.out and "probes 12" in listed.out
     assert "Probes: 12 (3 per colour), squares 15.9 mm, two-sided" in listed.out
     assert [l.split() for l in listed.out.splitlines() if l.strip().startswith(("P1", "P2"))] == [["P1", "8"], ["P2", "4"]]
     checked = run_cli("validate", "--data", kit_copy)
-    assert checked.code == 0 and "12 more pieces in 1 component table" in checked.out
+    assert checked.code == 0 and "(808 pieces in 6 tables," in checked.out
 
 
 def test_a_numbered_copy_is_proofed_by_its_number_and_a_number_column_is_refused(kit_copy, tmp_path, run_cli):
@@ -92,3 +93,47 @@ def test_a_numbered_copy_is_proofed_by_its_number_and_a_number_column_is_refused
     result = run_cli("validate", "--data", kit_copy)
     assert result.code == 1 and "probes.yaml:9: columns.number: a numbered table gives every copy its `number`" \
         in result.err
+
+
+# The README's "Add a counter type to Space Empires 4X": a row in a counter table, a template, a rule count.
+PROBE_ROW = "  - {id: probe, set: probe, name: Probe, front: probe, back: probe, value: 2, back_value: 3, qty: 3}\n"
+PROBE = """{% import "_counter.svg.j2" as c %}
+{% call c.on_piece(piece) %}{{ c.colour_ground(colour) }}{{ c.text(name, 50, 40, 16, colour.ink, "middle") }}
+{{- c.text("R" ~ (value if side == "front" else back_value), 50, 80, 20, colour.ink, "middle") }}{% endcall %}
+"""
+PROBE_RULE = """  - rule: a player has three probes
+    each: components/colour-counters.yaml:rows.set=probe.qty
+    equals: 3
+"""
+
+
+def add_probe_row(kit, row: str = PROBE_ROW) -> int:
+    """The row, the template and the rule count; the line of the row in colour-counters.yaml."""
+    table = kit / "components" / "colour-counters.yaml"
+    with table.open("a", encoding="utf-8") as rows:
+        rows.write(row)
+    (kit / "templates" / "probe.svg.j2").write_text(PROBE, encoding="utf-8")
+    with (kit / "kit.yaml").open("a", encoding="utf-8") as checks:  # the last block of kit.yaml is `checks:`
+        checks.write(PROBE_RULE)
+    return len(table.read_text(encoding="utf-8").splitlines())
+
+
+def test_a_new_counter_type_is_a_row_a_template_and_a_rule_count(kit_copy, tmp_path):
+    add_probe_row(kit_copy)
+    assert main(["build", "--data", str(kit_copy), "--out", str(tmp_path), "--only", "counters", "-q"]) == 0
+    kit_out = tmp_path / "space-empires-4x"
+    part = json.loads((kit_out / "manifest.json").read_text())["parts"]["components"]
+    for colour in ("red", "blue", "green", "yellow"):  # in each colour's own file, after its other counters
+        mine = [p for p in part["placements"] if p["file"] == f"counters-{colour}.pdf" and p["side"] == "front"]
+        assert [p["ref"] for p in mine][-3:] == ["colour-counters.probe"] * 3
+    pdf = pdfium.PdfDocument(str(kit_out / "counters-red.pdf"))
+    front, back = ("".join(pdf[i].get_textpage().get_text_range().split()) for i in range(2))
+    assert front.count("ProbeR2") == 3 and back.count("ProbeR3") == 3   # each side its own value
+
+
+def test_a_wrong_count_of_the_new_counter_type_is_located_at_its_row(kit_copy, run_cli):
+    line = add_probe_row(kit_copy, PROBE_ROW.replace("qty: 3", "qty: 4"))
+    result = run_cli("validate", "--data", kit_copy)
+    assert result.code == 1
+    assert (f"components/colour-counters.yaml:{line}: rows[4].qty: a player has three probes: is 4, the rules call "
+            f"for 3") in result.err, result.err

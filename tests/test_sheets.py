@@ -82,12 +82,12 @@ def test_sheets_fit_fonts_and_determinism(built, tmp_path):
 
 
 def test_edited_data_reaches_the_sheets(kit_copy, tmp_path):
-    edit(kit_copy / "game.yaml", "carry_over_cap: 30", "carry_over_cap: 25")
-    edit(kit_copy / "units.yaml", "name: Destroyer\n    class: D\n    attack: 4\n    defence: 0\n    hull: 1\n"
+    edit(kit_copy / "data/game.yaml", "carry_over_cap: 30", "carry_over_cap: 25")
+    edit(kit_copy / "components/units.yaml", "name: Destroyer\n    class: D\n    attack: 4\n    defence: 0\n    hull: 1\n"
          "    cost: 9\n    ship_size: 2\n    pays_maintenance: true\n    movement: tech\n    groups: true\n"
-         "    counters: 4", "name: Destroyer\n    class: D\n    attack: 4\n    defence: 0\n    hull: 1\n"
+         "    qty: 4", "name: Destroyer\n    class: D\n    attack: 4\n    defence: 0\n    hull: 1\n"
          "    cost: 9\n    ship_size: 2\n    pays_maintenance: true\n    movement: tech\n    groups: true\n"
-         "    counters: 6")
+         "    qty: 6")
     kit_out, _ = build(tmp_path, "--data", str(kit_copy), "--paper", "a4")
     production = all_text(kit_out / "production-sheet.pdf")
     assert "keep at most 25 CP" in production and "keep at most 30 CP" not in production

@@ -180,13 +180,12 @@ def test_only_naming_the_part_builds_it_without_for(tmp_path):
 def test_the_space_empires_counters_and_maps_go_to_the_table_too(tmp_path):
     """The game-module kit: a bag of two-sided square tiles per print group (every counter, at the kit's
     counter size), and each hex map as a board image."""
-    from pnpgen.games.space_empires_4x.inventory import kit_pieces
     from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT, load_kit
     assert main(["build", "--out", str(tmp_path), "--for", "tts", "--only", "tts", "-q"]) == 0
     saved = json.loads((tmp_path / DEFAULT_KIT / "tts" / f"{DEFAULT_KIT}.json").read_text())
     kit, _ = load_kit(BUILTIN_DATA / DEFAULT_KIT)
     bags = objects(saved, "Bag")
-    assert sum(len(b["ContainedObjects"]) for b in bags) == len(kit_pieces(kit))
+    assert sum(len(b["ContainedObjects"]) for b in bags) == len(list(kit.component_pieces))
     tile = bags[0]["ContainedObjects"][0]
     assert tile["Name"] == "Custom_Tile" and tile["CustomImage"]["CustomTile"]["Type"] == 0
     front, back = image(tile["CustomImage"]["ImageURL"]), image(tile["CustomImage"]["ImageSecondaryURL"])

@@ -131,6 +131,7 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
                   for number, page in enumerate(plan[1], 1) for slot in page.slots]
     paper = (ctx.kit.sheets.get(runs[0][0].group) or {}).get("paper") or ctx.paper
     return {"path": f"{group}{SUFFIX}", "pages": len(plan[1]), "sheets": sheets_of(plan[1]), "paper": paper,
+            "page_size": [round(v, 3) for v in plan[1][0].size],
             "previews": previews, "placements": placements, "cuts": page_cuts(f"{group}{SUFFIX}", plan[1])}
 
 

@@ -25,4 +25,5 @@ PART = Part(name="components", build=build, order=15, aliases=("pieces", "counte
                                                     "no gutter of its own (and a game module's counters) in mm "
                                                     "(default: the group's, 0 for squares: they abut and share "
                                                     "cut lines)"})),
-            applies=lambda kit: bool(kit.tables), ignores=("rules", "boards"), needs=("cairo",), weight=1.5)
+            applies=lambda kit: bool(kit.tables), ignores=("rules", "boards", "maps", "aids"), needs=("cairo",),
+            weight=1.5)

@@ -20,8 +20,20 @@ def _ignores(kit) -> tuple:
     game module's data files the rules never name (kit.yaml map_rules)."""
     from pnpgen.maps.rules import rules_of
     rules = rules_of(kit)
-    read = lambda folder: any(r == folder or r.startswith(folder + "/") for r in rules.reads)  # noqa: E731
-    return tuple(f for f in NEVER_READ if not read(f)) + rules.ignores
+    ignored = []
+    for folder in NEVER_READ:
+        named = [r for r in rules.reads if r == folder or r.startswith(folder + "/")]
+        if not named:
+            ignored.append(folder)
+        elif folder not in named:  # a table the rules read (home systems' size): the folder's other files not
+            ignored += _other_files(kit.root, folder, named)
+    return tuple(ignored) + rules.ignores
+
+
+def _other_files(root, folder: str, named: list) -> list:
+    path = root / folder
+    files = sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else []
+    return [rel for rel in (p.relative_to(root).as_posix() for p in files) if rel not in named]
 
 
 PART = Part(

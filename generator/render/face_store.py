@@ -8,7 +8,6 @@ any SVG. A designer's edit therefore re-renders only the faces whose parameters 
 """
 from __future__ import annotations
 
-import json
 import marshal
 from functools import lru_cache
 from pathlib import Path
@@ -217,35 +216,6 @@ def _replay_into(context, ops: list, keep: list, for_pdf: bool = False) -> None:
             function(pointer, args[0].encode("utf-8"))
         else:
             function(pointer, *args)
-
-
-class FaceStore:
-    """Face records on disk, one small JSON file per face key: a worker reads only the faces it needs and
-    writes only the faces it rendered."""
-
-    def __init__(self, folder: Path):
-        self.folder = Path(folder)
-
-    def _file(self, key: str) -> Path:
-        return self.folder / f"{key}.json"
-
-    def get(self, key: str) -> dict | None:
-        try:
-            record = json.loads(self._file(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        return record if isinstance(record, dict) and "ops" in record else None
-
-    def put(self, key: str, record: dict) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        write_whole(self._file(key), json.dumps(record, separators=(",", ":")))
-
-    def prune(self, keep: set[str]) -> None:
-        """Drop faces the kit no longer has, so the store follows the kit instead of growing with every edit."""
-        if self.folder.is_dir():
-            for path in self.folder.glob("*.json"):
-                if path.stem not in keep:
-                    path.unlink(missing_ok=True)
 
 
 class PackedFaceStore:

@@ -52,15 +52,13 @@ class FaceArts:
         self.rules = preflight_rules(kit)
 
     def svg(self, face, shape, bleed_pt: float) -> str:
-        """The face's SVG document: its template rendered with its row, wrapped and clipped to the shape."""
-        from pnpgen.render.piece_faces import face_context, piece_svg, render_content
+        """The face's SVG document: its template rendered with its row, wrapped and clipped to the shape (the
+        one face road, piece_faces.face_document, that proofs, exports and figures take too)."""
+        from pnpgen.render.piece_faces import face_document
         key = (face.key, round(bleed_pt, 3))
         if key not in self.svgs:
-            bleed = round(mm(bleed_pt), 4)
-            params = face.params | {"piece": face.params["piece"] | {"bleed": bleed}}
             where = Where(self, face)
-            content = render_content(self.kit.root, face.template, face_context(params, self.kit), where, self.env)
-            self.svgs[key] = piece_svg(content, shape, bleed)
+            self.svgs[key] = face_document(self.kit, face, shape, round(mm(bleed_pt), 4), where, self.env)
             from pnpgen.kit_fonts import check_svg_text
             if problem := check_svg_text(self.svgs[key]):
                 raise BuildError(f"{where}: {face.template}.svg.j2: {problem}")
@@ -80,7 +78,7 @@ class FaceArts:
         _PREPARE.update(arts=self, todo=todo)
         chunks = [range(start, min(start + CHUNK, len(todo))) for start in range(0, len(todo), CHUNK)]
         try:
-            with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork")) as pool:
+            with face_pool() as pool:
                 results = (item for part in pool.map(_prepare_chunk, chunks) for item in part)
                 for (face, _, bleed), (svg, key, record) in zip(todo, results):  # as the workers hand them in
                     self._take(face, bleed, svg, key, record)
@@ -200,6 +198,15 @@ def _relative(path: str, root: Path) -> str:
         return str(Path(path).resolve().relative_to(root.resolve()))
     except ValueError:
         return path
+
+
+def face_pool() -> ProcessPoolExecutor:
+    """The workers that render new faces, forked: SIGTERM kills them by the kernel's default even where the
+    build's process has a Python handler for it (a build of this one part runs in the main process), so a
+    SIGTERM that lands while a worker is still inside fork cannot be lost (run_parts.pool_worker)."""
+    from pnpgen.run_parts import pool_worker
+    return ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork"), initializer=pool_worker,
+                               initargs=(os.getpid(),))
 
 
 _PREPARE: dict = {}  # set just before the workers fork: {"arts": FaceArts, "todo": [(face, shape, bleed)]}
