@@ -147,12 +147,13 @@ def _parser() -> argparse.ArgumentParser:
     proof = commands.add_parser("proof", help="draw single pieces (counters, cards, tokens, tiles) at print size, with cut line and safe zone")
     _kit_arguments(proof)
     proof.add_argument("--only", metavar="REF,...",
-                       help="pieces to proof by ref, such as cards.scout or units.DD,markers.danger; units.DD:3 is group 3 "
+                       help="pieces to proof by ref, such as cards.scout or units.DD,deep-space-markers.danger; units.DD:3 is "
+                            "copy 3 of a numbered table "
                             "(default: one of every kind of piece)")
     proof.add_argument("--colour", "--color", dest="colour", help="player colour to proof (default: the kit's first)")
     proof.add_argument("--dpi", type=float, default=300.0, help="resolution of the PNGs (default: 300)")
-    proof.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in: a game module's counters and every "
-                                              "square table (default: the kit's and the tables' own)")
+    proof.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in: every square table "
+                                              "(default: the tables' own)")
     proof.add_argument("--out", default="output", help="output folder (default: output); proofs land in OUT/<kit>/proofs")
     proof.set_defaults(run=_proof)
 
@@ -176,8 +177,8 @@ def _build_arguments(cmd: argparse.ArgumentParser) -> None:
     _kit_arguments(cmd)
     cmd.add_argument("--out", default="output", help="output folder (default: output); the kit lands in OUT/<kit>")
     cmd.add_argument("--paper", choices=("letter", "a4"), help="paper size (default: the kit's)")
-    cmd.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in: a game module's counters and "
-                                            "every square table (default: the kit's and the tables' own)")
+    cmd.add_argument("--counter-size", help="counter size such as 5/8in or 1/2in: every square table "
+                                            "(default: the tables' own)")
     cmd.add_argument("--only", metavar="PART,...", help="build only these parts: " + _part_names())
     for part in all_parts():
         for option in part.options:

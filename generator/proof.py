@@ -1,8 +1,8 @@
 """`pnpgen proof`: single pieces at print size, front and back, with the cut line and the safe zone drawn on.
 
 A designer who changed a unit, a card or a face wants to see (and print, and hold) that one piece without a
-whole sheet. Any kit's pieces: a game module's counters (squares of the counter size) and every table's
-cards, tokens and tiles in their own shapes. Each face is drawn as the sheets and exports draw it (the same
+whole sheet. Any kit's pieces: every table's counters, cards, tokens and tiles in their own shapes (at the
+size the run prints: --counter-size resizes square tables). Each face is drawn as the sheets and exports draw it (the same
 template, parameters and size: export.decks.ExportArts), then written as
 
 - `proofs/<ref>-front.png` / `-back.png`: the face plus a PNG_MARGIN_MM white border on every side, at the

@@ -73,7 +73,7 @@ def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Probl
 def resize_tables(tables: dict, sizes: dict, problems: Problems, counter_size: str | None = None) -> dict:
     """`--piece-size TABLE=SIZE`: the same table printed at another size (its shape and orientation kept).
     `--counter-size SIZE` does the same for every square table (a kit's counters and chits) that no
-    --piece-size names, as it does for a game module's counters. A table whose size changed is marked
+    --piece-size names. A table whose size changed is marked
     `size_chosen`: its preflight findings are the player's choice, warnings (pnpgen.render.piece_arts)."""
     import dataclasses
     from pnpgen.shapes import Shape, parse_size

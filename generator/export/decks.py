@@ -83,7 +83,7 @@ class ExportArts:
     def svg(self, face, shape, bleed_pt: float) -> tuple[str, str]:
         """(the face's SVG at the bleed asked for, where it comes from): what `art` draws, and what the studio
         hashes to tell a changed picture from an unchanged one. Every face goes the one face road
-        (piece_faces.face_document); one whose templates draw to the trim only (a game module's counters:
+        (piece_faces.face_document); one whose templates draw to the trim only (a table's `mirror_bleed`:
         piece.mirror_bleed) is drawn without bleed, which `art` then makes by mirroring its edges."""
         from pnpgen.lengths import mm
         from pnpgen.render.piece_faces import face_document

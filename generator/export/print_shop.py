@@ -3,9 +3,9 @@
 - `<deck>.pdf` for every table (and every colour of a per-colour table): one piece per page at its trim size
   plus 1/8 in bleed on each side, the art re-rendered with `piece.bleed` set (templates draw their ground
   from -piece.bleed), never stretched; pages back 1, front 1, back 2, front 2 ... (DriveThruCards' order;
-  one-sided pieces: fronts only); every page has TrimBox = the piece and BleedBox = the page;
-- a game module's counters (Space Empires 4X) as a deck per print group, their bleed made by mirroring each
-  face's edges (their templates draw to the trim only);
+  one-sided pieces: fronts only); every page has TrimBox = the piece and BleedBox = the page; a table whose
+  templates draw to the trim only (`mirror_bleed: true`, Space Empires 4X's counters) has its bleed made by
+  mirroring each face's edges;
 - `png/<deck>-NN-<label>-<side>.png`: every distinct face at trim + bleed, 300 dpi (resolution stored);
   a face every piece of a deck shares on one side (a common back) is `png/<deck>-<side>.png`.
 

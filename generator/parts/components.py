@@ -1,5 +1,5 @@
-"""Part "components": every component table's pieces, double-sided, one PDF per print group; its options
---previews and --gutter serve the counters part too (pnpgen.parts.counters reads them, declaring none).
+"""Part "components" (also `counters`): every component table's pieces, double-sided, one PDF per print group,
+for every kit (Space Empires 4X's counters are tables too).
 
 The work is in pnpgen.components.files, imported when the part is built: registering the part (every
 `pnpgen` command does) loads no drawing code.
@@ -22,7 +22,7 @@ PART = Part(name="components", build=build, order=15, aliases=("pieces", "counte
                                                       "of their drawing time)"}),
                      Option(("--gutter",), {"type": float, "default": None, "metavar": "MM",
                                             "help": "gap between the pieces of every counter-sheet group that sets "
-                                                    "no gutter of its own (and a game module's counters) in mm "
+                                                    "no gutter of its own, in mm "
                                                     "(default: the group's, 0 for squares: they abut and share "
                                                     "cut lines)"})),
             applies=lambda kit: bool(kit.tables), ignores=("rules", "boards", "maps", "aids"), needs=("cairo",),

@@ -46,7 +46,7 @@ class FaceArts:
         self.warnings: list[str] = []
         self.findings: list[str] = []
         # A table printed at a size chosen on the command line: its findings are warnings (smaller pieces
-        # have smaller text: the player asked for them; --strict still refuses), as a game module's counters'
+        # have smaller text: the player asked for them; --strict still refuses)
         self.chosen_sizes = {table.id for table in kit.tables.values() if table.size_chosen}
         self.size_findings: list[str] = []
         self.rules = preflight_rules(kit)

@@ -84,8 +84,8 @@ def _f(value: float) -> str:
 
 
 def sized_params(face, shape: Shape, bleed_mm: float = 0.0) -> dict:
-    """A face's parameters with its piece's size, shape and bleed (mm) as its template sees them. A table's
-    faces carry their table's size already; a game module's counters get the size they print at."""
+    """A face's parameters with its piece's size, shape and bleed (mm) as its template sees them: the size it
+    is drawn at (a proof's, an export's), whatever its table said."""
     from pnpgen.lengths import mm
     piece = face.params["piece"] | {"w": round(mm(shape.w), 4), "h": round(mm(shape.h), 4), "shape": shape.kind,
                                     "radius": round(mm(shape.radius), 4), "orientation": shape.orientation,
