@@ -75,7 +75,7 @@ def report(name: str, results: list[dict]) -> float:
 
 def edit_space_empires(kit: Path, run_number: int) -> None:
     """Each edit run changes the data again (DD attack 4 -> 5 -> 4 ...), so every run is a real edit."""
-    units = kit / "units.yaml"
+    units = kit / "components" / "units.yaml"
     old, new = ("attack: 4", "attack: 5") if run_number % 2 == 0 else ("attack: 5", "attack: 4")
     units.write_text(units.read_text().replace(f"class: D\n    {old}", f"class: D\n    {new}", 1))
 
