@@ -53,7 +53,7 @@ class FacePictures:
         self.store = store
         self.by_key: dict[str, str] = {}
 
-    def pieces(self, kit, counter_size: str | None = None) -> list[dict]:
+    def pieces(self, kit) -> list[dict]:
         """One entry per distinct piece of the kit, in print order, with its count and its faces' pictures."""
         from pnpgen.export.decks import ExportArts
         from pnpgen.lengths import mm

@@ -52,7 +52,7 @@ class Studio:
         from pnpgen.build import build
         kit, warnings = self.load()
         shown_warnings = [problem_view(p) for p in warnings]
-        pieces = self.faces.pieces(kit, self.options.counter_size)
+        pieces = self.faces.pieces(kit)  # at the size the kit was loaded at (--counter-size resizes tables)
         self.state.update(title=kit.title, pieces=pieces, problems=shown_warnings, status="building pages")
         result = build(kit, self.options)
         files = self.pages.files(result.kit_out, result.files)
