@@ -120,7 +120,7 @@ class FaceArts:
         """Text size and margins, and text over text or under a line (a face drawn without a record, by
         cairosvg beyond what it can store, is held to size and margins only)."""
         texts = record.get("texts", ())
-        found = check_face(texts, shape, bleed_pt, self.rules)
+        found = check_face(texts, shape, bleed_pt, self.rules, self._image_labels(record.get("svg_images", ())))
         found += overprints(texts, read_ink(record.get("ops", ())), bleed_pt)
         for finding in found:
             self.findings.append(f"{where}: {face.template}{SUFFIX_SVG} ({face.params.get('side')}): {finding}")
@@ -133,7 +133,9 @@ class FaceArts:
                                         face.template)
             if key not in self.checked_faces:  # (check() has said what there is to say about this one)
                 stored = self.store.get(self.key_of(face, shape, bleed_pt))
-                self._check_texts(stored or {"texts": self.done[key].texts}, shape, bleed_pt, where, face)
+                drawn = self.done[key]
+                self._check_texts(stored or {"texts": drawn.texts, "svg_images": drawn.svg_images}, shape, bleed_pt,
+                                  where, face)
         return self.done[key]
 
     def _draw(self, svg: str, key: str, where: str, template: str):
@@ -156,6 +158,17 @@ class FaceArts:
             self._preflight(placed, where, template)
         self.by_svg[key] = art
         return art
+
+    def _image_labels(self, svg_images) -> list:
+        """(label, first, end) of the glyphs each SVG image drew: "the icon :credit: (art/credit.svg)" for a
+        kit icon (`:name:` places it), "the image art/x.svg" for one a template shows itself."""
+        labels = []
+        for path, first, end in svg_images:
+            rel = self.relative.get(path) or self.relative.setdefault(path, _relative(path, self.kit.root))
+            names = [f":{name}:" for name, ref in sorted(getattr(self.kit, "icons", {}).items())
+                     if Path(ref).as_posix() == Path(rel).as_posix()]
+            labels.append((f"the icon {' '.join(names)} ({rel})" if names else f"the image {rel}", first, end))
+        return labels
 
     def _preflight(self, placed, where: str, template: str) -> None:
         """A raster printed below MIN_DPI looks soft: say which piece and which file."""
