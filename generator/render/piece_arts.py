@@ -164,18 +164,22 @@ class FaceArts:
         kit icon (`:name:` places it), "the image art/x.svg" for one a template shows itself."""
         labels = []
         for path, first, end in svg_images:
-            rel = self.relative.get(path) or self.relative.setdefault(path, _relative(path, self.kit.root))
+            rel = self._kit_relative(path)
             names = [f":{name}:" for name, ref in sorted(getattr(self.kit, "icons", {}).items())
                      if Path(ref).as_posix() == Path(rel).as_posix()]
             labels.append((f"the icon {' '.join(names)} ({rel})" if names else f"the image {rel}", first, end))
         return labels
+
+    def _kit_relative(self, path: str) -> str:
+        """An image's path as the kit names it (relative to the kit folder), worked out once per file."""
+        return self.relative.get(path) or self.relative.setdefault(path, _relative(path, self.kit.root))
 
     def _preflight(self, placed, where: str, template: str) -> None:
         """A raster printed below MIN_DPI looks soft: say which piece and which file."""
         for path, across, down in placed:
             dpi = min(across, down)
             if dpi < MIN_DPI:
-                rel = self.relative.get(path) or self.relative.setdefault(path, _relative(path, self.kit.root))
+                rel = self._kit_relative(path)
                 self.warnings.append(f"{where}: {template}{SUFFIX_SVG}: image {rel} prints at {dpi:.0f} dpi "
                                      f"(below {MIN_DPI}); use a larger image or print it smaller")
 
