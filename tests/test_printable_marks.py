@@ -1,6 +1,7 @@
 """Crop marks where a home printer prints them (leftovers item 1): poker cards with `marks: crop`, on Letter
-and on A4, read back from the PDF's own paths. Every crop mark, scale bar and header word must lie inside
-the printable area (PRINTABLE_MARGIN from every edge), and every cut line must still get its two marks."""
+and on A4 (and with cut lines, 9 to a Letter page), read back from the PDF's own paths. Every crop mark, cut
+line, scale bar and header word must lie inside the printable area (PRINTABLE_MARGIN from every edge), and
+every cut line must still get its two marks."""
 from __future__ import annotations
 
 import ctypes
@@ -14,19 +15,24 @@ from pnpgen.layout.packing import Run, impose
 from pnpgen.layout.sheets import CROP_SHORTEST, settings_for
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.shapes import Shape
+from tests.conftest import edit
 
 POKER = Shape("rect", 180.0, 252.0)
 TOLERANCE = 0.01  # points: cairo writes coordinates to two or three decimals
 
 
-@pytest.fixture(scope="module", params=["letter", "a4"])
+@pytest.fixture(scope="module", params=[("letter", "crop"), ("a4", "crop"), ("letter", "lines")],
+                ids=["letter-crop", "a4-crop", "letter-lines"])
 def card_sheets(request, tmp_path_factory):
-    """The blank kit (12 poker cards, `cards: {marks: crop}`) built on one paper: the cards PDF."""
-    root = tmp_path_factory.mktemp(f"marks-{request.param}")
+    """The blank kit (12 poker cards, `cards: {marks: crop}`) built on one paper, or with cut lines (9 a page
+    on Letter, the title along the left edge): (its cards PDF, the marks)."""
+    paper, marks = request.param
+    root = tmp_path_factory.mktemp(f"marks-{paper}-{marks}")
     assert main(["new", "--blank", str(root / "kit")]) == 0
-    assert main(["build", "--data", str(root / "kit"), "--out", str(root / "out"), "--paper", request.param,
+    edit(root / "kit" / "kit.yaml", "  cards: {marks: crop}", f"  cards: {{marks: {marks}}}")
+    assert main(["build", "--data", str(root / "kit"), "--out", str(root / "out"), "--paper", paper,
                  "-q", "--only", "components"]) == 0
-    return pdfium.PdfDocument(str(root / "out" / "kit" / "cards.pdf"))
+    return pdfium.PdfDocument(str(root / "out" / "kit" / "cards.pdf")), marks
 
 
 def _paths(page):
@@ -60,7 +66,8 @@ def _marks(page) -> list[tuple]:
 
 
 def test_every_mark_and_header_line_prints_inside_the_printable_area(card_sheets):
-    for page in card_sheets:
+    pdf, _ = card_sheets
+    for page in pdf:
         width, height = page.get_size()
         for _, points in _paths(page):
             for _, x, y in points:
@@ -76,7 +83,12 @@ def test_every_mark_and_header_line_prints_inside_the_printable_area(card_sheets
 def test_every_cut_line_keeps_a_mark_at_both_ends(card_sheets):
     """A full sheet's grid of C columns and R rows has C + 1 vertical and R + 1 horizontal cut lines, each
     marked at both ends by a mark no shorter than CROP_SHORTEST."""
-    front = card_sheets[0]
+    pdf, marks = card_sheets
+    front = pdf[0]
+    if marks == "lines":  # no marks to count: cut lines instead, and 9 cards on Letter, the title at the left
+        cards = [o for o in front.get_objects(max_depth=1) if o.type == pdfium_c.FPDF_PAGEOBJ_FORM]
+        assert len(cards) == 9 and front.get_size() == (612.0, 792.0)
+        return
     marks = _marks(front)
     lengths = [abs(x2 - x1) + abs(y2 - y1) for (x1, y1), (x2, y2) in marks]
     verticals = {round(x1, 1) for (x1, _), (x2, _) in marks if abs(x1 - x2) < TOLERANCE}
