@@ -37,6 +37,7 @@ from pnpgen.render import face_compact as face_compact_module
 from pnpgen.render import face_store as face_store_module
 from pnpgen.render import pdf as pdf_module
 from pnpgen.render import piece_sheets as piece_sheets_module
+from pnpgen.render import png as png_module
 from pnpgen.render import svg_ops as svg_ops_module
 from pnpgen.render.face_store import FaceStore
 from pnpgen.render.counter_sheets import FaceRef, KitView, SheetFile, SheetPage, write_sheet_file
@@ -169,8 +170,8 @@ def group_sheet(ctx, spec, faces: FaceRefs, group: tuple) -> SheetFile:
 
 # Producing the files -------------------------------------------------------------------------------------
 
-CODE = (layout_module, packing_module, titles_module, sheets_module, piece_sheets_module, pdf_module, face_store_module,
-        face_compact_module)
+CODE = (layout_module, packing_module, titles_module, sheets_module, piece_sheets_module, png_module, pdf_module,
+        face_store_module, face_compact_module)
 
 
 def job_outputs(job) -> list[str]:

@@ -32,9 +32,9 @@ from pnpgen.output import BuildLock, OutputStage
 from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 from pnpgen.pdf_update import add_print_scaling_none
 from pnpgen.pieces import Piece
-from pnpgen.render.counter_sheets import draw_scale, paint_art, save_png
 from pnpgen.render.pdf import Art, PdfDocument
-from pnpgen.render.piece_sheets import outline_path
+from pnpgen.render.piece_sheets import draw_scale, outline_path, paint_art
+from pnpgen.render.png import save_png
 from pnpgen.shapes import Shape
 
 PROOFS = "proofs"

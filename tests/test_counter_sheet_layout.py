@@ -46,6 +46,30 @@ def test_gutters_leave_gaps_between_counters():
     assert verticals == sorted(round(v, 3) for v in (a.x, a.x + 45, b.x, b.x + 45))
 
 
+def edges(slot, w: float, h: float) -> set:
+    x0, y0, x1, y1 = (round(v, 3) for v in (slot.x, slot.y, slot.x + w, slot.y + h))
+    return {(x0, y0, x0, y1), (x1, y0, x1, y1), (x0, y0, x1, y0), (x0, y1, x1, y1)}
+
+
+def lines(cuts) -> set:
+    """Cut segments as sets compare: ends rounded to 0.001 pt, the smaller end first (a back's mirrored cut
+    runs the other way)."""
+    out = set()
+    for x1, y1, x2, y2 in cuts:
+        ends = sorted(((round(x1, 3), round(y1, 3)), (round(x2, 3), round(y2, 3))))
+        out.add((*ends[0], *ends[1]))
+    return out
+
+
+def test_a_gutter_stops_every_cut_line_at_its_piece_s_corner():
+    """With a gap between the pieces, each cut line is one piece's edge: none runs on across the gap."""
+    front, back = counter_sheets(14, sheet={"gutter": "2mm"})
+    assert lines(front.cuts) == set().union(*(edges(slot, 45, 45) for slot in front.slots))
+    assert lines(back.cuts) == set().union(*(edges(slot, 45, 45) for slot in back.slots))
+    abutting = counter_sheets(14)[0]  # no gutter: rows of touching pieces share one long line
+    assert len(abutting.cuts) == 13 + 3 and len(front.cuts) == 4 * 14
+
+
 def test_crop_marks_keep_inside_the_printable_area_and_off_the_header():
     front = counter_sheets(30, sheet={"marks": "crop"})[0]
     ends = [v for cut in front.cuts for v in cut]
@@ -71,8 +95,8 @@ def test_a_counter_sheet_starts_each_table_on_a_new_row_and_stays_portrait():
 
 @pytest.fixture(scope="module")
 def counter_sheet_kit(tmp_path_factory):
-    """The mini kit with its cards (two-sided) and chits (one-sided) in the counter-sheet layout, built
-    with a short-edge flip: (output folder, manifest)."""
+    """The mini kit with its cards (two-sided) and chits (one-sided, their own 3 mm gutter) in the
+    counter-sheet layout, built with a short-edge flip and --gutter 2: (output folder, manifest)."""
     import json
     import shutil
     from pathlib import Path
@@ -85,7 +109,7 @@ def counter_sheet_kit(tmp_path_factory):
                         "  tiles: {title: terrain}")  # a packed group named by its title setting
     (kit / "kit.yaml").write_text(text)
     assert main(["build", "--data", str(kit), "--out", str(base / "out"), "-q", "--only", "components",
-                 "--duplex", "short"]) == 0
+                 "--duplex", "short", "--gutter", "2"]) == 0
     out = base / "out" / "mini"
     return out, json.loads((out / "manifest.json").read_text())["parts"]["components"]
 
@@ -110,3 +134,34 @@ def test_a_kit_prints_a_group_as_counter_sheets(counter_sheet_kit):
     assert "Mini Test Kit · damage chits · sheet 1 of 1 · front" in chits and "two-sided" not in chits
     tiles = PdfReader(str(out / "tiles.pdf"))
     assert "Mini Test Kit · terrain · front 1 of 1" in " ".join(tiles.pages[0].extract_text().split())
+
+
+def test_gutter_parts_the_pieces_of_a_counter_sheet_group_that_sets_none(counter_sheet_kit):
+    """--gutter is the gap of every counter-sheet group without a gutter of its own (the cards: 2 mm); a
+    group's own gutter wins, as a group's own paper wins over --paper (the chits: 3 mm). Read back from the
+    manifest's placements and cut lines: each cut is one piece's edge, none runs across a gap."""
+    _, manifest = counter_sheet_kit
+    for path, gap in (("cards.pdf", 2), ("chits.pdf", 3)):
+        pages = {(r["page"], r["side"]) for r in manifest["placements"] if r["file"] == path}
+        assert pages and len(pages) == len({page for page, _ in pages})
+        for page, _ in pages:
+            rows = [r for r in manifest["placements"] if (r["file"], r["page"]) == (path, page)]
+            xs = sorted({round(r["x"], 3) for r in rows})
+            assert len(xs) > 1 and all(b - a == pytest.approx(rows[0]["w"] + pt_from_mm(gap), abs=0.002)
+                                       for a, b in zip(xs, xs[1:])), (path, page, xs)
+            cuts = next(c["segments"] for c in manifest["cuts"] if (c["file"], c["page"]) == (path, page))
+            sides = [edges(SlotAt(r["x"], r["y"]), r["w"], r["h"]) for r in rows]
+            assert lines(cuts) == set().union(*sides), (path, page)
+
+
+class SlotAt:
+    def __init__(self, x: float, y: float):
+        self.x, self.y = x, y
+
+
+def test_the_components_part_owns_gutter():
+    """Two parts may not declare one option: the components part declares --gutter, the counters part
+    reads it (ctx.option) without declaring it."""
+    from pnpgen.parts import all_parts
+    owners = [part.name for part in all_parts() for option in part.options if "--gutter" in option.flags]
+    assert owners == ["components"]

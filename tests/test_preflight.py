@@ -46,8 +46,8 @@ def mini_copy(tmp_path) -> Path:
     return target
 
 
-def _build(kit: Path) -> int:
-    return main(["build", "--data", str(kit), "--out", str(kit.parent / "out"), "-q", "--only", "components"])
+def _build(kit: Path, *extra: str) -> int:
+    return main(["build", "--data", str(kit), "--out", str(kit.parent / "out"), "-q", "--only", "components", *extra])
 
 
 def test_a_piece_with_tiny_text_stops_the_build_located(mini_copy, capsys):
@@ -76,6 +76,30 @@ def test_the_kit_sets_its_own_limits(mini_copy, capsys):
     assert _build(mini_copy) == 1
     edit(mini_copy / "kit.yaml", "paper: letter", "paper: letter\npreflight: {min_text: 5pt}")
     assert _build(mini_copy) == 0
+
+
+def test_a_size_chosen_on_the_command_line_makes_findings_warnings(mini_copy, capsys):
+    """A table printed smaller with --counter-size or --piece-size prints smaller text: the player asked for
+    it, so its findings are warnings (errors with --strict), as a game module's counters'; at the table's
+    own size, even when the command line names it, they stop the build."""
+    import json
+    template = mini_copy / "templates" / "chit.svg.j2"
+    template.write_text(template.read_text().replace("pt(12)", "pt(12 * piece.w / 12.7)"))  # text grows with the chit
+    assert _build(mini_copy) == 0  # 12 pt on the chits' own 1/2 in
+    finding = "chits.yaml:10: chits row 1: chit.svg.j2 (front): text '1' is 5.7 pt, below the 6 pt minimum"
+    for size in (["--counter-size", "6mm"], ["--piece-size", "chits=6mm"]):
+        capsys.readouterr()
+        assert _build(mini_copy, *size) == 0
+        assert re.search(r"warning: preflight: \S*" + re.escape(finding), capsys.readouterr().err)
+        manifest = json.loads((mini_copy.parent / "out" / "mini" / "manifest.json").read_text())
+        assert any(w.startswith("preflight: ") and w.endswith(finding) for w in manifest["parts"]["components"]["warnings"])
+        assert _build(mini_copy, *size, "--strict") == 1
+        assert "--strict: these warnings are errors" in capsys.readouterr().err
+    edit(mini_copy / "components" / "chits.yaml", "size: 1/2in", "size: 6mm")  # the kit's own size now
+    for size in ([], ["--piece-size", "chits=6mm"], ["--counter-size", "6mm"]):
+        assert _build(mini_copy, *size) == 1
+        err = capsys.readouterr().err
+        assert "preflight: these pieces would print badly" in err and finding in err
 
 
 def test_the_default_kit_s_counter_faces_are_measured(tmp_path):

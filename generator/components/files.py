@@ -49,13 +49,24 @@ def batches(kit) -> "OrderedDict[str, list]":
     return groups
 
 
+def group_sheet(ctx, table) -> dict | None:
+    """The kit's sheet settings of the table's group (kit.yaml `sheets:`), with --gutter as the gap of a
+    counter-sheet group that sets no gutter of its own: as --paper is the paper of a group that names none,
+    the command line gives what the kit leaves open and a group's own setting wins."""
+    sheet = ctx.kit.sheets.get(table.group)
+    gutter = ctx.option("gutter")
+    if gutter is None or not sheet or sheet.get("layout") != COUNTER_SHEET or sheet.get("gutter"):
+        return sheet
+    return {**sheet, "gutter": f"{gutter}mm"}
+
+
 def wanted_faces(ctx, kit) -> list:
     """(face, shape, bleed) of every face the sheets will print, in print order."""
     duplex, _ = build_setting(ctx)
     wanted = []
     for group, runs in batches(kit).items():
         for table, pieces in runs:
-            bleed = settings_for(table.shape, kit.sheets.get(table.group), ctx.paper, duplex).bleed
+            bleed = settings_for(table.shape, group_sheet(ctx, table), ctx.paper, duplex).bleed
             for piece in pieces:
                 wanted += [(f, table.shape, bleed) for f in (piece.front, piece.back) if f is not None]
     return wanted
@@ -65,7 +76,7 @@ def plan_group(ctx, runs: list) -> tuple[list, list]:
     """([(table, pieces, sheet settings)], pages) of one print group: the layout, in numbers only. Its
     tables share pages (pnpgen.layout.packing); a slot's index counts through all their pieces."""
     duplex, offset = build_setting(ctx)
-    tables = [(table, pieces, settings_for(table.shape, ctx.kit.sheets.get(table.group), ctx.paper, duplex, offset))
+    tables = [(table, pieces, settings_for(table.shape, group_sheet(ctx, table), ctx.paper, duplex, offset))
               for table, pieces in runs]
     packed = [Run(table.shape, len(pieces), settings, any(p.back is not None for p in pieces))
               for table, pieces, settings in tables]
@@ -86,9 +97,9 @@ def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
     from pnpgen.layout import packing, sheets as sheets_layout
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.components import titles
-    from pnpgen.render import counter_sheets, pdf, piece_sheets
+    from pnpgen.render import pdf, piece_sheets, png
     tables, pages = plan
-    parts = [source_fingerprint(pdf, piece_sheets, counter_sheets, sheets_layout, packing, duplex, titles),
+    parts = [source_fingerprint(pdf, piece_sheets, png, sheets_layout, packing, duplex, titles),
              renderer_fingerprint(), ctx.kit.title,
              group, repr([(p.side, p.header, p.header_side, p.slots) for p in pages]),
              repr(page_headers(ctx, group, plan))]
@@ -120,7 +131,14 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
                   for number, page in enumerate(plan[1], 1) for slot in page.slots]
     paper = (ctx.kit.sheets.get(runs[0][0].group) or {}).get("paper") or ctx.paper
     return {"path": f"{group}{SUFFIX}", "pages": len(plan[1]), "sheets": sheets_of(plan[1]), "paper": paper,
-            "previews": previews, "placements": placements}
+            "previews": previews, "placements": placements, "cuts": page_cuts(f"{group}{SUFFIX}", plan[1])}
+
+
+def page_cuts(path: str, pages: list) -> list[dict]:
+    """Every page's straight cut lines and crop marks (x1, y1, x2, y2 in points from its top-left corner),
+    for the manifest: where a cutter (or a test) finds them without reading the PDF."""
+    return [{"file": path, "page": number, "segments": [[round(v, 3) for v in cut] for cut in page.cuts]}
+            for number, page in enumerate(pages, 1)]
 
 
 def preview_names(ctx, group: str, plan: tuple) -> list[str]:
@@ -184,7 +202,7 @@ def page_headers(ctx, group: str, plan: tuple) -> list[tuple]:
 def draw_preview(path, page, owners: list, arts: FaceArts, words: tuple) -> None:
     """A page as a 60 dpi PNG, drawn as its PDF page is (`words`: bleed, title, flip, hint). Faces are replayed
     anew with their images' pixels (a PDF's faces carry stand-ins that only a PDF can show)."""
-    from pnpgen.render.counter_sheets import save_png
+    from pnpgen.render.png import save_png
     from pnpgen.render.face_store import replay
     from pnpgen.render.piece_sheets import draw_sheet_page
     shown: dict = {}
@@ -233,14 +251,15 @@ def _build(ctx) -> dict:
     cache = OutputCache(ctx.cache_dir / "piece-sheets")
     files = [write_group(ctx, group, runs, arts, cache) for group, runs in batches(kit).items()]
     cache.prune()
-    if arts.findings:
+    if arts.findings:  # the kit as designed must print well
         raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
-    warnings = sorted(set(arts.warnings))
+    warnings = sorted(set(arts.warnings)) + [f"preflight: {finding}" for finding in sorted(set(arts.size_findings))]
     arts.store.save(arts.used)
     ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "
             f"{len(arts.used)} distinct faces, {arts.rendered} rendered, the rest replayed")
-    return {"files": [{k: v for k, v in f.items() if k != "placements"} for f in files],
+    return {"files": [{k: v for k, v in f.items() if k not in ("placements", "cuts")} for f in files],
             "placements": [p for f in files for p in f["placements"]], "warnings": warnings,
+            "cuts": [cut for f in files for cut in f["cuts"]],
             "faces": {"distinct": len(arts.used), "rendered": arts.rendered},
             "tables": {t.id: {"name": t.name, "shape": t.shape.kind, "w": round(t.shape.w, 3),
                               "h": round(t.shape.h, 3), "radius": round(t.shape.radius, 3), "group": t.group,

@@ -73,7 +73,8 @@ def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Probl
 def resize_tables(tables: dict, sizes: dict, problems: Problems, counter_size: str | None = None) -> dict:
     """`--piece-size TABLE=SIZE`: the same table printed at another size (its shape and orientation kept).
     `--counter-size SIZE` does the same for every square table (a kit's counters and chits) that no
-    --piece-size names, as it does for a game module's counters."""
+    --piece-size names, as it does for a game module's counters. A table whose size changed is marked
+    `size_chosen`: its preflight findings are the player's choice, warnings (pnpgen.render.piece_arts)."""
     import dataclasses
     from pnpgen.shapes import Shape, parse_size
     out = dict(tables)
@@ -90,7 +91,7 @@ def resize_tables(tables: dict, sizes: dict, problems: Problems, counter_size: s
             problems.error("--piece-size" if table_id in sizes else "--counter-size", 0, table_id, str(exc))
             continue
         shape = Shape(table.shape.kind, w, h, table.shape.radius, table.shape.orientation)
-        out[table_id] = dataclasses.replace(table, shape=shape)
+        out[table_id] = dataclasses.replace(table, shape=shape, size_chosen=shape != table.shape)
     return out
 
 

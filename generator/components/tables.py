@@ -94,6 +94,7 @@ class Table:
     order: int = 0
     colour_files: bool | None = None  # per_colour: one file per colour (True), shared (False), by size (None)
     numbered: bool = False            # each copy of a row numbered 1..qty (`number` in its templates)
+    size_chosen: bool = False         # printed at a size the command line chose (--counter-size, --piece-size)
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # dotted path -> line
 
 

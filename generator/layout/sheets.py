@@ -212,7 +212,7 @@ def cuts(shape: Shape, slots, s: SheetSettings, page, bounds: tuple | None = Non
     if s.marks == "outline" or not slots:
         return ()
     if s.marks == "lines":
-        return _lines(shape, slots, s.gutter)
+        return _lines(shape, slots)
     xs = sorted({round(v, 3) for sl in slots for v in (sl.x, sl.x + shape.w)})
     ys = sorted({round(v, 3) for sl in slots for v in (sl.y, sl.y + shape.h)})
     return _crop_marks(xs, ys, bounds or mark_bounds(page, (0.0, 0.0, 0.0, 0.0), ""))
@@ -238,9 +238,11 @@ def _mark_length(room: float) -> float:
     return max(0.0, min(CROP_LEN, room - CROP_GAP))
 
 
-def _lines(shape: Shape, slots, gutter: float) -> tuple:
-    """Every piece's edges as lines, joined where they meet or only a gutter parts them: vertical lines
-    (sorted by x) then horizontal ones (by y); a full grid gives one line per edge across the sheet."""
+def _lines(shape: Shape, slots) -> tuple:
+    """Every piece's edges as lines, joined where pieces touch: vertical lines (sorted by x) then horizontal
+    ones (by y); a full grid of abutting pieces gives one line per edge across the sheet. A gutter parts the
+    lines too: each piece's edge stops at its corner and never runs across the gap (the waste between
+    pieces) to the next piece's."""
     vertical, horizontal = {}, {}
     for sl in slots:
         x0, x1, y0, y1 = (round(v, 3) for v in (sl.x, sl.x + shape.w, sl.y, sl.y + shape.h))
@@ -248,15 +250,15 @@ def _lines(shape: Shape, slots, gutter: float) -> tuple:
             vertical.setdefault(x, []).append((y0, y1))
         for y in (y0, y1):
             horizontal.setdefault(y, []).append((x0, x1))
-    out = [(x, lo, x, hi) for x in sorted(vertical) for lo, hi in _joined(vertical[x], gutter)]
-    return tuple(out + [(lo, y, hi, y) for y in sorted(horizontal) for lo, hi in _joined(horizontal[y], gutter)])
+    out = [(x, lo, x, hi) for x in sorted(vertical) for lo, hi in _joined(vertical[x])]
+    return tuple(out + [(lo, y, hi, y) for y in sorted(horizontal) for lo, hi in _joined(horizontal[y])])
 
 
-def _joined(spans: list, gap: float) -> list:
-    """Spans along one line merged where they overlap, touch or are no more than `gap` apart."""
+def _joined(spans: list) -> list:
+    """Spans along one line merged where they overlap or touch."""
     merged = []
     for lo, hi in sorted(spans):
-        if merged and lo <= merged[-1][1] + gap + 1e-3:
+        if merged and lo <= merged[-1][1] + 1e-3:
             merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
         else:
             merged.append((lo, hi))

@@ -1,4 +1,5 @@
-"""Part "components": every component table's pieces, double-sided, one PDF per print group.
+"""Part "components": every component table's pieces, double-sided, one PDF per print group; its options
+--previews and --gutter serve the counters part too (pnpgen.parts.counters reads them, declaring none).
 
 The work is in pnpgen.components.files, imported when the part is built: registering the part (every
 `pnpgen` command does) loads no drawing code.
@@ -18,5 +19,10 @@ PART = Part(name="components", build=build, order=15, aliases=("pieces",),
             options=(Option(("--previews",), {"action": "store_true",
                                               "help": "also draw every sheet page of pieces (components and counters) "
                                                       "as a 60 dpi PNG in previews/ (off by default: a third again "
-                                                      "of their drawing time)"}),),
+                                                      "of their drawing time)"}),
+                     Option(("--gutter",), {"type": float, "default": None, "metavar": "MM",
+                                            "help": "gap between the pieces of every counter-sheet group that sets "
+                                                    "no gutter of its own (and a game module's counters) in mm "
+                                                    "(default: the group's, 0 for squares: they abut and share "
+                                                    "cut lines)"})),
             applies=lambda kit: bool(kit.tables), ignores=("rules", "boards"), needs=("cairo",), weight=1.5)

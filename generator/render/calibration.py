@@ -7,8 +7,8 @@ from pathlib import Path
 
 from pnpgen.fonts import FAMILY
 from pnpgen.layout.calibration import Calibration
-from pnpgen.render.counter_sheets import save_png
 from pnpgen.render.pdf import PdfDocument
+from pnpgen.render.png import save_png
 
 
 @dataclass(frozen=True)

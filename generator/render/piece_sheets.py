@@ -1,11 +1,18 @@
 """Drawing imposed sheets of pieces: faces where layout put them, cut lines, crop marks and cut paths,
-a title line and the scale check. Reads positions, never decides them."""
+a title line and the scale check. Reads positions, never decides them. Its page parts (a face painted,
+the cut lines on their halo, the scale check) serve the proofs too."""
 from __future__ import annotations
 
 import math
 
+from pnpgen.fonts import FAMILY
 from pnpgen.layout.sheets import SheetPage
-from pnpgen.render.counter_sheets import FAMILY, draw_cuts, draw_scale, draw_title_lines, paint_art
+from pnpgen.lengths import pt_from_mm
+
+CUT_GREY = (0.1, 0.1, 0.1)   # a near-black core ...
+CUT_WIDTH = 0.3              # points: thin enough to vanish under a blade, visible enough to follow
+CUT_HALO = (1.0, 1.0, 1.0)   # ... on a white halo, so the line reads on every ground: the mid-grey of old
+CUT_HALO_WIDTH = 0.9         # vanished into the green and yellow patterns
 
 
 def draw_sheet_page(cr, page: SheetPage, arts: list, shape, bleed: float, title: str, flip: str = "",
@@ -80,3 +87,65 @@ def draw_header(cr, page: SheetPage, title: str, flip: str = "", hint: str = "")
             cr.show_text(hint)
         draw_scale(cr, x + w, y + 1)
     cr.restore()
+
+
+def paint_art(cr, art: Art, x: float, y: float, turned: bool = False) -> None:
+    """Paint a face at (x, y); a turned face is rotated half a turn about its centre."""
+    cr.save()
+    cr.translate(x, y)
+    if turned:
+        cr.translate(art.width, art.height)
+        cr.rotate(math.pi)
+    cr.set_source_surface(art.recording, 0, 0)
+    cr.rectangle(0, 0, art.width, art.height)
+    cr.fill()
+    cr.restore()
+
+
+def draw_cuts(cr, cuts, paths=None) -> None:
+    """Each cut line (and cut path: `paths(cr)` adds them) twice: a white halo, then a dark core on it, so
+    it reads on light and dark grounds alike."""
+    cr.save()
+    for colour, width in ((CUT_HALO, CUT_HALO_WIDTH), (CUT_GREY, CUT_WIDTH)):
+        cr.set_source_rgb(*colour)
+        cr.set_line_width(width)
+        for x1, y1, x2, y2 in cuts:
+            cr.move_to(x1, y1)
+            cr.line_to(x2, y2)
+        cr.stroke()
+        if paths is not None:
+            paths(cr)
+            cr.stroke()
+    cr.restore()
+
+
+def draw_title_lines(cr, header: tuple, lines: tuple[str, ...], scale: bool) -> None:
+    """Title lines in the header box (x, y, w, h), the first bold; `scale`: the scale check at the right (a
+    file's first page, whose lines say how to measure it)."""
+    x, y, w, h = header
+    cr.save()
+    cr.set_source_rgb(0.1, 0.1, 0.1)
+    for number, line in enumerate(lines):
+        cr.select_font_face(FAMILY, 0, 1 if number == 0 else 0)
+        cr.set_font_size(9 if number == 0 else 7.5)
+        cr.move_to(x, y + 10 + number * 10)
+        cr.show_text(line)
+    if scale:
+        draw_scale(cr, x + w, y + 8)
+    cr.restore()
+
+
+def draw_scale(cr, right: float, top: float) -> None:
+    """A 1 in and a 25 mm bar, right-aligned: if the print measures otherwise, the printer scaled it."""
+    cr.set_line_width(0.6)
+    for number, (length, label) in enumerate(((72.0, "1 in"), (pt_from_mm(25), "25 mm"))):
+        y = top + number * 16
+        left = right - 34 - length
+        cr.rectangle(left, y, length, 5)
+        cr.stroke()
+        cr.rectangle(left, y, length / 2, 5)
+        cr.fill()
+        cr.select_font_face(FAMILY, 0, 0)
+        cr.set_font_size(7.5)
+        cr.move_to(right - 30, y + 5)
+        cr.show_text(label)
