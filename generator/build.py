@@ -182,7 +182,7 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
         mark_print_scaling(stage.dir / rel for rel in stage.written)  # every PDF asks viewers not to scale
         warnings = [w for name in sorted(results) for w in results[name].get("warnings", ())]
         if warnings and options.strict:  # before anything lands: the previous output stays whole
-            raise BuildError("\n".join(warnings) + "\n--strict: these warnings are errors; nothing was changed")
+            raise BuildError("--strict: these warnings are errors:\n" + "\n".join(warnings))
         manifest = build_manifest(kit, pieces, shown_options, results, read_previous(kit_out))
         stage.write_json(MANIFEST, manifest)
         written = [kit_out / rel for rel in stage.written]

@@ -84,7 +84,7 @@ def _run_command(args) -> int:
         _report_problems(exc.problems)
         return EXIT_DATA
     except BuildError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _report_failure(str(exc), exc.problem_count())
         return EXIT_DATA
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -94,8 +94,15 @@ def _run_command(args) -> int:
         if isinstance(exc, OSError) and is_missing_cairo(exc):
             print(HOW_TO_GET_CAIRO, file=sys.stderr, end="")
             return EXIT_DATA
-        print(f"error: {unexpected_failure(exc)}", file=sys.stderr)
+        _report_failure(unexpected_failure(exc), 1)
         return EXIT_DATA
+
+
+def _report_failure(message: str, count: int) -> None:
+    """A failure found while building, closed by the same line as the problems found while loading
+    (_report_problems), so every failed build ends alike."""
+    print(f"error: {message}", file=sys.stderr)
+    print(f"{count} error(s); nothing was built or changed.", file=sys.stderr)
 
 
 def unexpected_failure(exc: BaseException) -> str:

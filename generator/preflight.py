@@ -27,20 +27,30 @@ def preflight_rules(kit) -> Rules:
                  parse_length(own["cut_margin"]) if own.get("cut_margin") else defaults.cut_margin)
 
 
-def check_face(texts, shape: Shape, bleed: float, rules: Rules) -> list[str]:
-    """Findings for one face: runs of text below the minimum size, or too near (or over) the cut path."""
+def check_face(texts, shape: Shape, bleed: float, rules: Rules, sources=()) -> list[str]:
+    """Findings for one face: runs of text below the minimum size, or too near (or over) the cut path.
+    `sources`: (label, first, end) of the glyphs an image drew (a kit's SVG icon, "the icon :credit:
+    (art/credit.svg)"): a run among them is named with its label, since the template does not hold it."""
     small, near = [], []
-    for run in runs(texts, bleed):
+    text_runs = runs(texts, bleed)
+    for run, indexes in zip(text_runs, _run_indexes(text_runs)):
+        named = _named(run, indexes[0], sources)
         smallest = min(size for size, _, _ in run)
         if smallest < rules.min_text - 1e-6:
-            small.append((_text(run), sorted({round(size, 1) for size, _, _ in run if size < rules.min_text})))
+            small.append((named, sorted({round(size, 1) for size, _, _ in run if size < rules.min_text})))
         gap = min(clearance(box, shape) for _, _, box in run)
         if gap < rules.cut_margin - 0.03:  # 0.01 mm: what the rounding of a layout leaves
-            near.append((_text(run), gap))
-    findings = [f"text {text!r} is {_list(sizes)} pt, below the {rules.min_text:g} pt minimum" for text, sizes in small]
-    findings += [f"text {text!r} comes within {max(gap, 0) * 25.4 / 72:.2f} mm of the cut line "
+            near.append((named, gap))
+    findings = [f"text {text} is {_list(sizes)} pt, below the {rules.min_text:g} pt minimum" for text, sizes in small]
+    findings += [f"text {text} comes within {max(gap, 0) * 25.4 / 72:.2f} mm of the cut line "
                  f"(keep {rules.cut_margin * 25.4 / 72:g} mm clear)" for text, gap in near]
     return findings
+
+
+def _named(run, first: int, sources) -> str:
+    """The run's text quoted, and where it comes from when an image drew it."""
+    label = next((label for label, start, end in sources if start <= first < end), None)
+    return repr(_text(run)) + (f" in {label}" if label else "")
 
 
 def runs(texts, bleed: float) -> list[list]:

@@ -72,3 +72,9 @@ class UsageError(ValueError):
 
 class BuildError(Exception):
     """A build step failed for a reason outside the data (a template, a font, a write)."""
+
+    def problem_count(self) -> int:
+        """How many problems the message says, for the closing "N error(s)" line: one, or each line under a
+        heading that ends in a colon (a preflight's findings, --strict's warnings)."""
+        lines = str(self).splitlines()
+        return len(lines) - 1 if len(lines) > 1 and lines[0].endswith(":") else 1

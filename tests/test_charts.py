@@ -107,3 +107,51 @@ def test_the_schema_refuses_unknown_fields_located(tmp_path):
     (problem,) = problems.items
     assert problem.field == "charts.levels.transpos" and "did you mean 'transpose'" in problem.message
     assert problem.line == CHARTS[: CHARTS.index("transpose: true")].count("\n") + 1
+
+
+DECK_CHART = """\
+charts:
+  deck:
+    rows: tables.cards.rows
+    columns:
+      - {id: title, header: Card, cell: "{{ row.title }}", width: 2, total: All the cards}
+      - {id: cost, header: Cost, cell: "{{ row.cost }}", align: centre}
+      - {id: qty, header: Copies, cell: "{{ row.qty }}", align: centre, total: "{{ rows | sum(attribute='qty') }}"}
+"""
+DECK_CHAPTER = """
+## The deck, in full
+
+{{ table('deck') }}
+
+## The deck, by cost
+
+{{ table('deck', columns=['title', 'cost']) }}
+"""
+
+
+@pytest.fixture(scope="module")
+def deck_booklet(tmp_path_factory) -> str:
+    """The blank kit with a chart of its cards (a label total and a copies total), printed whole and without
+    its copies column: the booklet's text, squashed."""
+    import re
+
+    import pypdfium2 as pdfium
+
+    from pnpgen.cli import main
+    root = tmp_path_factory.mktemp("deck-chart")
+    kit = root / "kit"
+    assert main(["new", "--blank", str(kit)]) == 0
+    (kit / "charts.yaml").write_text(DECK_CHART, encoding="utf-8")
+    with (kit / "rules" / "01-rules.md").open("a", encoding="utf-8") as chapter:
+        chapter.write(DECK_CHAPTER)
+    assert main(["build", "--data", str(kit), "--out", str(root / "out"), "-q", "--only", "documents"]) == 0
+    pdf = pdfium.PdfDocument(str(root / "out" / "kit" / "booklet.pdf"))
+    return re.sub(r"\s+", "", "".join(page.get_textpage().get_text_range() for page in pdf))
+
+
+def test_a_total_row_prints_with_its_totals_and_not_as_a_lone_label(deck_booklet):
+    """Whole, the chart ends on its label and the copies' sum; without the copies column nothing is left to
+    total, so no row of the label alone (with empty cells) ends it."""
+    full, by_cost = deck_booklet.split("Thedeck,infull")[1].split("Thedeck,bycost")
+    assert "Trade04Allthecards12" in full
+    assert "Allthecards" not in by_cost and by_cost.startswith("CardCostExplore1")

@@ -94,3 +94,18 @@ def test_a_plain_value_error_inside_a_part_ends_the_build_not_as_a_usage_error()
         _build_one(ctx, _failing_part(ValueError("flowable given negative availWidth")))
     with pytest.raises(UsageError):
         _build_one(ctx, _failing_part(UsageError("unknown map 'x' for --map")))
+
+
+def test_a_build_that_fails_while_drawing_ends_as_a_load_error_does(run_cli, tmp_path):
+    """A template that fails only when a card is drawn (the kit loads and validates --quick): the build says
+    where, then closes with the same count line as load errors, exits 1 and leaves no output."""
+    kit = tmp_path / "kit"
+    assert run_cli("new", "--blank", kit).code == 0
+    line = edit(kit / "templates" / "card-front.svg.j2", '{{ p.ground(piece, "#fdf8ec") }}',
+                '{{ p.ground(piece, "#fdf8ec") }}{% if cost == 0 %}{{ 1 // 0 }}{% endif %}')
+    assert run_cli("validate", "--quick", "--data", kit).code == 0
+    result = run_cli("build", "--data", kit, "--out", tmp_path / "out", "--quiet")
+    assert result.code == 1 and "Traceback" not in result.err
+    assert f"card-front.svg.j2:{line}: integer division or modulo by zero" in result.err
+    assert result.err.splitlines()[-1] == "1 error(s); nothing was built or changed."
+    assert not (tmp_path / "out" / "kit").exists()

@@ -53,10 +53,11 @@ def test_piece_sizes_are_exact_in_points(built):
                      ("tiles", round(144 * 2 / 3 ** 0.5, 2), 144.0), ("chits", 36.0, 36.0)}
 
 
-def test_nine_poker_cards_fit_a_letter_page(built):
+def test_crop_marked_poker_cards_go_eight_to_a_letter_page(built):
+    """Nine would fill the printable height and leave their crop marks no room (tests/test_printable_marks)."""
     _, manifest = built
     first = [p for p in placements(manifest, "cards.pdf", "front") if p["page"] == 1]
-    assert len(first) == 9
+    assert len(first) == 8 and len({p["y"] for p in first}) == 2
 
 
 def test_texts_print_on_the_cards_and_counts_read_back(built):
@@ -259,12 +260,18 @@ def test_textbox_centres_lines_with_bold_runs_as_a_whole():
     assert x == pytest.approx((60 - used) / 2, abs=0.01)
 
 
-def test_left_header_moves_right_on_long_edge_backs(built):
-    """9 cards on Letter turn the header along the left edge; the mirrored backs leave room on the right."""
-    _, manifest = built
-    backs = [p for p in placements(manifest, "cards.pdf", "back") if p["page"] == 2]
-    assert min(p["x"] for p in backs) < 30            # mirrored backs start near the left margin
-    assert max(p["x"] + p["w"] for p in backs) < 612 - 18 - 30 + 0.01  # the right band is free for the header
+def test_left_header_moves_right_on_long_edge_backs():
+    """9 poker cards with cut lines on Letter turn the header along the left edge; the mirrored backs leave
+    room on the right, where the back's title goes."""
+    from pnpgen.layout.packing import Run, impose
+    from pnpgen.layout.sheets import settings_for
+    from pnpgen.shapes import Shape
+    poker = Shape("rect", 180.0, 252.0)
+    front, back = impose([Run(poker, 9, settings_for(poker, {"marks": "lines"}, "letter"), True)])
+    assert front.header_side == "left" and back.header_side == "right" and len(back.slots) == 9
+    assert min(s.x for s in back.slots) < 30            # mirrored backs start near the left margin
+    assert max(s.x + 180 for s in back.slots) < 612 - 18 - 30 + 0.01  # the right band is free for the header
+    assert back.header[0] >= max(s.x + 180 for s in back.slots) - 0.01
 
 
 def test_piece_size_option_reprints_a_table_at_another_size(tmp_path, capsys):

@@ -316,6 +316,19 @@ def test_an_unknown_icon_is_located_with_a_did_you_mean(kit_to_break, run_cli):
     assert result.code == 1 and f"kit.yaml:{line}: icons.credit: " in result.err, result.err
 
 
+def test_text_too_small_inside_an_icon_names_the_icon(kit_to_break, run_cli):
+    """An SVG icon whose own words print below the minimum size (a 5 mm word on a 10 mm icon set one em of
+    11 pt or less): the finding names the icon by its name and file, where the template shows no such word."""
+    (kit_to_break / "art" / "credit.svg").write_text(ICON_SVG.replace(
+        "</svg>", '<text x="1" y="7" font-family="DejaVu Sans" font-size="5">CR</text></svg>'), encoding="utf-8")
+    result = run_cli("build", "--data", kit_to_break, "--out", kit_to_break.parent / "out", "-q",
+                     "--only", "components")
+    assert result.code == 1, result.err
+    finding = next(line for line in result.err.splitlines() if "'CR'" in line)
+    assert "cards.yaml:" in finding and "cards row Build" in finding and "card-front.svg.j2 (front)" in finding
+    assert "text 'CR' in the icon :credit: (art/credit.svg) is " in finding and "below the 6 pt minimum" in finding
+
+
 # Item 2: a kit's own fonts --------------------------------------------------------------------------------------
 
 def _embedded_fonts(path: Path) -> dict:

@@ -78,8 +78,9 @@ def cards(built):
             for p in items:
                 page = pdf[p["page"] - 1]
                 height = page.get_height()
-                text = page.get_textpage().get_text_bounded(left=p["x"], bottom=height - p["y"] - p["h"],
-                                                           right=p["x"] + p["w"], top=height - p["y"])
+                box = (p["x"], height - p["y"] - p["h"], p["x"] + p["w"], height - p["y"])
+                textpage = page.get_textpage()
+                text = turned_text(textpage, box) if p["turned"] else textpage.get_text_bounded(*box)
                 table, row = p["ref"].split(".", 1)
                 # the sheet's sideways label runs beside the grid and can fall inside an edge card's box
                 text = re.sub(r"SE4BoardGame·.*$", "", squash(text))
@@ -87,6 +88,27 @@ def cards(built):
         finally:
             pdf.close()
     return found
+
+
+def turned_text(textpage, box: tuple) -> str:
+    """The text of a piece printed half a turn round (a back on a landscape page flipped on the long edge) in
+    its own reading order: pdfium finds its lines in order but sets each upside-down line's words by the
+    page's left to right, so each line is read again right to left (by the characters' origins)."""
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+    left, bottom, right, top = box
+    lines: list[list] = [[]]
+    for index in range(textpage.count_chars()):
+        char = textpage.get_text_range(index, 1)
+        if char in "\r\n":
+            lines.append([])
+            continue
+        x, y = ctypes.c_double(), ctypes.c_double()
+        pdfium_c.FPDFText_GetCharOrigin(textpage.raw, index, x, y)
+        if left <= x.value <= right and bottom <= y.value <= top:
+            lines[-1].append((-x.value, char))
+    return "\n".join("".join(char for _, char in sorted(line)) for line in lines if line)
 
 
 def expected_pieces(table: dict, colours: int) -> int:

@@ -120,9 +120,9 @@ def _kit_build(tmp_path_factory, kit: str, parts: str, *options: str) -> tuple[P
 
 @pytest.fixture(scope="module")
 def eclipse(tmp_path_factory):
-    # flipped on the short edge, the backs of Eclipse's landscape card sheet stand upright on the page (a long
-    # flip turns them half a turn), which is how these tests read a face's lines
-    return _kit_build(tmp_path_factory, "eclipse", "components,boards", "--duplex", "short")
+    # flipped on the long edge (the default), the backs of Eclipse's portrait card sheet stand upright on the
+    # page (a short flip turns them half a turn), which is how these tests read a face's lines
+    return _kit_build(tmp_path_factory, "eclipse", "components,boards")
 
 
 @pytest.fixture(scope="module")

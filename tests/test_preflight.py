@@ -120,8 +120,9 @@ def test_the_default_kit_s_counters_pass_and_a_stricter_kit_fails_located(kit_co
     assert main(["build", "--data", str(kit_copy), "--out", str(out), "-q", "--only", "counters"]) == 1
     err = capsys.readouterr().err
     assert "preflight: these pieces would print badly" in err and "below the 9 pt minimum" in err
-    findings = err.splitlines()[1:]  # each says first where its piece comes from (data file and line)
+    findings = err.splitlines()[1:-1]  # each says first where its piece comes from (data file and line)
     assert findings and all(re.match(r"\S+\.yaml:\d+: ", line) for line in findings), findings[:3]
+    assert err.splitlines()[-1] == f"{len(findings)} error(s); nothing was built or changed."  # one per finding
     # a smaller size asked for on the command line: warnings, and --strict refuses
     assert main(["build", "--data", str(kit_copy), "--out", str(out), "-q", "--only", "counters",
                  "--counter-size", "1/2in"]) == 0

@@ -248,7 +248,7 @@ def _build_chart(chart: Chart, context: dict, section: str | None, columns) -> T
                 shaded.append(len(body))
             body.append(tuple(render.text(f"{field}.cell", c["cell"], row=row, item=item) for field, c, item in chosen))
             kept.append(row)
-    total = any(c["total"] for _, c, _ in chosen)
+    total = _has_totals(chosen)
     if total:
         body.append(tuple(render.text(f"{field}.total", c["total"], rows=kept, item=item) if c["total"] else ""
                           for field, c, item in chosen))
@@ -256,6 +256,12 @@ def _build_chart(chart: Chart, context: dict, section: str | None, columns) -> T
                      align=tuple(c["align"] for _, c, _ in chosen), sections=tuple(titles), shaded=tuple(shaded),
                      where=f"{chart.file}:{chart.lines.get('', 0)}: charts.{chart.id}")
     return data.transposed(spec["label_width"]) if spec["transpose"] else data
+
+
+def _has_totals(chosen: list) -> bool:
+    """Whether the chosen columns make a total row: one of them must work its total out (Jinja code, over
+    `rows` or the data); a row of fixed labels alone ("All ships") would print a label over empty cells."""
+    return any(c["total"] and JINJA_CODE.search(c["total"]) for _, c, _ in chosen)
 
 
 def _sections(chart: Chart, render: _Renderer, rows: list, only: str | None) -> list[tuple[str | None, list]]:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from pnpgen.layout.sheets import (COUNTER_SHEET, COUNTER_SHEET_HEADERS, CROP_GAP, CROP_LEN, HEADER, SheetPage,
                                   SheetSettings, Slot, area, back_header_side, back_slot, band_cells, cells_on,
-                                  centring, cuts, header_box, mirror_cut, outlines, page_choices)
+                                  centring, cuts, header_box, mark_bounds, mark_room, mirror_cut, outlines,
+                                  page_choices)
 from pnpgen.lengths import parse_length
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.shapes import Shape
@@ -72,10 +73,12 @@ def impose(runs: list[Run]) -> list[SheetPage]:
 def _front(packing: Packing, bands: list, sheet: int) -> SheetPage:
     page, side = packing.page, packing.header_side
     room = packing.rooms[sheet] if packing.rooms else HEADER
+    header = header_box(page, side, room)
+    bounds = mark_bounds(page, header, side)
     return SheetPage(page, "front", tuple(sl for _, slots in bands for sl in slots),
-                     tuple(c for run, slots in bands for c in cuts(run.shape, slots, run.settings, page)),
+                     tuple(c for run, slots in bands for c in cuts(run.shape, slots, run.settings, page, bounds)),
                      tuple(o for run, slots in bands for o in outlines(run.shape, slots, run.settings)),
-                     header_box(page, side, room), side)
+                     header, side)
 
 
 def _back(packing: Packing, bands: list, settings: SheetSettings, front: SheetPage | None) -> SheetPage:
@@ -174,7 +177,7 @@ def pack(runs: list[Run]) -> Packing:
 
 def _fill(runs: list[Run], page: tuple[float, float], side: str) -> list[list[Placed]] | None:
     """Fronts, each a list of placed pieces; None when a run does not fit this page at all."""
-    left, top, avail_w, avail_h = area(page, side)
+    left, top, avail_w, avail_h = area(page, side, max(mark_room(run.settings) for run in runs))
     pages: list[list[Placed]] = []
     bottom, last = None, None  # the lowest edge of the current page's last band, and its run
     for number, run in enumerate(runs):

@@ -25,6 +25,7 @@ PACKED, COUNTER_SHEET = "packed", "counter-sheet"
 LAYOUTS = (PACKED, COUNTER_SHEET)
 COUNTER_SHEET_HEADERS = (50.0, 16.0)  # a file's first page (title, print instructions, scale check), the others
 CROP_GAP, CROP_LEN = parse_length("1mm"), parse_length("4mm")
+CROP_SHORTEST = parse_length("2mm")  # a crop mark shortened to stay inside the printable area keeps this much
 DEFAULT_GUTTER = {"square": 0.0, "rect": 0.0, "circle": parse_length("2mm"), "hex": parse_length("2mm")}
 DEFAULT_MARKS = {"square": "lines", "rect": "lines", "circle": "outline", "hex": "outline"}
 
@@ -86,13 +87,13 @@ def settings_for(shape: Shape, sheet: dict | None, paper: str, duplex: str = "lo
 
 def page_choices(paper: tuple[float, float]) -> list[tuple[tuple[float, float], str]]:
     """(page, header side) a sheet may take, in order of preference: portrait or landscape, the header along
-    the top or (where a top band would cost a row: 9 poker cards on Letter) along the left edge."""
+    the top or (where a top band would cost a row: 9 poker cards with cut lines on Letter) along the left edge."""
     return [(page, side) for side in ("top", "left") for page in (paper, (paper[1], paper[0]))]
 
 
 def cells_on(shape: Shape, s: SheetSettings, page: tuple[float, float], side: str = "top") -> list:
     """The top-left of every cell of a page holding this shape alone, the grid centred on the page."""
-    left, top, avail_w, avail_h = area(page, side)
+    left, top, avail_w, avail_h = area(page, side, mark_room(s))
     return band_cells(shape, s, left, top + centring(shape, s, avail_h), avail_w, avail_h - centring(shape, s, avail_h))
 
 
@@ -107,11 +108,39 @@ def header_box(page: tuple[float, float], side: str, room: float = HEADER) -> tu
     return (PRINTABLE_MARGIN, PRINTABLE_MARGIN, page[0] - 2 * PRINTABLE_MARGIN, room)
 
 
-def area(page: tuple[float, float], side: str) -> tuple[float, float, float, float]:
-    """(left, top, width, height) of the printable area the header leaves for pieces."""
-    left = PRINTABLE_MARGIN + (HEADER if side == "left" else 0)
-    top = PRINTABLE_MARGIN + (HEADER if side == "top" else 0)
-    return left, top, page[0] - left - PRINTABLE_MARGIN + 1e-6, page[1] - top - PRINTABLE_MARGIN + 1e-6
+def area(page: tuple[float, float], side: str, inset: float = 0.0) -> tuple[float, float, float, float]:
+    """(left, top, width, height) of the printable area the header leaves for pieces, less `inset` on every
+    side (mark_room: where crop marks go)."""
+    left = PRINTABLE_MARGIN + (HEADER if side == "left" else 0) + inset
+    top = PRINTABLE_MARGIN + (HEADER if side == "top" else 0) + inset
+    return (left, top, page[0] - left - PRINTABLE_MARGIN - inset + 1e-6,
+            page[1] - top - PRINTABLE_MARGIN - inset + 1e-6)
+
+
+def mark_room(s: SheetSettings) -> float:
+    """The room a grid keeps free around it inside the printable area for its crop marks: the gap and the
+    shortest mark. A mark runs to its full CROP_LEN where the page has more room (cuts); a page with less
+    holds fewer pieces (9 poker cards on Letter leave no room above and below: 8 go on a landscape page),
+    since a cut line without its marks cannot be found."""
+    return CROP_GAP + CROP_SHORTEST if s.marks == "crop" else 0.0
+
+
+def mark_bounds(page: tuple[float, float], header: tuple[float, float, float, float],
+                side: str) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of the part of the printable area crop marks may use: all of it but the
+    header band on its `side`."""
+    left, top = PRINTABLE_MARGIN, PRINTABLE_MARGIN
+    right, bottom = page[0] - PRINTABLE_MARGIN, page[1] - PRINTABLE_MARGIN
+    x, y, w, h = header
+    if side == "top":
+        top = y + h
+    elif side == "left":
+        left = x + w
+    elif side == "right":
+        right = x
+    elif side == "bottom":
+        bottom = y
+    return left, top, right, bottom
 
 
 def centring(shape: Shape, s: SheetSettings, avail_h: float) -> float:
@@ -176,22 +205,37 @@ def back_header_side(side: str, page: tuple[float, float], duplex: str) -> str:
     return "right" if side == "left" else side
 
 
-def cuts(shape: Shape, slots, s: SheetSettings, page) -> tuple:
-    """Straight cut lines through the grid ('lines') or crop marks outside it ('crop'). Lines run along
-    the pieces only: a short last row leaves its empty cells unmarked."""
+def cuts(shape: Shape, slots, s: SheetSettings, page, bounds: tuple | None = None) -> tuple:
+    """Straight cut lines through the grid ('lines') or crop marks outside it ('crop'), the marks kept
+    inside `bounds` (mark_bounds; by default the printable area). Lines run along the pieces only: a short
+    last row leaves its empty cells unmarked."""
     if s.marks == "outline" or not slots:
         return ()
     if s.marks == "lines":
         return _lines(shape, slots)
     xs = sorted({round(v, 3) for sl in slots for v in (sl.x, sl.x + shape.w)})
     ys = sorted({round(v, 3) for sl in slots for v in (sl.y, sl.y + shape.h)})
+    return _crop_marks(xs, ys, bounds or mark_bounds(page, (0.0, 0.0, 0.0, 0.0), ""))
+
+
+def _crop_marks(xs: list, ys: list, bounds: tuple) -> tuple:
+    """A mark past both ends of every cut line (at xs across, ys down), CROP_GAP off the grid, CROP_LEN
+    long or as long as the room to `bounds` on that side allows."""
+    left, top, right, bottom = bounds
     x_lo, x_hi, y_lo, y_hi = xs[0], xs[-1], ys[0], ys[-1]
+    up, down = _mark_length(y_lo - top), _mark_length(bottom - y_hi)
+    before, after = _mark_length(x_lo - left), _mark_length(right - x_hi)
     out = []
     for x in xs:
-        out += [(x, y_lo - CROP_GAP - CROP_LEN, x, y_lo - CROP_GAP), (x, y_hi + CROP_GAP, x, y_hi + CROP_GAP + CROP_LEN)]
+        out += [(x, y_lo - CROP_GAP - up, x, y_lo - CROP_GAP), (x, y_hi + CROP_GAP, x, y_hi + CROP_GAP + down)]
     for y in ys:
-        out += [(x_lo - CROP_GAP - CROP_LEN, y, x_lo - CROP_GAP, y), (x_hi + CROP_GAP, y, x_hi + CROP_GAP + CROP_LEN, y)]
+        out += [(x_lo - CROP_GAP - before, y, x_lo - CROP_GAP, y), (x_hi + CROP_GAP, y, x_hi + CROP_GAP + after, y)]
     return tuple(out)
+
+
+def _mark_length(room: float) -> float:
+    """How long a crop mark is with `room` points between the grid and the edge it may not pass."""
+    return max(0.0, min(CROP_LEN, room - CROP_GAP))
 
 
 def _lines(shape: Shape, slots) -> tuple:

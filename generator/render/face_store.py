@@ -42,6 +42,7 @@ class Recorder:
         self.ops: list = []
         self.recordable = True
         self.texts: list = []
+        self.svg_images: list = []  # [path, first glyph, after its last] of each SVG image drawn (images.py)
 
     def show_text(self, text):
         """Drawn as every other call, and measured: each glyph's size and ink box in device points."""
@@ -122,9 +123,12 @@ def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Ar
     except Exception as exc:  # cairosvg raises many types on bad SVG
         raise BuildError(f"{f'{source}: ' if source else ''}cannot draw the SVG: {exc}") from None  # located first
     recorder = surface.context
-    art = Art(surface.cairo, surface.width, surface.height, tuple(tuple(t) for t in recorder.texts))
+    art = Art(surface.cairo, surface.width, surface.height, tuple(tuple(t) for t in recorder.texts),
+              svg_images=tuple(tuple(drawn) for drawn in recorder.svg_images))
     record = {"width": art.width, "height": art.height, "ops": compact(recorder.ops), "texts": recorder.texts} \
         if recorder.recordable else None
+    if record is not None and recorder.svg_images:
+        record["svg_images"] = recorder.svg_images
     return art, record
 
 

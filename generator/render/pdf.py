@@ -48,6 +48,8 @@ class Art:
     height: float
     texts: tuple = ()   # (size pt, x0, y0, x1, y1, glyph) of every glyph drawn, in art points (for the preflight)
     ops: list | None = field(default=None, compare=False, repr=False)  # the recorded calls, when replayed
+    svg_images: tuple = field(default=(), compare=False, repr=False)  # (path, first, end) of texts an SVG
+                                                                      # image drew (face_store.Recorder)
 
 
 def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:

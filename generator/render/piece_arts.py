@@ -122,7 +122,7 @@ class FaceArts:
         """Text size and margins, and text over text or under a line (a face drawn without a record, by
         cairosvg beyond what it can store, is held to size and margins only)."""
         texts = record.get("texts", ())
-        found = check_face(texts, shape, bleed_pt, self.rules)
+        found = check_face(texts, shape, bleed_pt, self.rules, self._image_labels(record.get("svg_images", ())))
         found += overprints(texts, read_ink(record.get("ops", ())), bleed_pt)
         lenient = face.params.get("piece", {}).get("table") in self.chosen_sizes
         for finding in found:
@@ -137,7 +137,9 @@ class FaceArts:
                                         face.template)
             if key not in self.checked_faces:  # (check() has said what there is to say about this one)
                 stored = self.store.get(self.key_of(face, shape, bleed_pt))
-                self._check_texts(stored or {"texts": self.done[key].texts}, shape, bleed_pt, where, face)
+                drawn = self.done[key]
+                self._check_texts(stored or {"texts": drawn.texts, "svg_images": drawn.svg_images}, shape, bleed_pt,
+                                  where, face)
         return self.done[key]
 
     def _draw(self, svg: str, key: str, where: str, template: str):
@@ -161,12 +163,27 @@ class FaceArts:
         self.by_svg[key] = art
         return art
 
+    def _image_labels(self, svg_images) -> list:
+        """(label, first, end) of the glyphs each SVG image drew: "the icon :credit: (art/credit.svg)" for a
+        kit icon (`:name:` places it), "the image art/x.svg" for one a template shows itself."""
+        labels = []
+        for path, first, end in svg_images:
+            rel = self._kit_relative(path)
+            names = [f":{name}:" for name, ref in sorted(getattr(self.kit, "icons", {}).items())
+                     if Path(ref).as_posix() == Path(rel).as_posix()]
+            labels.append((f"the icon {' '.join(names)} ({rel})" if names else f"the image {rel}", first, end))
+        return labels
+
+    def _kit_relative(self, path: str) -> str:
+        """An image's path as the kit names it (relative to the kit folder), worked out once per file."""
+        return self.relative.get(path) or self.relative.setdefault(path, _relative(path, self.kit.root))
+
     def _preflight(self, placed, where: str, template: str) -> None:
         """A raster printed below MIN_DPI looks soft: say which piece and which file."""
         for path, across, down in placed:
             dpi = min(across, down)
             if dpi < MIN_DPI:
-                rel = self.relative.get(path) or self.relative.setdefault(path, _relative(path, self.kit.root))
+                rel = self._kit_relative(path)
                 self.warnings.append(f"{where}: {template}{SUFFIX_SVG}: image {rel} prints at {dpi:.0f} dpi "
                                      f"(below {MIN_DPI}); use a larger image or print it smaller")
 
