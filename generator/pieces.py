@@ -29,12 +29,12 @@ def face(template: str, **params) -> Face:
 class Piece:
     """One physical piece."""
 
-    kind: str        # what sort of piece: a table's shape ("card", "token"...) or a game module's own kind
-    ref: str         # where it comes from in the data: "cards.scout", "units.DD"
-    name: str        # what it is: "Destroyer", "Minerals 5 CP"
+    kind: str        # what sort of piece: "component" (a table row's copy; the one road to a printed piece)
+    ref: str         # where it comes from in the data: TABLE.ROW, "cards.scout", "units.DD"
+    name: str        # what it is: "TABLE NAME: ROW" ("Units: DD")
     label: str       # this very piece: "DD 3"
     colour: str      # colour id, or "neutral"
-    group: str       # print group: a colour id, a table's group, "neutral"
+    group: str       # print group: a table's group, with "-COLOUR" where each colour has a file of its own
     rules: str       # the rules it belongs to (basic, advanced ...)
     front: Face
     back: Face
