@@ -32,6 +32,8 @@ BAD_EDITS = [
      "can be bought, above the starting one: is 4, the rules call for at most 3 (technologies.fighters.levels[3].level)"),
     ("components/units.yaml", "requires: {cloaking: 1}", "requires: {cloaknig: 1}", "rows[13].requires.cloaknig", "on the research chart: 'cloaknig' is not one of them (did you mean 'cloaking'?"),
     ("components/units.yaml", "requires: {cloaking: 1}", "requires: [cloaking]", "rows[13].requires", "a mapping"),
+    ("components/units.yaml", "  - id: SC\n    name: Scout", "  - name: Scout", "rows[0].name",
+     "every unit has its code (the row's id) beside its name"),
     ("components/units.yaml", "    movement: tech\n    groups: true\n    qty: 5",
      "    movement: warp\n    groups: true\n    qty: 5", "rows[0].movement", "one of"),
     ("components/home-system-markers.yaml", "{kind: planet, qty: 8}", "{kind: planet, qty: 7}", "counts.per_colour",
@@ -146,3 +148,14 @@ def test_a_template_named_in_the_data_must_exist(run_cli, kit_copy):
     (kit_copy / "templates" / "my-face.svg.j2").write_text(
         '{% import "_counter.svg.j2" as c %}{% call c.on_piece(piece) %}{{ c.colour_ground(colour) }}{% endcall %}')
     assert run_cli("validate", "--data", kit_copy).code == 0
+
+
+def test_a_counter_table_holding_another_table_is_located(run_cli, kit_copy):
+    """Found by the long fuzz run (a marker table made a link to the unit table): the game's model read a
+    `kind` the rows do not have and stopped on a KeyError. The rules over the table say what is wrong."""
+    units = (kit_copy / "components" / "units.yaml").read_text()
+    (kit_copy / "components" / "home-system-markers.yaml").write_text(units)
+    result = run_cli("validate", "--data", kit_copy)
+    assert result.code == 1 and "could not say where" not in result.err, result.err
+    assert ("checks[1]: every Home System marker is a marker kind: components/home-system-markers.yaml:rows.*.kind "
+            "reaches nothing") in result.err, result.err

@@ -24,6 +24,8 @@ EMPTY_DOCS = {
 # The counter tables the charts and chapters read (a missing or broken one reads as empty).
 UNITS, HOME_MARKERS, DEEP_MARKERS = "units", "home-system-markers", "deep-space-markers"
 COUNTER_TABLES = ("colour-counters", "neutral-counters")
+UNIT_COLUMNS = ("name", "class", "attack", "defence", "hull", "cost", "ship_size", "requires", "pays_maintenance",
+                "movement", "groups", "rules", "note")
 
 
 def load(root: Path, kit_doc: dict, raw_kit, base: dict, problems) -> Se4xKit:
@@ -77,19 +79,23 @@ def _load_data_file(root, key, rel, raw_kit, problems, lines):
     return None if doc is INVALID else doc
 
 
-def _rows(base: dict, table_id: str) -> list[dict]:
+def _rows(base: dict, table_id: str, *columns: str) -> list[dict]:
+    """The rows of a counter table that has the columns the model reads (none where it has not: a table
+    made of another's copy is reported by the rules over it, not read here); a unit row needs its code."""
     table = base.get("tables", {}).get(table_id)
-    return [row.values for row in table.rows] if table else []
+    if table is None or not set(columns) <= set(table.columns):
+        return []
+    return [row.values for row in table.rows if table_id != UNITS or row.values.get("id")]
 
 
 def _build_model(base: dict, docs: dict) -> Se4xKit:
     return Se4xKit(
         **base,
-        units={row["id"]: _unit(row) for row in _rows(base, UNITS)},
+        units={row["id"]: _unit(row) for row in _rows(base, UNITS, *UNIT_COLUMNS)},
         technologies={tid: _technology(tid, t) for tid, t in docs["technologies"]["technologies"].items()},
         marker_kinds={kid: _marker_kind(kid, k) for kid, k in docs["markers"]["kinds"].items()},
-        home_system=_mix("home_system", _rows(base, HOME_MARKERS)),
-        deep_space=_mix("deep_space", _rows(base, DEEP_MARKERS)),
+        home_system=_mix("home_system", _rows(base, HOME_MARKERS, "kind", "value")),
+        deep_space=_mix("deep_space", _rows(base, DEEP_MARKERS, "kind", "value")),
         counters=_counter_sets(base),
         game=_game(docs["game"]),
     )
@@ -136,8 +142,8 @@ def _counter_sets(base: dict) -> dict[str, CounterSet]:
     sets: dict[str, list] = {}
     for table_id in COUNTER_TABLES:
         table = base.get("tables", {}).get(table_id)
-        for row in table.rows if table else ():
-            sets.setdefault(row.values["set"], []).append((table, row.values))
+        for row in _rows(base, table_id, "set", "name"):
+            sets.setdefault(row["set"], []).append((table, row))
     return {sid: CounterSet(id=sid, name=rows[0][1]["name"], per="colour" if rows[0][0].per_colour else "neutral",
                             copies=rows[0][1]["qty"],
                             values=tuple(r["value"] if r.get("value") is not None else r.get("text") for _, r in rows))
