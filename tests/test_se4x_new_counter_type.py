@@ -137,3 +137,17 @@ def test_a_wrong_count_of_the_new_counter_type_is_located_at_its_row(kit_copy, r
     assert result.code == 1
     assert (f"components/colour-counters.yaml:{line}: rows[4].qty: a player has three probes: is 4, the rules call "
             f"for 3") in result.err, result.err
+
+
+def test_a_mistyped_rule_count_names_the_rule_s_line_in_kit_yaml_beside_the_row(kit_copy, run_cli):
+    """The row is right and the rule is wrong: the finding sits at the row (where the value is) and says where the
+    rule is, so a designer who mistyped the count in kit.yaml is not sent to mend a good row."""
+    line = add_probe_row(kit_copy)
+    kit_yaml = kit_copy / "kit.yaml"
+    text = kit_yaml.read_text(encoding="utf-8")
+    kit_yaml.write_text(text[: text.rindex("equals: 3")] + "equals: 4\n", encoding="utf-8")
+    rule_line = kit_yaml.read_text(encoding="utf-8").splitlines().index("  - rule: a player has three probes") + 1
+    result = run_cli("validate", "--quick", "--data", kit_copy)
+    assert result.code == 1
+    assert (f"components/colour-counters.yaml:{line}: rows[4].qty: a player has three probes: is 3, the rules call "
+            f"for 4 (rule: kit.yaml:{rule_line})") in result.err, result.err
