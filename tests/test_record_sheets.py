@@ -111,15 +111,36 @@ def test_bad_sheets_are_located_errors_and_output_stays(kit, run_cli, tmp_path, 
     assert (out / "mini" / "score-sheet.pdf").read_bytes() == before
 
 
-def test_a_page_that_overflows_names_the_sheet_and_page(kit, run_cli, tmp_path):
-    edit(kit / "aids" / "sheets.yaml", "row_height: 40", "row_height: 200")
+def test_a_page_that_overflows_runs_on_to_a_continued_page(kit, run_cli, tmp_path):
+    """30 more form rows: the form splits between rows, its heading row repeated on the page it runs on to (a
+    band marked "(continued)"); each row is printed once; the heading and chart under it move on whole."""
     rows = "\n".join("              - {label: Row %d}" % n for n in range(30))
     edit(kit / "aids" / "sheets.yaml", "              - {label: Points, total: true}",
          "              - {label: Points, total: true}\n" + rows)
+    result, manifest = build(run_cli, kit, tmp_path / "out")
+    assert result.code == 0, result.err
+    pages = manifest["parts"]["sheets"]["pages"]["score"]
+    assert [(p["colour"], p.get("continued", False)) for p in pages] == [
+        ("red", False), ("red", True), ("blue", False), ("blue", True)]   # one-sided: no blank page between copies
+    assert all(p["content_height"] <= p["frame"][3] for p in pages)
+    first, second = page_words(tmp_path / "out" / "mini" / "score-sheet.pdf")[:2]
+    assert first.startswith("Score sheet · Red") and second.startswith("Score sheet (continued) · Red")
+    assert "Round 1 2 3 4 5 6 7 8 Cards played" in first and "Round 1 2 3 4 5 6 7 8 Row" in second
+    both = f"{first} {second}"
+    assert all(both.count(f"Row {n} ") == 1 for n in range(30)) and both.count("Points") == 1
+    assert "The deck Card Cost Copies" in second and "The deck" not in first
+
+
+@pytest.mark.parametrize("file, old, new", [
+    ("aids/sheets.yaml", "text: Write your points", "text: " + "Write your points. " * 700 + "Write your points"),
+    ("components/cards.yaml", "title: Build,", "title: " + "Build " * 900 + "it,"),   # one chart row
+])
+def test_a_block_taller_than_a_whole_page_names_the_sheet_and_page(kit, run_cli, tmp_path, file, old, new):
+    edit(kit / file, old, new)
     result, _ = build(run_cli, kit, tmp_path / "out")
-    assert result.code == 1
-    assert "aids/sheets.yaml:5: sheets.score.pages[0] (page 1): the text and tables are" in result.err, result.err
-    assert "move a block to another page" in result.err
+    assert result.code == 1, file
+    assert "aids/sheets.yaml:5: sheets.score.pages[0] (page 1): block " in result.err, result.err
+    assert "pt tall but a whole page holds 692 pt" in result.err and "Traceback" not in result.err
     assert not (tmp_path / "out" / "mini").exists()
 
 

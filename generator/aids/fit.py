@@ -1,12 +1,13 @@
 """Measure flowables against a frame (pure numbers) and draw them where the measure put them.
 
-Text that does not fit is an error naming the aid file and card face, never a silent clip.
+Text that does not fit is an error naming the aid file and card face, never a silent clip. A card cannot grow
+(`fit`); a record sheet's page can run on (`flow`): its blocks are set on as many frames as they need.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, Spacer, Table
 
 from pnpgen.problems import BuildError
 
@@ -55,6 +56,55 @@ def fit(flowables: list[Flowable], width: float, height: float, where: str,
         raise BuildError(f"{where}: the text and tables are {used:.0f} pt tall but the frame holds "
                          f"{height:.0f} pt; shorten the text or move a block {elsewhere}")
     return Fitted(tuple(flowables), tuple(heights), tuple(offsets), used)
+
+
+def flow(flowables: list[Flowable], width: float, height: float, where: str) -> list[Fitted]:
+    """The stack set on as many frames as it needs, as a typesetter would: a table that does not fit splits
+    between rows (its header rows repeated on the next frame), any other block moves whole, a heading with
+    it; a block taller than a whole frame (one giant row, a huge paragraph) is a BuildError at `where`."""
+    frames = _frames_of(flowables, width, height, where)
+    return [fit(stack, width, height, where if number == 0 else f"{where}, continued ({number + 1})")
+            for number, stack in enumerate(frames)]
+
+
+def _frames_of(flowables: list[Flowable], width: float, height: float, where: str) -> list[list[Flowable]]:
+    frames, stack, used = [], [], 0.0
+    pending = list(enumerate(flowables, start=1))
+    while pending:
+        number, flowable = pending.pop(0)
+        if not stack and frames and isinstance(flowable, Spacer):
+            continue  # a gap above a block that ran onto a new frame: nothing to keep apart there
+        before = flowable.getSpaceBefore() if stack else 0.0
+        tall = flowable.wrap(width, height)[1]
+        if used + before + tall <= height + 0.01:
+            stack.append(flowable)
+            used += before + tall + flowable.getSpaceAfter()
+            continue
+        parts = flowable.split(width, height - used - before) if isinstance(flowable, Table) else []
+        if len(parts) >= 2:  # the rows that fit stay, the rest (under a repeated header) go on
+            stack.append(parts[0])
+            pending.insert(0, (number, parts[1]))
+            frames.append(stack)
+            stack, used = [], 0.0
+        elif not stack:
+            raise BuildError(f"{where}: block {number} is {tall:.0f} pt tall but a whole page holds {height:.0f} pt; "
+                             f"shorten it or split it into smaller blocks")
+        else:
+            pending.insert(0, (number, flowable))
+            stack, carried = _keep_with_next(stack)
+            frames.append(stack)
+            stack = carried
+            used = sum(f.wrap(width, height)[1] + f.getSpaceAfter() + (f.getSpaceBefore() if i else 0.0)
+                       for i, f in enumerate(carried))
+    return frames + [stack] if stack else frames
+
+
+def _keep_with_next(stack: list[Flowable]) -> tuple[list[Flowable], list[Flowable]]:
+    """(what stays, what moves on): a heading left at the foot of a frame goes on with the block it heads."""
+    keep = len(stack)
+    while keep > 1 and stack[keep - 1].getKeepWithNext():
+        keep -= 1
+    return stack[:keep], stack[keep:]
 
 
 def draw_fitted(canvas, fitted: Fitted, frame: Frame) -> None:

@@ -4,6 +4,12 @@ colour (or one in all), measured to fit their page and drawn under a title band 
 A page holds the aid cards' blocks (heading, text, bullets, a chart of the kit's charts.yaml) plus two of
 its own: `field`, a label and a line to write on, and `form`, a grid of blank boxes under column headings
 (one column per round, per turn, per player...). Layout is here; `render_sheet` only draws.
+
+A page whose blocks outgrow its frame runs on to as many further pages as it needs (pnpgen.aids.fit.flow: a
+table splits between rows under its repeated header, other blocks move whole), each under the same title band
+marked "(continued)": a designer who adds rows to a table a sheet prints never has to add pages by hand.
+Sheets print one-sided (a player writes on them; the manifest counts a sheet of paper a page), so a copy's
+page count, odd or even, needs no blank page: each colour's copy is its pages in order, continuations in place.
 """
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from pathlib import Path
 from reportlab.platypus import Spacer
 
 from pnpgen.aids import draw
-from pnpgen.aids.fit import Fitted, Frame, fit
+from pnpgen.aids.fit import Fitted, Frame, flow
 from pnpgen.aids.prose import block_flowables, load_aid_yaml
 from pnpgen.aids.schema import SHEET_BLOCK_KINDS, SHEETS_FILE, sheets_schema
 from pnpgen.aids.styles import grid_table, para, sheet_look
@@ -27,6 +33,7 @@ BAND_HEIGHT, BAND_GAP = 20.0, 8.0
 HEADER_HEIGHT = 14.0        # a form's heading row
 FIELD_LINE = "_" * 30
 MINUS = "\u2212 "
+CONTINUED = " (continued)"   # after the title in the band of a page its blocks ran on to
 
 
 @dataclass(frozen=True)
@@ -34,6 +41,11 @@ class SheetPage:
     colour: Colour
     title: str
     fitted: Fitted
+    continued: bool = False     # the blocks of the page before it ran on to this one
+
+    @property
+    def band_title(self) -> str:
+        return f"{self.title}{CONTINUED if self.continued else ''} \u00b7 {self.colour.name}"
 
 
 @dataclass(frozen=True)
@@ -69,22 +81,27 @@ def plan_sheets(kit: Kit, paper: str) -> list[Sheet]:
     _, _, body = page_frames(paper)
     context, sheets = chart_context(kit), []
     for sheet_id, spec in doc["sheets"].items():
-        fitted = []
-        check_band_title(str(spec["title"]), f"{name}:{doc['sheets'].line_of(sheet_id)}: sheets.{sheet_id}.title")
-        for index, blocks in enumerate(spec["pages"]):
-            where = f"{name}:{spec['pages'].line_of(index)}: sheets.{sheet_id}.pages[{index}]"
-            flowables = block_flowables(kit, blocks, body.width, where, context, sheet_look(), SHEET_BLOCK_KINDS,
-                                        lambda kind, value, width, where=where: _sheet_block(kind, value, width, where))
-            fitted.append(fit(flowables, body.width, body.height, f"{where} (page {index + 1})",
-                              "to another page"))
+        title = str(spec["title"])
+        check_band_title(title + CONTINUED, f"{name}:{doc['sheets'].line_of(sheet_id)}: sheets.{sheet_id}.title")
+        fitted = [page for index, blocks in enumerate(spec["pages"])
+                  for page in _flowed_page(kit, blocks, body, context, index,
+                                           f"{name}:{spec['pages'].line_of(index)}: sheets.{sheet_id}.pages[{index}]")]
         colours = kit.colours if spec.get("per", "colour") == "colour" and kit.colours else (kit.neutral,)
-        pages = tuple(SheetPage(colour, str(spec["title"]), page) for colour in colours for page in fitted)
+        pages = tuple(SheetPage(colour, title, page, part > 0) for colour in colours for part, page in fitted)
         sheets.append(Sheet(sheet_id, file_name(sheet_id, spec), pages))
         twin = next((s for s in sheets[:-1] if s.file == sheets[-1].file), None)
         if twin is not None:  # the second would silently replace the first
             raise BuildError(f"{name}:{doc['sheets'].line_of(sheet_id)}: sheets.{sheet_id}: prints to "
                              f"{twin.file}, as sheets.{twin.id} does: give one of them another `file`")
     return sheets
+
+
+def _flowed_page(kit: Kit, blocks, body: Frame, context: dict, index: int, where: str) -> list[tuple[int, Fitted]]:
+    """Declared page `index`'s blocks set on as many pages as they need: (0 for the page itself, 1... for the
+    pages it ran on to, the page measured)."""
+    flowables = block_flowables(kit, blocks, body.width, where, context, sheet_look(), SHEET_BLOCK_KINDS,
+                                lambda kind, value, width: _sheet_block(kind, value, width, where))
+    return list(enumerate(flow(flowables, body.width, body.height, f"{where} (page {index + 1})")))
 
 
 def _sheet_block(kind: str, value, width: float, where: str) -> list:
@@ -122,10 +139,11 @@ def render_sheet(kit: Kit, sheet: Sheet, paper: str, path: Path) -> list[dict]:
     canvas = draw.open_canvas(path, f"{kit.title}: {sheet.pages[0].title}", size)
     entries = []
     for number, page in enumerate(sheet.pages, start=1):
-        draw.title_band(canvas, band, page.colour, f"{page.title} \u00b7 {page.colour.name}", kit.title)
+        draw.title_band(canvas, band, page.colour, page.band_title, kit.title)
         draw.content(canvas, page.fitted, body)
         canvas.showPage()
-        entries.append({"page": number, "colour": page.colour.id, "frame": body.as_list(),
-                        "content_height": round(page.fitted.height, 2)})
+        entry = {"page": number, "colour": page.colour.id, "frame": body.as_list(),
+                 "content_height": round(page.fitted.height, 2)}
+        entries.append(entry | {"continued": True} if page.continued else entry)
     draw.close_canvas(canvas, path, kit)
     return entries

@@ -41,7 +41,7 @@ def _styles(chosen: Faces) -> dict[str, ParagraphStyle]:
         "bullet": ParagraphStyle("bullet", parent=body, leftIndent=8, bulletIndent=0,
                                  bulletFontName=chosen.body or BODY),
         "heading": ParagraphStyle("heading", parent=body, fontName=heading, fontSize=9.5, leading=11,
-                                  spaceBefore=3, spaceAfter=2),
+                                  spaceBefore=3, spaceAfter=2, keepWithNext=1),
         "title": ParagraphStyle("title", parent=body, fontName=chosen.heading or BOLD, fontSize=12, leading=14),
         "sheet_title": ParagraphStyle("sheet_title", parent=body, fontName=chosen.heading or BOLD, fontSize=15,
                                       leading=18),
