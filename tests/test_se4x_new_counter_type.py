@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+import yaml
 
 from pnpgen.cli import main
+
+from aid_helpers import page_words
 
 TABLE = """name: Probes
 shape: square
@@ -164,19 +167,24 @@ def readme_yaml_blocks(section: str) -> list[str]:
             for indent, block in re.findall(r"\n( *)```yaml\n(.*?)\n\1```", body, re.S)]
 
 
-def test_the_readme_s_new_ship_type_builds_every_part_that_lists_it(kit_copy, tmp_path):
-    """README, "Design your own counter", followed as written: the unit row, then the ship technology sheet's
-    second page (a group unit adds rows to a sheet whose one page was full: without that step the build stops)."""
-    row, sheet_page = readme_yaml_blocks("Design your own counter")
+def test_the_readme_s_new_ship_type_and_one_more_run_the_ship_sheet_on_to_a_page_of_its_own(kit_copy, tmp_path):
+    """README, "Design your own counter", followed as written (the XX row: its only YAML block), and a second
+    group unit after it, with no edit to aids/sheets.yaml: the ship technology sheet's one page is full, so its
+    table runs on to a continued page, its heading row repeated there and each group counter's row printed once."""
+    (row,) = readme_yaml_blocks("Design your own counter")
+    second = row.replace("id: XX", "id: YY").replace("Experimental", "Prototype").replace("qty: 3", "qty: 2")
     with (kit_copy / "components" / "units.yaml").open("a", encoding="utf-8") as units:
-        units.write(row + "\n")
-    sheets = kit_copy / "aids" / "sheets.yaml"
-    anchor = sheet_page.splitlines()[0]
-    text = sheets.read_text(encoding="utf-8")
-    assert text.count(anchor + "\n") == 1
-    sheets.write_text(text.replace(anchor + "\n", sheet_page + "\n"), encoding="utf-8")
+        units.write(row + "\n" + second + "\n")
     assert main(["build", "--data", str(kit_copy), "--out", str(tmp_path), "--only", "sheets", "-q"]) == 0
-    pdf = pdfium.PdfDocument(str(tmp_path / "space-empires-4x" / "ship-tech-sheet.pdf"))
-    assert len(pdf) == 8   # two pages a colour
-    first = "".join(pdf[0].get_textpage().get_text_range().split())
-    assert all(f"XX{n}" in first for n in (1, 2, 3))   # a row for each of the three XX group counters
+    kit_out = tmp_path / "space-empires-4x"
+    pages = json.loads((kit_out / "manifest.json").read_text())["parts"]["sheets"]["pages"]["ship_tech"]
+    assert [p.get("continued", False) for p in pages] == [False, True] * 4   # two pages a colour, in order
+    red = page_words(kit_out / "ship-tech-sheet.pdf", [0, 1])
+    assert red[1].startswith("Ship technology sheet (continued) · Red")
+    header = "Group Attack Defence Tactics Movement Ships Other"
+    assert all(page.count(header) == 1 for page in red)
+    units = yaml.safe_load((kit_copy / "components" / "units.yaml").read_text(encoding="utf-8"))["rows"]
+    groups = [f"{unit['id']} {n} " for unit in units if unit.get("groups") for n in range(1, unit["qty"] + 1)]
+    both = " ".join(red)
+    assert len(groups) > 40 and all(both.count(label) == 1 for label in groups)
+    assert "YY 2 " in red[1] and "Colony Ships:" in red[1]   # the notes under the chart moved on whole
