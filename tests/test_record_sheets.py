@@ -131,15 +131,17 @@ def test_a_page_that_overflows_runs_on_to_a_continued_page(kit, run_cli, tmp_pat
     assert "The deck Card Cost Copies" in second and "The deck" not in first
 
 
-@pytest.mark.parametrize("file, old, new", [
-    ("aids/sheets.yaml", "text: Write your points", "text: " + "Write your points. " * 700 + "Write your points"),
-    ("components/cards.yaml", "title: Build,", "title: " + "Build " * 900 + "it,"),   # one chart row
+@pytest.mark.parametrize("file, old, new, place", [
+    ("aids/sheets.yaml", "text: Write your points", "text: " + "Write your points. " * 700 + "Write your points",
+     "aids/sheets.yaml:6: sheets.score.pages[0][1] (page 1)"),
+    ("components/cards.yaml", "title: Build,", "title: " + "Build " * 900 + "it,",   # one row of the chart
+     "aids/sheets.yaml:15: sheets.score.pages[0][4] (page 1)"),
 ])
-def test_a_block_taller_than_a_whole_page_names_the_sheet_and_page(kit, run_cli, tmp_path, file, old, new):
+def test_a_block_taller_than_a_whole_page_is_an_error_at_its_line(kit, run_cli, tmp_path, file, old, new, place):
     edit(kit / file, old, new)
     result, _ = build(run_cli, kit, tmp_path / "out")
     assert result.code == 1, file
-    assert "aids/sheets.yaml:5: sheets.score.pages[0] (page 1): block " in result.err, result.err
+    assert f"{place}: this block is " in result.err, result.err
     assert "pt tall but a whole page holds 692 pt" in result.err and "Traceback" not in result.err
     assert not (tmp_path / "out" / "mini").exists()
 
@@ -150,3 +152,15 @@ def test_two_sheets_printing_to_one_file_is_a_located_error(kit, run_cli, tmp_pa
     result, _ = build(run_cli, kit, tmp_path / "out")
     assert result.code == 1
     assert f"aids/sheets.yaml:{line}: sheets.tally: prints to score-sheet.pdf, as sheets.score does" in result.err
+
+
+def test_a_heading_at_the_foot_of_a_page_moves_on_with_the_block_it_heads():
+    from reportlab.platypus import Paragraph, Spacer
+
+    from pnpgen.aids.fit import flow
+    from pnpgen.aids.styles import styles
+    heading = Paragraph("The deck", styles()["heading"])
+    text = Paragraph("Write your points. " * 60, styles()["body"])
+    pages = flow([Spacer(1, 640), heading, text], 400, 692, "a sheet")
+    assert [len(page.flowables) for page in pages] == [1, 2] and pages[1].flowables[0] is heading
+    assert pages[1].offsets[0] == 0   # no space left above it at the top of its page

@@ -58,16 +58,18 @@ def fit(flowables: list[Flowable], width: float, height: float, where: str,
     return Fitted(tuple(flowables), tuple(heights), tuple(offsets), used)
 
 
-def flow(flowables: list[Flowable], width: float, height: float, where: str) -> list[Fitted]:
+def flow(flowables: list[Flowable], width: float, height: float, where: str, places=None) -> list[Fitted]:
     """The stack set on as many frames as it needs, as a typesetter would: a table that does not fit splits
     between rows (its header rows repeated on the next frame), any other block moves whole, a heading with
-    it; a block taller than a whole frame (one giant row, a huge paragraph) is a BuildError at `where`."""
-    frames = _frames_of(flowables, width, height, where)
+    it; a block taller than a whole frame (one giant row, a huge paragraph) is a BuildError at its place
+    (`places`: one per flowable; else `where` and its number)."""
+    places = places or [f"{where}: block {number}" for number in range(1, len(flowables) + 1)]
+    frames = _frames_of(flowables, width, height, places)
     return [fit(stack, width, height, where if number == 0 else f"{where}, continued ({number + 1})")
             for number, stack in enumerate(frames)]
 
 
-def _frames_of(flowables: list[Flowable], width: float, height: float, where: str) -> list[list[Flowable]]:
+def _frames_of(flowables: list[Flowable], width: float, height: float, places: list) -> list[list[Flowable]]:
     frames, stack, used = [], [], 0.0
     pending = list(enumerate(flowables, start=1))
     while pending:
@@ -87,8 +89,8 @@ def _frames_of(flowables: list[Flowable], width: float, height: float, where: st
             frames.append(stack)
             stack, used = [], 0.0
         elif not stack:
-            raise BuildError(f"{where}: block {number} is {tall:.0f} pt tall but a whole page holds {height:.0f} pt; "
-                             f"shorten it or split it into smaller blocks")
+            raise BuildError(f"{places[number - 1]}: this block is {tall:.0f} pt tall but a whole page holds "
+                             f"{height:.0f} pt; shorten it or split it into smaller blocks")
         else:
             pending.insert(0, (number, flowable))
             stack, carried = _keep_with_next(stack)

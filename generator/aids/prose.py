@@ -57,19 +57,22 @@ def _card_text(card_id: str, cards: LocatedDict, name: str) -> CardText:
 
 
 def block_flowables(kit: Kit, blocks: list, width: float, where: str, context: dict, look=None,
-                    kinds: tuple = BLOCK_KINDS, extra=None) -> list[Flowable]:
+                    kinds: tuple = BLOCK_KINDS, extra=None, places: list | None = None) -> list[Flowable]:
     """The flowables of one card face (or sheet page), in order; `context` holds the names the kit's charts
     use, `look` how its charts print (default: the aid cards'); `extra(kind, value, width)` draws the kinds
-    beyond the cards' (a record sheet's lines and forms)."""
+    beyond the cards' (a record sheet's lines and forms); `places`, when given, gets each flowable's block
+    as 'file:line: field[index]' (a sheet names the block too tall for any page)."""
     out: list[Flowable] = []
     for index, block in enumerate(blocks):
         kind = next((k for k in kinds if isinstance(block, dict) and k in block), None)
         if kind is None:
             raise BuildError(f"{where}: each block needs one of {', '.join(kinds)}; got {block!r}")
-        if kind in BLOCK_KINDS:
-            out += _block(kit, kind, block[kind], width, _block_where(where, blocks, index), context, look)
-        else:
-            out += extra(kind, block[kind], width)
+        place = _block_where(where, blocks, index)
+        made = _block(kit, kind, block[kind], width, place, context, look) if kind in BLOCK_KINDS \
+            else extra(kind, block[kind], width)
+        out += made
+        if places is not None:
+            places += [place] * len(made)
     return out
 
 

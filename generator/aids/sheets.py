@@ -82,10 +82,12 @@ def plan_sheets(kit: Kit, paper: str) -> list[Sheet]:
     context, sheets = chart_context(kit), []
     for sheet_id, spec in doc["sheets"].items():
         title = str(spec["title"])
-        check_band_title(title + CONTINUED, f"{name}:{doc['sheets'].line_of(sheet_id)}: sheets.{sheet_id}.title")
         fitted = [page for index, blocks in enumerate(spec["pages"])
                   for page in _flowed_page(kit, blocks, body, context, index,
                                            f"{name}:{spec['pages'].line_of(index)}: sheets.{sheet_id}.pages[{index}]")]
+        runs_on = any(part for part, _ in fitted)   # then the band says so too, in the same face
+        check_band_title(title + (CONTINUED if runs_on else ""),
+                         f"{name}:{doc['sheets'].line_of(sheet_id)}: sheets.{sheet_id}.title")
         colours = kit.colours if spec.get("per", "colour") == "colour" and kit.colours else (kit.neutral,)
         pages = tuple(SheetPage(colour, title, page, part > 0) for colour in colours for part, page in fitted)
         sheets.append(Sheet(sheet_id, file_name(sheet_id, spec), pages))
@@ -99,9 +101,11 @@ def plan_sheets(kit: Kit, paper: str) -> list[Sheet]:
 def _flowed_page(kit: Kit, blocks, body: Frame, context: dict, index: int, where: str) -> list[tuple[int, Fitted]]:
     """Declared page `index`'s blocks set on as many pages as they need: (0 for the page itself, 1... for the
     pages it ran on to, the page measured)."""
+    places: list[str] = []
     flowables = block_flowables(kit, blocks, body.width, where, context, sheet_look(), SHEET_BLOCK_KINDS,
-                                lambda kind, value, width: _sheet_block(kind, value, width, where))
-    return list(enumerate(flow(flowables, body.width, body.height, f"{where} (page {index + 1})")))
+                                lambda kind, value, width: _sheet_block(kind, value, width, where), places)
+    page = f" (page {index + 1})"
+    return list(enumerate(flow(flowables, body.width, body.height, where + page, [p + page for p in places])))
 
 
 def _sheet_block(kind: str, value, width: float, where: str) -> list:
