@@ -178,10 +178,7 @@ def _item_problems(rule, item: Found, sources: Sources):
             near = difflib.get_close_matches(str(value), sorted(known), n=1)
             hint = f"did you mean {near[0]!r}? " if near else ""
             yield item.path, f"{value!r} is not one of them ({hint}known: {', '.join(_sorted(known)) or 'none'})"
-    wanted, because = _given(rule["given"], item, sources)
-    if wanted is not None and (value is not None) != wanted:
-        yield item.path, (f"is not given: the rules call for a value{f' ({because})' if because else ''}" if wanted
-                          else f"is {value!r}: the rules call for none ({because and because + ': '}leave it null)")
+    yield from _given_problems(rule["given"], item, sources)
     if _is_number(value):
         wanted = _broken_comparison(rule, value, sources, item)
         if wanted:
@@ -192,6 +189,16 @@ def _item_problems(rule, item: Found, sources: Sources):
 
 def _listed(specs) -> list:
     return specs if isinstance(specs, list) else [specs] if specs else []
+
+
+def _given_problems(given, item: Found, sources: Sources):
+    wanted, because = _given(given, item, sources)
+    if wanted is None or (item.value is not None) == wanted:
+        return
+    if wanted:
+        yield item.path, f"is not given: the rules call for a value{f' ({because})' if because else ''}"
+    else:
+        yield item.path, f"is {item.value!r}: the rules call for none ({because and because + ': '}leave it null)"
 
 
 def _given(given, item: Found, sources: Sources) -> tuple:

@@ -123,12 +123,13 @@ class Sources:
     def missing(self, spec: str) -> str | None:
         """Why a path reaches nothing because a field it names is in none of the mappings before it (a misspelt
         field, of the rule or of the data: `rows.*.titel`), with the nearest field; None when it reaches
-        something, or stops at an empty list, an index or a selection that finds no item (data, not a typo)."""
+        something, or stops at an empty list, an index or a selection that finds no item (data, not a typo), or
+        at a column a table declares that no row gives."""
         file_key, steps = split(spec)
         nodes = [Found("", self.docs[file_key])]
-        for step in steps:
+        for index, step in enumerate(steps):
             after = walk(nodes, [step])
-            plain = is_plain(step)
+            plain = is_plain(step) and not self._declared_column(file_key, steps, index)
             mappings = [n for n in nodes if isinstance(n.value, dict)]
             if not after and plain and mappings:
                 fields = sorted({str(k) for n in mappings for k in n.value})
@@ -145,6 +146,13 @@ class Sources:
                 return None
             nodes = after
         return None
+
+    def _declared_column(self, file_key: str, steps: list[str], index: int) -> bool:
+        """`rows.*.FIELD` where FIELD is one of the table's `columns:`: a field of every row, null where a row
+        leaves it out (an optional column no row gives yet)."""
+        doc = self.docs[file_key]
+        columns = doc.get("columns") if isinstance(doc, dict) else None
+        return index == 2 and steps[0] == "rows" and isinstance(columns, dict) and steps[2] in columns
 
     def find(self, spec: str, beside: Found | None = None, nulls: bool = False) -> tuple[str, list[Found]]:
         """(file key, every value `spec` reaches); for one of a rule's other paths, `beside` is the value being

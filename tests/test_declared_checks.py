@@ -291,3 +291,18 @@ def test_a_field_with_no_line_is_located_at_its_file_not_looped_on(tmp_path):
     sources = Sources({"units": {}}, {("units", "units.SC"): ("units.yaml", 7)}, tmp_path)
     assert sources.locate("units", "units.SC.attack") == ("units.yaml", 7)
     assert sources.locate("units", "nowhere") == ("units", 0)
+
+
+def test_a_column_no_row_gives_reads_as_null(facts_kit, run_cli):
+    """`given` over an optional column that no row gives yet: every row's value is null, not a path that
+    reaches nothing; a field that is no column is still a typo at the rule."""
+    edit(facts_kit / "components/cards.yaml", "  cost:  {type: int",
+         "  note:  {type: text, required: false, doc: a reminder}\n  cost:  {type: int")
+    add_rule(facts_kit, "  - {rule: no card has a note yet, each: 'components/cards.yaml:rows.*.note', given: false}\n")
+    result = run_cli("validate", "--quick", "--data", facts_kit)
+    assert result.code == 0, result.err
+    line = add_rule(facts_kit, "  - {rule: every card has a title, each: 'components/cards.yaml:rows.*.titel', given: true}\n")
+    result = run_cli("validate", "--quick", "--data", facts_kit)
+    assert result.code == 1 and f"kit.yaml:{line}: checks[24]: every card has a title: " \
+        "components/cards.yaml:rows.*.titel reaches nothing: no field 'titel' in rows[0] (did you mean 'title'?" \
+        in result.err, result.err
