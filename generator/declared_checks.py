@@ -102,7 +102,7 @@ def check_declared(rules: list, docs: dict, broken: frozenset, lines: dict, root
 
 
 def _paths(rule: dict) -> list[str]:
-    return [p for k in PATH_FIELDS for p in (rule[k] if isinstance(rule[k], list) else [rule[k]]) if isinstance(p, str)]
+    return [p for k in PATH_FIELDS for p in _listed(rule[k]) if isinstance(p, str)]
 
 
 def _shape_problem(rule: dict) -> str | None:
@@ -188,10 +188,12 @@ def _item_problems(rule, item: Found, sources: Sources):
 
 
 def _listed(specs) -> list:
+    """A field that takes one path or a list of them (`in`), as a list."""
     return specs if isinstance(specs, list) else [specs] if specs else []
 
 
 def _given_problems(given, item: Found, sources: Sources):
+    """A value given where the rules call for none, or missing where they call for one, saying why."""
     wanted, because = _given(given, item, sources)
     if wanted is None or (item.value is not None) == wanted:
         return
