@@ -1,7 +1,7 @@
 """The counter-sheet layout (kit.yaml `sheets: GROUP: {layout: counter-sheet}`, and Space Empires 4X's counters):
 a portrait grid under a 50 pt header on the file's first page and 16 pt after, each table on a new row, cut
-lines merged as one grid's and mirrored on the backs; and a kit printing a group in it. (That it lays out SE4X's
-counters exactly as the counters road's own imposition did is tests/test_golden.py's: same text, same pixels.)"""
+lines merged as one grid's and mirrored on the backs; and a kit printing a group in it. (That SE4X's counters keep
+their pages is tests/test_golden.py's: same text, same pixels.)"""
 import pytest
 
 from pnpgen.layout.packing import Run, impose
@@ -160,8 +160,7 @@ class SlotAt:
 
 
 def test_the_components_part_owns_gutter():
-    """Two parts may not declare one option: the components part declares --gutter, the counters part
-    reads it (ctx.option) without declaring it."""
+    """An option has one owner: the components part declares --gutter, and no other part declares it again."""
     from pnpgen.parts import all_parts
     owners = [part.name for part in all_parts() for option in part.options if "--gutter" in option.flags]
     assert owners == ["components"]
