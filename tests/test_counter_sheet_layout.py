@@ -164,3 +164,22 @@ def test_the_components_part_owns_gutter():
     from pnpgen.parts import all_parts
     owners = [part.name for part in all_parts() for option in part.options if "--gutter" in option.flags]
     assert owners == ["components"]
+
+
+def test_gutter_parts_the_pieces_of_a_packed_group_too(tmp_path):
+    """Eclipse's or any kit's packed groups take --gutter as well (it parted counter-sheet groups only, and
+    `pnpgen build eclipse --gutter 3` printed as without it): the mini kit's tokens, circles 2 mm apart by
+    default and named in no `sheets:` entry, stand 4 mm apart; the chits keep their own 3 mm."""
+    import json
+    from pathlib import Path
+
+    from pnpgen.cli import main
+    mini = Path(__file__).parent / "kits" / "mini"
+    assert main(["build", "--data", str(mini), "--out", str(tmp_path), "-q", "--only", "components",
+                 "--gutter", "4"]) == 0
+    placements = json.loads((tmp_path / "mini" / "manifest.json").read_text())["parts"]["components"]["placements"]
+    for path, gap in (("tokens-red.pdf", 4), ("chits.pdf", 3)):
+        rows = [r for r in placements if (r["file"], r["page"]) == (path, 1)]
+        xs = sorted({round(r["x"], 3) for r in rows})
+        assert len(xs) > 1 and all(b - a == pytest.approx(rows[0]["w"] + pt_from_mm(gap), abs=0.002)
+                                   for a, b in zip(xs, xs[1:])), (path, xs)
