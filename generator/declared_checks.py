@@ -89,7 +89,7 @@ def check_declared(rules: list, docs: dict, broken: frozenset, lines: dict, root
         elif not skipped:
             kind = next(k for k in KINDS if rule[k])
             sources.filled.clear()
-            RUNS[kind](rule, kind, sources, _Report(rule, sources, problems))
+            RUNS[kind](rule, kind, sources, _Report(rule, sources, problems, line))
             for name in [n for n, ever in sources.filled.items() if not ever]:
                 problems.error(kit_file, line, here, f"{rule['rule']}: {{{name}}} stands for nothing: no `{{{name}}}` "
                                                      f"step in `{kind}`'s path and no field {name} beside its values")
@@ -140,15 +140,16 @@ def _path_problem(rule: dict, sources: Sources) -> str | None:
 
 
 class _Report:
-    """A finding of one rule, located at the data's own line and naming the rule."""
+    """A finding of one rule, located at the data's own line and naming the rule and its line in kit.yaml: the
+    data or the rule may be the mistake (a mistyped count), and the designer must see where each is."""
 
-    def __init__(self, rule: dict, sources: Sources, problems: Problems):
-        self.rule, self.sources = rule, sources
+    def __init__(self, rule: dict, sources: Sources, problems: Problems, rule_line: int):
+        self.rule, self.sources, self.rule_line = rule, sources, rule_line
         self.say = problems.warn if rule["warning"] else problems.error
 
     def __call__(self, file_key: str, path: str, message: str) -> None:
         file, line = self.sources.locate(file_key, path)
-        self.say(file, line, path, f"{self.rule['rule']}: {message}")
+        self.say(file, line, path, f"{self.rule['rule']}: {message} (rule: {KIT_FILE}:{self.rule_line})")
 
 
 def _each(rule, kind, sources: Sources, report: _Report) -> None:

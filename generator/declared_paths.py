@@ -118,7 +118,8 @@ class Sources:
     def missing(self, spec: str) -> str | None:
         """Why a path reaches nothing because a field it names is in none of the mappings before it (a misspelt
         field, of the rule or of the data: `rows.*.titel`), with the nearest field; None when it reaches
-        something, or stops at an empty list, an index or a selection that finds no item (data, not a typo)."""
+        something, or stops at an empty list, an index or a selection that finds no item (data, not a typo) unless
+        the selection names a field no item has or a value one letter or two from one the items have."""
         file_key, steps = split(spec)
         nodes = [Found("", self.docs[file_key])]
         for step in steps:
@@ -136,6 +137,9 @@ class Sources:
                 where = lists[0].path or "the file"
                 return (f"{where} is a list of {len(lists[0].value)} items, with no field {step!r}: `*` steps into "
                         "its items (a CSV file is the list of its rows)")
+            selection = WHERE.fullmatch(step)
+            if not after and selection and "{" not in step:
+                return _selection_problem(nodes, *selection.groups())
             if not after:
                 return None
             nodes = after
@@ -187,6 +191,25 @@ class Sources:
         if (file_key, path) in self.lines:
             return self.lines[(file_key, path)]
         return (self.root / KIT_FILE if file_key == "kit" else file_key), 0
+
+
+def _selection_problem(nodes: list[Found], field_name: str, wanted: str) -> str | None:
+    """Why `FIELD=VALUE` selects nothing when it is a typo: no item has that field at all, or none reads that
+    value but one reads a value close to it (`set=bounti` beside a `set: bounty`); a rule over such a path
+    would check nothing and pass. None when the value is merely absent (an option the data does not use)."""
+    items = [v for n in nodes for v in (n.value.values() if isinstance(n.value, dict) else
+                                        n.value if isinstance(n.value, list) else ()) if isinstance(v, dict)]
+    where = next((n.path for n in nodes if n.path), "the file")
+    fields = sorted({str(k) for item in items for k in item})
+    if items and field_name not in fields:
+        near = difflib.get_close_matches(field_name, fields, n=1)
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        return f"no item of {where} has a field {field_name!r} ({hint}fields: {', '.join(fields[:12])})"
+    values = sorted({str(item[field_name]) for item in items if item.get(field_name) is not None})
+    near = difflib.get_close_matches(wanted, values, n=1, cutoff=0.75)
+    if near:
+        return f"no item of {where} has {field_name}={wanted} (did you mean {field_name}={near[0]}?)"
+    return None
 
 
 def walk(nodes: list[Found], steps: list[str]) -> list[Found]:

@@ -252,10 +252,16 @@ MISSPELT = [
     ("{rule: small tokens, each: 'components/tokens.csv:rows.*.value', at_most: 5}",
      "small tokens: components/tokens.csv:rows.*.value reaches nothing: the file is a list of 3 items, with no "
      "field 'rows': `*` steps into its items"),
+    (f"{{rule: few scouts, each: '{F}:fleet.code=scuot.qty', at_most: 5}}",
+     f"few scouts: {F}:fleet.code=scuot.qty reaches nothing: no item of fleet has code=scuot (did you mean code=scout?)"),
+    (f"{{rule: few scouts, each: '{F}:fleet.cdoe=scout.qty', at_most: 5}}",
+     f"few scouts: {F}:fleet.cdoe=scout.qty reaches nothing: no item of fleet has a field 'cdoe' (did you mean "
+     "'code'?"),
 ]
 
 
-@pytest.mark.parametrize("text, words", MISSPELT, ids=["own path", "bound", "top level", "a list"])
+@pytest.mark.parametrize("text, words", MISSPELT,
+                         ids=["own path", "bound", "top level", "a list", "selected value", "selected field"])
 def test_a_path_that_reaches_nothing_is_located_at_its_rule(facts_kit, run_cli, text, words):
     line = add_rule(facts_kit, f"  - {text}\n")
     result = run_cli("validate", "--quick", "--data", facts_kit)
@@ -268,3 +274,9 @@ def test_a_field_with_no_line_is_located_at_its_file_not_looped_on(tmp_path):
     sources = Sources({"units": {}}, {("units", "units.SC"): ("units.yaml", 7)}, tmp_path)
     assert sources.locate("units", "units.SC.attack") == ("units.yaml", 7)
     assert sources.locate("units", "nowhere") == ("units", 0)
+
+
+def test_a_selection_of_a_value_the_data_does_not_use_is_not_a_typo(facts_kit, run_cli):
+    """`code=cruiser` selects nothing because no ship is a cruiser (yet), not because of a misspelling: no error."""
+    add_rule(facts_kit, f"  - {{rule: few cruisers, each: '{F}:fleet.code=cruiser.qty', at_most: 5}}\n")
+    assert run_cli("validate", "--quick", "--data", facts_kit).code == 0

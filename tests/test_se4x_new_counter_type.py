@@ -5,6 +5,8 @@ backs, counted, and a wrong count stopped at its line."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
@@ -137,3 +139,44 @@ def test_a_wrong_count_of_the_new_counter_type_is_located_at_its_row(kit_copy, r
     assert result.code == 1
     assert (f"components/colour-counters.yaml:{line}: rows[4].qty: a player has three probes: is 4, the rules call "
             f"for 3") in result.err, result.err
+
+
+def test_a_mistyped_rule_count_names_the_rule_s_line_in_kit_yaml_beside_the_row(kit_copy, run_cli):
+    """The row is right and the rule is wrong: the finding sits at the row (where the value is) and says where the
+    rule is, so a designer who mistyped the count in kit.yaml is not sent to mend a good row."""
+    line = add_probe_row(kit_copy)
+    kit_yaml = kit_copy / "kit.yaml"
+    text = kit_yaml.read_text(encoding="utf-8")
+    kit_yaml.write_text(text[: text.rindex("equals: 3")] + "equals: 4\n", encoding="utf-8")
+    rule_line = kit_yaml.read_text(encoding="utf-8").splitlines().index("  - rule: a player has three probes") + 1
+    result = run_cli("validate", "--quick", "--data", kit_copy)
+    assert result.code == 1
+    assert (f"components/colour-counters.yaml:{line}: rows[4].qty: a player has three probes: is 3, the rules call "
+            f"for 4 (rule: kit.yaml:{rule_line})") in result.err, result.err
+
+
+def readme_yaml_blocks(section: str) -> list[str]:
+    """The YAML code blocks of one README section, in order, each without its list item's indent (as a
+    designer pastes it: the lines keep the indent they take in the kit's file)."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    body = readme.split(f"\n## {section}\n", 1)[1].split("\n#", 1)[0]   # up to the next heading
+    return ["".join(line[len(indent):] for line in block.splitlines(keepends=True))
+            for indent, block in re.findall(r"\n( *)```yaml\n(.*?)\n\1```", body, re.S)]
+
+
+def test_the_readme_s_new_ship_type_builds_every_part_that_lists_it(kit_copy, tmp_path):
+    """README, "Design your own counter", followed as written: the unit row, then the ship technology sheet's
+    second page (a group unit adds rows to a sheet whose one page was full: without that step the build stops)."""
+    row, sheet_page = readme_yaml_blocks("Design your own counter")
+    with (kit_copy / "components" / "units.yaml").open("a", encoding="utf-8") as units:
+        units.write(row + "\n")
+    sheets = kit_copy / "aids" / "sheets.yaml"
+    anchor = sheet_page.splitlines()[0]
+    text = sheets.read_text(encoding="utf-8")
+    assert text.count(anchor + "\n") == 1
+    sheets.write_text(text.replace(anchor + "\n", sheet_page + "\n"), encoding="utf-8")
+    assert main(["build", "--data", str(kit_copy), "--out", str(tmp_path), "--only", "sheets", "-q"]) == 0
+    pdf = pdfium.PdfDocument(str(tmp_path / "space-empires-4x" / "ship-tech-sheet.pdf"))
+    assert len(pdf) == 8   # two pages a colour
+    first = "".join(pdf[0].get_textpage().get_text_range().split())
+    assert all(f"XX{n}" in first for n in (1, 2, 3))   # a row for each of the three XX group counters
