@@ -3,15 +3,17 @@ code, each problem located at the data's own file and line and naming the rule.
 
 A rule reads one path (pnpgen.declared_paths says how paths are written) in one of these ways, and is checked
 against what the rest of the rule gives:
-- `each` (every value found): `in` (a key or item of what another path reaches), `equals` / `at_least` /
-  `at_most` / `multiple_of` (a number, or the number at a path), `given` (true: not null; false: null),
+- `each` (every value found; a field a mapping leaves out reads as null): `in` (a key or item of what another
+  path reaches, or of any of a list of paths), `equals` / `at_least` / `at_most` / `multiple_of` (a number, or
+  the number at a path), `given` (true: not null; false: null; a path: given exactly where the path finds a
+  value that is not null for it, `markers:kinds.{kind}.value`),
   `together` (each mapping found gives all of these fields or none), `needs` ({field: other}: a mapping that
   gives `field` gives `other` too); `unless` skips a value where a path gives true;
 - `each_key` (every key of the mappings found): `in`;
 - `sum` (the numbers found, added up) and `count` (the entries of each list or mapping found): `equals`,
   `at_least`, `at_most`;
 - `rises`: the numbers of each list climb, each above the one before (`by`: by exactly that much);
-- `unique`: no value comes twice;
+- `unique`: no value comes twice (`fields`: no two mappings found give the same values of these fields);
 - `covers`: the [low, high] ranges of each list cover 1..`up_to` (a die's faces), each number once;
 - `all_or_none`: the values of each list or mapping are given on every item or on none.
 A rule with `warning: true` reports a warning instead of an error.
@@ -31,6 +33,7 @@ from pnpgen.schema import Bool, Either, Field, Int, ListOf, MapOf, Number, Recor
 PATH = Str(r"[A-Za-z0-9_][A-Za-z0-9_./-]*(:[A-Za-z0-9_*.{}+=-]+)?",
            "FILE:FIELD.FIELD such as units:units.*.requires or components/ships.yaml:rows.*.name (or a FILE alone)")
 NUMBER = Either((Number(), PATH))
+PATHS = Either((PATH, ListOf(PATH, min_items=1)))
 FIELD = Str(r"[A-Za-z0-9_-]+", "a field name")
 
 CHECK = Record({
@@ -44,16 +47,19 @@ CHECK = Record({
     "unique": optional(PATH, None, "no value found here comes twice"),
     "covers": optional(PATH, None, "the [low, high] ranges of each list found here cover 1..up_to once"),
     "all_or_none": optional(PATH, None, "the values of each list found here are given on every item or none"),
-    "in": optional(PATH, None, "... is a key of the mapping here (or an item of the list, or the value)"),
+    "in": optional(PATHS, None, "... is a key of the mapping here (or an item of the list, or the value); a list: "
+                                 "of any of these paths"),
     "equals": optional(NUMBER, None, "... is this number, or the number at this path"),
     "at_least": optional(NUMBER, None, "... is no less than this number (or the number at this path)"),
     "at_most": optional(NUMBER, None, "... is no more than this number (or the number at this path)"),
     "multiple_of": optional(NUMBER, None, "... divides by this number (or the number at this path)"),
-    "given": optional(Bool(), None, "... is given (true) or left null (false)"),
+    "given": optional(Either((Bool(), PATH)), None, "... is given (true) or left null (false); a path: given "
+                       "exactly where the path finds a value that is not null"),
     "together": optional(ListOf(FIELD, min_items=2), None, "... gives all of these fields or none"),
     "needs": optional(MapOf(FIELD, key=FIELD), None, "{field: other}: ... gives `other` where it gives `field`"),
     "unless": optional(PATH, None, "each: skip a value where this path gives true"),
     "by": optional(Number(), None, "rises: each number is the one before plus this"),
+    "fields": optional(ListOf(FIELD, min_items=1), None, "unique: no two mappings give the same values of these"),
     "up_to": optional(Either((Int(1, 10 ** 6), PATH)), None, "covers: the highest number (a die's faces)"),
 }, "a rule: {rule, each or each_key or sum or count or rises or unique or covers or all_or_none, ...}")
 
@@ -64,14 +70,14 @@ KINDS = {
     "sum": (("equals", "at_least", "at_most"), ()),
     "count": (("equals", "at_least", "at_most"), ()),
     "rises": ((), ("by",)),
-    "unique": ((), ()),
+    "unique": ((), ("fields",)),
     "covers": (("up_to",), ()),
     "all_or_none": ((), ()),
 }
 COMPARISONS = (("equals", "", operator.eq), ("at_least", "at least ", operator.ge),
                ("at_most", "at most ", operator.le), ("multiple_of", "a multiple of ", lambda n, m: m and n % m == 0))
 PATH_FIELDS = ("each", "each_key", "sum", "count", "rises", "unique", "covers", "all_or_none", "in", "equals",
-               "at_least", "at_most", "multiple_of", "unless", "up_to")
+               "at_least", "at_most", "multiple_of", "given", "unless", "up_to")
 
 
 def check_declared(rules: list, docs: dict, broken: frozenset, lines: dict, root: Path, problems: Problems) -> None:
@@ -96,7 +102,7 @@ def check_declared(rules: list, docs: dict, broken: frozenset, lines: dict, root
 
 
 def _paths(rule: dict) -> list[str]:
-    return [rule[k] for k in PATH_FIELDS if isinstance(rule[k], str)]
+    return [p for k in PATH_FIELDS for p in _listed(rule[k]) if isinstance(p, str)]
 
 
 def _shape_problem(rule: dict) -> str | None:
@@ -153,7 +159,7 @@ class _Report:
 
 
 def _each(rule, kind, sources: Sources, report: _Report) -> None:
-    file_key, found = sources.find(rule[kind])
+    file_key, found = sources.find(rule[kind], nulls=kind == "each")
     if kind == "each_key":
         found = [Found(f"{f.path}.{k}" if f.path else str(k), k, f.names, f.value)
                  for f in found if isinstance(f.value, dict) for k in f.value]
@@ -166,22 +172,49 @@ def _each(rule, kind, sources: Sources, report: _Report) -> None:
 
 def _item_problems(rule, item: Found, sources: Sources):
     value = item.value
-    known_at = sources.fill(rule["in"], item) if rule["in"] else None  # None: a {name} it cannot fill
-    if known_at and value is not None:
-        known = _known(sources, known_at)
+    known_at = [sources.fill(spec, item) for spec in _listed(rule["in"])]  # None: a {name} it cannot fill
+    if known_at and None not in known_at and value is not None:
+        known = set().union(*(_known(sources, spec) for spec in known_at))
         if str(value) not in known:
             near = difflib.get_close_matches(str(value), sorted(known), n=1)
             hint = f"did you mean {near[0]!r}? " if near else ""
             yield item.path, f"{value!r} is not one of them ({hint}known: {', '.join(_sorted(known)) or 'none'})"
-    if rule["given"] is not None and (value is not None) != rule["given"]:
-        yield item.path, ("is not given: the rules call for a value" if rule["given"] else
-                          f"is {value!r}: the rules call for none (leave it null)")
+    yield from _given_problems(rule["given"], item, sources)
     if _is_number(value):
         wanted = _broken_comparison(rule, value, sources, item)
         if wanted:
             yield item.path, f"is {_show(value)}, the rules call for {wanted}"
     if isinstance(value, dict):
         yield from _field_problems(rule, item.path, value)
+
+
+def _listed(specs) -> list:
+    """A field that takes one path or a list of them (`in`), as a list."""
+    return specs if isinstance(specs, list) else [specs] if specs else []
+
+
+def _given_problems(given, item: Found, sources: Sources):
+    """A value given where the rules call for none, or missing where they call for one, saying why."""
+    wanted, because = _given(given, item, sources)
+    if wanted is None or (item.value is not None) == wanted:
+        return
+    if wanted:
+        yield item.path, f"is not given: the rules call for a value{f' ({because})' if because else ''}"
+    else:
+        yield item.path, f"is {item.value!r}: the rules call for none ({because and because + ': '}leave it null)"
+
+
+def _given(given, item: Found, sources: Sources) -> tuple:
+    """(whether the value must be given, why): `given: true/false` as written; a path, true where it
+    finds a value that is not null for this item (None, no verdict, where it finds nothing)."""
+    if not isinstance(given, str):
+        return given, ""
+    found = sources.find(given, item)[1]
+    if not found:
+        return None, ""
+    shown = next((f for f in found if f.value is not None), found[0])
+    value = "null" if shown.value is None else repr(shown.value)
+    return shown.value is not None, f"{shown.path} is {value}"
 
 
 def _field_problems(rule, path: str, record: dict):
@@ -231,13 +264,28 @@ def _unique(rule, kind, sources: Sources, report: _Report) -> None:
     file_key, found = sources.find(rule["unique"])
     first = {}
     for item in found:
-        if item.value is None:
+        key, shown = _unique_key(item.value, rule["fields"])
+        if key is None:
             continue
-        key = str(item.value)
         if key in first:
             line = sources.locate(file_key, first[key])[1]
-            report(file_key, item.path, f"{item.value!r} is given twice (first at {first[key]}, line {line})")
+            report(file_key, item.path, f"{shown} is given twice (first at {first[key]}, line {line})")
         first.setdefault(key, item.path)
+
+
+def _unique_key(value, fields) -> tuple:
+    """(what two values must not share, how a finding shows it); (None, '') for a value not compared: a null,
+    or with `fields` a value that is no mapping or gives none of them (a field left out is null)."""
+    if not fields:
+        return (None, "") if value is None else (str(value), repr(value))
+    if not isinstance(value, dict) or all(value.get(f) is None for f in fields):
+        return None, ""
+    key = tuple(str(value.get(f)) if value.get(f) is not None else None for f in fields)
+    return key, "{" + ", ".join(f"{f}: {_shown_value(value.get(f))}" for f in fields) + "}"
+
+
+def _shown_value(value) -> str:
+    return "null" if value is None else str(value)
 
 
 def _covers(rule, kind, sources: Sources, report: _Report) -> None:

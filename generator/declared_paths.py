@@ -42,6 +42,11 @@ def is_wild(step: str) -> bool:
     return step == "*" or bool(NAMED.fullmatch(step)) or bool(SLICE.fullmatch(step))
 
 
+def is_plain(step: str) -> bool:
+    """A field name, not a wildcard, an index or a selection."""
+    return not (is_wild(step) or INDEX.fullmatch(step) or WHERE.fullmatch(step))
+
+
 def split(spec: str) -> tuple[str, list[str]]:
     """(file key, steps); a file named alone (`data/limits.yaml`) is its whole content: no steps."""
     file_key, colon, path = spec.partition(":")
@@ -119,12 +124,13 @@ class Sources:
         """Why a path reaches nothing because a field it names is in none of the mappings before it (a misspelt
         field, of the rule or of the data: `rows.*.titel`), with the nearest field; None when it reaches
         something, or stops at an empty list, an index or a selection that finds no item (data, not a typo) unless
-        the selection names a field no item has or a value one letter or two from one the items have."""
+        the selection names a field no item has or a value one letter or two from one the items have, or at a
+        column a table declares that no row gives."""
         file_key, steps = split(spec)
         nodes = [Found("", self.docs[file_key])]
-        for step in steps:
+        for index, step in enumerate(steps):
             after = walk(nodes, [step])
-            plain = not (is_wild(step) or INDEX.fullmatch(step) or WHERE.fullmatch(step))
+            plain = is_plain(step) and not self._declared_column(file_key, steps, index)
             mappings = [n for n in nodes if isinstance(n.value, dict)]
             if not after and plain and mappings:
                 fields = sorted({str(k) for n in mappings for k in n.value})
@@ -145,18 +151,26 @@ class Sources:
             nodes = after
         return None
 
-    def find(self, spec: str, beside: Found | None = None) -> tuple[str, list[Found]]:
+    def _declared_column(self, file_key: str, steps: list[str], index: int) -> bool:
+        """`rows.*.FIELD` where FIELD is one of the table's `columns:`: a field of every row, null where a row
+        leaves it out (an optional column no row gives yet)."""
+        doc = self.docs[file_key]
+        columns = doc.get("columns") if isinstance(doc, dict) else None
+        return index == 2 and steps[0] == "rows" and isinstance(columns, dict) and steps[2] in columns
+
+    def find(self, spec: str, beside: Found | None = None, nulls: bool = False) -> tuple[str, list[Found]]:
         """(file key, every value `spec` reaches); for one of a rule's other paths, `beside` is the value being
-        checked, whose `{name}` steps and holder fill the path's own `{name}`."""
+        checked, whose `{name}` steps and holder fill the path's own `{name}`. `nulls`: a last field that a
+        mapping leaves out is found there as null (a row without `value:` gives none, as `given` asks)."""
         if beside is not None:
             spec = self.fill(spec, beside)
             if spec is None:
                 return "", []
-        if ("find", spec) not in self.memo:
+        if ("find", spec, nulls) not in self.memo:
             file_key, steps = split(spec)
-            found = walk([Found("", self.docs[file_key])], steps) if self.load(file_key) is None else []
-            self.memo[("find", spec)] = (file_key, found)
-        return self.memo[("find", spec)]
+            found = walk([Found("", self.docs[file_key])], steps, nulls) if self.load(file_key) is None else []
+            self.memo[("find", spec, nulls)] = (file_key, found)
+        return self.memo[("find", spec, nulls)]
 
     def fill(self, spec: str, beside: Found) -> str | None:
         filled, missing = _fill(spec, beside.names, beside.holder)
@@ -212,10 +226,17 @@ def _selection_problem(nodes: list[Found], field_name: str, wanted: str) -> str 
     return None
 
 
-def walk(nodes: list[Found], steps: list[str]) -> list[Found]:
-    for step in steps:
-        nodes = [after for node in nodes for after in _step(node, step)]
+def walk(nodes: list[Found], steps: list[str], nulls: bool = False) -> list[Found]:
+    """The values `steps` reach from `nodes`; `nulls`: a mapping without the last step's field (a plain
+    name) gives it as null."""
+    for index, step in enumerate(steps):
+        absent = nulls and index == len(steps) - 1 and is_plain(step)
+        nodes = [after for node in nodes for after in (_step(node, step) or _absent(node, step, absent))]
     return nodes
+
+
+def _absent(at: Found, step: str, absent: bool) -> list[Found]:
+    return [Found(_join(at.path, step), None, at.names, at.value)] if absent and isinstance(at.value, dict) else []
 
 
 def _step(at: Found, step: str) -> list[Found]:

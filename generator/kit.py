@@ -13,6 +13,7 @@ from pnpgen.components.load import (
 from pnpgen.documents.charts import CHARTS_FILE, charts_path, check_charts, load_charts
 from pnpgen.documents.context import chart_context
 from pnpgen.documents.load import check_documents, check_files_apart
+from pnpgen.documents.rulings import check_rulings_file
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE, find_kit  # noqa: F401 (re-exported)
 from pnpgen.layout.sheets import check_sheets
 from pnpgen.model import Colour, Kit
@@ -127,6 +128,7 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, broken: bool) ->
     line = raw_kit.line_of
     tables, pieces = kit.tables, kit.component_pieces
     data = load_data_files(root, kit_doc["data"], kit_file, line("data"), problems)
+    check_rulings_file(root / kit_doc["data"], data, problems)
     check_template_images(root, problems)
     boards = load_boards(root, kit_doc["boards"], kit_file, line("boards"), kit.colours, problems, tables)
     maps = kit.maps if kit.has_game_module else _load_maps(root, kit_doc, kit, problems)

@@ -159,3 +159,26 @@ def test_a_counter_table_holding_another_table_is_located(run_cli, kit_copy):
     assert result.code == 1 and "could not say where" not in result.err, result.err
     assert ("checks[1]: every Home System marker is a marker kind: components/home-system-markers.yaml:rows.*.kind "
             "reaches nothing") in result.err, result.err
+
+
+def test_the_marker_tables_keep_the_rules_the_old_python_checked(run_cli, kit_copy):
+    """kit.yaml's marker rules: a value exactly where the kind prints one, a kind and value in one row, and a
+    warning for a marker kind no table prints; each at its row's (or kind's) own line, naming the rule."""
+    home = kit_copy / "components" / "home-system-markers.yaml"
+    no_value = edit(home, "{kind: minerals, value: 5, qty: 11}", "{kind: minerals, qty: 11}")
+    a_value = edit(home, "{kind: planet, qty: 8}", "{kind: planet, value: 3, qty: 8}")
+    twice = edit(home, "{kind: black_hole, qty: 1}", "{kind: nebula, qty: 1}")
+    kinds = (kit_copy / "data" / "markers.yaml").read_text().splitlines().index("  black_hole:") + 1
+    edit(kit_copy / "components" / "deep-space-markers.yaml", "{kind: black_hole, qty: 10}", "{kind: nebula, qty: 10}")
+    result = run_cli("validate", "--quick", "--data", kit_copy)
+    assert result.code == 1, result.err
+    for expected in (
+            f"home-system-markers.yaml:{no_value}: rows[1].value: a Home System marker prints a value exactly when "
+            "its kind prints one: is not given: the rules call for a value (kinds.minerals.value is 'cp')",
+            f"home-system-markers.yaml:{a_value}: rows[2].value: a Home System marker prints a value exactly when its "
+            "kind prints one: is 3: the rules call for none (kinds.planet.value is null: leave it null)",
+            f"home-system-markers.yaml:{twice}: rows[6]: a marker kind and value is one row of the Home System markers "
+            "(add the counts into one row): {kind: nebula, value: null} is given twice (first at rows[3], line",
+            f"markers.yaml:{kinds}: warning: kinds.black_hole: every marker kind is printed on some marker counter: "
+            "'black_hole' is not one of them"):
+        assert expected in result.err, result.err

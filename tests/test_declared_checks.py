@@ -71,6 +71,15 @@ orders:
 fleet:
   - {code: scout, qty: 4}
   - {code: base, qty: 2}
+kinds:
+  coin: {shows: number}
+  rock: {shows: null}
+  gem: {shows: null}
+pieces:
+  - {kind: coin, value: 1}
+  - {kind: coin, value: 2}
+  - {kind: rock}
+spares: [gem]
 """
 F = "data/facts.yaml"
 RULES = f"""checks:
@@ -95,6 +104,9 @@ RULES = f"""checks:
   - {{rule: orders within the fleet, each: '{F}:orders.*.count', at_most: '{F}:fleet.code={{ship}}.qty'}}
   - {{rule: a player has at most 9 of a token, each: 'components/tokens.csv:*.qty', at_most: 9}}
   - {{rule: a card costs at most 2, each: 'components/cards.yaml:rows.*.cost', at_most: 2}}
+  - {{rule: a piece shows a value when its kind does, each: '{F}:pieces.*.value', given: '{F}:kinds.{{kind}}.shows'}}
+  - {{rule: a kind and value is one piece, unique: '{F}:pieces.*', fields: [kind, value]}}
+  - {{rule: every kind is a piece or a spare, each_key: '{F}:kinds', in: ['{F}:pieces.*.kind', '{F}:spares']}}
 """
 
 
@@ -147,6 +159,17 @@ BROKEN = [
     ("components/tokens.csv", "5,1", "5,12", "[2].qty", "a player has at most 9 of a token: is 12, the rules call for at most 9"),
     ("components/cards.yaml", "cost: 2, qty: 4", "cost: 3, qty: 4", "rows[1].cost",
      "a card costs at most 2: is 3, the rules call for at most 2"),
+    # given: PATH, a field the row leaves out read as null; unique over fields; in: a list of paths
+    (F, "{kind: coin, value: 2}", "{kind: coin}", "pieces[1].value",
+     "a piece shows a value when its kind does: is not given: the rules call for a value (kinds.coin.shows is "
+     "'number')"),
+    (F, "- {kind: rock}", "- {kind: rock, value: 3}", "pieces[2].value",
+     "a piece shows a value when its kind does: is 3: the rules call for none (kinds.rock.shows is null: leave it "
+     "null)"),
+    (F, "{kind: coin, value: 2}", "{kind: coin, value: 1}", "pieces[1]",
+     "a kind and value is one piece: {kind: coin, value: 1} is given twice (first at pieces[0], line 23)"),
+    (F, "- {kind: rock}", "- {kind: coin, value: 3}", "kinds.rock",
+     "every kind is a piece or a spare: 'rock' is not one of them (known: coin, gem)", "  rock: {shows: null}"),
 ]
 
 
@@ -265,7 +288,7 @@ MISSPELT = [
 def test_a_path_that_reaches_nothing_is_located_at_its_rule(facts_kit, run_cli, text, words):
     line = add_rule(facts_kit, f"  - {text}\n")
     result = run_cli("validate", "--quick", "--data", facts_kit)
-    assert result.code == 1 and f"kit.yaml:{line}: checks[20]: {words}" in result.err, result.err
+    assert result.code == 1 and f"kit.yaml:{line}: checks[23]: {words}" in result.err, result.err
 
 
 def test_a_field_with_no_line_is_located_at_its_file_not_looped_on(tmp_path):
@@ -274,6 +297,21 @@ def test_a_field_with_no_line_is_located_at_its_file_not_looped_on(tmp_path):
     sources = Sources({"units": {}}, {("units", "units.SC"): ("units.yaml", 7)}, tmp_path)
     assert sources.locate("units", "units.SC.attack") == ("units.yaml", 7)
     assert sources.locate("units", "nowhere") == ("units", 0)
+
+
+def test_a_column_no_row_gives_reads_as_null(facts_kit, run_cli):
+    """`given` over an optional column that no row gives yet: every row's value is null, not a path that
+    reaches nothing; a field that is no column is still a typo at the rule."""
+    edit(facts_kit / "components/cards.yaml", "  cost:  {type: int",
+         "  note:  {type: text, required: false, doc: a reminder}\n  cost:  {type: int")
+    add_rule(facts_kit, "  - {rule: no card has a note yet, each: 'components/cards.yaml:rows.*.note', given: false}\n")
+    result = run_cli("validate", "--quick", "--data", facts_kit)
+    assert result.code == 0, result.err
+    line = add_rule(facts_kit, "  - {rule: every card has a title, each: 'components/cards.yaml:rows.*.titel', given: true}\n")
+    result = run_cli("validate", "--quick", "--data", facts_kit)
+    assert result.code == 1 and f"kit.yaml:{line}: checks[24]: every card has a title: " \
+        "components/cards.yaml:rows.*.titel reaches nothing: no field 'titel' in rows[0] (did you mean 'title'?" \
+        in result.err, result.err
 
 
 def test_a_selection_of_a_value_the_data_does_not_use_is_not_a_typo(facts_kit, run_cli):

@@ -298,3 +298,19 @@ def test_every_ruling_is_marked_by_its_title_outside_its_chapter(printed):
     before = squash(" ".join(printed.booklet[:start]))
     for rid, ruling in rules()["rulings"].items():
         assert squash(f"Kit ruling: {ruling['title']}") in before, rid
+
+
+@pytest.mark.parametrize("target", ["species_sides.csv", "list.yaml"])
+def test_a_rules_file_linked_to_a_list_or_a_text_is_located(tmp_path, run_cli, target):
+    """Found by the long fuzz run: data/rules.yaml made a link to another file of the kit (whose top is a text
+    or a list) ended on "'str' object has no attribute 'get'", naming no file."""
+    import shutil
+    kit = tmp_path / "eclipse"
+    shutil.copytree(Path(__file__).parent.parent / "data" / "eclipse", kit)
+    (kit / "data" / "list.yaml").write_text("- one\n- two\n", encoding="utf-8")
+    (kit / "data" / "rules.yaml").unlink()
+    (kit / "data" / "rules.yaml").symlink_to(target)
+    result = run_cli("validate", "--data", kit)
+    held = "a text" if target.endswith(".csv") else "a list"
+    assert result.code == 1 and "no attribute" not in result.err, result.err
+    assert f"data/rules.yaml:1: holds {held}, where the kit's texts read a mapping: `rulings:`" in result.err

@@ -262,3 +262,13 @@ def test_a_cff_font_converts_to_truetype_with_the_same_advances():
     assert all(original["hmtx"][g][0] == copy["hmtx"][g][0] for g in cmap.values())
     assert copy["head"].modified == original["head"].modified   # no clock in it: the same PDF bytes anywhere
     assert truetype_of(data) is truetype_of(data)   # converted once a process (and cached on disk by hash)
+
+
+def test_a_section_before_the_first_chapter_is_a_located_error(kit_to_break, run_cli, tmp_path):
+    """Found by the long fuzz run (4x-space-euro's first chapter with two lines swapped): a `##` before any `#`
+    stopped reportlab's outline ("can't jump from outline level -1 to level 1"), naming no file."""
+    line = edit(kit_to_break / "rules" / "01-trade.md", "# Trading\n", "## Trading\n")
+    result = run_cli("build", "--data", kit_to_break, "--out", tmp_path / "out", "--only", "documents", "-q")
+    assert result.code == 1 and "outline level" not in result.err, result.err
+    assert (f"rules/01-trade.md:{line}: the section 'Trading' (##) comes before the document's first chapter "
+            "heading (#)") in result.err, result.err

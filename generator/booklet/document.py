@@ -15,6 +15,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from pnpgen.booklet.story import Heading, contents
 from pnpgen.booklet.styles import BODY, HEADER_FILL, ITALIC, RULE, styles
 from pnpgen.model import Kit
+from pnpgen.problems import BuildError
 from pnpgen.whole_files import write_whole
 
 QUIET = (Spacer, CondPageBreak, PageBreak, ActionFlowable)  # print nothing: do not end a page's "top"
@@ -35,7 +36,7 @@ class BookletDoc(BaseDocTemplate):
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([PageTemplate("cover", [frame]),
                                PageTemplate("body", [frame], onPage=self._page_start, onPageEnd=self._decorate)])
-        self.chapter, self.page_chapter, self.page_has_text = "", None, False
+        self.chapter, self.page_chapter, self.page_has_text, self.chapter_met = "", None, False, False
 
     def afterFlowable(self, flowable):
         if not isinstance(flowable, Heading):
@@ -45,6 +46,11 @@ class BookletDoc(BaseDocTemplate):
         if flowable.toc_level > 1:
             self.page_has_text = True
             return
+        if flowable.toc_level == 1 and not self.chapter_met:
+            raise BuildError(f"{flowable.where}: the section '{flowable.plain}' (##) comes before the document's first "
+                             "chapter heading (#): the contents and the PDF outline hold sections inside chapters; "
+                             "open the first chapter file with a # heading")
+        self.chapter_met = self.chapter_met or flowable.toc_level == 0
         self.canv.bookmarkPage(flowable.key)
         self.canv.addOutlineEntry(flowable.plain, flowable.key, flowable.toc_level, closed=True)
         if flowable.toc_level == 0:  # the contents list chapters; the PDF outline also has sections
@@ -56,7 +62,7 @@ class BookletDoc(BaseDocTemplate):
 
     def beforeDocument(self):
         """multiBuild lays the story out more than once: every pass starts with the contents."""
-        self.chapter, self.page_chapter = "Contents", None
+        self.chapter, self.page_chapter, self.chapter_met = "Contents", None, False
 
     def _page_start(self, canvas, doc):
         """The header names the chapter current at the top of the page: the one running on from the page

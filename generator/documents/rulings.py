@@ -9,18 +9,34 @@ may quote the data ({{ data.rules.upgrade.cp_per_hull }}); they are rendered lik
 """
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Callable
 
 from pnpgen.model import Kit
+from pnpgen.problems import Problems
 
 MARK = "(kit ruling {number})"
 SOURCE = "data/rules.yaml"
 
 
+def check_rulings_file(data_folder: Path, data: dict, problems: Problems) -> None:
+    """The data folder's rules file, where every text finds the rulings, holds a mapping: one whose top is a
+    list or a text (a file linked to another of the kit, say) is an error at the file, found at load."""
+    rules = data.get("rules")
+    if rules is None or isinstance(rules, dict):
+        return
+    files = [data_folder / f"rules{suffix}" for suffix in (".yaml", ".yml", ".csv")]
+    file = next((f for f in files if f.exists()), files[0])
+    held = "a list" if isinstance(rules, list) else "a text" if isinstance(rules, str) else f"the value {rules!r}"
+    problems.error(file, 1, "", f"holds {held}, where the kit's texts read a mapping: `rulings:` (the Kit rulings, "
+                                "{id: {title, where, source, text}}) beside the facts they quote")
+
+
 def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
     """The three names a kit text may use; `render` turns a ruling's words (Jinja) into plain text."""
-    entries = ((kit.data or {}).get("rules") or {}).get("rulings") or {}
+    rules = (kit.data or {}).get("rules")
+    entries = (rules.get("rulings") if isinstance(rules, dict) else None) or {}
     entries = entries if isinstance(entries, dict) else {}
     numbers = {rid: number for number, rid in enumerate(entries, 1)}
 
