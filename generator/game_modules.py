@@ -22,7 +22,7 @@ class GameModule:
     # kit's component tables and their pieces already (loaded first), for a module that reads them
     load: Callable
     parts: tuple = ()     # Parts of its own (a kit's documents under another name, say)
-    chart_context: Callable = lambda kit, pieces: {}  # the names its charts (charts.yaml) may use
+    chart_context: Callable = lambda kit: {}  # the names its charts (charts.yaml) may use
     # (kit, pieces, counter size, tables) -> a ChapterExtras: its documents' own Jinja names and figures
     documents: Callable | None = None
 

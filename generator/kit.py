@@ -129,8 +129,7 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, broken: bool) ->
     tables, pieces = kit.tables, kit.component_pieces
     data = load_data_files(root, kit_doc["data"], kit_file, line("data"), problems)
     check_rulings_file(root / kit_doc["data"], data, problems)
-    if tables or not kit.has_game_module:
-        check_template_images(root, problems)
+    check_template_images(root, problems)
     boards = load_boards(root, kit_doc["boards"], kit_file, line("boards"), kit.colours, problems, tables)
     maps = kit.maps if kit.has_game_module else _load_maps(root, kit_doc, kit, problems)
     if not broken:

@@ -21,8 +21,8 @@ def piece_entries(pieces: list[Piece]) -> list[dict]:
             continue
         seen.add(piece)
         entries.append({
-            "kind": piece.kind, "ref": piece.ref, "name": piece.name, "label": piece.label,
-            "colour": piece.colour, "group": piece.group, "rules": piece.rules, "count": counts[piece],
+            "ref": piece.ref, "name": piece.name, "label": piece.label,
+            "colour": piece.colour, "group": piece.group, "count": counts[piece],
             "front": {"template": piece.front.template, "params": piece.front.params},
             "back": {"template": piece.back.template, "params": piece.back.params} if piece.back else None,
         })

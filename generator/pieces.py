@@ -27,15 +27,13 @@ def face(template: str, **params) -> Face:
 
 @dataclass(frozen=True)
 class Piece:
-    """One physical piece."""
+    """One physical piece: a copy of a component table's row (the one road to a printed piece)."""
 
-    kind: str        # what sort of piece: "component" (a table row's copy; the one road to a printed piece)
     ref: str         # where it comes from in the data: TABLE.ROW, "cards.scout", "units.DD"
     name: str        # what it is: "TABLE NAME: ROW" ("Units: DD")
     label: str       # this very piece: "DD 3"
     colour: str      # colour id, or "neutral"
     group: str       # print group: a table's group, with "-COLOUR" where each colour has a file of its own
-    rules: str       # the rules it belongs to (basic, advanced ...)
     front: Face
     back: Face
 

@@ -8,8 +8,8 @@ template, parameters and size: export.decks.ExportArts), then written as
 - `proofs/<ref>-front.png` / `-back.png`: the face plus a PNG_MARGIN_MM white border on every side, at the
   asked dpi (stored in the PNG, so it prints at size). The cut line follows the piece's shape just outside
   the art; the dashed safe zone lies SAFE_INSET_MM inside the cut, over the art.
-- `proofs/proof.pdf`: every requested piece, front beside back at exact size (vector), labelled, with the
-  same overlay and the 1 in / 25 mm scale check of the sheets.
+- `proofs/proof.pdf`: every requested piece, front beside back (under it where the two do not fit across) at
+  exact size (vector), labelled, with the same overlay and the 1 in / 25 mm scale check of the sheets.
 
 Files go through the atomic output stage: a template error leaves the previous proofs as they were.
 """
@@ -76,14 +76,13 @@ def parse_only(text: str) -> list[tuple[str, str | None]]:
     return wanted
 
 
+VARIANTS = ("number", "value")   # what `ref:N` picks, first given: a numbered table's copy, else a row's value
+
+
 def variant_of(piece: Piece) -> str | None:
-    """What `ref:N` picks: a unit's group number or a numbered table's copy, else the value a marker or counter
-    shows."""
+    """What `ref:N` picks in this piece: its copy's number in a numbered table (DD 3), else its row's value."""
     params = piece.front.params["row"]
-    for key in ("group", "number", "value", "cp"):
-        if params.get(key) is not None:
-            return str(params[key])
-    return None
+    return next((str(params[key]) for key in VARIANTS if params.get(key) is not None), None)
 
 
 def choose(pieces: list[Piece], ref: str, variant: str | None, colour: str | None) -> Piece:
@@ -95,7 +94,7 @@ def choose(pieces: list[Piece], ref: str, variant: str | None, colour: str | Non
     found = [p for p in same_ref if variant is None or variant_of(p) == variant]
     if not found:
         known = sorted({v for v in map(variant_of, same_ref) if v is not None}, key=_natural)
-        word = "group" if same_ref[0].kind == "unit" else "value"
+        word = next((key for key in VARIANTS if same_ref[0].front.params["row"].get(key) is not None), "value")
         raise ValueError(f"{ref} has no {word} {variant!r}; it has: {', '.join(known) or 'none to choose from'}")
     for wanted in (lambda p: p.colour == colour, lambda p: p.colour == "neutral", lambda p: True):
         match = next((p for p in found if wanted(p)), None)

@@ -1,4 +1,4 @@
-"""A designer's own image on a game module's counter: `<image href="art/...">` in a counter template resolves
+"""A designer's own image on a Space Empires 4X counter: `<image href="art/...">` in a counter template resolves
 inside the kit folder (not the folder pnpgen runs in), draws on the sheet, and a new image redraws it."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The counter-sheet layout (kit.yaml `sheets: GROUP: {layout: counter-sheet}`, and Space Empires 4X's counters):
 a portrait grid under a 50 pt header on the file's first page and 16 pt after, each table on a new row, cut
-lines merged as one grid's and mirrored on the backs; and a kit printing a group in it. (That it lays out SE4X's
-counters exactly as the counters road's own imposition did is tests/test_golden.py's: same text, same pixels.)"""
+lines merged as one grid's and mirrored on the backs; and a kit printing a group in it. (That SE4X's counters keep
+their pages is tests/test_golden.py's: same text, same pixels.)"""
 import pytest
 
 from pnpgen.layout.packing import Run, impose
@@ -160,8 +160,26 @@ class SlotAt:
 
 
 def test_the_components_part_owns_gutter():
-    """Two parts may not declare one option: the components part declares --gutter, the counters part
-    reads it (ctx.option) without declaring it."""
+    """An option has one owner: the components part declares --gutter, and no other part declares it again."""
     from pnpgen.parts import all_parts
     owners = [part.name for part in all_parts() for option in part.options if "--gutter" in option.flags]
     assert owners == ["components"]
+
+
+def test_gutter_parts_the_pieces_of_a_packed_group_too(tmp_path):
+    """Eclipse's or any kit's packed groups take --gutter as well (it parted counter-sheet groups only, and
+    `pnpgen build eclipse --gutter 3` printed as without it): the mini kit's tokens, circles 2 mm apart by
+    default and named in no `sheets:` entry, stand 4 mm apart; the chits keep their own 3 mm."""
+    import json
+    from pathlib import Path
+
+    from pnpgen.cli import main
+    mini = Path(__file__).parent / "kits" / "mini"
+    assert main(["build", "--data", str(mini), "--out", str(tmp_path), "-q", "--only", "components",
+                 "--gutter", "4"]) == 0
+    placements = json.loads((tmp_path / "mini" / "manifest.json").read_text())["parts"]["components"]["placements"]
+    for path, gap in (("tokens-red.pdf", 4), ("chits.pdf", 3)):
+        rows = [r for r in placements if (r["file"], r["page"]) == (path, 1)]
+        xs = sorted({round(r["x"], 3) for r in rows})
+        assert len(xs) > 1 and all(b - a == pytest.approx(rows[0]["w"] + pt_from_mm(gap), abs=0.002)
+                                   for a, b in zip(xs, xs[1:])), (path, xs)

@@ -137,3 +137,26 @@ def test_reprint_uses_the_options_of_the_printed_build(tmp_path, run_cli):
     assert run_cli("diff", old, "--data", folder, "--out", out, "--write").code == 0
     width, height = (float(v) for v in PdfReader(str(out / "mini" / "reprint" / "cards.pdf")).pages[0].mediabox[2:])
     assert sorted((round(width), round(height))) == [595, 842]     # A4, as printed
+
+
+def test_a_build_at_chosen_sizes_is_compared_and_reprinted_at_those_sizes(tmp_path, run_cli):
+    """A kit printed with --counter-size and --piece-size: the diff reads its tables at those sizes (the
+    manifest's options), so only the edited row changes and its reprint is at the printed size."""
+    folder, out, old = tmp_path / "kit", tmp_path / "out", tmp_path / "old.json"
+    shutil.copytree(MINI, folder)
+    sizes = ("--counter-size", "3/4in", "--piece-size", "cards=bridge")
+    assert run_cli("build", "--data", folder, "--out", out, "--only", "manifest", *sizes, "-q").code == 0
+    shutil.copyfile(out / "mini" / "manifest.json", old)
+    result = run_cli("diff", old, "--data", folder, "--out", out)
+    assert result.code == 0 and "nothing changed" in result.out, result.out
+    edit(folder / "components" / "cards.yaml", "Swap one of your tokens", "Swap a token")
+    result = run_cli("diff", old, "--data", folder, "--out", out, "--write")
+    assert changes(result) == ["changed  cards.Trade: front+back (4 piece(s))"], result.out
+    page = pdfium.PdfDocument(str(out / "mini" / "reprint" / "cards.pdf"))[0]
+    faces = [obj.get_bounds() for obj in page.get_objects(max_depth=1) if obj.type == FORM]
+    assert faces and all(abs((top - bottom) - (right - left) - (BRIDGE[1] - BRIDGE[0])) < 1
+                         for left, bottom, right, top in faces)   # 57 x 89 mm, not poker's 63.5 x 88.9
+
+
+FORM = 5                                  # pdfium's form XObject: one face drawn on the sheet
+BRIDGE = (57 * 72 / 25.4, 89 * 72 / 25.4)  # points

@@ -1,6 +1,6 @@
-"""`--counter-size` serves every kit: a game module's counters, and in a kit of tables every square table (its
-counters and chits), printed at that size with the shape kept; `--piece-size TABLE=SIZE` still wins for the
-table it names. Read back from the manifest and the PDF page (mini kit: square chits, hexes, circles, cards)."""
+"""`--counter-size` serves every kit: every square table (Space Empires 4X's counters, a kit's chits), printed
+at that size with the shape kept; `--piece-size TABLE=SIZE` still wins for the table it names. Read back
+from the manifest and the PDF page (mini kit: square chits, hexes, circles, cards)."""
 from __future__ import annotations
 
 import json

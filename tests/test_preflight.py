@@ -80,7 +80,7 @@ def test_the_kit_sets_its_own_limits(mini_copy, capsys):
 
 def test_a_size_chosen_on_the_command_line_makes_findings_warnings(mini_copy, capsys):
     """A table printed smaller with --counter-size or --piece-size prints smaller text: the player asked for
-    it, so its findings are warnings (errors with --strict), as a game module's counters'; at the table's
+    it, so its findings are warnings (errors with --strict); at the table's
     own size, even when the command line names it, they stop the build."""
     import json
     template = mini_copy / "templates" / "chit.svg.j2"

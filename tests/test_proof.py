@@ -189,3 +189,21 @@ def test_a_one_sided_piece_is_proofed_front_only(mini_proofs):
     assert (mini_proofs / "chits.1-front.png").exists() and not (mini_proofs / "chits.1-back.png").exists()
     text = PdfReader(mini_proofs / "proof.pdf").pages[0].extract_text()
     assert "no back" in text and "cards.Explore" in text and "tiles.plains" in text
+
+
+def test_a_piece_too_wide_to_show_twice_across_has_its_back_under_its_front(run_cli, tmp_path):
+    """Eclipse's 104 mm sector hexes do not fit front beside back on Letter: the back goes under the front
+    (the proof stopped with 'does not fit twice across', exit 2), each face at its exact size."""
+    from pnpgen.layout.proof import proof_rows
+    from pnpgen.paper import PRINTABLE_MARGIN, paper_size
+    assert run_cli("proof", "--data", MINI, "--only", "tiles.plains", "--piece-size", "tiles=4in",
+                   "--dpi", "20", "--out", tmp_path).code == 0
+    page = pypdfium2.PdfDocument(str(tmp_path / "mini" / "proofs" / "proof.pdf"))[0]
+    faces = sorted(obj.get_bounds() for obj in page.get_objects(max_depth=1) if obj.type == 5)  # form XObjects
+    (_, front_bottom, _, _), (_, _, _, back_top) = sorted(faces, key=lambda box: -box[3])
+    assert len(faces) == 2 and back_top < front_bottom                 # one face above the other
+    from pnpgen.kit import load_kit
+    width = load_kit(MINI, sizes={"tiles": "4in"})[0].tables["tiles"].shape.w   # 4 in across the flats
+    assert all(width - 1 < right - left < width + 6 for left, _, right, _ in faces)  # at size (art's own overdraw)
+    side_by_side, stacked = proof_rows([(100.0, 100.0), (300.0, 260.0)], paper_size("letter"), PRINTABLE_MARGIN)
+    assert side_by_side.back[1] == side_by_side.front[1] and stacked.back[0] == stacked.front[0]

@@ -20,9 +20,9 @@ def _load(*args):
     return load(*args)
 
 
-def _chart_context(kit, pieces):
+def _chart_context(kit):
     from pnpgen.games.space_empires_4x.facts import chart_context
-    return chart_context(kit, pieces)
+    return chart_context(kit)
 
 
 def _documents(kit, pieces, counter_size, tables):

@@ -114,9 +114,9 @@ def group_counters(kit: Kit) -> list[dict]:
     return rows
 
 
-def chart_context(kit: Kit, pieces=()) -> dict:
-    """The names the kit's charts may use: its texts' names plus the facts above (`pieces`, the printed
-    pieces, are not needed: the contents chart reads the counter tables)."""
+def chart_context(kit: Kit) -> dict:
+    """The names the kit's charts may use: its texts' names plus the facts above (the contents chart reads
+    the counter tables)."""
     from pnpgen.games.space_empires_4x.text import aid_names
     from pnpgen.games.space_empires_4x.text import kit_context
 

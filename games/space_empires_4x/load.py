@@ -129,12 +129,11 @@ def _marker_kind(kid: str, k: dict) -> MarkerKind:
 
 
 def _mix(name: str, rows: list[dict]) -> Mix:
-    """A marker table as a mix: its face-down markers (their count is `total`) and the face-up ones."""
+    """A marker table as a mix: its face-down markers and the face-up ones."""
     def entries(face_up: bool):
         return tuple(MixEntry(kind=r["kind"], value=r["value"], count=r["qty"])
                      for r in rows if bool(r.get("face_up")) == face_up)
-    shuffled = entries(False)
-    return Mix(name=name, total=sum(e.count for e in shuffled), entries=shuffled, face_up=entries(True))
+    return Mix(name=name, entries=entries(False), face_up=entries(True))
 
 
 def _counter_sets(base: dict) -> dict[str, CounterSet]:

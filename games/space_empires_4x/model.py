@@ -93,16 +93,19 @@ class MixEntry:
 
 @dataclass(frozen=True)
 class Mix:
-    """A set of system markers; `total` is the rule count the entries must add up to."""
+    """A marker table as a set of system markers: those shuffled face down (`entries`) and the face-up ones.
+    Its rule count is the table's `counts:`; this is how the texts see it."""
 
     name: str
-    total: int
     entries: tuple[MixEntry, ...]
     face_up: tuple[MixEntry, ...] = ()
 
     @property
     def count(self) -> int:
+        """The markers shuffled face down (the face-up Homeworld is not one of them)."""
         return sum(e.count for e in self.entries)
+
+    total = count  # the texts quote both names
 
 
 @dataclass(frozen=True)

@@ -51,13 +51,13 @@ def batches(kit) -> "OrderedDict[str, list]":
 
 def group_sheet(ctx, table) -> dict | None:
     """The kit's sheet settings of the table's group (kit.yaml `sheets:`), with --gutter as the gap of a
-    counter-sheet group that sets no gutter of its own: as --paper is the paper of a group that names none,
-    the command line gives what the kit leaves open and a group's own setting wins."""
+    group that sets no gutter of its own, packed or counter sheet: as --paper is the paper of a group that
+    names none, the command line gives what the kit leaves open and a group's own setting wins."""
     sheet = ctx.kit.sheets.get(table.group)
     gutter = ctx.option("gutter")
-    if gutter is None or not sheet or sheet.get("layout") != COUNTER_SHEET or sheet.get("gutter"):
+    if gutter is None or (sheet or {}).get("gutter"):
         return sheet
-    return {**sheet, "gutter": f"{gutter}mm"}
+    return {**(sheet or {}), "gutter": f"{gutter}mm"}
 
 
 def wanted_faces(ctx, kit) -> list:

@@ -62,9 +62,8 @@ def table_pieces(table: Table, colours: tuple, neutral, bleed_mm: float = 0.0) -
             name = f"{table.name}: {row.label}"
             for number, (front, back) in copy_faces(table, row, colour or neutral, bleed_mm):
                 label = f"{row.label} {number}" if number is not None else row.label
-                pieces.append(Piece(kind="component", ref=f"{table.id}.{row.label}", name=name, label=label,
-                                    colour=colour.id if colour else NEUTRAL, group=group, rules="",
-                                    front=front, back=back))
+                pieces.append(Piece(ref=f"{table.id}.{row.label}", name=name, label=label,
+                                    colour=colour.id if colour else NEUTRAL, group=group, front=front, back=back))
     return pieces
 
 

@@ -71,23 +71,22 @@ def text_context(kit) -> dict:
             "players": Namespace(min=kit.players[0], max=kit.players[1])}
 
 
-_CONTEXTS: dict = {}  # (id of kit, id of pieces) -> (kit, pieces, context)
+_CONTEXTS: dict = {}  # id of kit -> (kit, context)
 
 
-def chart_context(kit, pieces=()) -> dict:
+def chart_context(kit) -> dict:
     """The names a kit's charts see: a game-module kit's texts and chart facts, else what its documents
-    quote (`pieces`: the printed counters, which the game module's contents chart counts). One context per
-    kit object, so a chart checked at load is not built again by the parts that print it (build_chart
-    keeps one table per context; parts forked after the load inherit both)."""
-    entry = _CONTEXTS.get((id(kit), id(pieces)))
-    if entry is not None and entry[0] is kit and entry[1] is pieces:
-        return entry[2]
+    quote. One context per kit object, so a chart checked at load is not built again by the parts that print
+    it (build_chart keeps one table per context; parts forked after the load inherit both)."""
+    entry = _CONTEXTS.get(id(kit))
+    if entry is not None and entry[0] is kit:
+        return entry[1]
     from pnpgen import game_modules
     module = game_modules.of(kit)
-    context = module.chart_context(kit, pieces) if module else text_context(kit)
+    context = module.chart_context(kit) if module else text_context(kit)
     if len(_CONTEXTS) > 16:
         _CONTEXTS.clear()
-    _CONTEXTS[(id(kit), id(pieces))] = (kit, pieces, context)
+    _CONTEXTS[id(kit)] = (kit, context)
     return context
 
 
@@ -101,7 +100,7 @@ def chapter_context(kit, pieces=(), counter_size: str | None = None,
     from pnpgen import game_modules
     from pnpgen.documents.extras import ChapterExtras, figure_helper
     from pnpgen.documents.piece_figures import piece_figures
-    charts = chart_context(kit, pieces)
+    charts = chart_context(kit)
     registry = TableRegistry(kit, charts)  # the shared context object: a chart built at load is not built again
     context = dict(charts, table=registry, flip_edge=f"{duplex} edge")
     module = game_modules.of(kit)

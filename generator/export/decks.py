@@ -72,10 +72,7 @@ class ExportArts:
     def __init__(self, kit):
         from pnpgen.components.files import face_origins
         from pnpgen.render.pdf import ArtCache
-        try:
-            self.cache = ArtCache(kit.root)   # images in the kit folder resolve against it
-        except TypeError:
-            self.cache = ArtCache()
+        self.cache = ArtCache(kit.root)   # images in the kit folder resolve against it
         from pnpgen.render.piece_faces import kit_env
         self.kit, self.origins, self.done = kit, face_origins(kit), {}
         self.env = kit_env(kit.root)  # looked up once: each look-up lists the kit's template folder

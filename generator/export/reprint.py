@@ -3,9 +3,9 @@
 A manifest lists every piece with its front and back (template + parameters) and its count. Comparing an old
 manifest with the kit as it is now names the pieces whose faces changed, the new ones, the ones gone and the
 ones whose count changed; with `--write`, the print groups (sheets) that hold a changed or new piece are
-built again, whole, into output/<kit>/reprint/, so a designer reprints the errata, not the kit.
-Component tables are reprinted by print group; the Space Empires 4X kit's counters by counter sheet file
-(`counters-<colour>.pdf`, `counters-deep-space.pdf`, `counters-neutral.pdf`).
+built again, whole, into output/<kit>/reprint/, so a designer reprints the errata, not the kit. The kit is
+read at the sizes the printed build chose (its manifest's --counter-size and --piece-size), so the pieces
+compare and reprint as they were printed.
 """
 from __future__ import annotations
 
@@ -108,9 +108,9 @@ def report_lines(diff: PieceDiff, counts: dict) -> list[str]:
 
 
 def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = None,
-                  printed: dict | None = None) -> tuple[list[str], list[str]]:
-    """Build the print groups holding `keys` into OUT/<kit>/reprint/; (files written, refs not reprintable).
-    `printed`: the options of the build that was printed (its manifest's), so the sheets match it."""
+                  printed: dict | None = None) -> list[str]:
+    """Build the print groups holding `keys` into OUT/<kit>/reprint/; the files written. `printed`: the
+    options of the build that was printed (its manifest's), so the sheets match it."""
     from pnpgen.build import BuildContext
     from pnpgen.export.decks import ExportArts
     from pnpgen.output import BuildLock, OutputStage
@@ -118,7 +118,6 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
     from pnpgen.pdf_update import mark_print_scaling
     wanted = [p for p in pieces if (p.ref, p.colour) in keys]
     groups = {p.group for p in wanted}
-    skipped: list[str] = []
     target = Path(out) / kit.id / FOLDER
     written = []
     with BuildLock(Path(out) / kit.id), OutputStage(target) as stage:  # never beside a build of the same kit
@@ -133,7 +132,7 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
     for old in target.glob("*.pdf"):       # a reprint folder holds this reprint only
         if old.name not in written:
             old.unlink()
-    return [str(target / rel) for rel in written], skipped
+    return [str(target / rel) for rel in written]
 
 
 BUILD_ONLY = ("for", "bleed")   # options of other outputs, not of the sheets
@@ -159,10 +158,35 @@ def add_command(commands, kit_arguments) -> None:
     cmd.set_defaults(run=run)
 
 
+def printed_sizes(kit, args, printed: dict) -> dict:
+    """The sizes the printed build chose that this command line does not: its --counter-size (the manifest
+    records the size used, which is the kit's own when none was chosen) and its --piece-size."""
+    counter_size, piece_size = printed.get("counter_size"), printed.get("piece_size")
+    chosen = {}
+    if isinstance(counter_size, str) and counter_size != kit.counter_size:
+        chosen["counter_size"] = counter_size
+    if not args.piece_size and isinstance(piece_size, list) and all(isinstance(s, str) for s in piece_size):
+        chosen["piece_size"] = piece_size
+    return {k: v for k, v in chosen.items() if v}
+
+
+def load_as_printed(args, printed: dict):
+    """The kit, with its tables at the sizes the printed build chose (else a reprint compares and prints
+    every resized piece at its table's own size)."""
+    from argparse import Namespace
+    from pnpgen.cli import _load, _load_quietly, _report_problems
+    kit, warnings = _load_quietly(args)
+    sizes = printed_sizes(kit, args, printed)
+    if sizes:
+        return _load(Namespace(**(vars(args) | sizes)))
+    _report_problems(warnings)
+    return kit
+
+
 def run(args) -> int:
-    from pnpgen.cli import _load
     old = read_manifest(Path(args.old_manifest))
-    kit = _load(args)
+    printed = old.get("options") if isinstance(old.get("options"), dict) else {}
+    kit = load_as_printed(args, printed)
     if old.get("kit") not in (None, kit.id):
         raise ValueError(f"{args.old_manifest} is the manifest of kit {old.get('kit')!r}, not {kit.id!r}")
     pieces, entries = current_entries(kit)
@@ -179,10 +203,8 @@ def run(args) -> int:
     for line in report_lines(diff, counts):
         print(f"  {line}")
     if args.write:
-        files, skipped = write_reprint(kit, pieces, keys, Path(args.out), args.paper, old.get("options"))
+        files = write_reprint(kit, pieces, keys, Path(args.out), args.paper, printed)
         print(f"Reprint: {len(files)} file(s):")
         for f in files:
             print(f"  {f}")
-        if skipped:
-            print(f"Not written (no sheet of their own; rebuild them with pnpgen build): {', '.join(skipped)}")
     return 0

@@ -194,10 +194,7 @@ class Export:
 
 def _art_cache(kit):
     from pnpgen.render.pdf import ArtCache
-    try:
-        return ArtCache(kit.root)
-    except TypeError:
-        return ArtCache()
+    return ArtCache(kit.root)   # images in the kit folder resolve against it
 
 
 def with_defaults(obj: dict) -> dict:

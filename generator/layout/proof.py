@@ -39,17 +39,20 @@ def safe_inset() -> float:
 
 
 def proof_rows(sizes: list[tuple[float, float]], page: tuple[float, float], margin: float) -> list[ProofRow]:
-    """One row per piece of (width, height), top to bottom below the header; a row that would cross the
-    bottom margin starts a new page."""
+    """One row per piece of (width, height), top to bottom below the header, its back beside its front, or
+    under it where the two do not fit across (a large hex tile); a row that would cross the bottom margin
+    starts a new page."""
     top, bottom = margin + HEADER, page[1] - margin
     rows, number, y = [], 0, top
     for index, (width, height) in enumerate(sizes):
-        if 2 * width + FACE_GAP > page[0] - 2 * margin or HEADER + LABEL + height + CAPTION > page[1] - 2 * margin:
-            raise ValueError(f"a {width:.1f} x {height:.1f} pt piece does not fit twice across the proof page")
-        if y + LABEL + height + CAPTION > bottom:
+        across = 2 * width + FACE_GAP <= page[0] - 2 * margin
+        row_height = LABEL + (height + CAPTION) * (1 if across else 2)
+        if width > page[0] - 2 * margin or HEADER + row_height > page[1] - 2 * margin:
+            raise ValueError(f"a {width:.1f} x {height:.1f} pt piece does not fit on the proof page with its back")
+        if y + row_height > bottom:
             number, y = number + 1, top
         face_y = y + LABEL
-        rows.append(ProofRow(index, number, (margin, y + LABEL - 3), (margin, face_y),
-                             (margin + width + FACE_GAP, face_y)))
-        y += LABEL + height + CAPTION + ROW_GAP
+        back = (margin + width + FACE_GAP, face_y) if across else (margin, face_y + height + CAPTION)
+        rows.append(ProofRow(index, number, (margin, y + LABEL - 3), (margin, face_y), back))
+        y += row_height + ROW_GAP
     return rows

@@ -21,7 +21,7 @@ PART = Part(name="components", build=build, order=15, aliases=("pieces", "counte
                                                       "as a 60 dpi PNG in previews/ (off by default: a third again "
                                                       "of their drawing time)"}),
                      Option(("--gutter",), {"type": float, "default": None, "metavar": "MM",
-                                            "help": "gap between the pieces of every counter-sheet group that sets "
+                                            "help": "gap between the pieces of every group that sets "
                                                     "no gutter of its own, in mm "
                                                     "(default: the group's, 0 for squares: they abut and share "
                                                     "cut lines)"})),

@@ -25,4 +25,4 @@ PART = Part(name="print-shop", build=build, order=80, aliases=("print_shop",),
                      Option(("--bleed",), {"dest": "bleed", "type": parse_bleed, "default": argparse.SUPPRESS,
                                            "metavar": "LENGTH",
                                            "help": "print-shop bleed past the trim on every side (default 1/8in)"})),
-            applies=lambda kit: bool(kit.tables) or kit.has_game_module, wanted=wants("print-shop"))
+            applies=lambda kit: bool(kit.tables), wanted=wants("print-shop"))

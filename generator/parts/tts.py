@@ -20,5 +20,5 @@ def _where(ctx) -> dict:
 
 PART = Part(name="tts", build=build, order=81, aliases=("tabletop-simulator",),
             doc="Tabletop Simulator: deck sheets, tile, token and board images, and a saved object",
-            applies=lambda kit: bool(kit.tables or kit.maps) or kit.has_game_module, wanted=wants("tts"),
+            applies=lambda kit: bool(kit.tables or kit.maps), wanted=wants("tts"),
             key_extra=_where)
