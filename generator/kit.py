@@ -115,7 +115,7 @@ def _load_tables(root, kit_doc, raw_kit, base: dict, problems, lines, sizes: dic
     kit_file = root / KIT_FILE
     before = len(problems.errors())
     tables = resize_tables(load_tables(root, kit_doc["components"], kit_file, raw_kit.line_of("components"),
-                                       problems), sizes, problems, counter_size)
+                                       problems, kit_doc["counter_size"]), sizes, problems, counter_size)
     broken = len(problems.errors()) > before  # a table that failed: kit-wide counts and groups would only echo it
     pieces = check_counts(tables, kit_doc | ({"counts": []} if broken else {}), kit_file, lines, base["colours"],
                           base["neutral"], problems)

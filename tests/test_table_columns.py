@@ -55,3 +55,40 @@ def test_mirror_bleed_reaches_the_faces_only_where_the_table_asks(tmp_path):
     assert piece.front.params["piece"]["mirror_bleed"] is True
     (piece,) = table_pieces(plain, (), NEUTRAL)
     assert "mirror_bleed" not in piece.front.params["piece"]  # every other table's faces keep their keys
+
+
+def sized_table(tmp_path, shape: str, counter_size: str = "5/8in"):
+    path = tmp_path / "chits.yaml"
+    path.write_text(f"name: Chits\nshape: {shape}\nfront: chit\nrows:\n  - {{id: A}}\n", encoding="utf-8")
+    problems = Problems()
+    return load_table(path, load_yaml(path, tmp_path), problems, tmp_path, counter_size), problems
+
+
+def test_a_square_table_without_a_size_takes_the_kits_counter_size(tmp_path):
+    """One size for a kit's counters: kit.yaml's counter_size, which its booklet figures and maps read too."""
+    loaded, problems = sized_table(tmp_path, "square", "1/2in")
+    assert not problems.items
+    assert (loaded.shape.w, loaded.shape.h) == (36.0, 36.0)  # points
+
+
+def test_any_other_shape_without_a_size_is_located(tmp_path):
+    loaded, problems = sized_table(tmp_path, "circle")
+    assert loaded is None
+    [problem] = problems.errors()
+    assert (problem.line, problem.field) == (2, "size") and "circle table needs its size" in problem.message
+
+
+def test_space_empires_counters_print_at_the_kits_counter_size(tmp_path):
+    """Its tables give no size: changing kit.yaml's counter_size alone moves every counter table with the
+    booklet's figures and the maps (a size in each table would have left them disagreeing)."""
+    import shutil
+    from pathlib import Path
+    from pnpgen.kit import load_kit
+    kit_dir = tmp_path / "se4x"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "data" / "space-empires-4x", kit_dir)
+    kit_yaml = kit_dir / "kit.yaml"
+    kit_yaml.write_text(kit_yaml.read_text(encoding="utf-8").replace("counter_size: 5/8in", "counter_size: 3/4in"),
+                        encoding="utf-8")
+    kit, _ = load_kit(kit_dir)
+    assert kit.counter_size == "3/4in"
+    assert {t: (table.shape.w, table.shape.h) for t, table in kit.tables.items()} == dict.fromkeys(kit.tables, (54.0, 54.0))

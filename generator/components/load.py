@@ -59,10 +59,13 @@ def yaml_mappings(root: Path, rel: str, field: str, fields_hint: str, kit_file: 
         yield path, raw
 
 
-def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Problems) -> dict[str, Table]:
+def load_tables(root: Path, rel: str, kit_file: Path, line: int, problems: Problems,
+                counter_size: str = "5/8in") -> dict[str, Table]:
+    """Every table of the kit's components folder, in print order (`counter_size`: kit.yaml's, the size of a
+    square table that gives none)."""
     tables = {}
     for path, raw in yaml_mappings(root, rel, "components", "name, shape, size", kit_file, line, problems):
-        table = load_table(path, raw, problems, root)
+        table = load_table(path, raw, problems, root, counter_size)
         if table is not None:
             _check_templates(root, table, raw, problems)
             _check_images(root, table, problems)

@@ -39,7 +39,8 @@ TABLE = Record({
     "name": optional(Str(), None, "how lists and the booklet name the table (default: its id)"),
     "doc": optional(Str(), "", "what the table holds"),
     "shape": Field(Choice(SHAPES), doc="the outline every piece of the table is cut to"),
-    "size": Field(Str(), doc="side, diameter, across-flats, or WIDTHxHEIGHT / a card preset"),
+    "size": optional(Str(), None, "side, diameter, across-flats, or WIDTHxHEIGHT / a card preset (a square "
+                                  "table without one takes kit.yaml's counter_size)"),
     "radius": optional(Str(LENGTH_PATTERN, "a length such as 2mm"), "0mm", "corner radius of a rect"),
     "orientation": optional(Choice(ORIENTATIONS), "flat", "hex: flat top or pointy top"),
     "across": optional(Choice(ACROSS), None, "hex: its size measured across the flats (default) or the corners"),
@@ -101,9 +102,11 @@ class Table:
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # dotted path -> line
 
 
-def load_table(path: Path, raw, problems: Problems, root: Path | None = None) -> Table | None:
-    """One table of a kit at `root` (default: the table file's folder, all a CSV beside it may be read from)."""
-    """The checked table of one file, or None after recording its problems."""
+def load_table(path: Path, raw, problems: Problems, root: Path | None = None,
+               counter_size: str = "5/8in") -> Table | None:
+    """The checked table of one file of a kit at `root` (default: the table file's folder, all a CSV beside it
+    may be read from), or None after recording its problems. A square table that gives no size takes the
+    kit's `counter_size`: a kit of counters says their size once, where its booklet and maps read it too."""
     table_id = path.stem
     where = Where(path, "", getattr(raw, "line", 1), problems)
     if ID.check(table_id, Where(path, "", 1, Problems())) is INVALID:
@@ -112,7 +115,7 @@ def load_table(path: Path, raw, problems: Problems, root: Path | None = None) ->
     doc = TABLE.check(raw, where)
     if doc is INVALID:
         return None
-    shape = _shape(doc, raw, where)
+    shape = _shape(doc | {"size": doc["size"] or _default_size(doc, raw, where, counter_size)}, raw, where)
     if doc["colour_files"] is not None and not doc["per_colour"]:
         where.child("colour_files", raw.line_of("colour_files")).error(
             "only a per_colour table has colours to print in files of their own: add `per_colour: true`")
@@ -133,7 +136,18 @@ def load_table(path: Path, raw, problems: Problems, root: Path | None = None) ->
                  lines=_known_lines(raw))
 
 
+def _default_size(doc: dict, raw, where: Where, counter_size: str) -> str | None:
+    """The kit's counter size for a square table that gives none; any other shape must give its size."""
+    if doc["shape"] == "square":
+        return counter_size
+    where.child("size", raw.line_of("shape")).error(
+        f"a {doc['shape']} table needs its size (only a square table may leave it to kit.yaml's counter_size)")
+    return None
+
+
 def _shape(doc: dict, raw, where: Where) -> Shape | None:
+    if doc["size"] is None:
+        return None
     if doc["across"] and doc["shape"] != "hex":
         where.child("across", raw.line_of("across")).error("only a hex is measured across its flats or corners")
         return None
