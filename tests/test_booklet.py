@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from pnpgen.games.space_empires_4x.booklet.figures import counter_anatomy
+from pnpgen.games.space_empires_4x.figures import counter_anatomy
 from pnpgen.build import BuildOptions, build
 from pnpgen.kit import load_kit
 from tests.conftest import DEFAULT_KIT_DIR, edit

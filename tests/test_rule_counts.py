@@ -30,7 +30,7 @@ def is_marker(piece) -> bool:
 
 def markers_in(kit, pieces, colour):
     """Each marker's name ('Minerals 5 CP') and how many of it one colour (or deep space: neutral) has."""
-    from pnpgen.games.space_empires_4x.facts import marker_label
+    from pnpgen.games.space_empires_4x.text import marker_label
     rows = [p.front.params["row"] for p in pieces if is_marker(p) and p.colour == colour]
     return Counter(marker_label(kit.marker_kinds[r["kind"]], r["value"]) for r in rows if r["kind"] != "homeworld")
 

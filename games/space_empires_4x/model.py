@@ -1,157 +1,98 @@
-"""Space Empires 4X's model: units, technologies, system markers and their mixes, counter sets, the game's
-numbers, and the Kit that carries them beside every kit's generic fields. Units, mixes and counter sets are
-read from the kit's counter tables (load.py): the rows are where their numbers live; this is how the charts
-and chapters see them."""
+"""Space Empires 4X's model: its checked rows and files read by attribute (`unit.hull`, `unit['class']`),
+wrapped rather than copied, so a column a designer adds is seen by every text at once. The classes add only
+what the data does not say: the numbers its charts and chapters derive (upkeep, upgrades, mix counts...)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pnpgen.model import Kit
 
 
-@dataclass(frozen=True)
-class Unit:
-    code: str
-    name: str
-    cls: str | None
-    attack: int | None
-    defence: int | None
-    hull: int
-    cost: int
-    ship_size: int | None
-    requires: tuple[tuple[str, int], ...]
-    pays_maintenance: bool
-    movement: str
-    groups: bool
-    group_numbers: tuple[int, ...]
-    rules: str
-    note: str | None
+class Facts:
+    """A checked mapping read by attribute or by key; a missing one is an AttributeError a text reports."""
 
-    @property
-    def counters(self) -> int:
-        return len(self.group_numbers)
+    def __init__(self, mapping=(), /, **more):
+        self._values = dict(mapping, **more)
+
+    def __getattr__(self, name):
+        if name.startswith("_") or name not in self._values:
+            raise AttributeError(name)
+        return self._values[name]
+
+    def __getitem__(self, key):
+        return self._values[key]
+
+
+class Unit(Facts):
+    """A row of the units table: its id is its code, its qty its counter limit (group numbers 1..qty)."""
+
+    code = property(lambda self: self.id)
+    cls = property(lambda self: self["class"])
+    requires = property(lambda self: tuple(sorted((self["requires"] or {}).items())))  # (technology, level)
+    counters = property(lambda self: self.qty)
+    group_numbers = property(lambda self: tuple(range(1, self.qty + 1)))
+    combat = property(lambda self: self.attack is not None)
 
     @property
     def maintenance(self) -> int:
         """The rule: a ship's upkeep equals its hull size, unless the unit is exempt."""
         return self.hull if self.pays_maintenance else 0
 
-    @property
-    def combat(self) -> bool:
-        return self.attack is not None
+
+class Level(Facts):
+    """A technology level; its moves and fighter values as tuples the charts join."""
+
+    moves = property(lambda self: tuple(self["moves"]) if self["moves"] else None)
+    fighter = property(lambda self: (self["fighter"]["attack"], self["fighter"]["defence"]) if self["fighter"]
+                       else None)
 
 
-@dataclass(frozen=True)
-class Level:
-    level: int
-    cost: int | None
-    moves: tuple[int, ...] | None = None
-    hull_capacity: float | None = None
-    fighter: tuple[int, int] | None = None  # (attack, defence)
+class Technology(Facts):
+    """A technology of the research chart: its first level is owned at the start, the others are bought."""
+
+    def __init__(self, tid: str, values: dict):
+        super().__init__(values, id=tid, levels=tuple(Level(level) for level in values["levels"]))
+
+    start = property(lambda self: self.levels[0].level)
+    max = property(lambda self: self.levels[-1].level)
+    upgrades = property(lambda self: self.levels[1:])
 
 
-@dataclass(frozen=True)
-class Technology:
-    id: str
-    name: str
-    rules: str
-    summary: str
-    levels: tuple[Level, ...]
+class Mix(Facts):
+    """A marker table as the texts see it: markers shuffled face down (`entries`: kind, value, count) and the
+    face-up ones (the Homeworld). Its rule count is the table's `counts:`."""
 
-    @property
-    def start(self) -> int:
-        return self.levels[0].level
+    def __init__(self, name: str, rows: list[dict]):
+        def entries(face_up: bool):
+            return tuple(Facts(kind=r["kind"], value=r["value"], count=r["qty"]) for r in rows
+                         if bool(r.get("face_up")) == face_up)
+        super().__init__(name=name, entries=entries(False), face_up=entries(True))
 
-    @property
-    def max(self) -> int:
-        return self.levels[-1].level
-
-    @property
-    def upgrades(self) -> tuple[Level, ...]:
-        return self.levels[1:]
+    count = total = property(lambda self: sum(e.count for e in self.entries))  # the texts quote both names
+    hexes = property(lambda self: self.count + sum(e.count for e in self.face_up))  # one a marker, face up too
 
 
-@dataclass(frozen=True)
-class MarkerKind:
-    id: str
-    name: str
-    affects: tuple[str, ...]
-    duration: str
-    after: str
-    value: str | None
-    rules: str
-    effect: str
-    stats: dict | None
+class Game(Facts):
+    """data/game.yaml: set-up, scenarios, sequence, economy, combat and dice tables."""
 
-
-@dataclass(frozen=True)
-class MixEntry:
-    kind: str
-    value: int | None
-    count: int
-
-
-@dataclass(frozen=True)
-class Mix:
-    """A marker table as a set of system markers: those shuffled face down (`entries`) and the face-up ones.
-    Its rule count is the table's `counts:`; this is how the texts see it."""
-
-    name: str
-    entries: tuple[MixEntry, ...]
-    face_up: tuple[MixEntry, ...] = ()
-
-    @property
-    def count(self) -> int:
-        """The markers shuffled face down (the face-up Homeworld is not one of them)."""
-        return sum(e.count for e in self.entries)
-
-    total = count  # the texts quote both names
-
-
-@dataclass(frozen=True)
-class CounterSet:
-    """The rows of a counter table that share a `set` (the six Group size numerals), as the texts name them."""
-
-    id: str
-    name: str
-    per: str                      # "colour" or "neutral"
-    copies: int                   # copies of each of its counters
-    values: tuple                 # each counter's front value (or words)
-
-
-@dataclass(frozen=True)
-class Scenario:
-    id: str
-    name: str
-    players: int
-    deep_space_markers: int
-
-
-@dataclass(frozen=True)
-class Game:
-    """Set-up, sequence, economy, combat and tables: the numbers the rules text and aids quote."""
-
-    starting_forces: tuple[tuple[str, int], ...]
-    scenarios: tuple[Scenario, ...]
-    sequence: dict
-    economy: dict
-    combat: dict
-    tables: dict
+    def __init__(self, values: dict):
+        super().__init__(values, scenarios=tuple(Facts(s) for s in values["scenarios"]),
+                         starting_forces=tuple((f["unit"], f["count"]) for f in values["setup"]["starting_forces"]))
 
     def homeworld_steps(self) -> tuple[int, ...]:
         """20, 15, 10, 5: the Homeworld's value after each hit, derived from its value and loss per hit."""
-        hw = self.economy["homeworld"]
-        return tuple(range(hw["cp"], 0, -hw["loses_per_hit"]))
+        homeworld = self.economy["homeworld"]
+        return tuple(range(homeworld["cp"], 0, -homeworld["loses_per_hit"]))
 
 
 @dataclass(frozen=True, kw_only=True)
 class Se4xKit(Kit):
-    """A Space Empires 4X kit: the generic kit plus the game's own data files."""
+    """A Space Empires 4X kit: the generic kit plus the game's own data files and counter tables, wrapped."""
 
     units: dict[str, Unit]
     technologies: dict[str, Technology]
-    marker_kinds: dict[str, MarkerKind]
+    marker_kinds: dict[str, Facts]
     home_system: Mix
     deep_space: Mix
-    counters: dict[str, CounterSet]
+    counters: dict[str, Facts]  # the counter tables' rows by their `set` (counters.numeral.copies)
     game: Game

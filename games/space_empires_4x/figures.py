@@ -6,7 +6,7 @@ the callouts; overlay.py places the art itself, as vector, once reportlab has la
 """
 from __future__ import annotations
 
-from pnpgen.games.space_empires_4x.facts import marker_label
+from pnpgen.games.space_empires_4x.text import marker_label
 from pnpgen.games.space_empires_4x.load import HOME_MARKERS
 from pnpgen.pieces import Piece
 from pnpgen.lengths import parse_length
