@@ -10,6 +10,7 @@ from pnpgen.boards.load import load_boards
 from pnpgen.components.load import (
     check_counts, check_template_images, load_data_files, load_tables, resize_tables,
 )
+from pnpgen.data_fields import fields_path
 from pnpgen.documents.charts import CHARTS_FILE, charts_path, check_charts, load_charts
 from pnpgen.documents.context import chart_context
 from pnpgen.documents.load import check_documents, check_files_apart
@@ -74,8 +75,8 @@ def _check_texts(kit: Kit, problems: Problems, aids_too: bool) -> None:
 def _module_data_sound(root: Path, kit_doc: dict, problems: Problems) -> bool:
     """No error in kit.yaml, in a data file its game module reads (`files:`) or in a component table (its
     model reads their rows: a broken table stands in empty, and texts quoting it would only echo that)."""
-    paths = [root / KIT_FILE] + [root / rel for rel in (kit_doc["files"] or {}).values()
-                                 if rel and "\0" not in rel]
+    files = [root / rel for rel in (kit_doc["files"] or {}).values() if rel and "\0" not in rel]
+    paths = [root / KIT_FILE, *files, *map(fields_path, files)]
     shown = {display_path(p) for p in paths} | {display_path(p.resolve()) for p in paths}
     tables = tuple(f"{display_path(folder)}/" for folder in {root / kit_doc["components"],
                                                               (root / kit_doc["components"]).resolve()})
@@ -127,7 +128,8 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, broken: bool) ->
     kit_file = root / KIT_FILE
     line = raw_kit.line_of
     tables, pieces = kit.tables, kit.component_pieces
-    data = load_data_files(root, kit_doc["data"], kit_file, line("data"), problems)
+    module_files = frozenset((root / rel).resolve() for rel in (kit_doc["files"] or {}).values() if rel and "\0" not in rel)
+    data = load_data_files(root, kit_doc["data"], kit_file, line("data"), problems, module_files)
     check_rulings_file(root / kit_doc["data"], data, problems)
     check_template_images(root, problems)
     boards = load_boards(root, kit_doc["boards"], kit_file, line("boards"), kit.colours, problems, tables)

@@ -1,16 +1,21 @@
-"""Loading Space Empires 4X: the data files kit.yaml's `files:` names, checked against schemas.py, with the
-rules kit.yaml declares between them and its counter tables (loaded by the core before this module), wrapped
-into the game's model (model.py)."""
+"""Loading Space Empires 4X: the data files kit.yaml's `files:` names, each checked against the fields declared
+beside it (technologies.fields.yaml, data/*.fields.yaml: pnpgen.data_fields), with the rules kit.yaml declares
+between them and its counter tables (loaded by the core before this module), wrapped into its model."""
 from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
 
+from pnpgen.data_fields import check_data, fields_path
 from pnpgen.declared_checks import check_declared
 from pnpgen.games.space_empires_4x.model import Facts, Game, Mix, Se4xKit, Technology, Unit
-from pnpgen.games.space_empires_4x.schemas import FILE_SCHEMAS, FILES
 from pnpgen.kit import KIT_FILE, index_lines, read_mapping
-from pnpgen.schema import INVALID, Where
+from pnpgen.problems import display_path
+from pnpgen.schema import INVALID, Field, Nullable, Record, Str, Where, optional
+
+FILES = Record({"technologies": Field(Str()), "markers": Field(Str()), "game": Field(Str()),
+                "maps": optional(Nullable(Str()), None, "folder of hex-map layouts, one YAML file per board")},
+               "the Space Empires 4X data files (its counters are component tables: components/)")
 
 # Stand-ins for a file that failed its schema, so checks on the other files can still run.
 EMPTY_DOCS = {"technologies": {"technologies": {}}, "markers": {"kinds": {}},
@@ -29,7 +34,7 @@ def load(root: Path, kit_doc: dict, raw_kit, base: dict, problems) -> Se4xKit:
     so the other files are still checked."""
     files = _files(raw_kit, root, problems)
     docs = {key: _data_file(root, key, rel, raw_kit, problems, base["lines"]) if files else None
-            for key, rel in (files or dict.fromkeys(FILE_SCHEMAS)).items() if key in FILE_SCHEMAS}
+            for key, rel in (files or dict.fromkeys(EMPTY_DOCS)).items() if key in EMPTY_DOCS}
     broken = frozenset(key for key, doc in docs.items() if doc is None)
     sound = {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()}
     kit = _model(base, sound)
@@ -63,7 +68,11 @@ def _data_file(root: Path, key: str, rel: str, raw_kit, problems, lines: dict):
     if raw is None:
         return None
     lines.update(index_lines(key, path, raw))
-    doc = FILE_SCHEMAS[key].check(raw, Where(path, "", getattr(raw, "line", 1), problems))
+    if not fields_path(path).exists():  # what the model reads must be declared
+        problems.error(kit_file, field_line, f"files.{key}", f"{display_path(fields_path(path))} not found: it "
+                       f"declares the fields of {display_path(path)}")
+        return None
+    doc = check_data(path, raw, root, problems)
     return None if doc is INVALID else doc
 
 

@@ -174,16 +174,22 @@ def data_csv(path: Path, root: Path, problems: Problems) -> list | None:
         return None
 
 
-def load_data_files(root: Path, rel: str, kit_file: Path, line: int, problems: Problems) -> dict:
-    """The free facts of data/: YAML files as mappings or lists, CSV files as lists of rows."""
+def load_data_files(root: Path, rel: str, kit_file: Path, line: int, problems: Problems,
+                    checked: frozenset = frozenset()) -> dict:
+    """The free facts of data/: YAML files as mappings or lists (as written, each checked against the fields
+    declared beside it, pnpgen.data_fields, unless in `checked`: a game module's files, checked as it reads
+    them), CSV files as lists of rows."""
+    from pnpgen.data_fields import SUFFIX, check_data
     data = {}
     for path in folder_files(root, rel, (".yaml", ".yml", ".csv"), "data", kit_file, line, problems):
         if path.suffix == ".csv":
             rows = data_csv(path, root, problems)
             if rows is not None:
                 data[path.stem] = rows
-        else:
+        elif not path.name.endswith(SUFFIX):
             value = read_yaml(path, root, problems)
             if value is not None:
                 data[path.stem.replace("-", "_")] = value
+                if path.resolve() not in checked:
+                    check_data(path, value, root, problems)
     return data
