@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnpgen.components.columns import COLUMN, COLUMN_TYPES, Anything, column_spec
-from pnpgen.problems import Problems
+from pnpgen.problems import Problems, display_path
 from pnpgen.schema import INVALID, Bool, Choice, Field, Int, ListOf, MapOf, Nullable, Record, Str, Where, optional
 from pnpgen.yamlio import LocatedDict, YamlSyntaxError, load_yaml
 
@@ -78,3 +78,24 @@ def _field(raw, where: Where):
     nullable = decl["nullable"] or (not required and decl["default"] is None)
     return Field(Nullable(spec) if nullable else spec, required, decl["default"], decl["doc"])
 
+
+
+def module_file(root: Path, key: str, rel: str, raw_kit, problems: Problems, lines: dict):
+    """A data file a game module reads (kit.yaml `files.KEY`): inside the kit, its fields declared beside it
+    (the module's Python relies on them), checked, its lines indexed for the declared rules; or None."""
+    from pnpgen.kit import KIT_FILE, index_lines, read_mapping
+    kit_file, field_line = root / KIT_FILE, raw_kit["files"].line_of(key)
+    path = (root / rel).resolve()
+    if not path.is_relative_to(root.resolve()):
+        problems.error(kit_file, field_line, f"files.{key}", f"{rel!r} points outside the kit folder")
+        return None
+    raw = read_mapping(path, root, problems, f"files.{key}", kit_file, field_line)
+    if raw is None:
+        return None
+    lines.update(index_lines(key, path, raw))
+    if not fields_path(path).exists():
+        problems.error(kit_file, field_line, f"files.{key}", f"{display_path(fields_path(path))} not found: it "
+                       f"declares the fields of {display_path(path)}")
+        return None
+    doc = check_data(path, raw, root, problems)
+    return None if doc is INVALID else doc

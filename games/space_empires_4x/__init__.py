@@ -9,16 +9,8 @@ data files and counter tables into its model (load.py, model.py) for what its ch
 from __future__ import annotations
 
 from pnpgen.game_modules import GameModule
-
-
-def _load(*args):
-    from pnpgen.games.space_empires_4x.load import load
-    return load(*args)
-
-
-def _chart_context(kit):
-    from pnpgen.games.space_empires_4x.text import chart_context
-    return chart_context(kit)
+from pnpgen.games.space_empires_4x.load import load
+from pnpgen.games.space_empires_4x.text import chart_context
 
 
 def _documents(*args):
@@ -33,5 +25,5 @@ def _parts():
                             needs=("cairo", "reportlab", "pypdf")),)
 
 
-MODULE = GameModule(name="space_empires_4x", load=_load, parts=_parts(), chart_context=_chart_context,
+MODULE = GameModule(name="space_empires_4x", load=load, parts=_parts(), chart_context=chart_context,
                     documents=_documents)

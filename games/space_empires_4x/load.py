@@ -6,11 +6,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from pnpgen.data_fields import check_data, fields_path
+from pnpgen.data_fields import module_file
 from pnpgen.declared_checks import check_declared
 from pnpgen.games.space_empires_4x.model import Facts, Game, Mix, Se4xKit, Technology, Unit
-from pnpgen.kit import KIT_FILE, index_lines, read_mapping
-from pnpgen.problems import display_path
+from pnpgen.kit import KIT_FILE
 from pnpgen.schema import INVALID, Field, Nullable, Record, Str, Where, optional
 
 FILES = Record({"technologies": Field(Str()), "markers": Field(Str()), "game": Field(Str()),
@@ -33,7 +32,7 @@ def load(root: Path, kit_doc: dict, raw_kit, base: dict, problems) -> Se4xKit:
     """The kit with its data files and counter tables, checked; a file that fails its schema stands in empty
     so the other files are still checked."""
     files = _files(raw_kit, root, problems)
-    docs = {key: _data_file(root, key, rel, raw_kit, problems, base["lines"]) if files else None
+    docs = {key: module_file(root, key, rel, raw_kit, problems, base["lines"]) if files else None
             for key, rel in (files or dict.fromkeys(EMPTY_DOCS)).items() if key in EMPTY_DOCS}
     broken = frozenset(key for key, doc in docs.items() if doc is None)
     sound = {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()}
@@ -55,25 +54,6 @@ def _files(raw_kit, root: Path, problems) -> dict | None:
         return None
     files = FILES.check(raw_kit["files"], Where(root / KIT_FILE, "files", raw_kit.line_of("files"), problems))
     return None if files is INVALID else files
-
-
-def _data_file(root: Path, key: str, rel: str, raw_kit, problems, lines: dict):
-    """One data file, checked against its schema, or None (its problems recorded)."""
-    kit_file, field_line = root / KIT_FILE, raw_kit["files"].line_of(key)
-    path = (root / rel).resolve()
-    if not path.is_relative_to(root.resolve()):
-        problems.error(kit_file, field_line, f"files.{key}", f"{rel!r} points outside the kit folder")
-        return None
-    raw = read_mapping(path, root, problems, f"files.{key}", kit_file, field_line)
-    if raw is None:
-        return None
-    lines.update(index_lines(key, path, raw))
-    if not fields_path(path).exists():  # what the model reads must be declared
-        problems.error(kit_file, field_line, f"files.{key}", f"{display_path(fields_path(path))} not found: it "
-                       f"declares the fields of {display_path(path)}")
-        return None
-    doc = check_data(path, raw, root, problems)
-    return None if doc is INVALID else doc
 
 
 def _rows(base: dict, table_id: str, *columns: str) -> list[tuple]:
