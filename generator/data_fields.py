@@ -5,12 +5,13 @@ data/ files and a game module's files are checked against theirs with located er
 what a file may hold beside it, and a game's schemas are data, not Python."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pnpgen.components.columns import COLUMN, COLUMN_TYPES, Anything, column_spec
 from pnpgen.problems import Problems, display_path
 from pnpgen.schema import INVALID, Bool, Choice, Field, Int, ListOf, MapOf, Nullable, Record, Str, Where, optional
-from pnpgen.yamlio import LocatedDict, YamlSyntaxError, load_yaml
+from pnpgen.yamlio import LocatedDict
 
 SUFFIX = ".fields.yaml"  # game.fields.yaml declares game.yaml
 
@@ -33,15 +34,12 @@ def fields_path(data_path: Path) -> Path:
 def check_data(path: Path, raw, root: Path, problems: Problems):
     """`raw` (the data file at `path`) checked against the fields declared beside it, defaults filled in;
     `raw` itself where nothing is declared; INVALID where it or its declaration is wrong (problems recorded)."""
+    from pnpgen.kit import read_mapping
     declaration = fields_path(path)
-    if not declaration.exists():
+    if not os.path.lexists(declaration):
         return raw
-    try:
-        decl = load_yaml(declaration, root)
-    except YamlSyntaxError as exc:
-        problems.error(declaration, exc.line, "", exc.message)
-        return INVALID
-    decl = FILE.check(decl, Where(declaration, "", getattr(decl, "line", 1), problems))
+    decl = read_mapping(declaration, root, problems, "")
+    decl = INVALID if decl is None else FILE.check(decl, Where(declaration, "", getattr(decl, "line", 1), problems))
     spec = INVALID if decl is INVALID else _record(decl["fields"], decl["doc"] or "the file",
                                                   Where(declaration, "fields", 1, problems))
     return INVALID if spec is INVALID else spec.check(raw, Where(path, "", getattr(raw, "line", 1), problems))
@@ -93,7 +91,7 @@ def module_file(root: Path, key: str, rel: str, raw_kit, problems: Problems, lin
     if raw is None:
         return None
     lines.update(index_lines(key, path, raw))
-    if not fields_path(path).exists():
+    if not os.path.lexists(fields_path(path)):
         problems.error(kit_file, field_line, f"files.{key}", f"{display_path(fields_path(path))} not found: it "
                        f"declares the fields of {display_path(path)}")
         return None
