@@ -9,8 +9,16 @@ data files and counter tables into its model (load.py, model.py) for what its ch
 from __future__ import annotations
 
 from pnpgen.game_modules import GameModule
-from pnpgen.games.space_empires_4x.load import load
-from pnpgen.games.space_empires_4x.text import chart_context
+
+
+def _load(*args):  # imported on use: every CLI run lists the modules' parts, most load no kit
+    from pnpgen.games.space_empires_4x.load import load
+    return load(*args)
+
+
+def _chart_context(kit):
+    from pnpgen.games.space_empires_4x.text import chart_context
+    return chart_context(kit)
 
 
 def _documents(*args):
@@ -25,5 +33,5 @@ def _parts():
                             needs=("cairo", "reportlab", "pypdf")),)
 
 
-MODULE = GameModule(name="space_empires_4x", load=load, parts=_parts(), chart_context=chart_context,
+MODULE = GameModule(name="space_empires_4x", load=_load, parts=_parts(), chart_context=_chart_context,
                     documents=_documents)
