@@ -30,6 +30,14 @@ class BuildOptions:
     extra: dict = field(default_factory=dict)  # options that parts add to the CLI
     strict: bool = False              # warnings found while building (a low-resolution image) fail the build
     cache: Path | None = None         # where parts keep their caches between builds (None: OUT/.cache)
+    given: tuple | None = None        # the names of the options the command line gave (None: all set here)
+
+    def given_names(self) -> set:
+        """The options the user chose, as the manifest records them for a reprint to replay: those the
+        command line gave; without one (a call from Python), paper and counter size when set and every extra."""
+        if self.given is not None:
+            return set(self.given)
+        return {name for name in ("paper", "counter_size") if getattr(self, name) is not None} | set(self.extra)
 
 
 @dataclass
@@ -183,7 +191,8 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
         warnings = [w for name in sorted(results) for w in results[name].get("warnings", ())]
         if warnings and options.strict:  # before anything lands: the previous output stays whole
             raise BuildError("--strict: these warnings are errors:\n" + "\n".join(warnings))
-        manifest = build_manifest(kit, pieces, shown_options, results, read_previous(kit_out))
+        given = {name: shown_options[name] for name in sorted(options.given_names()) if name in shown_options}
+        manifest = build_manifest(kit, pieces, shown_options, results, read_previous(kit_out), given)
         stage.write_json(MANIFEST, manifest)
         written = [kit_out / rel for rel in stage.written]
     return BuildResult(kit_out, written, time.perf_counter() - start, [p.name for p in parts], warnings)

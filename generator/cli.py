@@ -43,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_USAGE
+    if args.command in ("build", "serve"):
+        args.given = given_options(sys.argv[1:] if argv is None else argv)
     global _MAIN_PID
     _MAIN_PID = os.getpid()
     in_main_thread = threading.current_thread() is threading.main_thread()
@@ -192,6 +194,26 @@ def _build_arguments(cmd: argparse.ArgumentParser) -> None:
             cmd.add_argument(*option.flags, **option.kwargs)
 
 
+def given_options(argv: list[str]) -> tuple[str, ...]:
+    """The names of the options the command line gives (a default argparse filled in is not one), for the
+    manifest to record: a reprint replays what the user gave, not what a default then was."""
+    parser = _parser()
+    for each in _parsers(parser):
+        each.set_defaults(**{name: argparse.SUPPRESS for name in each._defaults})
+        for action in each._actions:
+            action.default = argparse.SUPPRESS
+    return tuple(sorted(set(vars(parser.parse_args([str(a) for a in argv]))) - (BUILD_ARGS - RECORDED_ARGS)))
+
+
+def _parsers(parser: argparse.ArgumentParser):
+    """The parser and every subcommand's."""
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield from _parsers(sub)
+
+
 def _part_names() -> str:
     return ", ".join(p.name for p in all_parts()) or "(none yet)"
 
@@ -282,14 +304,17 @@ def _list(args) -> int:
 
 
 BUILD_ARGS = {"kit", "data", "strict", "out", "paper", "counter_size", "only", "quiet", "verbose", "watch",
-              "run", "command", "port", "open"}
+              "run", "command", "port", "open", "given"}
+RECORDED_ARGS = {"paper", "counter_size"}  # of BUILD_ARGS, those the manifest records (with the parts' options)
 
 
 def _build_options(args):
     from pnpgen.build import BuildOptions
     extra = {k: v for k, v in vars(args).items() if k not in BUILD_ARGS}
+    given = getattr(args, "given", None)  # None: called without a command line, every option set is given
     return BuildOptions(out=Path(args.out), paper=args.paper, counter_size=args.counter_size,
-                        only=args.only, extra=extra, strict=args.strict)
+                        only=args.only, extra=extra, strict=args.strict,
+                        given=None if given is None else tuple(n for n in given if n in RECORDED_ARGS or n in extra))
 
 
 def _build(args) -> int:

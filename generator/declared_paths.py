@@ -1,8 +1,8 @@
 """The paths a declared check (kit.yaml `checks:`) reads: `FILE:FIELD.FIELD...`, resolved over the kit's files
 to the values they reach, each with the dotted field path the line index knows, so a finding is located.
 
-FILE is a game module's data file (a key of kit.yaml `files:`), `kit` (kit.yaml itself), or any YAML or CSV
-file of the kit folder by its path (`components/ships.yaml`, `data/rules.yaml`), read once when a rule names
+FILE is a game module's data file (a key of kit.yaml `files:`), `kit` (kit.yaml itself), `templates` (the
+names of the templates the kit can draw with), or any YAML or CSV file of the kit folder by its path (`components/ships.yaml`, `data/rules.yaml`), read once when a rule names
 it. A FIELD step is a key, `*` (every key or item), `{name}` (every key or item, and the one met is named for
 the rule's other paths), a list index (`0`, `-1` for the last), `N+` (the items from index N on) or
 `FIELD=VALUE` (the items whose field reads VALUE: `rows.code={unit}.qty`, a row found by its code). In a
@@ -25,6 +25,7 @@ SLICE = re.compile(r"(\d+)\+")
 INDEX = re.compile(r"-?\d+")
 WHERE = re.compile(r"([A-Za-z0-9_-]+)=(.*)")
 FILE_SUFFIXES = (".yaml", ".yml", ".csv")
+TEMPLATES = "templates"  # a FILE of every template's name (template_names), unless files: names one so
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,17 @@ def split(spec: str) -> tuple[str, list[str]]:
     return file_key, path.split(".") if colon else []
 
 
+def template_names(root: Path) -> dict:
+    """{name: where it is} of every template a kit draws with, its own templates/ first, then the built-in ones:
+    `in: templates` checks that a value names one, found without drawing anything."""
+    from pnpgen.render.templates import SUFFIX, template_dirs
+    names: dict = {}
+    for folder in reversed(template_dirs(root)):  # the kit's own last: it wins, as it does when drawing
+        if folder.is_dir():
+            names |= {p.name[: -len(SUFFIX)]: display_path(p) for p in sorted(folder.glob(f"*{SUFFIX}"))}
+    return names
+
+
 def is_file_path(file_key: str) -> bool:
     return "/" in file_key or file_key.endswith(FILE_SUFFIXES)
 
@@ -63,6 +75,7 @@ class Sources:
 
     def __init__(self, docs: dict, lines: dict, root: Path):
         self.docs, self.lines, self.root = dict(docs), lines, Path(root)
+        self.docs.setdefault(TEMPLATES, template_names(self.root))
         self.unreadable: dict[str, str] = {}
         self.memo: dict = {}  # (what, filled path) -> what a rule's check derived from it, once per path
         self.filled: dict[str, bool] = {}  # {name} -> whether it ever stood for something (one rule's run)

@@ -40,8 +40,10 @@ def placement(file: str, page: int, side: str, slot, w: float, h: float, shape: 
             "face": face.template}
 
 
-def build_manifest(kit: Kit, pieces: list[Piece], options: dict, parts: dict, previous: dict | None) -> dict:
-    """The new manifest; parts not built this time keep their previous entries."""
+def build_manifest(kit: Kit, pieces: list[Piece], options: dict, parts: dict, previous: dict | None,
+                   given: dict) -> dict:
+    """The new manifest; parts not built this time keep their previous entries. `options`: every option's
+    value used (defaults too); `given`: those the user gave, which a reprint replays (pnpgen diff --write)."""
     by_group = Counter(p.group for p in pieces)
     merged_parts = dict((previous or {}).get("parts", {}))
     merged_parts.update(parts)
@@ -50,6 +52,7 @@ def build_manifest(kit: Kit, pieces: list[Piece], options: dict, parts: dict, pr
         "title": kit.title,
         "generator": f"pnpgen {__version__}",
         "options": options,
+        "given": given,
         "totals": {"pieces": len(pieces), "by_group": dict(by_group)},
         "inventory": inventory(kit, pieces),
         "pieces": piece_entries(pieces),

@@ -40,23 +40,45 @@ def check_template_files(root: Path, problems: Problems) -> None:
 
 def check_chapters(kit, problems: Problems) -> None:
     """Every chapter of every document rendered as a build renders it (text only: no figure drawn, nothing
-    typeset): an unknown name, table, chart, section, column or figure is located at the chapter's line."""
+    typeset): an unknown name, table, chart, section, column or figure is located at the chapter's line, and
+    so is a section (##) before the document's first chapter heading (#), which would stop the layout."""
     from pnpgen.documents.context import chapter_context, render_chapter
     from pnpgen.text import TextError
     from pnpgen.documents.make import chapter_files
 
     for settings in (kit.documents or {}).values():
         context = chapter_context(kit)[0]
-        for path in chapter_files(kit, settings["chapters"]):
+        headings_sound = True  # every chapter rendered so far: the reading order of its headings is whole
+        opened = False         # a chapter heading (#) met, so sections may follow
+        for path in chapter_files(kit, settings["chapters"], settings.get("back_cover")):
             try:
                 text = render_chapter(path, context, kit.root)
             except TextError as exc:
                 problems.error(path, exc.line, "", exc.message)
+                headings_sound = False
                 continue
             for line, name in chapter_icons(text):
                 if name not in kit.icons:
                     from pnpgen.icon_names import unknown_icon
                     problems.error(path, line, "", unknown_icon(name, kit.icons))
+            if headings_sound and not opened:
+                opened = _opens_with_a_chapter(path, text, kit.root, problems)
+
+
+def _opens_with_a_chapter(path: Path, text: str, root: Path, problems: Problems) -> bool:
+    """True when the chapter's first heading of level 1 or 2 is a chapter heading (#); a section (##) there
+    is a problem at its line as written. False when the chapter has neither (the next one decides)."""
+    import re
+    from xml.sax.saxutils import unescape
+
+    from pnpgen.booklet.markdown import first_section_before_chapter, parse, section_before_chapter
+    from pnpgen.text import read_text
+    blocks = parse(text, read_text(path, root))
+    section = first_section_before_chapter(blocks)
+    if section is not None:
+        problems.error(path, section.line, "", section_before_chapter(unescape(re.sub(r"<[^>]+>", "", section.text))))
+        return True  # said once: the sections after it follow from the same missing chapter heading
+    return any(b.kind == "heading" and b.level == 1 for b in blocks)
 
 
 def chapter_icons(text: str):

@@ -173,15 +173,20 @@ def test_a_missing_template_is_a_located_error_and_output_stays(kit_copy, tmp_pa
 
 def test_a_deleted_marker_template_names_the_marker_file_within_seconds(kit_copy, tmp_path, run_cli):
     """Found by the long fuzz run: the message named no file, and the kit's `locate` of a marker looped for
-    ever. The kind's template is included by marker-front: the message names that line and the marker's row."""
+    ever. A marker kind names its front's template (data/markers.yaml, drawn by marker-front), and kit.yaml's
+    rules check that it is one of the kit's templates: validate --quick finds a deleted one at the kind's line,
+    drawing nothing, and so does the build before it draws; a kind that names none is found there too."""
     (kit_copy / "templates" / "marker-black-hole.svg.j2").unlink()
     template_env.cache_clear()
-    result = run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "counters", "--quiet")
-    assert result.code == 1
-    first = result.err.splitlines()[0]
-    assert first.startswith("error: ") and "marker-front.svg.j2:" in first, result.err
-    assert "template marker-black-hole.svg.j2 not found" in first and "-markers.yaml:" in first, first
-    assert "row black_hole" in first, first
+    line = edit(kit_copy / "data" / "markers.yaml", "    template: marker-nebula\n", "") - 2   # `nebula:`
+    black_hole = edit(kit_copy / "data" / "markers.yaml", "template: marker-black-hole", "template: marker-black-hole")
+    for command in (("validate", "--quick"), ("build", "--out", tmp_path, "--only", "counters", "--quiet")):
+        result = run_cli(*command, "--data", kit_copy)
+        assert result.code == 1 and "Traceback" not in result.err, result.err
+        assert (f"data/markers.yaml:{black_hole}: kinds.black_hole.template: a marker kind's template is a template "
+                "of the kit: 'marker-black-hole' is not one of them") in result.err, result.err
+        assert f"data/markers.yaml:{line}: kinds.nebula.template: every marker kind names the template" in result.err
+    assert not (tmp_path / "space-empires-4x").exists()
 
 
 def test_an_edit_redraws_only_changed_faces_and_matches_a_fresh_build(kit_copy, tmp_path, capsys):

@@ -204,7 +204,7 @@ def test_unless_skips_a_value(facts_kit, run_cli):
 
 
 BAD_RULES = [
-    ("{rule: x, sum: 'a:b.*', equals: 1}", "x: no data file 'a' (files: kit, or a kit file's path"),
+    ("{rule: x, sum: 'a:b.*', equals: 1}", "x: no data file 'a' (files: kit, templates, or a kit file's path"),
     ("{rule: x, each: 'data/nope.yaml:a', at_most: 1}", "x: no file data/nope.yaml in the kit folder"),
     ("{rule: x, each: 'art/red.png:a', at_most: 1}", "x: art/red.png: a rule reads YAML and CSV files, not .png (a "
      "table's rows kept in a spreadsheet are read through the table: components/ships.yaml:rows.*.name)"),

@@ -160,3 +160,52 @@ def test_a_build_at_chosen_sizes_is_compared_and_reprinted_at_those_sizes(tmp_pa
 
 FORM = 5                                  # pdfium's form XObject: one face drawn on the sheet
 BRIDGE = (57 * 72 / 25.4, 89 * 72 / 25.4)  # points
+
+
+def _pitches(pdf: Path) -> list[float]:
+    """The distances, in mm, from each piece to the next in the first row of the first page (the left edges
+    of their faces: pdfium's form bounds, which reach past a face by the same amount for each)."""
+    page = pdfium.PdfDocument(str(pdf))[0]
+    faces = [obj.get_bounds() for obj in page.get_objects(max_depth=1) if obj.type == FORM]
+    row = sorted(left for left, _, _, top in faces if abs(top - max(f[3] for f in faces)) < 1)
+    return [round((right - left) * 25.4 / 72, 2) for left, right in zip(row, row[1:])]
+
+
+def test_a_manifest_from_before_given_options_replays_no_default_gutter(kit, run_cli):
+    """A manifest written before `given` was recorded holds `gutter: 0.0`, the default then ("the group's
+    own"): the reprint of a token (circles, which set no gutter) keeps the circles' own 2 mm, not 0 mm."""
+    folder, out, old = kit
+    manifest = json.loads(old.read_text(encoding="utf-8"))
+    assert manifest["given"] == {} and manifest["options"]["gutter"] is None
+    manifest.pop("given")
+    manifest["options"]["gutter"] = 0.0
+    old.write_text(json.dumps(manifest), encoding="utf-8")
+    edit(folder / "components" / "tokens.csv", "5,1", "4,1")
+    assert run_cli("diff", old, "--data", folder, "--out", out, "--write").code == 0
+    pitches = _pitches(out / "mini" / "reprint" / "tokens-red.pdf")
+    assert pitches and all(abs(pitch - (19.05 + 2.0)) < 0.05 for pitch in pitches), pitches  # 3/4 in + 2 mm
+
+
+def test_a_given_counter_size_is_told_from_the_kits_own(tmp_path, run_cli):
+    """Two builds at the kit's own counter size, one given it with --counter-size: after kit.yaml's size
+    changes, the diff of the one given it reads the counters at that size (nothing changed), the other at
+    the kit's new size (every square counter changed, and reprinted at the new size)."""
+    folder, out = tmp_path / "kit", tmp_path / "out"
+    shutil.copytree(MINI, folder)
+    edit(folder / "components" / "chits.yaml", "size: 1/2in\n", "")
+    edit(folder / "kit.yaml", "paper: letter\n", "paper: letter\ncounter_size: 1/2in\n")
+    manifests = {}
+    for name, given in (("given", ("--counter-size", "1/2in")), ("own", ())):
+        assert run_cli("build", "--data", folder, "--out", out, "--only", "manifest", *given, "-q").code == 0
+        manifests[name] = tmp_path / f"{name}.json"
+        shutil.copyfile(out / "mini" / "manifest.json", manifests[name])
+    assert json.loads(manifests["given"].read_text())["given"] == {"counter_size": "1/2in"}
+    assert json.loads(manifests["own"].read_text())["given"] == {}
+    edit(folder / "kit.yaml", "counter_size: 1/2in", "counter_size: 3/4in")
+    result = run_cli("diff", manifests["given"], "--data", folder, "--out", out)
+    assert result.code == 0 and "nothing changed" in result.out, result.out
+    result = run_cli("diff", manifests["own"], "--data", folder, "--out", out, "--write")
+    assert changes(result) == ["changed  chits.1: front (6 piece(s))", "changed  chits.2: front (4 piece(s))"], \
+        result.out
+    pitches = _pitches(out / "mini" / "reprint" / "chits.pdf")
+    assert pitches and all(abs(pitch - (19.05 + 3.0)) < 0.05 for pitch in pitches), pitches  # 3/4 in + their 3 mm

@@ -270,5 +270,7 @@ def test_a_section_before_the_first_chapter_is_a_located_error(kit_to_break, run
     line = edit(kit_to_break / "rules" / "01-trade.md", "# Trading\n", "## Trading\n")
     result = run_cli("build", "--data", kit_to_break, "--out", tmp_path / "out", "--only", "documents", "-q")
     assert result.code == 1 and "outline level" not in result.err, result.err
-    assert (f"rules/01-trade.md:{line}: the section 'Trading' (##) comes before the document's first chapter "
-            "heading (#)") in result.err, result.err
+    said = f"rules/01-trade.md:{line}: the section 'Trading' (##) comes before the document's first chapter heading (#)"
+    assert said in result.err, result.err
+    quick = run_cli("validate", "--quick", "--data", kit_to_break)  # found without typesetting, at the same line
+    assert quick.code == 1 and said in quick.err and "Traceback" not in quick.err, quick.err

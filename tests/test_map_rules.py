@@ -96,7 +96,7 @@ def _line(path: Path, text: str) -> int:
     ("kit.yaml", "{turns} turns,", "{turn} turns,", "    - {id: turn", "map_rules.tracks[0].caption",
      "unknown name 'turn'"),
     ("kit.yaml", 'of: "data/setups.yaml:setups"', 'of: "rules:setups"', "    setup:", "map_rules.fields.setup.of",
-     "no data file 'rules' (files: data/setups.yaml, kit, or a kit"),
+     "no data file 'rules' (files: data/setups.yaml, kit, templates, or a kit"),
     ("kit.yaml", 'of: "data/setups.yaml:setups"', 'of: "data/setup.yaml:setups"', "    setup:",
      "map_rules.fields.setup.of", "no file data/setup.yaml in the kit folder"),
 ])

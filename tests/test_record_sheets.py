@@ -129,6 +129,8 @@ def test_a_page_that_overflows_runs_on_to_a_continued_page(kit, run_cli, tmp_pat
     both = f"{first} {second}"
     assert all(both.count(f"Row {n} ") == 1 for n in range(30)) and both.count("Points") == 1
     assert "The deck Card Cost Copies" in second and "The deck" not in first
+    assert first.count("Player: ___") == 1 and second.count("Player: ___") == 1   # a loose page says whose it is
+    assert second.index("Player: ___") < second.index("Round 1 2 3")              # at its top, under the band
 
 
 @pytest.mark.parametrize("file, old, new, place", [

@@ -181,6 +181,7 @@ def test_the_readme_s_new_ship_type_and_one_more_run_the_ship_sheet_on_to_a_page
     assert [p.get("continued", False) for p in pages] == [False, True] * 4   # two pages a colour, in order
     red = page_words(kit_out / "ship-tech-sheet.pdf", [0, 1])
     assert red[1].startswith("Ship technology sheet (continued) · Red")
+    assert all(page.count("Player: ___") == 1 for page in red)   # the page it ran on to says whose it is too
     header = "Group Attack Defence Tactics Movement Ships Other"
     assert all(page.count(header) == 1 for page in red)
     units = yaml.safe_load((kit_copy / "components" / "units.yaml").read_text(encoding="utf-8"))["rows"]

@@ -58,23 +58,26 @@ def fit(flowables: list[Flowable], width: float, height: float, where: str,
     return Fitted(tuple(flowables), tuple(heights), tuple(offsets), used)
 
 
-def flow(flowables: list[Flowable], width: float, height: float, where: str, places=None) -> list[Fitted]:
+def flow(flowables: list[Flowable], width: float, height: float, where: str, places=None,
+         repeat=None) -> list[Fitted]:
     """The stack set on as many frames as it needs, as a typesetter would: a table that does not fit splits
     between rows (its header rows repeated on the next frame), any other block moves whole, a heading with
     it; a block taller than a whole frame (one giant row, a huge paragraph) is a BuildError at its place
-    (`places`: one per flowable; else `where` and its number)."""
+    (`places`: one per flowable; else `where` and its number). `repeat()`, when given, makes the flowables
+    set atop every frame after the first (a record sheet's owner line: a loose page still says whose it is)."""
     places = places or [f"{where}: block {number}" for number in range(1, len(flowables) + 1)]
-    frames = _frames_of(flowables, width, height, places)
+    frames = _frames_of(flowables, width, height, places, repeat or list)
     return [fit(stack, width, height, where if number == 0 else f"{where}, continued ({number + 1})")
             for number, stack in enumerate(frames)]
 
 
-def _frames_of(flowables: list[Flowable], width: float, height: float, places: list) -> list[list[Flowable]]:
-    frames, stack, used = [], [], 0.0
+def _frames_of(flowables: list[Flowable], width: float, height: float, places: list,
+               repeat) -> list[list[Flowable]]:
+    frames, stack, used, seeded = [], [], 0.0, 0  # seeded: the repeated flowables atop the current frame
     pending = list(enumerate(flowables, start=1))
     while pending:
         number, flowable = pending.pop(0)
-        if not stack and frames and isinstance(flowable, Spacer):
+        if len(stack) == seeded and frames and isinstance(flowable, Spacer):
             continue  # a gap above a block that ran onto a new frame: nothing to keep apart there
         before = flowable.getSpaceBefore() if stack else 0.0
         tall = flowable.wrap(width, height)[1]
@@ -87,24 +90,32 @@ def _frames_of(flowables: list[Flowable], width: float, height: float, places: l
             stack.append(parts[0])
             pending.insert(0, (number, parts[1]))
             frames.append(stack)
-            stack, used = [], 0.0
-        elif not stack:
+            carried = []
+        elif len(stack) == seeded:
+            below = f" ({height - used:.0f} pt below the lines repeated at its top)" if seeded else ""
             raise BuildError(f"{places[number - 1]}: this block is {tall:.0f} pt tall but a whole page holds "
-                             f"{height:.0f} pt; shorten it or split it into smaller blocks")
+                             f"{height:.0f} pt{below}; shorten it or split it into smaller blocks")
         else:
             pending.insert(0, (number, flowable))
-            stack, carried = _keep_with_next(stack)
-            frames.append(stack)
-            stack = carried
-            used = sum(f.wrap(width, height)[1] + f.getSpaceAfter() + (f.getSpaceBefore() if i else 0.0)
-                       for i, f in enumerate(carried))
-    return frames + [stack] if stack else frames
+            kept, carried = _keep_with_next(stack, seeded + 1)
+            frames.append(kept)
+        top = list(repeat())
+        stack, seeded = top + carried, len(top)
+        used = _stacked_height(stack, width, height)
+    return frames + [stack] if len(stack) > seeded else frames
 
 
-def _keep_with_next(stack: list[Flowable]) -> tuple[list[Flowable], list[Flowable]]:
-    """(what stays, what moves on): a heading left at the foot of a frame goes on with the block it heads."""
+def _stacked_height(stack: list[Flowable], width: float, height: float) -> float:
+    """The room a frame's first flowables take, with the space after the last (the next block's gap)."""
+    return sum(f.wrap(width, height)[1] + f.getSpaceAfter() + (f.getSpaceBefore() if i else 0.0)
+               for i, f in enumerate(stack))
+
+
+def _keep_with_next(stack: list[Flowable], floor: int = 1) -> tuple[list[Flowable], list[Flowable]]:
+    """(what stays, what moves on): a heading left at the foot of a frame goes on with the block it heads
+    (`floor`: the flowables that stay whatever they are, the first block and any lines repeated above it)."""
     keep = len(stack)
-    while keep > 1 and stack[keep - 1].getKeepWithNext():
+    while keep > floor and stack[keep - 1].getKeepWithNext():
         keep -= 1
     return stack[:keep], stack[keep:]
 

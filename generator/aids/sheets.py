@@ -7,7 +7,8 @@ its own: `field`, a label and a line to write on, and `form`, a grid of blank bo
 
 A page whose blocks outgrow its frame runs on to as many further pages as it needs (pnpgen.aids.fit.flow: a
 table splits between rows under its repeated header, other blocks move whole), each under the same title band
-marked "(continued)": a designer who adds rows to a table a sheet prints never has to add pages by hand.
+marked "(continued)" and under the lines the page opens with (its `field`s: "Player: ____", so a loose page
+still says whose it is): a designer who adds rows to a table a sheet prints never has to add pages by hand.
 Sheets print one-sided (a player writes on them; the manifest counts a sheet of paper a page), so a copy's
 page count, odd or even, needs no blank page: each colour's copy is its pages in order, continuations in place.
 """
@@ -105,7 +106,20 @@ def _flowed_page(kit: Kit, blocks, body: Frame, context: dict, index: int, where
     flowables = block_flowables(kit, blocks, body.width, where, context, sheet_look(), SHEET_BLOCK_KINDS,
                                 lambda kind, value, width: _sheet_block(kind, value, width, where), places)
     page = f" (page {index + 1})"
-    return list(enumerate(flow(flowables, body.width, body.height, where + page, [p + page for p in places])))
+    owner = [block["field"] for block in _leading_fields(blocks)]
+    return list(enumerate(flow(flowables, body.width, body.height, where + page, [p + page for p in places],
+                               lambda: [f for line in owner for f in _sheet_block("field", line, body.width, where)])))
+
+
+def _leading_fields(blocks) -> list:
+    """The `field` blocks a page opens with (its owner's lines: "Player: ____"), which every page it runs on
+    to repeats at its top: a loose page must still say whose it is."""
+    leading = []
+    for block in blocks:
+        if not (isinstance(block, dict) and "field" in block):
+            break
+        leading.append(block)
+    return leading
 
 
 def _sheet_block(kind: str, value, width: float, where: str) -> list:

@@ -12,6 +12,7 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageT
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from pnpgen.booklet.markdown import section_before_chapter
 from pnpgen.booklet.story import Heading, contents
 from pnpgen.booklet.styles import BODY, HEADER_FILL, ITALIC, RULE, styles
 from pnpgen.model import Kit
@@ -47,9 +48,7 @@ class BookletDoc(BaseDocTemplate):
             self.page_has_text = True
             return
         if flowable.toc_level == 1 and not self.chapter_met:
-            raise BuildError(f"{flowable.where}: the section '{flowable.plain}' (##) comes before the document's first "
-                             "chapter heading (#): the contents and the PDF outline hold sections inside chapters; "
-                             "open the first chapter file with a # heading")
+            raise BuildError(f"{flowable.where}: {section_before_chapter(flowable.plain)}")
         self.chapter_met = self.chapter_met or flowable.toc_level == 0
         self.canv.bookmarkPage(flowable.key)
         self.canv.addOutlineEntry(flowable.plain, flowable.key, flowable.toc_level, closed=True)

@@ -36,6 +36,21 @@ def inline(text: str) -> str:
     return re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", text)
 
 
+def section_before_chapter(section: str) -> str:
+    """Why a `##` met before a document's first `#` stops it (the build's layout and validate's reading of
+    the chapters say it in the same words): the contents and the PDF outline hold sections in chapters."""
+    return (f"the section '{section}' (##) comes before the document's first chapter heading (#): the contents "
+            "and the PDF outline hold sections inside chapters; open the first chapter file with a # heading")
+
+
+def first_section_before_chapter(blocks) -> Block | None:
+    """The `##` heading among `blocks` (a document's, in reading order) that comes before any `#`, if one does."""
+    for block in blocks:
+        if block.kind == "heading" and block.level <= 2:
+            return block if block.level == 2 else None
+    return None
+
+
 def directive_line(directive: str) -> str:
     """A helper's directive on a line of its own, without moving the lines after it (located problems name
     the chapter's own lines)."""

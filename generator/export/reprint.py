@@ -4,7 +4,7 @@ A manifest lists every piece with its front and back (template + parameters) and
 manifest with the kit as it is now names the pieces whose faces changed, the new ones, the ones gone and the
 ones whose count changed; with `--write`, the print groups (sheets) that hold a changed or new piece are
 built again, whole, into output/<kit>/reprint/, so a designer reprints the errata, not the kit. The kit is
-read at the sizes the printed build chose (its manifest's --counter-size and --piece-size), so the pieces
+read at the sizes the printed build was given (its manifest's `given` --counter-size and --piece-size), so the pieces
 compare and reprint as they were printed.
 """
 from __future__ import annotations
@@ -108,9 +108,9 @@ def report_lines(diff: PieceDiff, counts: dict) -> list[str]:
 
 
 def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = None,
-                  printed: dict | None = None) -> list[str]:
-    """Build the print groups holding `keys` into OUT/<kit>/reprint/; the files written. `printed`: the
-    options of the build that was printed (its manifest's), so the sheets match it."""
+                  replayed: dict | None = None) -> list[str]:
+    """Build the print groups holding `keys` into OUT/<kit>/reprint/; the files written. `replayed`: the
+    options the printed build was given (replayed_options), so the sheets match it."""
     from pnpgen.build import BuildContext
     from pnpgen.export.decks import ExportArts
     from pnpgen.output import BuildLock, OutputStage
@@ -121,7 +121,7 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
     target = Path(out) / kit.id / FOLDER
     written = []
     with BuildLock(Path(out) / kit.id), OutputStage(target) as stage:  # never beside a build of the same kit
-        ctx = BuildContext(kit, pieces, reprint_options(out, paper, printed or {}), stage, lambda _: None)
+        ctx = BuildContext(kit, pieces, reprint_options(out, paper, replayed or {}), stage, lambda _: None)
         arts = ExportArts(kit)
         files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items() if group in groups]
         mark_print_scaling(stage.dir / rel for rel in stage.written)
@@ -136,14 +136,44 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
 
 
 BUILD_ONLY = ("for", "bleed")   # options of other outputs, not of the sheets
+# Defaults an option had before manifests recorded what was given (`given`): such a manifest holds every
+# option at its value used, so one at a default it has or had is taken as not given (--gutter was 0.0 for
+# "the group's own" until None took that meaning).
+FORMER_DEFAULTS = {"gutter": (0.0,)}
 
 
-def reprint_options(out: Path, paper: str | None, printed: dict):
-    """Build options for the reprint: those the printed build used (paper, counter size, duplex, back offset,
-    gutter...), with --paper winning."""
+def replayed_options(manifest: dict, kit) -> dict:
+    """The printed build's options a reprint replays: exactly those its user gave (the manifest's `given`),
+    so a default, the kit's own counter size or paper among them, is today's. A manifest from before `given`
+    was recorded: its options less those at a default (FORMER_DEFAULTS, the parts' own) and a paper or
+    counter size equal to the kit's."""
+    given = manifest.get("given")
+    if isinstance(given, dict):
+        return dict(given)
+    printed = manifest.get("options") if isinstance(manifest.get("options"), dict) else {}
+    defaults = option_defaults()
+    return {name: value for name, value in printed.items()
+            if value is not None and value != defaults.get(name, None) and value not in FORMER_DEFAULTS.get(name, ())
+            and not (name in ("paper", "counter_size") and value == getattr(kit, name))}
+
+
+def option_defaults() -> dict:
+    """{option name: its default} of every part's command-line option."""
+    from pnpgen.parts import all_parts
+    defaults = {}
+    for part in all_parts():
+        for option in part.options:
+            name = option.kwargs.get("dest") or option.flags[0].lstrip("-").replace("-", "_")
+            defaults[name] = option.kwargs.get("default", False if option.kwargs.get("action") == "store_true" else None)
+    return defaults
+
+
+def reprint_options(out: Path, paper: str | None, replayed: dict):
+    """Build options for the reprint: the options the printed build was given (paper, counter size, duplex,
+    back offset, gutter...), with --paper winning; the rest at their defaults, as a build without them."""
     from pnpgen.build import BuildOptions
-    extra = {k: v for k, v in printed.items() if k not in ("paper", "counter_size", *BUILD_ONLY)}
-    return BuildOptions(out=Path(out), paper=paper or printed.get("paper"), counter_size=printed.get("counter_size"),
+    extra = {k: v for k, v in replayed.items() if k not in ("paper", "counter_size", *BUILD_ONLY)}
+    return BuildOptions(out=Path(out), paper=paper or replayed.get("paper"), counter_size=replayed.get("counter_size"),
                         extra=extra)
 
 
@@ -158,35 +188,35 @@ def add_command(commands, kit_arguments) -> None:
     cmd.set_defaults(run=run)
 
 
-def printed_sizes(kit, args, printed: dict) -> dict:
-    """The sizes the printed build chose that this command line does not: its --counter-size (the manifest
-    records the size used, which is the kit's own when none was chosen) and its --piece-size."""
-    counter_size, piece_size = printed.get("counter_size"), printed.get("piece_size")
+def printed_sizes(args, replayed: dict) -> dict:
+    """The sizes the printed build was given that this command line does not give: its --counter-size and
+    its --piece-size."""
+    counter_size, piece_size = replayed.get("counter_size"), replayed.get("piece_size")
     chosen = {}
-    if isinstance(counter_size, str) and counter_size != kit.counter_size:
+    if isinstance(counter_size, str):
         chosen["counter_size"] = counter_size
     if not args.piece_size and isinstance(piece_size, list) and all(isinstance(s, str) for s in piece_size):
         chosen["piece_size"] = piece_size
     return {k: v for k, v in chosen.items() if v}
 
 
-def load_as_printed(args, printed: dict):
-    """The kit, with its tables at the sizes the printed build chose (else a reprint compares and prints
-    every resized piece at its table's own size)."""
+def load_as_printed(args, manifest: dict):
+    """(The kit, with its tables at the sizes the printed build was given, else a reprint compares and prints
+    every resized piece at its table's own size; the options to replay)."""
     from argparse import Namespace
     from pnpgen.cli import _load, _load_quietly, _report_problems
     kit, warnings = _load_quietly(args)
-    sizes = printed_sizes(kit, args, printed)
+    replayed = replayed_options(manifest, kit)
+    sizes = printed_sizes(args, replayed)
     if sizes:
-        return _load(Namespace(**(vars(args) | sizes)))
+        return _load(Namespace(**(vars(args) | sizes))), replayed
     _report_problems(warnings)
-    return kit
+    return kit, replayed
 
 
 def run(args) -> int:
     old = read_manifest(Path(args.old_manifest))
-    printed = old.get("options") if isinstance(old.get("options"), dict) else {}
-    kit = load_as_printed(args, printed)
+    kit, replayed = load_as_printed(args, old)
     if old.get("kit") not in (None, kit.id):
         raise ValueError(f"{args.old_manifest} is the manifest of kit {old.get('kit')!r}, not {kit.id!r}")
     pieces, entries = current_entries(kit)
@@ -203,7 +233,7 @@ def run(args) -> int:
     for line in report_lines(diff, counts):
         print(f"  {line}")
     if args.write:
-        files = write_reprint(kit, pieces, keys, Path(args.out), args.paper, printed)
+        files = write_reprint(kit, pieces, keys, Path(args.out), args.paper, replayed)
         print(f"Reprint: {len(files)} file(s):")
         for f in files:
             print(f"  {f}")
