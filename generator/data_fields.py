@@ -31,14 +31,16 @@ def fields_path(data_path: Path) -> Path:
     return data_path.with_name(data_path.name.split(".", 1)[0] + SUFFIX)
 
 
-def check_data(path: Path, raw, root: Path, problems: Problems):
-    """`raw` (the data file at `path`) checked against the fields declared beside it, defaults filled in;
-    `raw` itself where nothing is declared; INVALID where it or its declaration is wrong (problems recorded)."""
+def check_data(path: Path, raw, root: Path, problems: Problems, declaration: Path | None = None):
+    """`raw` (the data file at `path`) checked against the fields declared beside it (or in `declaration`, a
+    game module's own), defaults filled in; `raw` itself where nothing is declared; INVALID where it or its
+    declaration is wrong (problems recorded)."""
     from pnpgen.kit import read_mapping
-    declaration = fields_path(path)
+    own = declaration is None
+    declaration = fields_path(path) if own else declaration
     if not os.path.lexists(declaration):
         return raw
-    decl = read_mapping(declaration, root, problems, "")
+    decl = read_mapping(declaration, root if own else declaration.parent, problems, "")
     decl = INVALID if decl is None else FILE.check(decl, Where(declaration, "", getattr(decl, "line", 1), problems))
     spec = INVALID if decl is INVALID else _record(decl["fields"], decl["doc"] or "the file",
                                                   Where(declaration, "fields", 1, problems))
@@ -78,9 +80,10 @@ def _field(raw, where: Where):
 
 
 
-def module_file(root: Path, key: str, rel: str, raw_kit, problems: Problems, lines: dict):
-    """A data file a game module reads (kit.yaml `files.KEY`): inside the kit, its fields declared beside it
-    (the module's Python relies on them), checked, its lines indexed for the declared rules; or None."""
+def module_file(root: Path, key: str, rel: str, raw_kit, problems: Problems, lines: dict, declaration: Path):
+    """A data file a game module reads (kit.yaml `files.KEY`): inside the kit, checked against the module's own
+    `declaration` of its fields (shipped with the module, not the kit: the module's Python relies on them, and
+    a shared kit must not loosen them into a traceback), its lines indexed for the declared rules; or None."""
     from pnpgen.kit import KIT_FILE, index_lines, read_mapping
     kit_file, field_line = root / KIT_FILE, raw_kit["files"].line_of(key)
     path = (root / rel).resolve()
@@ -91,9 +94,5 @@ def module_file(root: Path, key: str, rel: str, raw_kit, problems: Problems, lin
     if raw is None:
         return None
     lines.update(index_lines(key, path, raw))
-    if not os.path.lexists(fields_path(path)):
-        problems.error(kit_file, field_line, f"files.{key}", f"{display_path(fields_path(path))} not found: it "
-                       f"declares the fields of {display_path(path)}")
-        return None
-    doc = check_data(path, raw, root, problems)
+    doc = check_data(path, raw, root, problems, declaration)
     return None if doc is INVALID else doc

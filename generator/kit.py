@@ -10,7 +10,6 @@ from pnpgen.boards.load import load_boards
 from pnpgen.components.load import (
     check_counts, check_template_images, load_data_files, load_tables, resize_tables,
 )
-from pnpgen.data_fields import fields_path
 from pnpgen.documents.charts import CHARTS_FILE, charts_path, check_charts, load_charts
 from pnpgen.documents.context import chart_context
 from pnpgen.documents.load import check_documents, check_files_apart
@@ -76,7 +75,7 @@ def _module_data_sound(root: Path, kit_doc: dict, problems: Problems) -> bool:
     """No error in kit.yaml, in a data file its game module reads (`files:`) or in a component table (its
     model reads their rows: a broken table stands in empty, and texts quoting it would only echo that)."""
     files = [root / rel for rel in (kit_doc["files"] or {}).values() if rel and "\0" not in rel]
-    paths = [root / KIT_FILE, *files, *map(fields_path, files)]
+    paths = [root / KIT_FILE, *files]
     shown = {display_path(p) for p in paths} | {display_path(p.resolve()) for p in paths}
     tables = tuple(f"{display_path(folder)}/" for folder in {root / kit_doc["components"],
                                                               (root / kit_doc["components"]).resolve()})

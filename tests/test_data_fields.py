@@ -57,9 +57,24 @@ def test_a_broken_declaration_is_located_at_its_own_line(blank):
     assert "data/season.fields.yaml:7: fields.scoring.of.fields.round.type: must be one of" in errors, errors
 
 
-def test_space_empires_needs_its_files_declared_and_checks_them_against_the_declaration(kit_copy):
-    edit(kit_copy / "data" / "game.fields.yaml", "die: {type: int, min: 2, max: 100}",
-         "die: {type: int, min: 2, max: 8}")
-    assert "combat.die: must be a whole number >= 2 and <= 8, not 10" in _errors(kit_copy)
-    (kit_copy / "data" / "markers.fields.yaml").unlink()
-    assert "files.markers: data/markers.fields.yaml not found" in _errors(kit_copy).replace(str(kit_copy) + "/", "")
+def test_space_empires_files_are_checked_against_the_modules_own_declaration(kit_copy):
+    """The module's contract ships with the module: its files are checked against it, with errors at the
+    data's line."""
+    edit(kit_copy / "data" / "game.yaml", "die: 10", "die: 1000")
+    assert "data/game.yaml" in _errors(kit_copy) and "combat.die: must be a whole number >= 2 and <= 100, not 1000" \
+        in _errors(kit_copy)
+
+
+def test_a_shared_kit_cannot_loosen_what_the_module_reads(kit_copy):
+    """A kit that leaves out a field the module's Python reads (the Homeworld's numbers), declares it optional
+    in a declaration of its own and drops the rules that read it, gets a located error at the data file, not
+    an unlocated KeyError: the kit's own declaration is not the module's contract."""
+    game = kit_copy / "data" / "game.yaml"
+    edit(game, "  homeworld: {cp: 20, loses_per_hit: 5}\n", "")
+    (kit_copy / "data" / "game.fields.yaml").write_text("doc: anything\nfields: {}\n", encoding="utf-8")
+    kit_yaml = kit_copy / "kit.yaml"
+    text = kit_yaml.read_text(encoding="utf-8")
+    kit_yaml.write_text(text[:text.index("\nchecks:")] + "\n", encoding="utf-8")
+    errors = _errors(kit_copy)
+    assert "data/game.yaml:" in errors and "economy.homeworld" in errors, errors
+    assert "KeyError" not in errors, errors

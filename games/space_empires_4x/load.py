@@ -1,5 +1,5 @@
-"""Loading Space Empires 4X: the data files kit.yaml's `files:` names, each checked against the fields declared
-beside it (technologies.fields.yaml, data/*.fields.yaml: pnpgen.data_fields), with the rules kit.yaml declares
+"""Loading Space Empires 4X: the data files kit.yaml's `files:` names, each checked against the fields the
+module declares for it (fields/*.fields.yaml: pnpgen.data_fields), with the rules kit.yaml declares
 between them and its counter tables (loaded by the core before this module), wrapped into its model."""
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ FILES = Record({"technologies": Field(Str()), "markers": Field(Str()), "game": F
                 "maps": optional(Nullable(Str()), None, "folder of hex-map layouts, one YAML file per board")},
                "the Space Empires 4X data files (its counters are component tables: components/)")
 
+# The fields of each file, declared in data shipped with the module (pnpgen.data_fields): what its model reads.
+FIELDS = Path(__file__).resolve().parent / "fields"
 # Stand-ins for a file that failed its schema, so checks on the other files can still run.
 EMPTY_DOCS = {"technologies": {"technologies": {}}, "markers": {"kinds": {}},
               "game": {"setup": {"starting_forces": []}, "scenarios": [], "sequence": {}, "economy": {},
@@ -32,7 +34,8 @@ def load(root: Path, kit_doc: dict, raw_kit, base: dict, problems) -> Se4xKit:
     """The kit with its data files and counter tables, checked; a file that fails its schema stands in empty
     so the other files are still checked."""
     files = _files(raw_kit, root, problems)
-    docs = {key: module_file(root, key, rel, raw_kit, problems, base["lines"]) if files else None
+    docs = {key: module_file(root, key, rel, raw_kit, problems, base["lines"], FIELDS / f"{key}.fields.yaml")
+            if files else None
             for key, rel in (files or dict.fromkeys(EMPTY_DOCS)).items() if key in EMPTY_DOCS}
     broken = frozenset(key for key, doc in docs.items() if doc is None)
     sound = {key: doc or EMPTY_DOCS[key] for key, doc in docs.items()}
