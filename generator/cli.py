@@ -304,7 +304,7 @@ def _list(args) -> int:
 
 
 BUILD_ARGS = {"kit", "data", "strict", "out", "paper", "counter_size", "only", "quiet", "verbose", "watch",
-              "run", "command", "port", "open", "given"}
+              "run", "command", "port", "open", "given", "rebuilds"}
 RECORDED_ARGS = {"paper", "counter_size"}  # of BUILD_ARGS, those the manifest records (with the parts' options)
 
 

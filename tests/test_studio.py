@@ -268,3 +268,11 @@ def test_a_missing_kit_folder_is_refused_before_serving(tmp_path, capsys):
     assert main(["build", "--data", str(missing), "--watch"]) == 2
     err = capsys.readouterr().err
     assert err.count(f"--data {missing}: no such folder") == 2 and "Traceback" not in err
+
+
+def test_a_served_builds_options_hold_only_build_options():
+    """`serve` runs for hours and takes its budgets per build (its `rebuilds` default): that is how the
+    command runs, not an option of the build, so a served build's manifest must not record it."""
+    from pnpgen.cli import _build_options, _parser
+    options = _build_options(_parser().parse_args(["serve", "space-empires-4x"]))
+    assert "rebuilds" not in options.extra, options.extra
