@@ -50,7 +50,6 @@ def of(kit) -> GameModule | None:
     return get(kit.module) if kit.module else None
 
 
-
 def all_parts() -> list:
     """Every module's parts: the CLI offers their options, a build runs those that apply to its kit."""
     return [part for name in names() for part in get(name).parts]
