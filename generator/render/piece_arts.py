@@ -17,7 +17,6 @@ from pnpgen import kit_files
 from pnpgen.lengths import mm
 from pnpgen.problems import BuildError
 from pnpgen.preflight import check_face, overprints, preflight_rules
-from pnpgen.problems import BuildError
 from pnpgen.render.ink_lines import read_ink
 from pnpgen.render.images import PLACED
 
