@@ -289,7 +289,8 @@ def test_a_unit_named_by_its_code_prints_its_name_once(out):
 
 
 @pytest.mark.parametrize("rule", ["order", "exploring", "exploration_tech", "shipyards", "one_shipyard",
-                                  "new_colony", "decoys", "screened_retreat", "fleet_size_mines", "upgrades"])
+                                  "decoys", "screened_retreat", "fleet_size_mines", "upgrades", "first_hex",
+                                  "unarmed_entry", "tactics", "space_wreck"])
 def test_cards_and_booklet_state_a_rule_in_the_same_words(out, kit, rule):
     sentence = folded(kit.data["rules"]["say"][rule])
     flat = lambda pdf: re.sub(r"-\s", "-", folded(words(pdf)))  # noqa: E731 (a wrapped line's hyphen)

@@ -150,8 +150,8 @@ def test_a_ruling_without_its_source_stops_the_build_at_the_chapter_that_lists_i
 
 # Rules stated once and quoted -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("rid", ["bids", "discarded", "colony_fire", "upgrade_price", "shipyard_per_planet",
-                                 "shipyard_counters"])
+@pytest.mark.parametrize("rid", ["bids", "discarded", "colony_fire", "upgrading", "shipyard_per_planet",
+                                 "shipyard_counters", "black_hole", "new_colony"])
 def test_a_card_quotes_a_ruling_in_the_booklets_words(printed, rulings, rid):
     r = next(r for r in rulings if r.id == rid)
     quoted = f"{r.text} (kit ruling {r.number})"
@@ -201,8 +201,9 @@ def test_the_setup_names_no_column_its_table_lacks(printed):
 
 def test_the_ship_technology_sheet_records_what_ships_keep_from_their_build(printed, kit):
     sheet, colours = printed["ship-tech-sheet.pdf"], len(kit.colours)
-    for code, line in (("SC", "Point Defence: 0 1 2 3"), ("DD", "Scanners: 0 1 2"), ("CA", "Exploration: 0 1")):
-        assert sheet.count(line) == kit.units[code].counters * colours, line
+    for code, line in (("SC", "Point Defence: 0 1 2 3"), ("DD", "Scanners: 0 1 2"), ("CA", "Exploration: 0 1"),
+                       ("F", "Fighters: 1 2 3"), ("R", "Cloaking: 1 2"), ("SW", "Mine Sweeping: 1 2")):
+        assert sheet.count(line) == kit.units[code].counters * colours, line  # the Carrier's rows print none
     assert sheet.count("Terraforming bought in Economic Phase") == colours
     assert sheet.count("Shipyard counters, when out of Group size counters") == colours
 
@@ -235,3 +236,130 @@ def test_hit_counters_are_called_what_they_print_and_fighter_costs_say_what_they
     assert "Damage counter" not in printed["booklet.pdf"]
     assert "Fighters level Att–Def Research cost 1 5–0 25 CP" in printed["booklet.pdf"]
     assert f"a Fighter itself costs {kit.units['F'].cost} CP" in printed["booklet.pdf"]
+
+
+# Issue 39: each kind of disagreement a rules lawyer found, caught if it comes back ---------------------------
+# (1) two printed texts of one rule differ; (2) a ruling or a record makes another printed rule dead, or a
+# count does not add up; (3) a departure from the rules summaries without its mark (every chart says where its
+# numbers come from).
+
+QUOTE = re.compile(r"kit\.data\.rules\.say\.(\w+)|\bruling\('(\w+)'\)")
+PRINTED_FROM = {"rules": ("booklet.pdf",), "aids/cards.yaml": ("cards.pdf",),
+                "aids/sheets.yaml": ("production-sheet.pdf", "ship-tech-sheet.pdf")}
+
+
+def quotes(kit_dir: Path) -> dict[str, set[tuple[str, str]]]:
+    """For each of the kit's printed documents, the rules its sources quote: ('say', key) or ('ruling', id)."""
+    found: dict[str, set[tuple[str, str]]] = {}
+    for source, pdfs in PRINTED_FROM.items():
+        path = kit_dir / source
+        text = "".join(f.read_text() for f in sorted(path.glob("*.md"))) if path.is_dir() else path.read_text()
+        names = {("say", say) if say else ("ruling", rid) for say, rid in QUOTE.findall(text)}
+        for pdf in pdfs:
+            found.setdefault(pdf, set()).update(names)
+    return found
+
+
+def rule_words(kit, rulings, kind: str, key: str) -> str:
+    if kind == "say":
+        return " ".join(kit.data["rules"]["say"][key].split())
+    r = next(r for r in rulings if r.id == key)
+    return f"{r.text} (kit ruling {r.number})"
+
+
+def test_every_rule_stated_once_reads_the_same_in_every_document_that_prints_it(printed, kit, rulings):
+    """A rule the data states once is printed word for word wherever a text quotes it, so the card and the
+    booklet cannot word one rule two ways (the first-hex rule, the Space Wreck roll, Tactics)."""
+    quoted = quotes(DEFAULT_KIT_DIR)
+    for pdf, names in quoted.items():
+        text = printed["ship-tech-sheet.pdf"] + printed["production-sheet.pdf"] if pdf.endswith("-sheet.pdf") \
+            else printed[pdf]
+        for kind, key in sorted(names):
+            assert rule_words(kit, rulings, kind, key) in text, (pdf, kind, key)
+    # every rule a card or sheet prints is in the booklet too: no rule lives on an aid alone
+    aids = set().union(*(names for pdf, names in quoted.items() if pdf != "booklet.pdf"))
+    assert aids <= quoted["booklet.pdf"], sorted(aids - quoted["booklet.pdf"])
+    assert {("say", key) for key in kit.data["rules"]["say"]} <= quoted["booklet.pdf"]
+
+
+def test_the_movement_and_firing_rules_come_from_one_entry_each(printed, kit):
+    say = kit.data["rules"]["say"]
+    for key in ("first_hex", "unarmed_entry", "tactics", "space_wreck"):
+        words = " ".join(say[key].split())
+        assert words in printed["booklet.pdf"] and words in printed["cards.pdf"], key
+    assert say["first_hex"].startswith("A unit with an attack strength")  # seed 000: combat-capable units only
+    everything = outside_chapter(printed)
+    for stale in ("A ship that can fire may enter", "Economic Phase in which your Miner delivers",
+                  "side with the higher Tactics", "side with the better Tactics", "side with more Tactics",
+                  "basic group counters of a 4-player game, and", "Its back is a group back, to bluff",
+                  "Print only the colours you play"):
+        assert stale not in everything, stale
+    cards = printed["cards.pdf"]  # the Decoys paragraph is a bullet of its own on every player aid
+    assert cards.count("• Decoys: A Decoy never fights") == cards.count("Decoys: A Decoy") == len(kit.colours)
+
+
+def test_the_group_size_counters_add_up_to_the_tables_counts(printed, kit):
+    """The kit chapter's numbers are the neutral table's and the unit table's, and say they can run short."""
+    numeral, players = kit.counters["numeral"], kit.players[1]
+    groups = sum(u.counters for u in kit.units.values() if u.groups and u.rules == "basic") * players
+    yards = kit.units["SY"].counters * players
+    booklet = printed["booklet.pdf"]
+    assert f"The kit prints {numeral.copies} Group size counters of each value" in booklet
+    assert f"That makes {numeral.copies * len(numeral.values)} Group size counters" in booklet
+    assert f"can field {groups} basic group counters and {yards} Shipyard counters, {groups + yards} in all" \
+        in booklet
+    assert groups + yards > numeral.copies * len(numeral.values)  # so the ruling for running out is needed
+
+
+def test_the_sheet_records_a_level_only_where_a_rule_reads_it(printed, kit):
+    """Each technology the ship technology sheet records for a unit (its Other column) is one a booklet
+    sentence reads at the unit's level, and Tactics, recorded per group, is ruled per group."""
+    sentences = re.split(r"(?<=[.;:])\s", printed["booklet.pdf"])
+    for code, techs in kit.data["rules"]["built_with"].items():
+        unit = kit.units[code]
+        for tech in techs:
+            name = kit.technologies[tech].name
+            assert any(name in s and unit.name in s and ("level" in s or "built with" in s) for s in sentences), \
+                (code, tech)
+    assert "Tactics" in printed["ship-tech-sheet.pdf"] and "each group at the level" in kit.data["rules"]["say"]["tactics"]
+
+
+def test_group_labels_read_the_same_on_the_sheet_and_the_counters(out, kit):
+    label = re.compile(r"\b(" + "|".join(u.code for u in kit.units.values() if u.groups) + r") ?(\d)\b")
+    sheet = {m.group(0) for m in label.finditer(PdfReader(out / "ship-tech-sheet.pdf").pages[0].extract_text())}
+    counters = {m.group(0) for page in PdfReader(out / "counters-red.pdf").pages
+                for m in label.finditer(page.extract_text())}
+    assert sheet and sheet <= counters and all(" " in s for s in sheet)
+
+
+def charts_printed(kit_dir: Path) -> set[str]:
+    return {m for f in (kit_dir / "rules").glob("*.md") for m in re.findall(r"table\('([\w-]+)'", f.read_text())}
+
+
+def charts_without_source(kit_dir: Path) -> list[str]:
+    """Charts a chapter prints that data/rules.yaml `sources:` does not account for."""
+    sources = yaml.safe_load((kit_dir / "data" / "rules.yaml").read_text()).get("sources") or {}
+    return sorted(charts_printed(kit_dir) - set(sources))
+
+
+def test_every_chart_the_booklet_prints_says_where_its_numbers_come_from(printed, kit):
+    assert charts_without_source(DEFAULT_KIT_DIR) == []
+    notes = {chart: note for chart, note in kit.data["rules"]["sources"].items() if note}
+    assert {"units", "research", "scenarios"} <= set(notes)  # the published charts the summaries lack
+    booklet = printed["booklet.pdf"]
+    for chart in notes:
+        words = kit_context(kit)["source_note"](chart)
+        assert words in booklet, chart
+
+
+def test_a_chart_printed_without_a_source_entry_is_caught(kit_copy):
+    chapter = kit_copy / "rules" / "11-advanced.md"
+    chapter.write_text(chapter.read_text() + "\n{{ table('doomsday') }}\n")
+    assert charts_without_source(kit_copy) == ["doomsday"]
+
+
+def test_the_solo_games_second_colour_is_on_the_printing_list(printed):
+    booklet = printed["booklet.pdf"]
+    printing = booklet[booklet.index("These are the files:"):booklet.index("Cutting and assembly")]
+    assert "the solo game also needs a second colour's file" in printing
+    assert "a second colour's" in booklet[booklet.index("Solo: the sleeping machines"):]

@@ -22,7 +22,7 @@ def kit_context(kit: Kit) -> dict:
     """Everything a text may quote: the model's tables by id, a few derived facts and the kit's rulings."""
     game = kit.game
     rulings = ruling_names(kit, lambda words: render_text(kit, words, kit.root / RULINGS_FILE))
-    return rulings | {
+    return rulings | {"source_note": lambda chart: source_note(kit, chart)} | {
         "kit": kit, "units": Names(**kit.units), "techs": Names(**kit.technologies),
         "markers": Names(**kit.marker_kinds), "counters": Names(**kit.counters), "home_system": kit.home_system, "deep_space": kit.deep_space, "game": game,
         "economy": game.economy, "combat": game.combat, "sequence": game.sequence, "tables": game.tables,
@@ -31,6 +31,16 @@ def kit_context(kit: Kit) -> dict:
         # derived lists the aid texts quote: unit names by how they move, colony steps from big to gone
         "moving": _by_movement(kit), "colony_steps": list(reversed(game.economy["colony_growth"])),
         "marker_list": list(kit.marker_kinds.values())}
+
+
+def source_note(kit: Kit, chart: str) -> str:
+    """'Source: ...': where a chart's numbers come from (data/rules.yaml `sources:`), so a number taken from
+    the published game rather than the rules summaries is never printed without saying so."""
+    notes = ((kit.data or {}).get("rules") or {}).get("sources") or {}
+    if not notes.get(chart):
+        raise ValueError(f"no source note for chart {chart!r} in {RULINGS_FILE} sources "
+                         f"(notes: {', '.join(c for c, note in notes.items() if note) or 'none'})")
+    return "Source: " + render_text(kit, notes[chart], kit.root / RULINGS_FILE)
 
 
 def _by_movement(kit: Kit) -> dict[str, list[str]]:
