@@ -363,3 +363,24 @@ def test_the_solo_games_second_colour_is_on_the_printing_list(printed):
     printing = booklet[booklet.index("These are the files:"):booklet.index("Cutting and assembly")]
     assert "the solo game also needs a second colour's file" in printing
     assert "a second colour's" in booklet[booklet.index("Solo: the sleeping machines"):]
+
+
+def booklet_chapters(pdf: Path) -> dict[str, str]:
+    """The booklet's text chapter by chapter, split where the PDF outline says each chapter starts."""
+    reader = PdfReader(pdf)
+    starts = [(o.title, reader.get_destination_page_number(o)) for o in reader.outline if not isinstance(o, list)]
+    pages = [" ".join(" ".join(p.extract_text().splitlines()[:-3]).split()) for p in reader.pages]
+    offsets = [sum(len(p) + 1 for p in pages[:i]) for i in range(len(pages))]
+    text = " ".join(pages)
+    at = [text.index(title, offsets[page]) for title, page in starts] + [len(text)]
+    return {title: text[at[i]:at[i + 1]] for i, (title, _) in enumerate(starts)}
+
+
+def test_every_ruling_is_marked_in_every_chapter_its_entry_names(out, rulings):
+    """A ruling's entry says where it applies; each of those chapters prints its mark, so a ruling is never
+    listed for a chapter whose own text still says something else."""
+    chapters = booklet_chapters(out / "booklet.pdf")
+    for r in rulings:
+        for where in r.where.split("; "):
+            title = next(t for t in chapters if t.startswith(where))
+            assert f"(kit ruling {r.number})" in chapters[title], (r.id, where)
