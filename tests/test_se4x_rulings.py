@@ -321,7 +321,8 @@ def test_the_sheet_records_a_level_only_where_a_rule_reads_it(printed, kit):
             name = kit.technologies[tech].name
             assert any(name in s and unit.name in s and ("level" in s or "built with" in s) for s in sentences), \
                 (code, tech)
-    assert "Tactics" in printed["ship-tech-sheet.pdf"] and "each group at the level" in kit.data["rules"]["say"]["tactics"]
+    tactics = kit.data["rules"]["say"]["tactics"]
+    assert "Tactics" in printed["ship-tech-sheet.pdf"] and "each group at the level" in tactics
 
 
 def test_group_labels_read_the_same_on_the_sheet_and_the_counters(out, kit):
