@@ -49,10 +49,36 @@ def declared(root: Path) -> list[str]:
 def requested(root: Path, language: str | None) -> list[str | None]:
     """The editions a command line asks for: `--lang all` every declared language (the source first, as
     None), one language, or the source (None)."""
+    languages = declared(root) if language else []
     if language != ALL:
-        return [language]
-    languages = declared(root)
-    return [None, *languages[1:]] if languages else [None]
+        return [None if languages and language == languages[0] else language]
+    return [None, *languages[1:]]
+
+
+def read_kit_doc(root: Path, language: str) -> dict:
+    """kit.yaml checked, for `pnpgen translate`: it must declare `language`, and not as its source. A
+    KitError, located, otherwise."""
+    from pnpgen.schema import INVALID, Where
+    from pnpgen.schemas import KIT
+    from pnpgen.yamlio import YamlSyntaxError, load_yaml
+    problems, kit_file = Problems(), Path(root) / "kit.yaml"
+    translator.activate(None)
+    try:
+        raw = load_yaml(kit_file, root)
+    except YamlSyntaxError as exc:
+        problems.error(kit_file, exc.line, "", exc.message)
+        raise KitError(problems.items) from None
+    doc = KIT.check(raw, Where(kit_file, "", getattr(raw, "line", 1), problems))
+    if doc is not INVALID:
+        languages = doc["languages"]
+        if language not in languages[1:]:
+            line = raw.line_of("languages") if hasattr(raw, "line_of") else 1
+            said = (f"{language!r} is the source language: translate into another" if languages[:1] == [language]
+                    else f"declare it first: languages: [{', '.join(languages or ['en'])}, {language}] (the source first)")
+            problems.error(kit_file, line, "languages", said)
+    if problems.errors():
+        raise KitError(problems.items)
+    return doc
 
 
 def start(root: Path, kit_doc: dict, raw_kit, language: str | None, problems: Problems) -> None:

@@ -96,11 +96,21 @@ def core_words(text: str) -> str:
 
 def origin(printed: str) -> str | None:
     """Where printed words came from ('locale/fr.po:12'), for a finding about them (a text that does not
-    fit); None for words printed as written."""
+    fit, a line crossing it): the translation printed whole, else the one a line of it was wrapped from;
+    None for words printed as written."""
     translator = _ACTIVE[0]
-    if translator is None or not isinstance(printed, str):
+    if translator is None or not isinstance(printed, str) or not printed.strip():
         return None
-    return translator.printed.get(printed)
+    found = translator.printed.get(printed)
+    if found is None and len(printed.strip()) >= 4:
+        found = next((where for words, where in translator.printed.items() if printed.strip() in words), None)
+    return found
+
+
+def noted(printed: str) -> str:
+    """' (translation: locale/fr.po:12)' after a finding about translated words; '' otherwise."""
+    where = origin(printed)
+    return f" (translation: {where})" if where else ""
 
 
 def language() -> str | None:

@@ -181,8 +181,9 @@ def fit(text, w, h, size, min_size, family, bold, line_height) -> tuple[float, l
     needed = wrap(text, w, min_size, family, bold)
     reason = ("a word is wider than the box" if needed is None else
               f"{len(needed)} lines need {len(needed) * min_size * line_height * PT_IN_MM:.1f} mm")
+    from pnpgen.i18n.translator import noted
     raise TextFitError(f"text does not fit its {w:g} x {h:g} mm box at {min_size:g} pt ({reason}): "
-                       f"{str(text)[:60]!r}")
+                       f"{str(text)[:60]!r}{noted(str(text))}")
 
 
 def textbox(text, x, y, w, h, size=8, min_size=6, weight="normal", align="start", valign="top",
