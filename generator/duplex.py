@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnpgen.i18n.translator import core_words
 from pnpgen.problems import UsageError
 
 FLIPS = ("long", "short")
@@ -66,4 +67,4 @@ def build_setting(ctx) -> tuple[str, tuple[float, float]]:
 
 def flip_words(duplex: str) -> str:
     """What to tell the printer, as every double-sided file says it on its first page."""
-    return FLIP_WORDS[duplex]
+    return core_words(FLIP_WORDS[duplex])
