@@ -3,6 +3,7 @@ held to the text budget, its errors located), and the catalogue of the words pnp
 with it (generator/locale/<lang>.po), which a kit's own PO file overrides entry by entry."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,7 +46,8 @@ def read_catalog(path: Path, root: Path):
     try:
         return read_po(text.splitlines(keepends=True), abort_invalid=True)
     except PoFileError as exc:
-        raise kit_files.KitFileError(path, f"not a valid PO file: {exc.args[0] if exc.args else exc}",
+        said = re.sub(r" on \d+$", "", str(exc.args[0] if exc.args else exc))  # Babel's line counts from 0
+        raise kit_files.KitFileError(path, f"not a valid PO file: {said.lower()} ({exc.line.strip()[:40]!r})",
                                      exc.lineno + 1) from None
     except (ValueError, LookupError) as exc:  # a header naming an unknown charset, a malformed plural rule
         raise kit_files.KitFileError(path, f"not a valid PO file: {exc}", 1) from None

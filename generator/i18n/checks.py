@@ -57,7 +57,7 @@ def check_missing(found: list, translator, problems, language_name: str) -> None
         elif entry.fuzzy:
             why = f"the {language_name} translation at {entry.file}:{entry.line} is fuzzy (the source changed): check it"
         else:
-            why = f"the {language_name} translation at {entry.file}:{entry.line} is empty"
+            why = f"no {language_name} translation yet at {entry.file}:{entry.line}"
         problems.warn(item.file, item.line, "", f"{why}; printed as written: {_short(item.text)}")
 
 

@@ -1,12 +1,14 @@
 """A language's typography, applied to translated words as they are printed: a translator types ordinary
-spaces and quotes, the edition prints them as the language's printers do (French: a narrow no-break space
-before : ; ? ! and inside « », so a line never breaks before the mark); and numbers as the language writes
-them (1,5 in French and Spanish), through Babel's CLDR data."""
+spaces and quotes, the edition prints them as the language's printers do (French: a no-break space before
+: ; ? ! and inside « », so a line never breaks before the mark); and numbers as the language writes them
+(1,5 in French and Spanish), through Babel's CLDR data. The space is U+00A0, not the narrow U+202F of fine
+typesetting: reportlab, which sets the booklet and aid cards, breaks lines at U+202F (its list of white
+space holds it) and keeps U+00A0 whole, as pnpgen's own textbox does."""
 from __future__ import annotations
 
 import re
 
-NNBSP = "\u202f"  # narrow no-break space (espace fine insécable)
+NO_BREAK = "\u00a0"  # no-break space (espace insécable)
 # what typography never touches: Jinja, markup tags, :icons:, {names}, %(names)s and web addresses
 PROTECTED = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|<[^>]*>|:[a-z0-9][a-z0-9_-]*:|\{[A-Za-z_]\w*\}"
                        r"|%\(\w+\)[sd]|\w+://\S+", re.S)
@@ -27,10 +29,10 @@ def _protected(text: str, change) -> str:
 
 
 def french(text: str) -> str:
-    """French spacing: a narrow no-break space before ; : ! ? and inside « »."""
+    """French spacing: a no-break space before ; : ! ? and inside « »."""
     def spaced(plain: str) -> str:
-        plain = _FR_MARK.sub(lambda m: NNBSP + m.group(1), plain)
-        return _FR_CLOSE.sub(NNBSP + "»", _FR_OPEN.sub("«" + NNBSP, plain))
+        plain = _FR_MARK.sub(lambda m: NO_BREAK + m.group(1), plain)
+        return _FR_CLOSE.sub(NO_BREAK + "»", _FR_OPEN.sub("«" + NO_BREAK, plain))
     return _protected(text, spaced)
 
 
