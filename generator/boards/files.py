@@ -109,7 +109,8 @@ def build(ctx) -> dict:
     for board in ctx.kit.boards:
         for colour in (ctx.kit.colours if board.per_colour else (None,)):
             name = f"{board.id}-{colour.id}" if colour else board.id
-            title = f"{ctx.kit.title}: {board.name}" + (f" ({colour.name})" if colour else "")
+            title = core_words("{kit}: {name}").format(kit=ctx.kit.title, name=board.name) + (
+                f" ({colour.name})" if colour else "")
             svg = board_document(ctx, board, colour)
             width, height = pt_from_mm(board.w), pt_from_mm(board.h)
             plan = plan_tiles(width, height, ctx.paper)
