@@ -14,7 +14,7 @@ from pnpgen.documents.charts import CHARTS_FILE, charts_path, check_charts, load
 from pnpgen.documents.context import chart_context
 from pnpgen.documents.load import check_documents, check_files_apart
 from pnpgen.documents.rulings import check_rulings_file
-from pnpgen.i18n import editions
+from pnpgen.i18n import editions, translator
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE, find_kit  # noqa: F401 (re-exported)
 from pnpgen.layout.sheets import check_sheets
 from pnpgen.model import Colour, Kit
@@ -52,6 +52,7 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
         check_charts(kit.charts, chart_context(kit), problems, kit.icons)
     _check_texts(kit, problems, aids_too=bool(module) and _module_data_sound(root, kit_doc, problems))
     editions.finish(kit, kit_doc, problems)
+    kit = dataclasses.replace(kit, edition=translator.active())
     stop_on(problems, strict)
     return kit, problems.warnings()
 

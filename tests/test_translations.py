@@ -40,6 +40,14 @@ def pages(folder: Path) -> dict:
             for path in sorted(folder.rglob("*.pdf"))}
 
 
+@pytest.fixture(autouse=True)
+def source_language_after():
+    """Tests after these read kits in their source language, as a new process would."""
+    yield
+    from pnpgen.i18n import translator
+    translator.activate(None)
+
+
 @pytest.fixture(scope="module")
 def editions(tmp_path_factory):
     out = tmp_path_factory.mktemp("editions")
@@ -223,3 +231,12 @@ def test_every_core_word_has_french_and_spanish():
         entries = core_entries(language)
         assert literals <= set(entries), sorted(literals - set(entries))
         assert all(e.string and not e.fuzzy for e in entries.values())
+
+
+def test_a_kit_builds_in_its_own_language_whatever_was_loaded_since(tmp_path):
+    english, _ = load_kit(KIT)
+    load_kit(KIT, language="fr")  # the last load: French is active
+    from pnpgen.build import BuildOptions, build
+    result = build(english, BuildOptions(out=tmp_path, only="components"))
+    assert result.kit_out == tmp_path / "bilingual"
+    assert "Print at 100 %" in pdf_text(result.kit_out) and "Imprimez" not in pdf_text(result.kit_out)
