@@ -240,3 +240,19 @@ def test_a_kit_builds_in_its_own_language_whatever_was_loaded_since(tmp_path):
     result = build(english, BuildOptions(out=tmp_path, only="components"))
     assert result.kit_out == tmp_path / "bilingual"
     assert "Print at 100 %" in pdf_text(result.kit_out) and "Imprimez" not in pdf_text(result.kit_out)
+
+
+def test_lang_reaches_every_reading_command(run_cli):
+    said = run_cli("list", "--data", KIT, "--lang", "fr")
+    assert said.code == 0 and said.out.startswith("Kit duo: Un prototype") and "colours Rouge, Bleu" in said.out
+    assert run_cli("validate", "--data", KIT, "--lang", "fr", "--strict", "--quick").code == 0
+    wrong = run_cli("list", "--data", KIT, "--lang", "all")
+    assert wrong.code == 2 and "--lang all builds every edition" in wrong.err
+
+
+def test_gettext_folder_layout_is_read(kit):
+    folder = kit / "locale" / "fr" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (kit / "locale" / "fr.po").rename(folder / "bilingual.po")
+    french, warnings = load_kit(kit, language="fr")
+    assert french.title == "Kit duo" and not warnings
