@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from pnpgen.i18n import translator
 from pnpgen.manifest import MANIFEST, build_manifest, read_previous
 from pnpgen.model import Kit
 from pnpgen.pieces import Piece
@@ -117,6 +118,7 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None,
     """Check the options, lock the output folder (one build at a time), build every part into a stage, land it.
     `inputs`: the input files as hashed before the kit was loaded (the caller's), else hashed here."""
     check_options(kit, options)
+    translator.activate(kit.edition)  # the kit's language, whichever kit was loaded last
     progress = progress or Progress(quiet=True)
     start = time.perf_counter()
     # a part built only on request (--for tts) is also built when --only names it

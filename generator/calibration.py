@@ -7,6 +7,7 @@ says what the sheet is called and what its words are, in no game's terms.
 from __future__ import annotations
 
 from pnpgen.duplex import build_setting, flip_words
+from pnpgen.i18n.translator import core_words
 from pnpgen.layout.calibration import calibration_layout
 from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 
@@ -24,17 +25,17 @@ def has_double_sided(kit) -> bool:
 
 def calibration_words(title: str, duplex: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The front's and the back's lines: a title, then what to do."""
-    front = (f"{title} \u00b7 duplex calibration \u00b7 front",
-             f"Print this one sheet two-sided at 100% / actual size, {flip_words(duplex)}, "
-             "with the printer settings you will use for the double-sided sheets.",
-             "Then turn the sheet over and read the back.")
-    back = (f"{title} \u00b7 duplex calibration \u00b7 back",
-            "Hold the sheet up to a light. The cross printed on the front shows through.",
-            "Read the number on each scale where the front's line crosses it (in mm, the marks are 1 mm apart), "
-            "and write both down here:   X = ______ mm     Y = ______ mm.",
-            "Both 0: your printer puts backs on their fronts; print the double-sided sheets as they are.",
-            "Any other numbers: give them to whoever made these files, and ask for sheets made with that "
-            "back offset (X,Y); backs printed from them land on their fronts on this printer.")
+    front = (core_words("{title} \u00b7 duplex calibration \u00b7 front").format(title=title),
+             core_words("Print this one sheet two-sided at 100% / actual size, {flip}, with the printer settings "
+                        "you will use for the double-sided sheets.").format(flip=flip_words(duplex)),
+             core_words("Then turn the sheet over and read the back."))
+    back = (core_words("{title} \u00b7 duplex calibration \u00b7 back").format(title=title),
+            core_words("Hold the sheet up to a light. The cross printed on the front shows through."),
+            core_words("Read the number on each scale where the front's line crosses it (in mm, the marks are 1 mm "
+                       "apart), and write both down here:   X = ______ mm     Y = ______ mm."),
+            core_words("Both 0: your printer puts backs on their fronts; print the double-sided sheets as they are."),
+            core_words("Any other numbers: give them to whoever made these files, and ask for sheets made with "
+                       "that back offset (X,Y); backs printed from them land on their fronts on this printer."))
     return front, back
 
 

@@ -166,6 +166,13 @@ def _parser() -> argparse.ArgumentParser:
     proof.add_argument("--out", default="output", help="output folder (default: output); proofs land in OUT/<kit>/proofs")
     proof.set_defaults(run=_proof)
 
+    words = commands.add_parser("translate", help="extract the kit's printed words into locale/messages.pot and "
+                                                   "merge them into locale/LANG.po (new, changed: fuzzy, gone: obsolete)")
+    words.add_argument("kit", nargs="?", default=None, help="a kit folder (default: the current kit)")
+    words.add_argument("--data", metavar="DIR", help="your own kit folder (overrides KIT)")
+    words.add_argument("--lang", required=True, metavar="LANG", help="a language the kit declares, not its first")
+    words.set_defaults(run=_translate)
+
     new = commands.add_parser("new", help="copy a kit (data and templates) into your own folder")
     new.add_argument("folder", help="the new kit folder (must not exist, or be empty)")
     new.add_argument("--from", dest="source", default=None, metavar="KIT",
@@ -223,6 +230,9 @@ def _kit_arguments(cmd: argparse.ArgumentParser) -> None:
                      help=f"a kit folder, or a bundled kit: {', '.join(bundled_kits())} (default: {DEFAULT_KIT})")
     cmd.add_argument("--data", metavar="DIR", help="your own kit folder (overrides KIT)")
     cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    cmd.add_argument("--lang", metavar="LANG", default=None,
+                     help="the edition: one of the kit's languages (kit.yaml languages:; default: its first, the "
+                          "source); build takes `all`, each edition into its own folder OUT/<kit>.<lang>")
     cmd.add_argument("--piece-size", action="append", default=None, metavar="TABLE=SIZE",
                      help="print a component table at another size, e.g. sectors=80mm or cards=bridge (repeatable)")
 
@@ -237,8 +247,10 @@ def _keep_output_out(args) -> Path:
     `list` read the kit as a build does, so a kit that builds into itself reads back none of its output."""
     from pnpgen import up_to_date
     from pnpgen.out_folder import keep_out_of_input
+    from pnpgen.i18n.editions import requested
     root = find_kit(args.kit, args.data)
-    keep_out_of_input(Path(args.out), up_to_date.kit_out_guess(Path(args.out), root).name)
+    for language in requested(root, "all"):  # every edition's output: none is ever another's input
+        keep_out_of_input(Path(args.out), up_to_date.kit_out_guess(Path(args.out), root, language).name)
     return root
 
 
@@ -257,7 +269,17 @@ def _load_quietly(args, root: Path | None = None):
         from pnpgen.build import check_counter_size
         check_counter_size(counter_size)  # out of range: a wrong command line (exit 2), before any loading
     return load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)),
-                    counter_size=counter_size)
+                    counter_size=counter_size, language=_one_language(args, root))
+
+
+def _one_language(args, root: Path) -> str | None:
+    """The edition a command reads (None: the source); `all` is for build only."""
+    from pnpgen.i18n.editions import ALL, requested
+    language = getattr(args, "lang", None)
+    if language == ALL:
+        raise ValueError(f"--lang all builds every edition: `pnpgen build --lang all`; {args.command} reads one "
+                         f"edition at a time (--lang fr)")
+    return requested(root, language)[0]
 
 
 def _piece_sizes(values) -> dict:
@@ -303,7 +325,7 @@ def _list(args) -> int:
     return EXIT_OK
 
 
-BUILD_ARGS = {"kit", "data", "strict", "out", "paper", "counter_size", "only", "quiet", "verbose", "watch",
+BUILD_ARGS = {"kit", "data", "strict", "lang", "out", "paper", "counter_size", "only", "quiet", "verbose", "watch",
               "run", "command", "port", "open", "given", "rebuilds"}
 RECORDED_ARGS = {"paper", "counter_size"}  # of BUILD_ARGS, those the manifest records (with the parts' options)
 
@@ -324,13 +346,16 @@ def _build(args) -> int:
     if args.watch:
         from pnpgen.watch import watch
         return watch(root, options.out, lambda: _build_once(args, options, progress))
-    said, seconds = _build_or_reuse(args, root, options, progress)
-    for warning in said.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    if not args.quiet:
-        print(f"Built {said.title} ({', '.join(said.parts) or 'manifest only'}) into {said.kit_out} "
-              f"in {seconds:.2f} s:")
-        _print_files(Path(said.kit_out), said.files)
+    from pnpgen.i18n.editions import requested
+    for language in requested(root, args.lang):  # --lang all: the source, then each translation
+        edition = argparse.Namespace(**{**vars(args), "lang": language})
+        said, seconds = _build_or_reuse(edition, root, options, progress)
+        for warning in said.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        if not args.quiet:
+            print(f"Built {said.title} ({', '.join(said.parts) or 'manifest only'}) into {said.kit_out} "
+                  f"in {seconds:.2f} s:")
+            _print_files(Path(said.kit_out), said.files)
     return EXIT_OK
 
 
@@ -353,19 +378,20 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
     from pnpgen.inputs import Inputs
     start = time.perf_counter()
     from pnpgen.out_folder import check_out
-    key_options = {**options.__dict__, "out": str(options.out)}
-    kit_out = up_to_date.kit_out_guess(options.out, root)
+    language = _one_language(args, root)
+    key_options = {**options.__dict__, "out": str(options.out), "lang": language}
+    kit_out = up_to_date.kit_out_guess(options.out, root, language)
     check_out(options.out, root, kit_out.name)  # before anything under --out is read (the build checks again)
     memo = up_to_date.digest_memo(options.out)
     inputs = Inputs(root, kit_out, memo)
-    said = up_to_date.reusable(options.out, root, key_options, inputs)
+    said = up_to_date.reusable(options.out, root, key_options, inputs, language)
     if said is not None:
         for problem in said.problems:  # only warnings: a kit with errors never built
             print(problem, file=sys.stderr)
         for part in said.parts:
             progress.detail(f"{part}: nothing changed, output reused")
         return said, time.perf_counter() - start
-    up_to_date.forget(options.out, root)  # a build that fails now must not leave the old record standing
+    up_to_date.forget(options.out, root, language)  # a build that fails now must not leave the old record standing
     kit, problems = _load_quietly(args, root)
     _report_problems(problems)
     from pnpgen.build import build
@@ -373,7 +399,7 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
     said = up_to_date.Said(kit.title, str(result.kit_out), result.parts, [str(f) for f in result.files],
                            [str(p) for p in problems], result.warnings)
     if result.kit_out == inputs.kit_out:  # else the inputs were hashed with the wrong folder left out
-        up_to_date.remember(options.out, root, key_options, inputs, said)
+        up_to_date.remember(options.out, root, key_options, inputs, said, language)
     return said, result.seconds
 
 
@@ -402,6 +428,16 @@ def _proof(args) -> int:
     print(f"Proofed {len(result.proofs)} piece(s) of {kit.title} in {result.seconds:.2f} s:")
     for path in result.files:
         print(f"  {path}")
+    return EXIT_OK
+
+
+def _translate(args) -> int:
+    """The template and the language's PO file brought up to date with the kit's printed words."""
+    from pnpgen.i18n.editions import read_kit_doc, language_name
+    from pnpgen.i18n.merge import summary, translate
+    root = find_kit(args.kit, args.data)
+    kit_doc = read_kit_doc(root, args.lang)
+    print(summary(translate(root, kit_doc, args.lang), language_name(args.lang)))
     return EXIT_OK
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnpgen.i18n.translator import core_words
 from pnpgen.problems import UsageError
 
 FLIPS = ("long", "short")
@@ -65,5 +66,11 @@ def build_setting(ctx) -> tuple[str, tuple[float, float]]:
 
 
 def flip_words(duplex: str) -> str:
-    """What to tell the printer, as every double-sided file says it on its first page."""
+    """What to tell the printer, as every double-sided file says it on its first page (in the edition's
+    language: pnpgen.i18n)."""
+    return core_words(FLIP_WORDS[duplex])
+
+
+def flip_said(duplex: str) -> str:
+    """The flip as the manifest and the console say it: in English in every edition, as a tool reads it."""
     return FLIP_WORDS[duplex]

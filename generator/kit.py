@@ -14,6 +14,7 @@ from pnpgen.documents.charts import CHARTS_FILE, charts_path, check_charts, load
 from pnpgen.documents.context import chart_context
 from pnpgen.documents.load import check_documents, check_files_apart
 from pnpgen.documents.rulings import check_rulings_file
+from pnpgen.i18n import editions, translator
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE, find_kit  # noqa: F401 (re-exported)
 from pnpgen.layout.sheets import check_sheets
 from pnpgen.model import Colour, Kit
@@ -25,9 +26,10 @@ from pnpgen.yamlio import LocatedDict, LocatedList, YamlSyntaxError, load_yaml
 
 
 def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
-             counter_size: str | None = None) -> tuple[Kit, list[Problem]]:
+             counter_size: str | None = None, language: str | None = None) -> tuple[Kit, list[Problem]]:
     """The validated kit and its warnings; raises KitError with every located problem otherwise. `sizes`
-    ({table: size}, --piece-size) and `counter_size` (every square table, --counter-size) resize tables."""
+    ({table: size}, --piece-size) and `counter_size` (every square table, --counter-size) resize tables.
+    `language`: the edition to read (pnpgen.i18n.editions; None: the source, the kit as written)."""
     problems = Problems()
     root = Path(root)
     raw_kit = read_mapping(root / KIT_FILE, root, problems, "kit folder")
@@ -38,6 +40,7 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
     if kit_doc is INVALID:
         stop_on(problems, strict=False)
     budgets.apply(budgets.from_kit(kit_doc["budgets"]))  # before any of the kit's texts runs
+    editions.start(root, kit_doc, raw_kit, language, problems)  # before any other file is read: in its language
     fallback = BUILTIN_DATA / DEFAULT_KIT / CHARTS_FILE if kit_doc["module"] else None  # as aid texts fall back
     base = base_fields(root, kit_doc, lines) | {"charts": load_charts(charts_path(root, fallback), problems)}
     tables, broken = _load_tables(root, kit_doc, raw_kit, base, problems, lines, sizes or {}, counter_size)
@@ -48,6 +51,8 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
     if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
         check_charts(kit.charts, chart_context(kit), problems, kit.icons)
     _check_texts(kit, problems, aids_too=bool(module) and _module_data_sound(root, kit_doc, problems))
+    editions.finish(kit, kit_doc, problems)
+    kit = dataclasses.replace(kit, edition=translator.active())
     stop_on(problems, strict)
     return kit, problems.warnings()
 

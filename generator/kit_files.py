@@ -17,7 +17,7 @@ from pnpgen import budgets
 from pnpgen.problems import BuildError, display_path
 
 MAX_FILE_BYTES = 256 * 2**20   # far beyond any kit's file (the largest art is a few MB); more is a bomb
-TEXT_KINDS = (".csv", ".yaml", ".yml", ".md")  # tables and texts: a few KB in every kit, so held to `text_file_kb`
+TEXT_KINDS = (".csv", ".yaml", ".yml", ".md", ".po", ".pot")  # tables, texts, catalogues: a few KB in every kit, so held to `text_file_kb`
 _KEPT_OUT: set[str] = set()    # real paths of output folders: never read as a kit's input
 KINDS = {stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
          stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder", stat.S_IFLNK: "a symbolic link"}

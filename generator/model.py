@@ -43,6 +43,8 @@ class Kit:
     icons: dict = field(default_factory=dict, compare=False, repr=False)  # name -> image path in the kit (`:name:`)
     fonts: tuple = field(default=(), compare=False, repr=False)  # KitFont per file of fonts/ (generator/kit_fonts.py)
     document_fonts: dict = field(default_factory=dict, compare=False, repr=False)  # kit.yaml `fonts:` role -> family
+    edition: object = field(default=None, compare=False, repr=False)  # the language it prints in (pnpgen.i18n
+    # Translator; None: the source): a build prints in the kit's own, whatever was loaded since
 
     @property
     def has_game_module(self) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pnpgen.i18n.translator import noted
 from pnpgen.lengths import parse_length
 from pnpgen.shapes import Shape, hex_corners
 
@@ -34,7 +35,7 @@ def check_face(texts, shape: Shape, bleed: float, rules: Rules, sources=()) -> l
     small, near = [], []
     text_runs = runs(texts, bleed)
     for run, indexes in zip(text_runs, _run_indexes(text_runs)):
-        named = _named(run, indexes[0], sources)
+        named = _named(run, indexes[0], sources) + noted(_text(run))  # a translation: its PO line
         smallest = min(size for size, _, _ in run)
         if smallest < rules.min_text - 1e-6:
             small.append((named, sorted({round(size, 1) for size, _, _ in run if size < rules.min_text})))
@@ -120,7 +121,8 @@ def overprints(texts, ink, bleed: float = 0.0) -> list[str]:
     text_runs = runs(texts, 0.0)
     spans = [(_text(run), _union(box for _, _, box in run), max(orders[i] for i in run_indexes))
              for run, run_indexes in zip(text_runs, _run_indexes(text_runs))]
-    findings = [f"text {a!r} overprints text {b!r} at {_at(box, bleed)}" for a, b, box in _text_overlaps(spans)]
+    findings = [f"text {a!r} overprints text {b!r} at {_at(box, bleed)}{noted(a) or noted(b)}"
+                for a, b, box in _text_overlaps(spans)]
     for text, box, order in spans:
         crossing = next((line for line in ink.near(box) if _line_crosses(line, box)
                          and not ink.hidden(box, line[5], order)
@@ -128,7 +130,7 @@ def overprints(texts, ink, bleed: float = 0.0) -> list[str]:
         if crossing is not None:
             what = "a line" if crossing[0] else "the edge of a filled shape"
             findings.append(f"text {text!r} at {_at(box, bleed)} is crossed by {what} from "
-                            f"{_point(crossing[1:3], bleed)} to {_point(crossing[3:5], bleed)}")
+                            f"{_point(crossing[1:3], bleed)} to {_point(crossing[3:5], bleed)}{noted(text)}")
     return findings
 
 

@@ -230,6 +230,8 @@ def make_proofs(kit: Kit, only: str | None, out: Path, colour: str | None = None
                 counter_size: str | None = None) -> ProofResult:
     """Choose the pieces, draw each face once, write PNGs and the PDF through one output stage."""
     start = time.perf_counter()
+    from pnpgen.i18n import translator
+    translator.activate(kit.edition)  # the kit's language, whichever kit was loaded last
     if counter_size is not None:
         from pnpgen.build import check_counter_size
         check_counter_size(counter_size)

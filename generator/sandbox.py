@@ -91,8 +91,10 @@ class KitSandbox(SandboxedEnvironment):
     LIMIT = 100_000
 
     def __init__(self, *args, **kwargs):
+        kwargs["extensions"] = (*kwargs.get("extensions", ()), "jinja2.ext.i18n")  # {% trans %} and _()
         super().__init__(*args, **kwargs)
         self.globals.pop("lipsum", None)  # lipsum(10**6) is a memory bomb, and no kit needs filler text
+        _install_words(self)
         self.filters = {name: _bounded_filter(name, f) for name, f in self.filters.items()}
 
     def cached_from_string(self, source: str):
@@ -153,6 +155,18 @@ class KitSandbox(SandboxedEnvironment):
             if isinstance(value, str):
                 check_value(value, f"a text given to {getattr(__obj, '__name__', 'a function')}")
         return check_value(super().call(__context, __obj, *args, **kwargs), what)
+
+
+def _install_words(env) -> None:
+    """A kit's templates and texts mark words with `_()` and `{% trans %}`: they print in the edition's
+    language (pnpgen.i18n, asked when the template runs, so a forked worker prints in its build's), and
+    `x | decimal` writes a number as that language does (1,5 in French)."""
+    from pnpgen.i18n import translator, typography
+
+    def plural(singular, several, n):
+        return translator.words(singular if n == 1 else several)
+    env.install_gettext_callables(translator.words, plural, newstyle=False)
+    env.filters["decimal"] = lambda value: typography.decimal(value, translator.language() or "en")
 
 
 def _int(value) -> bool:

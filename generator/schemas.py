@@ -102,6 +102,10 @@ KIT = Record({
         "min_text": optional(LENGTH, "6pt", "the smallest text a piece may print"),
         "cut_margin": optional(LENGTH, "1mm", "how far text must keep from a piece's cut line"),
     }, "{min_text, cut_margin}"), {"min_text": "6pt", "cut_margin": "1mm"}, "what every build checks on every piece"),
+    "languages": optional(ListOf(Str(r"[a-z]{2,3}(_[A-Z]{2})?", "a language code such as en, fr, es or pt_BR")),
+                          [], "the editions the kit prints in, its source language first (docs/translations.md)"),
+    "translate": optional(MapOf(ListOf(Str())), {}, "more printed words: a data file's keys whose values a "
+                                                    "translated edition prints in its language"),
     "budgets": optional(Record({
         name: optional(Int(1, getattr(CEILINGS, name)), getattr(DEFAULT_BUDGETS, name), doc)
         for name, doc in BUDGET_DOCS.items()

@@ -27,7 +27,8 @@ def read_text(path: Path, root: Path) -> str:
     """A kit text file (a regular file inside `root`, read through the kit reader) as UTF-8; a file that may
     not be read or is not text is a located error, not a traceback or a hang."""
     from pnpgen import kit_files
+    from pnpgen.i18n import translator
     try:
-        return kit_files.read_text(path, root)
+        return translator.read_source(kit_files.read_text(path, root), path)  # in the edition's language
     except kit_files.KitFileError as exc:
         raise TextError(exc.file, exc.line, exc.message) from None

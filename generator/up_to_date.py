@@ -36,8 +36,9 @@ def digest_memo(out: Path) -> DigestMemo:
     return DigestMemo(cache_root(out) / "input-digests.json")
 
 
-def _record_path(out: Path, kit_root: Path) -> Path:
-    name = hashlib.sha256(str(Path(kit_root).resolve()).encode()).hexdigest()[:24]
+def _record_path(out: Path, kit_root: Path, language: str | None = None) -> Path:
+    """One record per kit folder and edition (a translated edition is its own build: pnpgen.i18n.editions)."""
+    name = hashlib.sha256((str(Path(kit_root).resolve()) + (f"\0{language}" if language else "")).encode()).hexdigest()[:24]
     return cache_root(out) / "last-build" / f"{name}.json"
 
 
@@ -77,10 +78,10 @@ class Said:
     warnings: list[str]   # the build's warnings
 
 
-def reusable(out: Path, kit_root: Path, options: dict, inputs: Inputs) -> Said | None:
+def reusable(out: Path, kit_root: Path, options: dict, inputs: Inputs, language: str | None = None) -> Said | None:
     """What the last build said, if its key equals this build's and every file it wrote is as it left it."""
     try:
-        record = json.loads(_record_path(out, kit_root).read_text(encoding="utf-8"))
+        record = json.loads(_record_path(out, kit_root, language).read_text(encoding="utf-8"))
         if record.get("version") != RECORD_VERSION:
             return None
         said = Said(**record["said"])
@@ -93,10 +94,10 @@ def reusable(out: Path, kit_root: Path, options: dict, inputs: Inputs) -> Said |
     return said
 
 
-def remember(out: Path, kit_root: Path, options: dict, inputs: Inputs, said: Said) -> None:
+def remember(out: Path, kit_root: Path, options: dict, inputs: Inputs, said: Said, language: str | None = None) -> None:
     """Record the build that just landed, under the key of the inputs as hashed before it read them (an
     edit made while it ran then changes the key of the next build, which builds again)."""
-    path = _record_path(out, kit_root)
+    path = _record_path(out, kit_root, language)
     key = build_key(inputs, options)
     record = {"version": RECORD_VERSION, "key": key, "stamps": {f: _stamp(Path(f)) for f in said.files},
               "said": said.__dict__}
@@ -104,20 +105,23 @@ def remember(out: Path, kit_root: Path, options: dict, inputs: Inputs, said: Sai
     write_whole(path, json.dumps(record))
 
 
-def kit_out_guess(out: Path, kit_root: Path) -> Path:
-    """Where the kit will land (OUT/<kit id>), read from kit.yaml without loading it; the build checks the
-    guess against the loaded kit (it matters only to leave that folder out of the inputs)."""
+def kit_out_guess(out: Path, kit_root: Path, language: str | None = None) -> Path:
+    """Where the kit will land (OUT/<kit id>, a translated edition OUT/<kit id>.<lang>), read from kit.yaml
+    without loading it; the build checks the guess against the loaded kit (it matters only to leave that
+    folder out of the inputs)."""
     from pnpgen import kit_files
     try:
         match = KIT_ID.search(kit_files.read_text(Path(kit_root) / "kit.yaml", kit_root))
     except kit_files.KitFileError:  # the load says what is wrong with it, located
         match = None
-    return Path(out) / (match.group(1) if match else Path(kit_root).name)
+    from pnpgen.i18n.editions import declared, edition_id
+    kit_id = match.group(1) if match else Path(kit_root).name
+    return Path(out) / edition_id(kit_id, language, declared(kit_root) if language else [])
 
 
-def forget(out: Path, kit_root: Path) -> None:
+def forget(out: Path, kit_root: Path, language: str | None = None) -> None:
     """A build that failed leaves no record: the next one builds for real."""
     try:
-        _record_path(out, kit_root).unlink()
+        _record_path(out, kit_root, language).unlink()
     except OSError:
         pass

@@ -6,6 +6,7 @@ from pathlib import Path
 import yaml
 
 from pnpgen import kit_files
+from pnpgen.i18n import translator
 
 
 class LocatedDict(dict):
@@ -130,7 +131,7 @@ def load_yaml(path: Path, root: Path):
         text = kit_files.read_text(path, root)
     except kit_files.KitFileError as exc:
         raise YamlSyntaxError(path, exc.line, exc.message) from None
-    return parse_yaml(text, path)
+    return translator.read_yaml(parse_yaml(text, path), path)  # a translated edition: its printed words in its language
 
 
 def _char(character) -> str:
@@ -143,7 +144,7 @@ def parse_yaml(text: str, path: Path):
     if "\0" in text:  # libyaml would stop at it without a line
         raise YamlSyntaxError(path, text[: text.index("\0")].count("\n") + 1, "a NUL byte: the file is not text")
     try:
-        return yaml.load(text, Loader=_LocatingLoader)  # noqa: S506 - the loader derives from SafeLoader
+        tree = yaml.load(text, Loader=_LocatingLoader)  # noqa: S506 - the loader derives from SafeLoader
     except (DuplicateKey, BadKey) as exc:
         raise YamlSyntaxError(path, exc.line, str(exc)) from None
     except TooLarge as exc:
@@ -160,3 +161,4 @@ def parse_yaml(text: str, path: Path):
         raise YamlSyntaxError(path, 0, f"not valid YAML: {exc}") from None
     except RecursionError:
         raise YamlSyntaxError(path, 1, "not valid YAML: nested too deeply") from None
+    return tree

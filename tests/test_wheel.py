@@ -134,6 +134,7 @@ def test_the_wheel_carries_its_package_data(installed):
         assert wanted and wanted <= {n.rsplit("/", 1)[-1] for n in names}, folder
     assert "pnpgen/blank_kit/kit.yaml" in names
     assert "pnpgen/studio/page.html" in names  # what `pnpgen serve` sends to the browser
+    assert {"pnpgen/locale/fr.po", "pnpgen/locale/es.po"} <= set(names)  # pnpgen's own words in French and Spanish
     fields = {f"pnpgen/games/{p.relative_to(ROOT / 'games').as_posix()}" for p in (ROOT / "games").glob("*/fields/*.yaml")}
     assert fields and fields <= set(names)  # a game module's declared fields: it cannot load its kit without them
     assert not any("__pycache__" in n for n in names)

@@ -10,6 +10,7 @@ from pnpgen.aids.fit import Fitted, fit
 from pnpgen.aids.imposition import CardSheet, band_frame, content_frame
 from pnpgen.aids.prose import CardText, block_flowables, load_card_texts
 from pnpgen.documents.context import chart_context
+from pnpgen.i18n.translator import core_words
 from pnpgen.model import Colour, Kit
 from pnpgen.problems import BuildError
 
@@ -88,7 +89,7 @@ def render_cards(kit: Kit, cards: list[PlannedCard], sheet: CardSheet, path: Pat
             for index, card in enumerate(batch):
                 slot = sheet.slots[index] if side == "front" else sheet.back_slot(index)
                 turned = side == "back" and sheet.back_turned()
-                note = f"two-sided, {sheet.flip}" if side == "front" else ""
+                note = core_words("two-sided, {flip}").format(flip=sheet.flip) if side == "front" else ""
                 with draw.card_clip(canvas, slot, turned):
                     _draw_face(canvas, kit, card, side, slot, note)
             draw.cut_marks(canvas, sheet.cut_marks)
@@ -102,7 +103,7 @@ def _draw_face(canvas, kit: Kit, card: PlannedCard, side: str, slot, note: str =
     """One face in its slot; `note` (fronts: how to print the sheet) closes the band's right words."""
     owned = card.text.per_colour and card.colour.id != "neutral"  # a player's card names its colour
     title = f"{card.text.title} \u00b7 {card.colour.name}" if owned else card.text.title
-    right = " \u00b7 ".join(words for words in (kit.title, side, note) if words)
+    right = " \u00b7 ".join(words for words in (kit.title, core_words(side), note) if words)
     draw.title_band(canvas, band_frame(slot), card.colour, title, right)
     draw.content(canvas, card.faces[side], content_frame(slot))
 

@@ -25,6 +25,7 @@ from pnpgen.aids.prose import block_flowables, load_aid_yaml
 from pnpgen.aids.schema import SHEET_BLOCK_KINDS, SHEETS_FILE, sheets_schema
 from pnpgen.aids.styles import grid_table, para, sheet_look
 from pnpgen.documents.context import chart_context
+from pnpgen.i18n.translator import core_words
 from pnpgen.model import Colour, Kit
 from pnpgen.paper import paper_size
 from pnpgen.problems import BuildError
@@ -46,7 +47,7 @@ class SheetPage:
 
     @property
     def band_title(self) -> str:
-        return f"{self.title}{CONTINUED if self.continued else ''} \u00b7 {self.colour.name}"
+        return f"{self.title}{core_words(CONTINUED) if self.continued else ''} \u00b7 {self.colour.name}"
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ def plan_sheets(kit: Kit, paper: str) -> list[Sheet]:
                   for page in _flowed_page(kit, blocks, body, context, index,
                                            f"{name}:{spec['pages'].line_of(index)}: sheets.{sheet_id}.pages[{index}]")]
         runs_on = any(part for part, _ in fitted)   # then the band says so too, in the same face
-        check_band_title(title + (CONTINUED if runs_on else ""),
+        check_band_title(title + (core_words(CONTINUED) if runs_on else ""),
                          f"{name}:{doc['sheets'].line_of(sheet_id)}: sheets.{sheet_id}.title")
         colours = kit.colours if spec.get("per", "colour") == "colour" and kit.colours else (kit.neutral,)
         pages = tuple(SheetPage(colour, title, page, part > 0) for colour in colours for part, page in fitted)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import pt_from_mm
+from pnpgen.maps.files import STEP_LEADING, wrapped_steps
 from pnpgen.maps.tiling import MARK_ARM, TICK, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.pieces import colour_params
@@ -66,31 +68,34 @@ def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
     width, height = plan.page
     art = whole[0]
     margin = PRINTABLE_MARGIN + MARK_ARM / 2
-    top = margin + 100
+    inch = 72.0
+    ruler = {"x": width - margin - inch, "y": margin + 60, "length": inch, "inches": "1", "caption": ""}
+    # a longer language's steps wrap clear of the caption's row (the bar's row: the preflight finds a step under it)
+    steps = wrapped_steps(_steps(plan), width, margin, ruler, band=(ruler["y"] + 8, ruler["y"] + 24))
+    top = margin + 100 + max(0, len(steps) - len(_steps(plan))) * STEP_LEADING  # a wrapped line pushes the map down
     scale = min((width - 2 * margin) / art.width, (height - top - margin) / art.height)
     x0 = (width - art.width * scale) / 2
     for one in whole:
         place_scaled(doc, one, x0, top, scale)
-    inch = 72.0
     context = svg_size(width, height) | {
-        "title": title, "count": plan.count, "margin": margin, "steps": _steps(plan), "numbered": False,
+        "title": title, "count": plan.count, "margin": margin, "steps": steps, "numbered": True,
         "tiles": [{"label": t.label, "x": x0 + t.source.x * scale, "y": top + t.source.y * scale,
                    "w": t.source.w * scale, "h": t.source.h * scale, "cx": x0 + (t.source.x + t.source.w / 2) * scale,
                    "cy": top + (t.source.y + t.source.h / 2) * scale} for t in plan.tiles],
-        "ruler": {"x": width - margin - inch, "y": margin + 60, "length": inch, "inches": "1", "caption": ""},
+        "ruler": ruler,
     }
     doc.place(arts.get(render_template(ctx.kit.root, "map-assembly", context, needed_by=f"{title} assembly page")), 0, 0)
 
 
 def _steps(plan) -> list[str]:
     return [
-        f"Print pages 2 to {plan.count + 1} at actual size (100%, no fitting to the page): the bar at the right "
-        f"must measure 1 in.",
-        f"Lay the tiles out as below: rows A to {plan.tiles[-1].label[0]} from the top, columns 1 to {plan.cols} "
-        f"from the left.",
-        "Cut each tile along its dashed edges (left and top); leave its other edges as they are.",
-        "Glue each tile over the GLUE strip of its neighbour: the lines and the pink round marks meet.",
-        "Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks.",
+        core_words("Print pages 2 to {last} at actual size (100%, no fitting to the page): the bar at the right "
+                   "must measure 1 in.").format(last=plan.count + 1),
+        core_words("Lay the tiles out as below: rows A to {row} from the top, columns 1 to {cols} from the "
+                   "left.").format(row=plan.tiles[-1].label[0], cols=plan.cols),
+        core_words("Cut each tile along its dashed edges (left and top); leave its other edges as they are."),
+        core_words("Glue each tile over the GLUE strip of its neighbour: the lines and the pink round marks meet."),
+        core_words("Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks."),
     ]
 
 
@@ -104,7 +109,8 @@ def build(ctx) -> dict:
     for board in ctx.kit.boards:
         for colour in (ctx.kit.colours if board.per_colour else (None,)):
             name = f"{board.id}-{colour.id}" if colour else board.id
-            title = f"{ctx.kit.title}: {board.name}" + (f" ({colour.name})" if colour else "")
+            title = core_words("{kit}: {name}").format(kit=ctx.kit.title, name=board.name) + (
+                f" ({colour.name})" if colour else "")
             svg = board_document(ctx, board, colour)
             width, height = pt_from_mm(board.w), pt_from_mm(board.h)
             plan = plan_tiles(width, height, ctx.paper)

@@ -15,6 +15,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from pnpgen.booklet.markdown import section_before_chapter
 from pnpgen.booklet.story import Heading, contents
 from pnpgen.booklet.styles import BODY, HEADER_FILL, ITALIC, RULE, styles
+from pnpgen.i18n.translator import core_words
 from pnpgen.model import Kit
 from pnpgen.problems import BuildError
 from pnpgen.whole_files import write_whole
@@ -61,7 +62,7 @@ class BookletDoc(BaseDocTemplate):
 
     def beforeDocument(self):
         """multiBuild lays the story out more than once: every pass starts with the contents."""
-        self.chapter, self.page_chapter, self.chapter_met = "Contents", None, False
+        self.chapter, self.page_chapter, self.chapter_met = core_words("Contents"), None, False
 
     def _page_start(self, canvas, doc):
         """The header names the chapter current at the top of the page: the one running on from the page
@@ -94,9 +95,10 @@ def cover(kit: Kit) -> list:
                        for text, style, field in ((kit.title, "cover-title", "title"),
                                                   (kit.subtitle, "cover-sub", "subtitle")))
     return [Spacer(1, 120), title, subtitle, Spacer(1, 18),
-            paragraph("<b>Rules booklet</b>", st["cover-sub"], "the booklet's cover"),
-            paragraph(f"For {players} players", st["cover-sub"], "the booklet's cover"), NextPageTemplate("body"),
-            PageBreak(), paragraph("Contents", st["h1"], "the booklet's contents"), contents(), PageBreak()]
+            paragraph(core_words("<b>Rules booklet</b>"), st["cover-sub"], "the booklet's cover"),
+            paragraph(core_words("For {players} players").format(players=players), st["cover-sub"], "the booklet's cover"),
+            NextPageTemplate("body"), PageBreak(), paragraph(core_words("Contents"), st["h1"], "the booklet's contents"),
+            contents(), PageBreak()]
 
 
 def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, contents_seed: Path | None = None,

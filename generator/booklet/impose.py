@@ -17,6 +17,7 @@ from pypdf import PdfReader, PdfWriter
 
 from pnpgen.booklet.pdfforms import draw_forms, page_form
 from pnpgen.duplex import flip_words, mirrors_top_bottom, page_offset
+from pnpgen.i18n.translator import core_words
 
 NOTE_SIZE, NOTE_BASELINE = 6.0, 22.0   # pt; the folio's line (booklet.document), below the text frame
 
@@ -75,7 +76,8 @@ def impose(pdf: bytes, sheet: tuple[float, float], back_cover: bool = False, dup
 
 
 def flip_note(duplex: str) -> str:
-    return f"Print two-sided, {flip_words(duplex)}; fold the stack in half and staple on the fold"
+    return core_words("Print two-sided, {flip}; fold the stack in half and staple on the fold").format(
+        flip=flip_words(duplex))
 
 
 def _flip_note(sheet: tuple[float, float], duplex: str):

@@ -62,7 +62,9 @@ COLUMN = Record({
     "max": optional(Number(), None, "largest number allowed"),
     "pattern": optional(Str(), None, "a regular expression a text cell must match in full, such as [01]{6}"),
     "doc": optional(Str(), "", "one line saying what the column is for"),
-}, "a column: {type, required, default, values, min, max, doc}")
+    "translate": optional(Bool(), False, "its cells are printed words: a translated edition prints them in "
+                                         "its language (pnpgen translate extracts them)"),
+}, "a column: {type, required, default, values, min, max, doc, translate}")
 
 
 def column_spec(column: dict) -> Spec:

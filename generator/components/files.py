@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 from pnpgen.components.pieces import copy_faces
 from pnpgen.duplex import build_setting, flip_words
+from pnpgen.i18n.translator import core_words
 from pnpgen.layout.packing import Run, impose
 from pnpgen.layout.sheets import COUNTER_SHEET, settings_for
 from pnpgen.output_cache import content_key
@@ -196,7 +197,8 @@ def page_headers(ctx, group: str, plan: tuple) -> list[tuple]:
             continue
         names = words or page_name(group, {owners[slot.index][0].name: None for slot in page.slots})
         hint = alignment_hint(settings.back_offset) if two_sided and number == 0 else ""
-        headers.append((f"{ctx.kit.title} \u00b7 {names} \u00b7 {page.side} {sheet} of {sheets}", flip, hint, ()))
+        headers.append((core_words("{title} \u00b7 {names} \u00b7 {side} {sheet} of {sheets}").format(
+            title=ctx.kit.title, names=names, side=core_words(page.side), sheet=sheet, sheets=sheets), flip, hint, ()))
     return headers
 
 

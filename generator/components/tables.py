@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen import kit_files
+from pnpgen.i18n import translator
 from pnpgen.components.columns import BUILTIN_COLUMNS, COLUMN, TEMPLATE, Anything, check_column, from_csv, row_record
 from pnpgen.lengths import LENGTH_PATTERN, parse_length
 from pnpgen.problems import Problems, display_path
@@ -179,13 +180,34 @@ def _rows(path: Path, raw, doc: dict, problems: Problems, root: Path) -> list[Ro
         problems.error(path, raw.line_of("rows"), "rows", f"{len(located)} rows: more than {MAX_ROWS} is not a game")
         return None
     rows, bad = [], False
+    words = translated_columns(doc["columns"])
     for index, (file, line, item) in enumerate(located):
-        checked = record.check(item, Where(file, f"rows[{index}]", line, problems))
+        checked = record.check(_translated(item, words), Where(file, f"rows[{index}]", line, problems))
         if checked is INVALID:
             bad = True
             continue
         rows.append(Row(checked, file, line, index, row_label(checked, doc["columns"], index)))
     return None if bad else rows
+
+
+def translated_columns(columns: dict) -> tuple[str, ...]:
+    """The columns a table declares `translate: true`: their cells are printed words."""
+    return tuple(name for name, column in columns.items() if isinstance(column, dict) and column.get("translate"))
+
+
+def _translated(item, columns: tuple):
+    """A row's cells in the edition's language (pnpgen.i18n): the translated columns' text, the rest as read."""
+    if not columns or not isinstance(item, dict):
+        return item
+    changed = {name: translator.words(item[name]) for name in columns if isinstance(item.get(name), str)}
+    if not changed:
+        return item
+    copy = type(item)(item)
+    copy.update(changed)
+    for attribute in ("line", "key_lines"):
+        if hasattr(item, attribute):
+            setattr(copy, attribute, getattr(item, attribute))
+    return copy
 
 
 def _file_rows(path: Path, root: Path, doc: dict, named: Where) -> list | None:

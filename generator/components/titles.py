@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pnpgen.calibration import CALIBRATION
 from pnpgen.duplex import flip_words
+from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import mm
 
 CUT_WORDS = {"lines": "Cut along the grey lines.", "crop": "Cut from crop mark to crop mark.",
-             "outline": "Cut along each piece's outline."}
+             "outline": "Cut along each piece's outline."}  # printed through core_words (pnpgen.i18n)
 
 
 def group_words(kit, group: str, tables: list) -> str:
@@ -29,22 +30,27 @@ def page_name(group: str, names: dict) -> str:
 
 def alignment_hint(offset: tuple[float, float]) -> str:
     """What a two-sided file's first page says about the backs' alignment (and the offset it was made with)."""
-    used = "" if offset == (0, 0) else f" These backs are shifted {mm(offset[0]):.1f},{mm(offset[1]):.1f} mm for your printer."
-    return f"Backs not on their fronts? Print {CALIBRATION} two-sided and read its back.{used}"
+    used = "" if offset == (0, 0) else core_words(" These backs are shifted {x},{y} mm for your printer.").format(
+        x=f"{mm(offset[0]):.1f}", y=f"{mm(offset[1]):.1f}")
+    return core_words("Backs not on their fronts? Print {file} two-sided and read its back.").format(file=CALIBRATION) + used
 
 
 def counter_sheet_lines(kit_title: str, words: str, side: str, sheet: int, sheets: int, first: bool,
                         two_sided: bool, settings) -> tuple[str, ...]:
     """A counter sheet's header: one title line; on the file's first page the print instructions too
     (actual size, the flip, the scale check, the calibration sheet, how to cut)."""
-    title = f"{kit_title} \u00b7 {words} \u00b7 sheet {sheet} of {sheets} \u00b7 {side}"
+    title = core_words("{title} \u00b7 {words} \u00b7 sheet {sheet} of {sheets} \u00b7 {side}").format(
+        title=kit_title, words=words, sheet=sheet, sheets=sheets, side=core_words(side))
     if not first:
         return (title,)
+    cut = core_words(CUT_WORDS[settings.marks])
     if not two_sided:
-        return (title, "Print at 100% / actual size (never 'fit to page').",
-                "The bars at the right must measure exactly 1 in and 25 mm.", CUT_WORDS[settings.marks])
+        return (title, core_words("Print at 100% / actual size (never 'fit to page')."),
+                core_words("The bars at the right must measure exactly 1 in and 25 mm."), cut)
     dx, dy = settings.back_offset
-    offset = "" if (dx, dy) == (0, 0) else f" (back offset {mm(dx):.1f},{mm(dy):.1f} mm in use)"
-    return (title, f"Print at 100% / actual size (never 'fit to page'), two-sided, {flip_words(settings.duplex)}.",
-            f"The bars at the right must measure exactly 1 in and 25 mm. Backs off? Print {CALIBRATION}{offset}.",
-            CUT_WORDS[settings.marks])
+    offset = "" if (dx, dy) == (0, 0) else core_words(" (back offset {x},{y} mm in use)").format(
+        x=f"{mm(dx):.1f}", y=f"{mm(dy):.1f}")
+    return (title, core_words("Print at 100% / actual size (never 'fit to page'), two-sided, {flip}.").format(
+                flip=flip_words(settings.duplex)),
+            core_words("The bars at the right must measure exactly 1 in and 25 mm. Backs off? Print {file}{offset}.")
+            .format(file=CALIBRATION, offset=offset), cut)

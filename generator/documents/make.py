@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pnpgen import resources
 from pnpgen.documents import imposed_copy
-from pnpgen.duplex import build_setting, flip_words
+from pnpgen.duplex import build_setting, flip_said
 from pnpgen.documents.context import chapter_context, render_chapter
 from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
@@ -118,7 +118,7 @@ def _files(ctx, settings, rel, imposed, pages, pagesize) -> list[dict]:
     if settings["impose"]:
         files.append({"path": imposed, "pages": -(-pages // 4) * 2,  # two sides a sheet, four pages a sheet
                       "paper": ctx.paper, "page_size": [round(v, 3) for v in paper_size(ctx.paper, landscape=True)],
-                      "binding": f"saddle-stitch, duplex {flip_words(build_setting(ctx)[0])}"})
+                      "binding": f"saddle-stitch, duplex {flip_said(build_setting(ctx)[0])}"})
     return files
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Callable
 
+from pnpgen.i18n.translator import core_words
 from pnpgen.model import Kit
 from pnpgen.problems import Problems
 
@@ -52,7 +53,7 @@ def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
 
     def ruling_mark(rid: str) -> str:
         entry(rid)
-        return MARK.format(number=numbers[rid])
+        return core_words(MARK).format(number=numbers[rid])
 
     def ruling(rid: str) -> str:
         text = entry(rid).get("text")

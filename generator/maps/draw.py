@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from pnpgen.fonts import CONDENSED, FAMILY
+from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import mm, parse_length
 from pnpgen.maps.board import Board, compose_board
 from pnpgen.render.templates import render_template
@@ -18,7 +19,7 @@ def compose(kit, hexmap, counter_size: str) -> Board:
 
 
 def map_title(kit, hexmap) -> str:
-    return f"{kit.title}: {hexmap.title}"
+    return core_words("{kit}: {name}").format(kit=kit.title, name=hexmap.title)
 
 
 def map_svg(kit, board: Board, thumbnail: bool = False) -> str:

@@ -14,6 +14,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+from pnpgen.i18n.translator import core_words
 from pnpgen.maps.board import Board
 from pnpgen.maps.draw import compose, map_svg, map_title
 from pnpgen.maps.hexmap import hex_too_small
@@ -163,8 +164,8 @@ def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: Tile
     width, height = plan.page
     margin = PRINTABLE_MARGIN + MARK_ARM / 2
     ruler = {"x": width - margin - board.hexmap.hex_size, "y": margin + 60, "length": board.hexmap.hex_size,
-             "inches": f"{board.hexmap.hex_size / 72:g}", "caption": "one hex across the flats"}
-    steps = _wrapped_steps(_steps(board, plan), width, margin, ruler)
+             "inches": f"{board.hexmap.hex_size / 72:g}", "caption": core_words("one hex across the flats")}
+    steps = wrapped_steps(_steps(board, plan), width, margin, ruler)
     top = max(margin + 100, margin + STEP_TOP + len(steps) * STEP_LEADING + 14)
     scale = min((width - 2 * margin) / board.width, (height - top - margin) / board.height)
     x0 = (width - board.width * scale) / 2
@@ -172,7 +173,8 @@ def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: Tile
         place_scaled(doc, art, x0, top, scale)
     context = svg_size(width, height) | {
         "title": _title(ctx.kit, board), "count": plan.count, "margin": margin,
-        "title_size": _title_size(f"{_title(ctx.kit, board)}: putting the {plan.count} tiles together",
+        "title_size": _title_size(core_words("{title}: putting the {count} tiles together").format(
+                                  title=_title(ctx.kit, board), count=plan.count),
                                   width - 2 * margin),
         "steps": steps, "numbered": True, "ruler": ruler,
         "tiles": [_outline(t, x0, top, scale, plan) for t in plan.tiles],
@@ -195,17 +197,19 @@ def _title_size(title: str, width: float) -> float:
     return round(min(TITLE_SIZE, TITLE_SIZE * width / stringWidth(title, "DejaVuSans-Bold", TITLE_SIZE)), 2)
 
 
-def _wrapped_steps(steps: list[str], width: float, margin: float, ruler: dict) -> list[str]:
+def wrapped_steps(steps: list[str], width: float, margin: float, ruler: dict, band: tuple | None = None) -> list[str]:
     """The numbered steps as printed lines: a line that would run under the scale bar or its caption (right
     of the steps) is wrapped, the rest of the step going on an indented line of its own. Lines are strings
-    the template prints one per row; a continuation starts with spaces instead of a number."""
+    the template prints one per row; a continuation starts with spaces instead of a number. `band`: the
+    rows (y from, to) kept clear of the caption (default: the bar and its two caption lines)."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     from pnpgen.fonts import register_reportlab_fonts
     register_reportlab_fonts()
-    caption = f"printed at actual size, this bar is {ruler['inches']} in:"
+    caption = core_words("printed at actual size, this bar is {inches} in").format(inches=ruler["inches"]) + (
+        ":" if ruler["caption"] else "")  # as the template prints it
     left_of_caption = ruler["x"] + ruler["length"] - stringWidth(caption, "DejaVuSans", CAPTION_SIZE) - 12
-    band = (ruler["y"] - 8, ruler["y"] + 28)          # the bar and its two caption lines
+    band = band or (ruler["y"] - 8, ruler["y"] + 28)  # the bar and its two caption lines
     lines: list[str] = []
     for number, step in enumerate(steps, 1):
         words, line, prefix = step.split(), "", f"{number}. "
@@ -225,13 +229,14 @@ def _wrapped_steps(steps: list[str], width: float, margin: float, ruler: dict) -
 def _steps(board: Board, plan: TilePlan) -> list[str]:
     inches = f"{board.hexmap.hex_size / 72:g}"
     return [
-        f"Print pages 2 to {plan.count + 1} at actual size (100%, no fitting to the page): "
-        f"a hex measures {inches} in across the flats.",
-        f"Lay the tiles out as below: rows A to {plan.tiles[-1].label[0]} from the top, "
-        f"columns 1 to {plan.cols} from the left.",
-        "Cut each tile along its dashed edges (left and top); leave its other edges as they are.",
-        "Glue each tile over the GLUE strip of its neighbour: the hex lines and the pink round marks meet.",
-        "Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks.",
+        core_words("Print pages 2 to {last} at actual size (100%, no fitting to the page): a hex measures "
+                   "{inches} in across the flats.").format(last=plan.count + 1, inches=inches),
+        core_words("Lay the tiles out as below: rows A to {row} from the top, columns 1 to {cols} from the "
+                   "left.").format(row=plan.tiles[-1].label[0], cols=plan.cols),
+        core_words("Cut each tile along its dashed edges (left and top); leave its other edges as they are."),
+        core_words("Glue each tile over the GLUE strip of its neighbour: the hex lines and the pink round marks "
+                   "meet."),
+        core_words("Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks."),
     ]
 
 

@@ -4,6 +4,7 @@ kind uses it: a game's hex maps and the boards of places and links alike."""
 from __future__ import annotations
 
 from pnpgen.fonts import FAMILY
+from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import mm, pt_from_mm
 from pnpgen.maps.tiling import TilePlan
 from pnpgen.paper import PRINTABLE_MARGIN
@@ -26,8 +27,8 @@ def tile_svg(kit, plan: TilePlan, tile, title: str) -> str:
         # the scale check, centred in the band under the map (the corner ticks and GLUE labels keep to the sides)
         "scale_at": ((plan.page[0] - SCALE_WIDTH) / 2, plan.page[1] - PRINTABLE_MARGIN - 5),
         "trimmed": " and ".join(s for s in ("left", "top") if s in sides),
-        "glued_over": " and ".join(sides[s] for s in ("left", "top") if s in sides),
-        "covered_by": " and ".join(sides[s] for s in ("right", "bottom") if s in sides),
+        "glued_over": core_words(" and ").join(sides[s] for s in ("left", "top") if s in sides),
+        "covered_by": core_words(" and ").join(sides[s] for s in ("right", "bottom") if s in sides),
     }
     return render_template(kit.root, "map-tile", context, needed_by=f"tile {tile.label}")
 

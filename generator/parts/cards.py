@@ -15,18 +15,18 @@ def file_name(kit) -> str:
 def build(ctx) -> dict:
     from pnpgen.aids.cards import plan_cards, render_cards
     from pnpgen.aids.imposition import card_sheet  # reportlab loads only when built
-    from pnpgen.duplex import build_setting
+    from pnpgen.duplex import build_setting, flip_said
     sheet = card_sheet(ctx.paper, int(ctx.option("cards_per_sheet", 2) or 2), *build_setting(ctx))
     cards = plan_cards(ctx.kit, sheet)
     name = file_name(ctx.kit)
     entries = render_cards(ctx.kit, cards, sheet, ctx.stage.path(name))
     _preflight(ctx.stage.path(name), entries, name)
     pages = max(e["back"]["page"] for e in entries)
-    ctx.log(f"cards: {len(cards)} cards on {pages} pages ({ctx.paper}, {sheet.flip})")
+    ctx.log(f"cards: {len(cards)} cards on {pages} pages ({ctx.paper}, {flip_said(sheet.duplex)})")
     return {
         "files": [{"path": name, "pages": pages, "paper": ctx.paper,
                    "page_size": [round(sheet.width, 3), round(sheet.height, 3)]}],
-        "duplex": sheet.flip,
+        "duplex": flip_said(sheet.duplex),
         "cards_per_sheet": len(sheet.slots),
         "cards": entries,
     }

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from pnpgen.fonts import FAMILY
+from pnpgen.i18n.translator import core_words
 from pnpgen.layout.sheets import SheetPage
 from pnpgen.lengths import pt_from_mm
 
@@ -80,8 +81,9 @@ def draw_header(cr, page: SheetPage, title: str, flip: str = "", hint: str = "")
         cr.select_font_face(FAMILY, 0, 0)
         cr.set_font_size(6.5)
         cr.move_to(x, y + 19)
-        two_sided = f", two-sided, {flip}" if flip else ""
-        cr.show_text(f"Print at 100 % (actual size, no fit to page){two_sided}; both bars must measure true.")
+        two_sided = core_words(", two-sided, {flip}").format(flip=flip) if flip else ""
+        cr.show_text(core_words("Print at 100 % (actual size, no fit to page){two_sided}; both bars must measure "
+                                "true.").format(two_sided=two_sided))
         if hint:
             cr.move_to(x, y + 27)
             cr.show_text(hint)

@@ -141,14 +141,22 @@ def _save_widths() -> None:
         pass
 
 
+BREAKS = re.compile(r"[^\S\u00a0\u202f\u2007\u2060]+")  # white space a line may break at: not a no-break space
+
+
+def _split(text: str) -> list[str]:
+    """The words of `text`: str.split(), but a no-break space (French `Prix\u00a0:`) holds its words together."""
+    return [word for word in BREAKS.split(text) if word]
+
+
 def _words(paragraph: str, bold_all: bool) -> list[tuple[str, bool]]:
     """(word, bold) pairs; **runs** are bold."""
     out, pos = [], 0
     for match in BOLD_RUN.finditer(paragraph):
-        out += [(w, bold_all) for w in paragraph[pos:match.start()].split()]
-        out += [(w, True) for w in match.group(1).split()]
+        out += [(w, bold_all) for w in _split(paragraph[pos:match.start()])]
+        out += [(w, True) for w in _split(match.group(1))]
         pos = match.end()
-    return out + [(w, bold_all) for w in paragraph[pos:].split()]
+    return out + [(w, bold_all) for w in _split(paragraph[pos:])]
 
 
 def wrap(text: str, width: float, size: float, family: str, bold: bool) -> list[list[tuple[str, bool]]] | None:
@@ -181,8 +189,9 @@ def fit(text, w, h, size, min_size, family, bold, line_height) -> tuple[float, l
     needed = wrap(text, w, min_size, family, bold)
     reason = ("a word is wider than the box" if needed is None else
               f"{len(needed)} lines need {len(needed) * min_size * line_height * PT_IN_MM:.1f} mm")
+    from pnpgen.i18n.translator import noted
     raise TextFitError(f"text does not fit its {w:g} x {h:g} mm box at {min_size:g} pt ({reason}): "
-                       f"{str(text)[:60]!r}")
+                       f"{str(text)[:60]!r}{noted(str(text))}")
 
 
 def textbox(text, x, y, w, h, size=8, min_size=6, weight="normal", align="start", valign="top",
