@@ -6,9 +6,9 @@ cannot tell a slow template from a hostile one: the process itself is limited. W
 
 - memory: the address space may grow by at most `memory_mb` (RLIMIT_AS, inherited by every worker the build
   forks); an allocation past it is a MemoryError, reported as this budget;
-- CPU: one template, chapter or text, and the kit's declared checks together, may use `template_seconds` of CPU (a profiling timer), the whole
-  command `cpu_seconds` per process (RLIMIT_CPU: SIGXCPU, and a forked worker is killed by the kernel a few
-  seconds later if it does not stop);
+- CPU: one template, chapter or text, and the kit's declared checks together, may use `template_seconds` of
+  CPU (a profiling timer), the whole command `cpu_seconds` per process (RLIMIT_CPU: SIGXCPU, and a forked
+  worker is killed by the kernel a few seconds later if it does not stop);
 - output: one piece face's SVG at most `face_kb`, one rendered chapter or aid text at most `chapter_kb`;
 - input: one CSV, YAML or Markdown file of the kit at most `text_file_kb`, one font file at most `font_file_kb`,
   each refused by its size before it is read;

@@ -328,8 +328,8 @@ def _list(args) -> int:
     return EXIT_OK
 
 
-BUILD_ARGS = {"kit", "data", "strict", "budget", "out", "paper", "counter_size", "only", "quiet", "verbose", "watch",
-              "run", "command", "port", "open", "given", "rebuilds"}
+BUILD_ARGS = {"kit", "data", "strict", "budget", "out", "paper", "counter_size", "only", "quiet", "verbose",
+              "watch", "run", "command", "port", "open", "given", "rebuilds"}
 RECORDED_ARGS = {"paper", "counter_size"}  # of BUILD_ARGS, those the manifest records (with the parts' options)
 
 
