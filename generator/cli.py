@@ -80,7 +80,7 @@ def _run_command(args) -> int:
     from pnpgen import budgets
     try:
         rebuilds = getattr(args, "watch", False) or getattr(args, "rebuilds", False)
-        with contextlib.nullcontext() if rebuilds else budgets.enforced():
+        with _granted(args), contextlib.nullcontext() if rebuilds else budgets.enforced():
             return args.run(args)  # (a watch or a studio holds each build to the budgets afresh)
     except KitError as exc:
         _report_problems(exc.problems)
@@ -98,6 +98,16 @@ def _run_command(args) -> int:
             return EXIT_DATA
         _report_failure(unexpected_failure(exc), 1)
         return EXIT_DATA
+
+
+def _granted(args):
+    """The budgets the user grants a command that reads a kit (--budget, their budgets.yaml); a kit may lower
+    them, never raise them (pnpgen.budget_grants)."""
+    from pnpgen import budgets
+    if not hasattr(args, "budget"):
+        return contextlib.nullcontext()
+    from pnpgen.budget_grants import granted
+    return budgets.granted(granted(args.budget))
 
 
 def _report_failure(message: str, count: int) -> None:
@@ -235,6 +245,21 @@ def _kit_arguments(cmd: argparse.ArgumentParser) -> None:
                           "source); build takes `all`, each edition into its own folder OUT/<kit>.<lang>")
     cmd.add_argument("--piece-size", action="append", default=None, metavar="TABLE=SIZE",
                      help="print a component table at another size, e.g. sectors=80mm or cards=bridge (repeatable)")
+    cmd.add_argument("--budget", action="append", default=None, metavar="NAME=VALUE",
+                     help="grant the kit more (or less) of a budget than the default, e.g. memory_mb=4096 or "
+                          "cpu_seconds=900 (repeatable; budgets: " + ", ".join(_budget_names()) + "); a kit's own "
+                          "kit.yaml may only lower its budgets. Lasting grants: NAME: VALUE lines in "
+                          + _config_shown())
+
+
+def _budget_names() -> list[str]:
+    from pnpgen.budgets import DOCS
+    return list(DOCS)
+
+
+def _config_shown() -> str:
+    from pnpgen.budgets import config_file
+    return str(config_file()).replace(str(Path.home()), "~", 1)
 
 
 def _read_only_out(cmd: argparse.ArgumentParser) -> None:
@@ -325,8 +350,8 @@ def _list(args) -> int:
     return EXIT_OK
 
 
-BUILD_ARGS = {"kit", "data", "strict", "lang", "out", "paper", "counter_size", "only", "quiet", "verbose", "watch",
-              "run", "command", "port", "open", "given", "rebuilds"}
+BUILD_ARGS = {"kit", "data", "strict", "lang", "budget", "out", "paper", "counter_size", "only", "quiet", "verbose",
+              "watch", "run", "command", "port", "open", "given", "rebuilds"}
 RECORDED_ARGS = {"paper", "counter_size"}  # of BUILD_ARGS, those the manifest records (with the parts' options)
 
 

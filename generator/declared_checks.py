@@ -17,6 +17,10 @@ against what the rest of the rule gives:
 - `covers`: the [low, high] ranges of each list cover 1..`up_to` (a die's faces), each number once;
 - `all_or_none`: the values of each list or mapping are given on every item or on none.
 A rule with `warning: true` reports a warning instead of an error.
+
+The rules run under the budgets (pnpgen.budgets): all of them together get the `template_seconds` of CPU one
+text gets, and one path may reach `check_values` values; past either, the rule then running is the error,
+at its line. What a rule derives from another path (a bound, `unless`, `given`) is worked out once per path.
 """
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ import operator
 from collections import Counter
 from pathlib import Path
 
+from pnpgen import budgets
 from pnpgen.declared_paths import Found, Sources, is_wild, split
 from pnpgen.kit_folder import KIT_FILE
 from pnpgen.problems import Problems
@@ -83,22 +88,42 @@ PATH_FIELDS = ("each", "each_key", "sum", "count", "rises", "unique", "covers", 
 def check_declared(rules: list, docs: dict, broken: frozenset, lines: dict, root: Path, problems: Problems) -> None:
     """Run every rule over `docs` (file key -> checked data; `kit` is kit.yaml) and any kit file a rule names
     by its path; a rule reading a file that failed its schema (`broken`) is skipped, that file's problems are
-    reported already."""
+    reported already. A budget reached (CPU, values) is an error at the rule then running; the rest are not run."""
     sources, kit_file = Sources(docs, lines, root), Path(root) / KIT_FILE
-    for index, rule in enumerate(rules):
-        here = f"checks[{index}]"
-        line = lines.get(("kit", here), (kit_file, 0))[1]
-        skipped = bool({split(p)[0] for p in _paths(rule)} & broken)  # a stand-in file reaches nothing: no verdict
-        problem = _shape_problem(rule) or _file_problem(rule, sources) or (not skipped and _path_problem(rule, sources))
-        if problem:
-            problems.error(kit_file, line, here, f"{rule['rule']}: {problem}")
-        elif not skipped:
-            kind = next(k for k in KINDS if rule[k])
-            sources.filled.clear()
-            RUNS[kind](rule, kind, sources, _Report(rule, sources, problems, line))
-            for name in [n for n, ever in sources.filled.items() if not ever]:
-                problems.error(kit_file, line, here, f"{rule['rule']}: {{{name}}} stands for nothing: no `{{{name}}}` "
-                                                     f"step in `{kind}`'s path and no field {name} beside its values")
+    index = 0
+    try:
+        with budgets.template_clock("the declared checks"):
+            for index, rule in enumerate(rules):
+                try:
+                    _check_rule(rule, f"checks[{index}]", sources, broken, kit_file, problems)
+                except budgets.BudgetExceeded as exc:
+                    if exc.name != "check_values":  # one rule's too many values; the others still run
+                        raise
+                    _over_budget(rule, index, exc, sources, kit_file, problems)
+    except budgets.BudgetExceeded as exc:
+        _over_budget(rules[index], index, exc, sources, kit_file, problems)
+
+
+def _over_budget(rule: dict, index: int, exc: Exception, sources: Sources, kit_file: Path, problems: Problems):
+    line = sources.lines.get(("kit", f"checks[{index}]"), (kit_file, 0))[1]
+    problems.error(kit_file, line, f"checks[{index}]", f"{rule['rule']}: {exc}")
+
+
+def _check_rule(rule: dict, here: str, sources: Sources, broken: frozenset, kit_file: Path,
+                problems: Problems) -> None:
+    """One rule run, its findings located at the data; a rule that cannot be run says why at its own line."""
+    line = sources.lines.get(("kit", here), (kit_file, 0))[1]
+    skipped = bool({split(p)[0] for p in _paths(rule)} & broken)  # a stand-in file reaches nothing: no verdict
+    problem = _shape_problem(rule) or _file_problem(rule, sources) or (not skipped and _path_problem(rule, sources))
+    if problem:
+        problems.error(kit_file, line, here, f"{rule['rule']}: {problem}")
+    elif not skipped:
+        kind = next(k for k in KINDS if rule[k])
+        sources.filled.clear()
+        RUNS[kind](rule, kind, sources, _Report(rule, sources, problems, line))
+        for name in [n for n, ever in sources.filled.items() if not ever]:
+            problems.error(kit_file, line, here, f"{rule['rule']}: {{{name}}} stands for nothing: no `{{{name}}}` "
+                                                 f"step in `{kind}`'s path and no field {name} beside its values")
 
 
 def _paths(rule: dict) -> list[str]:
@@ -164,7 +189,7 @@ def _each(rule, kind, sources: Sources, report: _Report) -> None:
         found = [Found(f"{f.path}.{k}" if f.path else str(k), k, f.names, f.value)
                  for f in found if isinstance(f.value, dict) for k in f.value]
     for item in found:
-        if rule["unless"] and any(f.value is True for f in sources.find(rule["unless"], item)[1]):
+        if rule["unless"] and sources.derived("unless", rule["unless"], item, _any_true):
             continue
         for path, message in _item_problems(rule, item, sources):
             report(file_key, path, message)
@@ -209,12 +234,19 @@ def _given(given, item: Found, sources: Sources) -> tuple:
     finds a value that is not null for this item (None, no verdict, where it finds nothing)."""
     if not isinstance(given, str):
         return given, ""
-    found = sources.find(given, item)[1]
+    return sources.derived("given", given, item, _given_by) or (None, "")
+
+
+def _given_by(found: list[Found]) -> tuple:
     if not found:
         return None, ""
     shown = next((f for f in found if f.value is not None), found[0])
     value = "null" if shown.value is None else repr(shown.value)
     return shown.value is not None, f"{shown.path} is {value}"
+
+
+def _any_true(found: list[Found]) -> bool:
+    return any(f.value is True for f in found)
 
 
 def _field_problems(rule, path: str, record: dict):
@@ -336,8 +368,12 @@ def _bound(spec, sources: Sources, beside: Found | None) -> tuple:
     """(number, ' (where it is)') of a number or a path's first number; (None, '') when it reaches none."""
     if not isinstance(spec, str):
         return spec, ""
-    numbers = [f for f in sources.find(spec, beside)[1] if _is_number(f.value)]
-    return (numbers[0].value, f" ({numbers[0].path})") if numbers else (None, "")
+    return sources.derived("bound", spec, beside, _first_number) or (None, "")
+
+
+def _first_number(found: list[Found]) -> tuple:
+    number = next((f for f in found if _is_number(f.value)), None)
+    return (number.value, f" ({number.path})") if number else (None, "")
 
 
 def _known(sources: Sources, spec: str) -> set[str]:

@@ -8,6 +8,11 @@ the rule's other paths), a list index (`0`, `-1` for the last), `N+` (the items 
 `FIELD=VALUE` (the items whose field reads VALUE: `rows.code={unit}.qty`, a row found by its code). In a
 rule's other paths `{name}` stands for what the rule's own path met there, or for the field `name` of the
 mapping that holds the value being checked (`units:units.{unit}.counters` beside a `unit: SC`).
+
+The cost stays near the size of the data: a `FIELD=VALUE` step looks its items up in an index of the field,
+made once per list or mapping (a rule filling `rows.code={unit}` for 20,000 units reads the rows once, not
+once per unit), and one path may reach at most the `check_values` budget's values (pnpgen.budgets), so a
+wildcard over a data file of aliases stops at once with the path named.
 """
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pnpgen import budgets
 from pnpgen.kit_folder import KIT_FILE
 from pnpgen.problems import Problems, display_path
 from pnpgen.yamlio import YamlSyntaxError, load_yaml
@@ -78,6 +84,7 @@ class Sources:
         self.docs.setdefault(TEMPLATES, template_names(self.root))
         self.unreadable: dict[str, str] = {}
         self.memo: dict = {}  # (what, filled path) -> what a rule's check derived from it, once per path
+        self.where = Selections()  # the FIELD=VALUE indexes of the lists and mappings paths select from
         self.filled: dict[str, bool] = {}  # {name} -> whether it ever stood for something (one rule's run)
 
     def knows(self, file_key: str) -> bool:
@@ -139,10 +146,15 @@ class Sources:
         something, or stops at an empty list, an index or a selection that finds no item (data, not a typo) unless
         the selection names a field no item has or a value one letter or two from one the items have, or at a
         column a table declares that no row gives."""
+        if ("missing", spec) not in self.memo:
+            self.memo[("missing", spec)] = self._missing(spec)
+        return self.memo[("missing", spec)]
+
+    def _missing(self, spec: str) -> str | None:
         file_key, steps = split(spec)
         nodes = [Found("", self.docs[file_key])]
         for index, step in enumerate(steps):
-            after = walk(nodes, [step])
+            after = walk(nodes, [step], where=self.where, spec=spec)
             plain = is_plain(step) and not self._declared_column(file_key, steps, index)
             mappings = [n for n in nodes if isinstance(n.value, dict)]
             if not after and plain and mappings:
@@ -181,9 +193,21 @@ class Sources:
                 return "", []
         if ("find", spec, nulls) not in self.memo:
             file_key, steps = split(spec)
-            found = walk([Found("", self.docs[file_key])], steps, nulls) if self.load(file_key) is None else []
+            found = (walk([Found("", self.docs[file_key])], steps, nulls, self.where, spec)
+                     if self.load(file_key) is None else [])
             self.memo[("find", spec, nulls)] = (file_key, found)
         return self.memo[("find", spec, nulls)]
+
+    def derived(self, what: str, spec: str, beside: Found | None, derive):
+        """`derive(every value spec reaches)`, worked out once per filled path (a bound or `unless` path the same
+        for 20,000 values is read once, not once per value); None when `{name}` leaves the path unfilled."""
+        if beside is not None:
+            spec = self.fill(spec, beside)
+            if spec is None:
+                return None
+        if (what, spec) not in self.memo:
+            self.memo[(what, spec)] = derive(self.find(spec)[1])
+        return self.memo[(what, spec)]
 
     def fill(self, spec: str, beside: Found) -> str | None:
         filled, missing = _fill(spec, beside.names, beside.holder)
@@ -202,10 +226,10 @@ class Sources:
             steps = [*steps, "*"]
         last = max(i for i, step in enumerate(steps) if is_wild(step))
         out = []
-        for container in walk([Found("", self.docs[file_key])], steps[:last]):
+        for container in walk([Found("", self.docs[file_key])], steps[:last], where=self.where, spec=spec):
             members = []
-            for member in walk([container], [steps[last]]):
-                reached = walk([member], steps[last + 1:])
+            for member in walk([container], [steps[last]], where=self.where, spec=spec):
+                reached = walk([member], steps[last + 1:], where=self.where, spec=spec)
                 members.append(reached[0] if reached else Found(".".join([member.path, *steps[last + 1:]]), None))
             out.append((container.path, members))
         return file_key, out
@@ -239,25 +263,57 @@ def _selection_problem(nodes: list[Found], field_name: str, wanted: str) -> str 
     return None
 
 
-def walk(nodes: list[Found], steps: list[str], nulls: bool = False) -> list[Found]:
+class Selections:
+    """{field: {value as text: [(key, item)]}} of each list or mapping a `FIELD=VALUE` step selects from, made
+    on first use: every later selection of that field there is one look-up, not a scan of the items."""
+
+    def __init__(self):
+        self.indexes: dict = {}  # (id of the list or mapping, field) -> (it, its index): it kept, so its id is
+
+    def items(self, node, field_name: str, wanted: str) -> list:
+        key = (id(node), field_name)
+        if key not in self.indexes:
+            index: dict = {}
+            for k, v in _items(node):
+                if isinstance(v, dict):
+                    index.setdefault(str(v.get(field_name)), []).append((k, v))
+            self.indexes[key] = (node, index)
+        return self.indexes[key][1].get(wanted, [])
+
+
+def walk(nodes: list[Found], steps: list[str], nulls: bool = False, where: Selections | None = None,
+         spec: str = "") -> list[Found]:
     """The values `steps` reach from `nodes`; `nulls`: a mapping without the last step's field (a plain
-    name) gives it as null."""
+    name) gives it as null; `where`: the indexes FIELD=VALUE steps look items up in (else they scan). Past
+    the `check_values` budget, BudgetExceeded names `spec`."""
+    limit = budgets.active().check_values
     for index, step in enumerate(steps):
         absent = nulls and index == len(steps) - 1 and is_plain(step)
-        nodes = [after for node in nodes for after in (_step(node, step) or _absent(node, step, absent))]
+        reached = []
+        for node in nodes:
+            reached.extend(_step(node, step, where) or _absent(node, step, absent))
+            if len(reached) > limit:
+                raise budgets.BudgetExceeded("check_values", f"{spec or '.'.join(steps)} reaches more than "
+                                                             f"{limit:,} values")
+        nodes = reached
     return nodes
+
+
+def _items(node):
+    return node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
 
 
 def _absent(at: Found, step: str, absent: bool) -> list[Found]:
     return [Found(_join(at.path, step), None, at.names, at.value)] if absent and isinstance(at.value, dict) else []
 
 
-def _step(at: Found, step: str) -> list[Found]:
+def _step(at: Found, step: str, selections: Selections | None = None) -> list[Found]:
     node, named, where = at.value, NAMED.fullmatch(step), WHERE.fullmatch(step)
     if where:  # the items (of a list or mapping) whose field `where[1]` reads `where[2]`
-        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        items = (selections.items(node, *where.groups()) if selections is not None else
+                 [(k, v) for k, v in _items(node) if isinstance(v, dict) and str(v.get(where[1])) == where[2]])
         return [Found(f"{at.path}[{k}]" if isinstance(node, list) else _join(at.path, str(k)), v, at.names, node)
-                for k, v in items if isinstance(v, dict) and str(v.get(where[1])) == where[2]]
+                for k, v in items]
     if isinstance(node, dict):
         if step == "*" or named:
             chosen = list(node.items())

@@ -39,7 +39,7 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
     lines = index_lines("kit", root / KIT_FILE, raw_kit)
     if kit_doc is INVALID:
         stop_on(problems, strict=False)
-    budgets.apply(budgets.from_kit(kit_doc["budgets"]))  # before any of the kit's texts runs
+    _apply_budgets(kit_doc["budgets"], root / KIT_FILE, lines, problems)  # before any of the kit's texts runs
     editions.start(root, kit_doc, raw_kit, language, problems)  # before any other file is read: in its language
     fallback = BUILTIN_DATA / DEFAULT_KIT / CHARTS_FILE if kit_doc["module"] else None  # as aid texts fall back
     base = base_fields(root, kit_doc, lines) | {"charts": load_charts(charts_path(root, fallback), problems)}
@@ -55,6 +55,19 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
     kit = dataclasses.replace(kit, edition=translator.active())
     stop_on(problems, strict)
     return kit, problems.warnings()
+
+
+def _apply_budgets(settings: dict | None, kit_file: Path, lines: dict, problems: Problems) -> None:
+    """The kit's `budgets:`, which may lower what the person who builds granted and never raise it: a kit
+    asking for more gets what was granted, and a warning at its line says how the user may grant the rest."""
+    given, asked = budgets.for_kit(settings)
+    budgets.apply(given, asked)
+    for name, value in asked.items():
+        have = getattr(given, name)
+        problems.warn(kit_file, lines.get(("kit", f"budgets.{name}"), (None, 0))[1], f"budgets.{name}",
+                      f"the kit asks for {value} ({budgets.DOCS[name]}); a kit may only lower its budgets, so it "
+                      f"has {have}. If you trust it, grant it as the person who builds: `--budget {name}={value}`,"
+                      f" or `{name}: {value}` in {budgets.config_file()}")
 
 
 def _check_texts(kit: Kit, problems: Problems, aids_too: bool) -> None:

@@ -86,9 +86,8 @@ def size_limit(path) -> tuple[int, str]:
     memory before anything could refuse it; any other file (art, fonts, templates) to MAX_FILE_BYTES."""
     if str(path).lower().endswith(TEXT_KINDS):
         kb = budgets.active().text_file_kb
-        raise_it = (f"; raise it in kit.yaml, `budgets: {{text_file_kb: ...}}` (at most {budgets.CEILINGS.text_file_kb})"
-                    if kb < budgets.CEILINGS.text_file_kb else "")
-        return kb * 1024, f"the most a CSV, YAML or Markdown file may have (the text_file_kb budget){raise_it}"
+        return kb * 1024, (f"the most a CSV, YAML or Markdown file may have (the text_file_kb budget); "
+                           f"{budgets.how_to_raise('text_file_kb')}")
     return MAX_FILE_BYTES, "not a kit's file"
 
 

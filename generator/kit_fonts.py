@@ -64,10 +64,8 @@ def read_font_bytes(path: Path, root: Path) -> bytes:
     except kit_files.KitFileError as exc:
         if not exc.message.startswith("is larger than"):
             raise
-        more = (f"; raise it in kit.yaml, `budgets: {{font_file_kb: ...}}` (at most {budgets.CEILINGS.font_file_kb})"
-                if kb < budgets.CEILINGS.font_file_kb else "")
         raise kit_files.KitFileError(path, f"is larger than {kb} KB, the most a font file may have (the "
-                                           f"font_file_kb budget){more}") from None
+                                           f"font_file_kb budget); {budgets.how_to_raise('font_file_kb')}") from None
 
 
 def truetype_bytes(font: KitFont, root: Path) -> bytes:

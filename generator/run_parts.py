@@ -100,8 +100,8 @@ def _result(part, future):
         return future.result()
     except BrokenProcessPool:
         raise BuildError(f"the {part.name} part: its worker was killed, most likely past the cpu_seconds budget "
-                         f"({budgets.active().cpu_seconds} s of CPU) or out of memory; simplify the kit, or raise "
-                         f"`budgets:` in kit.yaml") from None
+                         f"({budgets.active().cpu_seconds} s of CPU) or out of memory; simplify the kit, or "
+                         f"{budgets.how_to_raise('cpu_seconds')}") from None
 
 
 def die_with_parent(parent: int) -> None:

@@ -110,6 +110,7 @@ KIT = Record({
         name: optional(Int(1, getattr(CEILINGS, name)), getattr(DEFAULT_BUDGETS, name), doc)
         for name, doc in BUDGET_DOCS.items()
     }, "{memory_mb, cpu_seconds, template_seconds, face_kb, chapter_kb, text_chars, int_digits, text_file_kb, "
-       "font_file_kb}"), {},
-        "what a build may spend on the machine (pnpgen.budgets); raised here, up to fixed ceilings"),
+       "font_file_kb, check_values}"), {},
+        "what a build may spend on the machine (pnpgen.budgets); lowered here: only the person who builds "
+        "raises them (--budget, their budgets.yaml)"),
 }, "the kit description")

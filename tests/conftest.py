@@ -1,6 +1,7 @@
 """Shared fixtures: a private copy of the default kit to break, and an in-process CLI runner."""
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,12 @@ from pnpgen.cli import main
 from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT, load_kit
 
 DEFAULT_KIT_DIR = BUILTIN_DATA / DEFAULT_KIT
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_config_folder(tmp_path_factory):
+    """The tests' own config folder: a developer's budgets.yaml (pnpgen.budget_grants) never reaches them."""
+    os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("config"))
 
 
 @dataclass

@@ -71,14 +71,18 @@ def test_a_table_or_text_over_the_budget_is_refused_unread(kit, capsys, rel):
     assert seconds < 3 and "Traceback" not in said
 
 
-def test_the_text_file_budget_is_raised_in_kit_yaml(kit, capsys):
-    """A 5 MB YAML file (a long comment) is refused at the default and read once kit.yaml raises the budget."""
+def test_the_text_file_budget_is_raised_by_the_user_not_the_kit(kit, capsys):
+    """A 5 MB YAML file (a long comment) is refused at the default, still refused when kit.yaml asks for more
+    (a warning at the ask says how the user may grant it) and read once the user grants it with --budget."""
     with open(kit / "components" / "cards.yaml", "a", encoding="utf-8") as handle:
         handle.write("# " + "x" * (5 * 2**20) + "\n")
     code, said, _ = _run(capsys, "validate", "--data", str(kit))
-    assert code == 1 and "cards.yaml" in said and "text_file_kb: ...}` (at most 262144)" in said, said
+    assert code == 1 and "cards.yaml" in said and "`--budget text_file_kb=8192`" in said, said
     with open(kit / "kit.yaml", "a", encoding="utf-8") as handle:
         handle.write("budgets: {text_file_kb: 8192}\n")
     code, said, _ = _run(capsys, "validate", "--data", str(kit))
-    assert code == 0, said
+    assert code == 1 and "larger than 4 MB" in said, said
+    assert "warning: budgets.text_file_kb: the kit asks for 8192" in said, said
+    code, said, _ = _run(capsys, "validate", "--data", str(kit), "--budget", "text_file_kb=8192")
+    assert code == 0 and "warning" not in said, said
     assert os.path.getsize(kit / "components" / "cards.yaml") > 5 * 2**20

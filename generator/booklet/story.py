@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from reportlab.lib import colors
-from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, TableStyle
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen.booklet.figure import Figure
@@ -182,8 +182,35 @@ def keep_headings_with_pictures(story: list) -> list:
     return result
 
 
+class Contents(TableOfContents):
+    """reportlab's contents, split in linear time: its one table, split page by page, measures all the rows
+    left at every page (a booklet of 4,000 chapters spent most of its time there), so a long contents is
+    split once: the rows that fit here, then tables of ROWS rows, each split only where a page ends in it.
+    A contents that needs no split, or a short one, is the very table it was."""
+
+    ROWS = 100
+
+    def split(self, availWidth, availHeight):
+        rows, heights = self._table._cellvalues, self._table._rowHeights
+        if len(rows) <= self.ROWS:
+            return super().split(availWidth, availHeight)
+        fit, used = 0, 0.0
+        while fit < len(rows) and used + heights[fit] <= availHeight:
+            used += heights[fit]
+            fit += 1
+        if fit == 0:
+            return []
+        return [Table(rows[i:j], colWidths=(availWidth,), style=self.tableStyle)
+                for i, j in _chunks(fit, len(rows), self.ROWS)]
+
+
+def _chunks(first: int, total: int, size: int) -> list[tuple[int, int]]:
+    """(start, end) of the rows that fit first, then of every `size` rows after them."""
+    return [(0, first)] + [(i, min(i + size, total)) for i in range(first, total, size)]
+
+
 def contents() -> TableOfContents:
-    toc = TableOfContents(dotsMinLevel=0)
+    toc = Contents(dotsMinLevel=0)
     toc.levelStyles = [styles()["toc0"], styles()["toc1"]]
     toc.tableStyle = TableStyle([("FONTNAME", (0, 0), (-1, -1), CONDENSED),  # not the Helvetica default
                                  ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),

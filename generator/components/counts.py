@@ -40,13 +40,19 @@ def check_table_counts(table, pieces: list, colours: tuple, problems: Problems) 
         have = Counter(_key(v.get(column)) for v in values)
         for value, number in wanted.items():
             report(f"counts.by.{column}.{value}", f"{table.name} with {column} {value}", number, have[_key(value)])
+    tallies = {}  # the rows counted once per set of columns the `where:` rules match on, not once per rule
     for index, rule in enumerate(counts["where"] or ()):
-        got = sum(all(_key(v.get(k)) == _key(want) for k, want in rule["match"].items()) for v in values)
+        columns = tuple(sorted(rule["match"]))
+        if columns not in tallies:
+            tallies[columns] = Counter(tuple(_key(v.get(k)) for k in columns) for v in values)
+        got = tallies[columns][tuple(_key(rule["match"][k]) for k in columns)]
         report(f"counts.where[{index}]", rule["rule"], rule["total"], got)
 
 
 def check_kit_counts(rules: list, kit_file, lines: dict, tables: dict, pieces: list, problems: Problems) -> None:
-    """kit.yaml `counts:`: totals over several tables or one print group."""
+    """kit.yaml `counts:`: totals over several tables or one print group (the pieces tallied once by table
+    and group, so each rule adds a few numbers instead of reading every piece)."""
+    kinds = Counter((p.ref.split(".", 1)[0], p.group) for p in pieces)
     for index, rule in enumerate(rules):
         path = f"counts[{index}]"
         line = lines.get(path, 0)
@@ -55,11 +61,18 @@ def check_kit_counts(rules: list, kit_file, lines: dict, tables: dict, pieces: l
             problems.error(kit_file, line, f"{path}.tables", f"no table named {', '.join(unknown)} "
                            f"(tables: {', '.join(sorted(tables))})")
             continue
-        chosen = [p for p in pieces if (rule["tables"] and p.ref.split(".", 1)[0] in rule["tables"])
-                  or (rule["group"] and (p.group == rule["group"] or p.group.startswith(rule["group"] + "-")))]
-        if len(chosen) != rule["total"]:
+        chosen = _chosen(rule, kinds)
+        if chosen != rule["total"]:
             problems.error(kit_file, line, path, f"{rule['rule']}: the rule asks for {rule['total']}, "
-                           f"the tables make {len(chosen)}")
+                           f"the tables make {chosen}")
+
+
+def _chosen(rule: dict, kinds: Counter) -> int:
+    """The pieces a kit rule counts, from {(table, print group): pieces}: those of its tables, or of its print
+    group and the group's parts (`counters-1`)."""
+    tables, group = rule["tables"] or (), rule["group"]
+    return sum(n for (table, in_group), n in kinds.items()
+               if table in tables or (group and (in_group == group or in_group.startswith(group + "-"))))
 
 
 def _row_values(piece) -> dict:

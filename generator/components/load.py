@@ -3,12 +3,13 @@ each table against its schema, the templates it names, and the rule counts of th
 from __future__ import annotations
 
 import csv
+import itertools
 from pathlib import Path
 
 from pnpgen import kit_files
 from pnpgen.components.counts import check_kit_counts, check_table_counts
 from pnpgen.components.pieces import table_pieces
-from pnpgen.components.tables import Table, load_table
+from pnpgen.components.tables import MAX_ROWS, Table, load_table
 from pnpgen.images import check_image, template_references
 from pnpgen.problems import Problems, display_path
 from pnpgen.render.templates import template_path
@@ -168,10 +169,14 @@ def data_csv(path: Path, root: Path, problems: Problems) -> list | None:
         problems.error(path, exc.line, "", exc.message)
         return None
     try:
-        return list(reader)
+        rows = list(itertools.islice(reader, MAX_ROWS + 1))
     except csv.Error as exc:  # a cell over csv.field_size_limit() (131,072 characters), say
         problems.error(path, reader.line_num, "", f"not a CSV table this can read: {exc}")
         return None
+    if len(rows) > MAX_ROWS:  # stopped at once, not after millions of rows have filled the memory
+        problems.error(path, reader.line_num, "", f"more than {MAX_ROWS} rows by this line: not a game's data")
+        return None
+    return rows
 
 
 def load_data_files(root: Path, rel: str, kit_file: Path, line: int, problems: Problems,

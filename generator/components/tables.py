@@ -262,6 +262,9 @@ def _csv_table(reader, path: Path, columns: dict, named: Where) -> list | None:
         line = reader.line_num
         if not any(c.strip() for c in cells):
             continue
+        if len(out) == MAX_ROWS:  # stopped here, not after millions of rows have filled the memory
+            Where(path, "rows", line, named.problems).error(f"more than {MAX_ROWS} rows by this line: not a game")
+            return None
         if len(cells) != len(header):
             Where(path, f"rows[{len(out)}]", line, named.problems).error(
                 f"{len(cells)} cells where the header names {len(header)} columns")

@@ -25,7 +25,11 @@ from pnpgen.text import read_text
 TYPESETTING = ("document", "impose", "markdown", "story", "styles", "pdfforms", "figure")
 TEXT = ("table_flow", "paragraphs", "doc_fonts", "inline_icons")  # documents/ modules that set text
 OVERLAY = ("overlay", "pdfforms")  # what lays figure art on laid-out pages
-PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # page objects: a cached PDF is counted unparsed
+PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
+# The most one document may hold: typesetting costs a few ms a block, so a chapter of 100,000 headings would
+# run for minutes (the bundled kits' longest booklet: 76 headings, about 500 blocks).
+MAX_HEADINGS = 2000
+MAX_BLOCKS = 10_000  # page objects: a cached PDF is counted unparsed
 
 
 def lay_out_plain(kit, pagesize, chapters: list, icon_places: list | None = None) -> bytes:
@@ -58,6 +62,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     sources = [(path, render_chapter(path, context, kit.root))
                for path in chapter_files(kit, settings["chapters"], settings.get("back_cover"))]
     chapters = [(path, parse(text, read_text(path, kit.root))) for path, text in sources]  # lines as written
+    check_extent(name, chapters)
     if settings.get("back_cover"):
         chapters[-1] = (chapters[-1][0], on_a_page_of_its_own(chapters[-1][1]))
     figures = draw_figures(ctx, name, chapters, known)
@@ -92,6 +97,22 @@ def on_a_page_of_its_own(blocks: list) -> list:
     if blocks and blocks[0].kind == "directive" and blocks[0].text == "pagebreak":
         return blocks
     return [Block("directive", "pagebreak")] + blocks
+
+
+def check_extent(name: str, chapters: list) -> None:
+    """A document within MAX_HEADINGS headings and MAX_BLOCKS blocks (paragraphs, lists, tables...), else a
+    BuildError at the chapter line past the limit, before anything is typeset."""
+    headings = blocks = 0
+    for path, parsed in chapters:
+        for block in parsed:
+            blocks += 1
+            headings += block.kind == "heading"
+            if headings > MAX_HEADINGS or blocks > MAX_BLOCKS:
+                what = (f"{MAX_HEADINGS} headings" if headings > MAX_HEADINGS
+                        else f"{MAX_BLOCKS} blocks (paragraphs, headings, lists, tables...)")
+                raise BuildError(f"{display_path(path)}:{block.line}: the {name} document has more than {what} by "
+                                 f"here, more than a build typesets in seconds: split it into several documents "
+                                 f"or shorten it")
 
 
 def _check_back_cover(ctx, name: str, settings: dict, pdf: bytes, blocks: list) -> None:
