@@ -1,0 +1,125 @@
+"""A stranger's kit, by the inputs the readers see: spreadsheets, deep SVG, names with terminal escapes, markup
+that would parse in quadratic time, links out of the kit for the watcher, huge files beside the data, a
+long group name. Each must end within seconds with exit 1 and a message naming the file and the line (or
+sheet, row or cell), never traceback text nor the "could not say where" fallback.
+"""
+from __future__ import annotations
+
+import io
+import shutil
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+MINI = Path(__file__).parent / "kits" / "mini"
+UNLOCATED = "could not say where"
+MAIN = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+DOC_RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+def xlsx(rows: bytes, strings: bytes = b"", title: str = "Tokens") -> bytes:
+    """A minimal .xlsx by hand (one sheet, a shared-strings part): openpyxl itself writes inline strings,
+    and a hostile file is written by hand anyway."""
+    kinds = "application/vnd.openxmlformats-officedocument.spreadsheetml."
+    parts = {
+        "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+        '<Default Extension="xml" ContentType="application/xml"/>'
+        f'<Override PartName="/xl/workbook.xml" ContentType="{kinds}sheet.main+xml"/>'
+        f'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="{kinds}worksheet+xml"/>'
+        f'<Override PartName="/xl/sharedStrings.xml" ContentType="{kinds}sharedStrings+xml"/></Types>',
+        "_rels/.rels": f'<Relationships xmlns="{RELS}"><Relationship Id="rId1" '
+        f'Type="{DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+        "xl/workbook.xml": f'<workbook {MAIN} xmlns:r="{DOC_RELS}"><sheets>'
+        f'<sheet name="{title}" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        "xl/_rels/workbook.xml.rels": f'<Relationships xmlns="{RELS}">'
+        f'<Relationship Id="rId1" Type="{DOC_RELS}/worksheet" Target="worksheets/sheet1.xml"/>'
+        f'<Relationship Id="rId2" Type="{DOC_RELS}/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+        "xl/worksheets/sheet1.xml": f"<worksheet {MAIN}><sheetData>".encode() + rows + b"</sheetData></worksheet>",
+        "xl/sharedStrings.xml": f"<sst {MAIN}>".encode() + strings + b"</sst>",
+    }
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as book:
+        for name, data in parts.items():
+            book.writestr(name, data)
+    return out.getvalue()
+
+
+HEADER = b'<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>'
+NAMES = b"<si><t>value</t></si><si><t>qty</t></si>"
+
+
+def row(number: int, value: bytes, kind: bytes = b"") -> bytes:
+    return b'<row r="%d"><c r="A%d"%s><v>%s</v></c><c r="B%d"><v>4</v></c></row>' % (number, number, kind, value, number)
+
+
+def lying_size(data: bytes) -> bytes:
+    """The sheet's member declares fewer bytes than it unpacks to (its header edited after zipping)."""
+    book = zipfile.ZipFile(io.BytesIO(data))
+    info = book.getinfo("xl/worksheets/sheet1.xml")
+    edited = bytearray(data)
+    for start, field in ((info.header_offset + 22, 4), (data.rindex(b"xl/worksheets/sheet1.xml") - 46 + 24, 4)):
+        edited[start:start + field] = (info.file_size - 10).to_bytes(4, "little")
+    return bytes(edited)
+
+
+def kit_with(tmp_path: Path, name: str, data: bytes) -> Path:
+    """The mini kit whose tokens come from components/<name>."""
+    kit = tmp_path / "mini"
+    shutil.copytree(MINI, kit)
+    (kit / "components" / name).write_bytes(data)
+    tokens = kit / "components" / "tokens.yaml"
+    tokens.write_text(tokens.read_text(encoding="utf-8").replace("rows: tokens.csv", f"rows: {name}"), encoding="utf-8")
+    return kit
+
+
+def located(result, *words: str) -> str:
+    said = result.err + result.out
+    assert result.code == 1, said
+    assert "Traceback" not in said and UNLOCATED not in said, said
+    for word in words:
+        assert word in said, said
+    return said
+
+
+GOOD = xlsx(HEADER + row(2, b"1") + row(3, b"2"), NAMES)
+SPREADSHEETS = [
+    ("good", GOOD, None),
+    ("word-in-number-cell", xlsx(HEADER + row(2, b"1") + row(3, b"abc"), NAMES), "tokens.xlsx:Tokens:3: A3: a cell"),
+    ("bad-xml", xlsx(HEADER + b"<row r='2'><c r='A2'><v>1</v></row>", NAMES),
+     "tokens.xlsx is not a readable .xlsx spreadsheet (ParseError: mismatched tag"),
+    ("string-index", xlsx(HEADER + row(2, b"99", b' t="s"'), NAMES), "tokens.xlsx:Tokens:2: A2: a cell"),
+    ("not-a-zip", b"PK\x03\x04 not really a zip", "tokens.yaml:11: rows: "),
+    ("shared-strings", xlsx(HEADER + row(2, b"1"), NAMES + b"".join(b"<si><t>%d</t></si>" % n for n in range(150_000))),
+     "over the sheet_cells budget"),
+    ("cells", xlsx(HEADER + b"".join(row(n, b"1") for n in range(2, 60_000)), NAMES), "over the sheet_cells budget"),
+    ("blank-rows", xlsx(HEADER + row(2, b"1") + row(1_000_000, b"1"), NAMES), "tokens.xlsx:Tokens:50002: "),
+    ("expanded-bytes", xlsx(HEADER + row(2, b"1"), NAMES + b"<si><t>" + bytes(range(48, 112)) * 140_000 + b"</t></si>"),
+     "over the sheet_kb budget"),
+    ("size-lie", lying_size(GOOD), "sheet1.xml cannot be unpacked"),
+]
+
+
+@pytest.mark.parametrize("name, data, words", SPREADSHEETS, ids=[s[0] for s in SPREADSHEETS])
+def test_a_hostile_spreadsheet_is_located_within_seconds(name, data, words, run_cli, tmp_path):
+    kit = kit_with(tmp_path, "tokens.xlsx", data)
+    start = time.process_time()
+    result = run_cli("validate", "--quick", "--data", kit)
+    assert time.process_time() - start < 5
+    if words is None:
+        assert result.code == 0, result.err
+        return
+    said = located(result, words)
+    assert "tokens.xlsx" in said
+
+
+def test_a_word_in_an_int_column_is_the_same_error_as_in_csv(run_cli, tmp_path):
+    """A text cell where a number goes: the column's check says it, at the sheet's row, as for a CSV."""
+    rows = HEADER + row(2, b"1") + b'<row r="3"><c r="A3" t="s"><v>2</v></c><c r="B3"><v>1</v></c></row>'
+    kit = kit_with(tmp_path, "tokens.xlsx", xlsx(rows, NAMES + b"<si><t>two</t></si>"))
+    located(run_cli("validate", "--quick", "--data", kit), "tokens.xlsx:Tokens:3: rows[1].value: must be a whole number")
+    csv_kit = kit_with(tmp_path / "csv", "tokens.csv", b"value,qty\n1,8\ntwo,8\n")
+    located(run_cli("validate", "--quick", "--data", csv_kit), "tokens.csv:3: rows[1].value: must be a whole number")
