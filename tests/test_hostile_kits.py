@@ -123,3 +123,39 @@ def test_a_word_in_an_int_column_is_the_same_error_as_in_csv(run_cli, tmp_path):
     located(run_cli("validate", "--quick", "--data", kit), "tokens.xlsx:Tokens:3: rows[1].value: must be a whole number")
     csv_kit = kit_with(tmp_path / "csv", "tokens.csv", b"value,qty\n1,8\ntwo,8\n")
     located(run_cli("validate", "--quick", "--data", csv_kit), "tokens.csv:3: rows[1].value: must be a whole number")
+
+
+# Deeply nested SVG -------------------------------------------------------------------------------------------
+
+def mini_copy(tmp_path: Path) -> Path:
+    kit = tmp_path / "mini"
+    shutil.copytree(MINI, kit)
+    return kit
+
+
+def nest(depth: int) -> str:
+    return "<g>" * depth + '<rect x="1" y="1" width="2" height="2"/>' + "</g>" * depth
+
+
+def prepend(path: Path, text: str) -> None:
+    path.write_text(text + path.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+@pytest.mark.parametrize("depth, art", [(3000, False), (3000, True), (90, False), (90, True)])
+def test_deeply_nested_svg_is_located_before_anything_recurses(depth, art, run_cli, tmp_path):
+    """3,000 nested groups in a face's template, or in an SVG art file it shows: the face's row and template
+    (or the art file) named, no RecursionError; 90 levels still draw."""
+    kit = mini_copy(tmp_path)
+    template = kit / "templates" / "card-front.svg.j2"
+    if art:
+        (kit / "art" / "deep.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" '
+                                              f'viewBox="0 0 10 10">{nest(depth)}</svg>', encoding="utf-8")
+        prepend(template, '<image href="{{ "art/deep" ~ ".svg" }}" x="1" y="1" width="9" height="9"/>\n')
+    else:
+        prepend(template, nest(depth) + "\n")
+    result = run_cli("build", "--data", kit, "--out", tmp_path / "out", "--only", "components", "--quiet")
+    if depth < 100:
+        assert result.code == 0, result.err
+        return
+    said = located(result, "nest more than 100 deep", "components/cards.yaml:")
+    assert ("art/deep.svg" if art else "card-front.svg.j2: the SVG it made") in said
