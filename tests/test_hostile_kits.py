@@ -159,3 +159,30 @@ def test_deeply_nested_svg_is_located_before_anything_recurses(depth, art, run_c
         return
     said = located(result, "nest more than 100 deep", "components/cards.yaml:")
     assert ("art/deep.svg" if art else "card-front.svg.j2: the SVG it made") in said
+
+
+# Names a terminal cannot be hijacked by -----------------------------------------------------------------------
+
+ESCAPES = "02-\x1b]0;PWNED\x07\x1b[2J.md"
+
+
+@pytest.mark.parametrize("command", ["validate", "build"])
+def test_control_characters_in_a_name_are_printed_escaped(command, run_cli, tmp_path):
+    """A chapter named with a terminal's title and clear-screen codes, holding a bad template line: the
+    message names the file with its codes written out (\\x1b), none of them raw, on stdout or stderr."""
+    kit = mini_copy(tmp_path)
+    (kit / "rules" / ESCAPES).write_text("# Two\n\n{% if %}\n", encoding="utf-8")
+    result = run_cli(command, "--data", kit, *(("--out", tmp_path / "out") if command == "build" else ()))
+    said = located(result, "02-\\x1b]0;PWNED\\x07\\x1b[2J.md:3")
+    assert not any(ord(c) < 32 and c not in "\n\t" for c in said), repr(said)
+
+
+def test_every_control_character_is_escaped_and_the_progress_line_keeps_its_own():
+    from pnpgen.progress import Progress
+    from pnpgen.terminal import SafeStream, escaped
+    assert escaped("a\x1b[2Jb\x07\x9b\x7f\r\tc\n") == "a\\x1b[2Jb\\x07\\x9b\\x7f\\x0d\tc\n"
+    raw = io.StringIO()
+    raw.isatty = lambda: True
+    progress = Progress(stream=SafeStream(raw))
+    progress.start("cards\x1b[2J", 1, 2)
+    assert raw.getvalue() == "\r\x1b[K[1/2] cards\\x1b[2J ..."
