@@ -186,3 +186,55 @@ def test_every_control_character_is_escaped_and_the_progress_line_keeps_its_own(
     progress = Progress(stream=SafeStream(raw))
     progress.start("cards\x1b[2J", 1, 2)
     assert raw.getvalue() == "\r\x1b[K[1/2] cards\\x1b[2J ..."
+
+
+# Markup parsed in time linear in the text ------------------------------------------------------------------------
+
+def test_an_aid_text_of_unclosed_font_tags_is_located_within_seconds(run_cli, tmp_path):
+    """200,000 `<font` openers: the face-name regex scanned to the end for each (minutes); now its error."""
+    kit = mini_copy(tmp_path)
+    (kit / "aids").mkdir()
+    (kit / "aids" / "cards.yaml").write_text('cards:\n  turn:\n    title: Turn\n    back: []\n    front:\n'
+                                             '      - text: "' + "<font " * 200_000 + '"\n', encoding="utf-8")
+    start = time.process_time()
+    result = run_cli("build", "--data", kit, "--out", tmp_path / "out", "--quiet")
+    assert time.process_time() - start < 10
+    located(result, "aids/cards.yaml:6: cards.turn.front[0].text: the text's markup does not parse")
+
+
+def test_a_huge_paragraph_of_unclosed_italics_is_located_within_seconds(run_cli, tmp_path):
+    """A 900 KB paragraph of `*a ` (italics never closed): the italics regex tried every star against the
+    rest of the line (hours); now parsed at once, and a paragraph past 50,000 characters is said at its line
+    (reportlab wraps the rest of a paragraph again on every page)."""
+    kit = mini_copy(tmp_path)
+    chapter = kit / "rules" / "01-rules.md"
+    lines = chapter.read_text(encoding="utf-8").count("\n")
+    with chapter.open("a", encoding="utf-8") as text:
+        text.write("\n" + "*a " * 300_000 + "\n")
+    start = time.process_time()
+    result = run_cli("build", "--data", kit, "--out", tmp_path / "out", "--only", "documents", "--quiet")
+    assert time.process_time() - start < 10
+    located(result, f"rules/01-rules.md:{lines + 2}: a paragraph of 899,999 characters (at most 50,000)")
+
+
+def test_the_markup_parsers_are_linear_and_say_what_the_regexes_said():
+    """Sizes that took minutes when the parsing was quadratic, each well under a second; on short random
+    texts the linear parsers give what the regexes they replace gave."""
+    import random
+    import re
+
+    from pnpgen.booklet.markdown import inline, italics
+    from pnpgen.documents.charts import outside_jinja
+    from pnpgen.documents.inline_icons import with_icons
+    start = time.process_time()
+    assert inline("*a " * 300_000).count("<i>") == 0
+    assert outside_jinja("{{ " * 500_000 + ":x:") .endswith(":x:")
+    assert with_icons("<b " * 300_000, {}, 9).startswith("<b ")
+    assert time.process_time() - start < 2
+    italic = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
+    jinja = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+    pick = random.Random(40)
+    for _ in range(20_000):
+        text = "".join(pick.choice("*a b_\n.é{}%#") for _ in range(pick.randint(0, 14)))
+        assert italics(text) == italic.sub(r"<i>\1</i>", text), repr(text)
+        assert outside_jinja(text) == jinja.sub(" ", text), repr(text)
