@@ -238,3 +238,51 @@ def test_the_markup_parsers_are_linear_and_say_what_the_regexes_said():
         text = "".join(pick.choice("*a b_\n.é{}%#") for _ in range(pick.randint(0, 14)))
         assert italics(text) == italic.sub(r"<i>\1</i>", text), repr(text)
         assert outside_jinja(text) == jinja.sub(" ", text), repr(text)
+
+
+# The watcher never leaves the kit ---------------------------------------------------------------------------
+
+def test_the_watcher_watches_the_kits_own_folders_and_follows_no_link(tmp_path):
+    """`notes/usr -> /usr` and a link to a folder of the kit add no watch; the output, hidden folders and
+    caches are left out; every folder watched is a real one inside the kit or the built-in templates."""
+    from pnpgen.render.templates import template_dirs
+    from pnpgen.watch import watched_folders
+    kit = mini_copy(tmp_path)
+    (kit / "notes" / "deep").mkdir(parents=True)
+    (kit / "notes" / "usr").symlink_to("/usr")
+    (kit / "notes" / "again").symlink_to(kit / "rules")
+    (kit / ".git" / "objects").mkdir(parents=True)
+    (kit / "output" / "mini").mkdir(parents=True)
+    folders = watched_folders(kit, kit / "output")
+    inside = [f.relative_to(kit).as_posix() for f in folders if f.is_relative_to(kit)]
+    assert sorted(inside) == sorted([".", "art", "boards", "components", "notes", "notes/deep", "rules", "templates"])
+    builtin = [f for f in folders if not f.is_relative_to(kit)]
+    assert all(any(f.is_relative_to(t) for t in template_dirs(kit) if not t.is_relative_to(kit)) for f in builtin)
+
+
+def test_the_watcher_sees_a_file_in_a_folder_made_while_it_watches(tmp_path):
+    """Each folder is watched alone, so a folder made later is watched afresh: a file saved in it rebuilds."""
+    import threading
+
+    from pnpgen.watch import watch
+    kit = mini_copy(tmp_path)
+    said, stop, builds = io.StringIO(), threading.Event(), []
+    watcher = threading.Thread(target=watch, args=(kit, tmp_path / "out", lambda: builds.append(1) or "ok", stop, said))
+    watcher.start()
+    try:
+        def wait_for(count: int) -> None:
+            deadline = time.monotonic() + 20
+            while len(builds) < count and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert len(builds) == count, said.getvalue()
+        while "watching" not in said.getvalue() and watcher.is_alive():
+            time.sleep(0.05)
+        (kit / "notes").mkdir()
+        wait_for(2)
+        time.sleep(0.5)  # the new set of folders is being watched
+        (kit / "notes" / "todo.md").write_text("later\n", encoding="utf-8")
+        wait_for(3)
+    finally:
+        stop.set()
+        watcher.join(10)
+    assert "todo.md" in said.getvalue()
