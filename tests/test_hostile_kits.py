@@ -286,3 +286,21 @@ def test_the_watcher_sees_a_file_in_a_folder_made_while_it_watches(tmp_path):
         stop.set()
         watcher.join(10)
     assert "todo.md" in said.getvalue()
+
+
+# Digests read only what a build may read ----------------------------------------------------------------------
+
+def test_a_huge_file_nothing_names_is_never_read(run_cli, tmp_path):
+    """A 3 GB sparse file in the kit folder (no disk used), named by nothing: the build's input digests
+    read it whole and the build failed on the memory budget. Now it is known by its stat, the build passes
+    in seconds; named as a table's rows, it is refused by its size at its own file."""
+    import os
+    kit = mini_copy(tmp_path)
+    huge = kit / "art" / "movie.mkv"
+    with huge.open("wb") as sparse:
+        sparse.truncate(3 * 2**30)
+    start = time.process_time()
+    assert run_cli("build", "--data", kit, "--out", tmp_path / "out", "--only", "manifest", "--quiet").code == 0
+    assert time.process_time() - start < 10
+    os.replace(huge, kit / "components" / "tokens.csv")
+    located(run_cli("validate", "--quick", "--data", kit), "tokens.csv", "text_file_kb budget")
