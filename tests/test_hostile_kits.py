@@ -304,3 +304,28 @@ def test_a_huge_file_nothing_names_is_never_read(run_cli, tmp_path):
     assert time.process_time() - start < 10
     os.replace(huge, kit / "components" / "tokens.csv")
     located(run_cli("validate", "--quick", "--data", kit), "tokens.csv", "text_file_kb budget")
+
+
+# Ids that name output files ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("file, old, line", [("components/cards.yaml", "group: cards", 8),
+                                             ("a table file", None, None)])
+def test_a_long_id_is_located_where_it_is_written(file, old, line, run_cli, tmp_path):
+    """A print group of 300 letters ended in an error about the output folder ("File name too long"), with
+    no place: an id names output files, so it is at most 64 characters, said at its line."""
+    kit = mini_copy(tmp_path)
+    long_id = "c" * 300
+    if old is None:  # a table file whose name (its id, and its group's) is long (a file name has 255 at most)
+        long_id = "c" * 200
+        (kit / "components" / "cards.yaml").rename(kit / "components" / f"{long_id}.yaml")
+        kit_yaml = kit / "kit.yaml"
+        kit_yaml.write_text(kit_yaml.read_text(encoding="utf-8").replace("  cards: {marks: crop}\n", "")
+                            .replace("tables: [cards,", f"tables: [{long_id},"), encoding="utf-8")
+        located(run_cli("validate", "--quick", "--data", kit), f"{long_id}.yaml", "at most 64")
+        return
+    path = kit / file
+    path.write_text(path.read_text(encoding="utf-8").replace(old, f"group: {long_id}"), encoding="utf-8")
+    kit_yaml = kit / "kit.yaml"
+    kit_yaml.write_text(kit_yaml.read_text(encoding="utf-8").replace("  cards: {marks: crop}\n", ""), encoding="utf-8")
+    located(run_cli("build", "--data", kit, "--out", tmp_path / "out", "--quiet"),
+            f"components/cards.yaml:{line}: group: must be an id of letters, digits, _ or - (at most 64)")

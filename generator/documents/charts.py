@@ -27,7 +27,9 @@ from pnpgen.render.templates import format_number
 from pnpgen import kit_files
 from pnpgen.kit_loader import KitLoader
 from pnpgen.sandbox import KitSandbox, KitUndefined, kit_code_failure
-from pnpgen.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Str, Where, optional
+from pnpgen.schema import (
+    ID_PATTERN, ID_WORDS, INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Str, Where, optional,
+)
 from pnpgen.text import join_and
 from pnpgen.yamlio import YamlSyntaxError, load_yaml
 
@@ -36,7 +38,7 @@ SPACES = re.compile(r"[ \t\r\n]+")
 DASH = "\u2013"
 
 COLUMN = Record({
-    "id": optional(Str(r"[A-Za-z][A-Za-z0-9_-]*", "an id of letters, digits, _ or -"), None,
+    "id": optional(Str(ID_PATTERN, ID_WORDS), None,
                    "the name a place uses to pick this column (table('x', columns=[...]))"),
     "header": Field(Str(), doc="the header text: a Jinja template (with `item` in a repeated column)"),
     "cell": Field(Str(), doc="each row's cell: a Jinja template with `row` (and `item`)"),
