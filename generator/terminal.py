@@ -36,11 +36,16 @@ class SafeStream:
         return getattr(self._stream, name)
 
 
+def safe(stream) -> SafeStream:
+    """`stream` escaped (a stream bound before a command wrapped sys.stderr, say as a default argument)."""
+    return stream if isinstance(stream, SafeStream) else SafeStream(stream)
+
+
 @contextlib.contextmanager
 def safe_output():
     """sys.stdout and sys.stderr escaped for the time of a command (then the ones before it, as they were)."""
     saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = SafeStream(saved[0]), SafeStream(saved[1])
+    sys.stdout, sys.stderr = safe(saved[0]), safe(saved[1])
     try:
         yield
     finally:

@@ -15,6 +15,7 @@ from typing import Callable
 
 from pnpgen.problems import BuildError, KitError
 from pnpgen.render.templates import template_dirs
+from pnpgen.terminal import safe
 
 
 MAX_FOLDERS = 2000  # a kit has tens; past this many the rest are not watched (and the watch says so)
@@ -61,8 +62,10 @@ def _relevant(out_dir: Path) -> Callable:
 
 
 def watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_event=None,
-          stream=sys.stderr) -> int:
-    """Build now, then again on every change; `build_once` returns a one-line summary or raises."""
+          stream=None) -> int:
+    """Build now, then again on every change; `build_once` returns a one-line summary or raises. What it
+    says goes out escaped (pnpgen.terminal: the names of changed files are the kit's)."""
+    stream = safe(stream or sys.stderr)
     try:
         _watch(kit_root, out_dir, build_once, stop_event, stream)
     except KeyboardInterrupt:  # Ctrl-C in the middle of a build: that build never lands, the last good one stays

@@ -261,7 +261,8 @@ def test_the_watcher_watches_the_kits_own_folders_and_follows_no_link(tmp_path):
 
 
 def test_the_watcher_sees_a_file_in_a_folder_made_while_it_watches(tmp_path):
-    """Each folder is watched alone, so a folder made later is watched afresh: a file saved in it rebuilds."""
+    """Each folder is watched alone, so a folder made later is watched afresh: a file saved in it rebuilds,
+    its name said with its escape codes written out."""
     import threading
 
     from pnpgen.watch import watch
@@ -280,12 +281,12 @@ def test_the_watcher_sees_a_file_in_a_folder_made_while_it_watches(tmp_path):
         (kit / "notes").mkdir()
         wait_for(2)
         time.sleep(0.5)  # the new set of folders is being watched
-        (kit / "notes" / "todo.md").write_text("later\n", encoding="utf-8")
+        (kit / "notes" / "todo\x1b[2J.md").write_text("later\n", encoding="utf-8")
         wait_for(3)
     finally:
         stop.set()
         watcher.join(10)
-    assert "todo.md" in said.getvalue()
+    assert "todo\\x1b[2J.md" in said.getvalue() and "\x1b" not in said.getvalue()
 
 
 # Digests read only what a build may read ----------------------------------------------------------------------
