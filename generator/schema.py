@@ -21,6 +21,7 @@ INVALID = object()  # returned by a check that recorded a problem
 ID_PATTERN = r"[A-Za-z][A-Za-z0-9_-]{0,63}"
 ID_WORDS = "an id of letters, digits, _ or - (at most 64)"
 
+
 @dataclass
 class Where:
     """The place a value came from: file, dotted field path, line."""
