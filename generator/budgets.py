@@ -11,7 +11,8 @@ cannot tell a slow template from a hostile one: the process itself is limited. W
   worker is killed by the kernel a few seconds later if it does not stop);
 - output: one piece face's SVG at most `face_kb`, one rendered chapter or aid text at most `chapter_kb`;
 - input: one CSV, YAML or Markdown file of the kit at most `text_file_kb`, one font file at most `font_file_kb`,
-  each refused by its size before it is read;
+  each refused by its size before it is read; one spreadsheet at most `sheet_kb` of XML once unzipped and
+  `sheet_cells` cells and shared strings, counted in the unzipped bytes before openpyxl parses them;
 - the sandbox: no text longer than `text_chars` and no whole number longer than `int_digits` digits;
 - declared checks (kit.yaml `checks:`): one path may reach at most `check_values` values.
 
@@ -50,11 +51,13 @@ class Budgets:
     text_file_kb: int = 4096     # one CSV, YAML or Markdown file of the kit (kit.yaml itself is held to the default)
     font_file_kb: int = 30720    # one font file of the kit's fonts/ folder
     check_values: int = 100_000  # the values one path of a declared check (kit.yaml `checks:`) may reach
+    sheet_kb: int = 8192         # one spreadsheet's XML once unzipped (a deck is tens of KB)
+    sheet_cells: int = 100_000   # cells read from one spreadsheet, and its shared strings
 
 
 CEILINGS = Budgets(memory_mb=16384, cpu_seconds=3600, template_seconds=300, face_kb=262144, chapter_kb=262144,
                    text_chars=100_000_000, int_digits=100_000, text_file_kb=262144,
-                   font_file_kb=262144, check_values=10_000_000)
+                   font_file_kb=262144, check_values=10_000_000, sheet_kb=262144, sheet_cells=10_000_000)
 DOCS = {
     "memory_mb": "address space a build may add, in MiB",
     "cpu_seconds": "CPU seconds of the build and of each of its workers",
@@ -66,6 +69,8 @@ DOCS = {
     "text_file_kb": "size of one CSV, YAML or Markdown file of the kit, in KiB",
     "font_file_kb": "size of one font file of the kit, in KiB",
     "check_values": "the values one path of a declared check may reach",
+    "sheet_kb": "one spreadsheet's XML once unzipped, in KiB",
+    "sheet_cells": "cells read from one spreadsheet, and its shared strings",
 }
 GRACE_SECONDS = 5  # a worker past its CPU budget that does not stop is killed by the kernel this much later
 _active = Budgets()

@@ -14,6 +14,7 @@ from pnpgen.kit_folder import DEFAULT_KIT, bundled_kits, find_kit
 from pnpgen.parts import all_parts
 from pnpgen.problems import BuildError, KitError
 from pnpgen.progress import Progress
+from pnpgen.terminal import safe_output
 
 # The kit loader, the build and what they import (YAML, Jinja, the schemas) load inside the commands that use
 # them: a build that finds its output up to date never needs them.
@@ -38,6 +39,13 @@ def _raise_terminated(signum, frame):
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command `argv` asks for; everything it prints goes out with control characters escaped
+    (pnpgen.terminal: a kit's file names and texts are a stranger's)."""
+    with safe_output():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):

@@ -78,10 +78,16 @@ def _readable(data: bytes, path: Path, ref: str) -> str | None:
 
 
 def _well_formed(data: bytes, ref: str) -> str | None:
-    """An SVG that does not parse as XML would stop the build when drawn, far from the line that names it."""
+    """An SVG that does not parse as XML, or nests too deep to draw, would stop the build when drawn, far from
+    the line that names it."""
     import xml.etree.ElementTree as ET
+
+    from pnpgen.svg_depth import TooDeep, check_depth
     try:
+        check_depth(data)
         ET.fromstring(data)
+    except TooDeep as exc:
+        return f"{ref!r}: {exc}"
     except ET.ParseError as exc:
         line, column = exc.position
         return f"{ref!r} is not a well-formed SVG file (line {line}, column {column}: {str(exc).split(':')[0]})"

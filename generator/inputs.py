@@ -5,6 +5,11 @@ on every build, also when nothing changed. Reading and hashing ~200 files each t
 of such a build; a memo of each file's (size, mtime, inode) -> digest, kept in the build's cache folder,
 re-hashes only the files whose stat changed (as git's index does). A file modified within the last
 RACY_SECONDS is never memoised: an edit landing in the same clock tick as the memo cannot be missed.
+
+Files are hashed as a stream, and a file larger than the kit reader would ever read (pnpgen.kit_files: a
+table or text past `text_file_kb`, anything past 256 MB) is known by its stat alone, never read: its content
+cannot reach a build (reading it is a located error), and a 3 GB file left in the kit folder, named by
+nothing, made every build read it whole and fail on the memory budget.
 """
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ import os
 import time
 from pathlib import Path
 
-from pnpgen import resources
+from pnpgen import kit_files, resources
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
 from pnpgen.whole_files import write_whole
 
@@ -56,7 +61,10 @@ class DigestMemo:
         entry = self.known.get(key)
         if entry is not None and tuple(entry[:3]) == seen:
             return entry[3]
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if stat.st_size > kit_files.size_limit(path)[0]:
+            return hashlib.sha256(b"unread\0" + repr(seen).encode()).hexdigest()
+        with open(path, "rb") as stream:
+            digest = hashlib.file_digest(stream, "sha256").hexdigest()
         if self.now_ns - stat.st_mtime_ns > RACY_SECONDS * 1e9:
             self.known[key] = [*seen, digest]
             self.changed = True

@@ -22,12 +22,14 @@ class Progress:
 
     def start(self, part: str, index: int, total: int) -> None:
         if self.live:
-            self.stream.write(f"\r\x1b[K[{index}/{total}] {part} ...")
+            self._control("\r\x1b[K")
+            self.stream.write(f"[{index}/{total}] {part} ...")
             self.stream.flush()
 
     def finish(self, part: str, index: int, total: int, seconds: float) -> None:
         if self.live:
-            self.stream.write(f"\r\x1b[K[{index}/{total}] {part} {seconds:.2f} s\n")
+            self._control("\r\x1b[K")
+            self.stream.write(f"[{index}/{total}] {part} {seconds:.2f} s\n")
         elif self.verbose:
             self.stream.write(f"{part}: {seconds:.2f} s\n")
         self.stream.flush()
@@ -37,6 +39,10 @@ class Progress:
         if self.verbose:
             self.stream.write(f"  {message}\n")
             self.stream.flush()
+
+    def _control(self, codes: str) -> None:
+        """The progress line's own codes, past pnpgen.terminal's escaping (which every message goes through)."""
+        getattr(self.stream, "control", self.stream.write)(codes)
 
     def __call__(self, message: str) -> None:  # parts call ctx.log(message)
         self.detail(message)

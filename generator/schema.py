@@ -16,6 +16,12 @@ from pnpgen.yamlio import LocatedDict, LocatedList
 INVALID = object()  # returned by a check that recorded a problem
 
 
+# An id: a table, a print group, a document, a map key. Ids name output files (cards.pdf, cards-red-back.png),
+# so they are kept short: a 300-letter group ended in "File name too long" in the output folder, unlocated.
+ID_PATTERN = r"[A-Za-z][A-Za-z0-9_-]{0,63}"
+ID_WORDS = "an id of letters, digits, _ or - (at most 64)"
+
+
 @dataclass
 class Where:
     """The place a value came from: file, dotted field path, line."""
@@ -215,7 +221,7 @@ class MapOf(Spec):
     """A mapping keyed by ids (unit codes, marker names) whose values all follow one spec."""
 
     value: Spec
-    key: Spec = field(default_factory=lambda: Str(r"[A-Za-z][A-Za-z0-9_-]*", "an id of letters, digits, _ or -"))
+    key: Spec = field(default_factory=lambda: Str(ID_PATTERN, ID_WORDS))
 
     @property
     def description(self):

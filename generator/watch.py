@@ -1,10 +1,13 @@
 """`pnpgen build --watch`: rebuild whenever a data or template file changes, until Ctrl-C.
 
 A broken edit prints its located error and keeps watching; the last good output stays in place because
-builds only ever land whole.
+builds only ever land whole. The watcher never leaves the kit: it watches the kit's own real folders, each
+alone (a recursive watch follows links, and a `notes/usr -> /usr` link put 16,353 inotify watches on the
+system's folders), and watches afresh when a folder is made or removed.
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -12,10 +15,38 @@ from typing import Callable
 
 from pnpgen.problems import BuildError, KitError
 from pnpgen.render.templates import template_dirs
+from pnpgen.terminal import safe
+
+
+MAX_FOLDERS = 2000  # a kit has tens; past this many the rest are not watched (and the watch says so)
 
 
 def watched_paths(kit_root: Path) -> list[Path]:
     return [p for p in [Path(kit_root), *template_dirs(kit_root)] if p.exists()]
+
+
+def watched_folders(kit_root: Path, out_dir: Path) -> list[Path]:
+    """Every real folder under the kit and its template folders, links never followed, the build's output
+    and hidden folders (caches, version control) left out: what each gets a watch of its own."""
+    out = Path(out_dir).resolve()
+    folders: list[Path] = []
+    seen: set[Path] = set()
+    for root in watched_paths(kit_root):
+        for current, names, _ in os.walk(root):  # os.walk lists a link to a folder but never goes into it
+            if Path(current) in seen:  # the kit's own templates/, a template folder and the kit's
+                names.clear()
+                continue
+            seen.add(Path(current))
+            folders.append(Path(current))
+            names[:] = sorted(n for n in names if _own_folder(Path(current) / n, out))
+            if len(folders) >= MAX_FOLDERS:
+                return folders
+    return folders
+
+
+def _own_folder(path: Path, out: Path) -> bool:
+    return not (path.is_symlink() or path.name.startswith(".") or path.name == "__pycache__"
+                or path.resolve().is_relative_to(out))
 
 
 def _relevant(out_dir: Path) -> Callable:
@@ -31,8 +62,10 @@ def _relevant(out_dir: Path) -> Callable:
 
 
 def watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_event=None,
-          stream=sys.stderr) -> int:
-    """Build now, then again on every change; `build_once` returns a one-line summary or raises."""
+          stream=None) -> int:
+    """Build now, then again on every change; `build_once` returns a one-line summary or raises. What it
+    says goes out escaped (pnpgen.terminal: the names of changed files are the kit's)."""
+    stream = safe(stream or sys.stderr)
     try:
         _watch(kit_root, out_dir, build_once, stop_event, stream)
     except KeyboardInterrupt:  # Ctrl-C in the middle of a build: that build never lands, the last good one stays
@@ -46,20 +79,31 @@ def _watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_ev
     import watchfiles
 
     _attempt(build_once, stream)
-    paths = watched_paths(kit_root)
     announced = False
-    for changes in watchfiles.watch(*paths, watch_filter=_relevant(out_dir), stop_event=stop_event,
-                                    raise_interrupt=False, debounce=150, step=50,
-                                    rust_timeout=200, yield_on_timeout=True):
-        if not announced:  # the first yield proves the watcher is live: edits from now on are seen
-            stream.write(f"watching {', '.join(str(p) for p in paths)} (Ctrl-C to stop)\n")
-            stream.flush()
-            announced = True
-        if not changes:
-            continue
-        names = sorted({Path(p).name for _, p in changes})
-        stream.write(f"changed: {', '.join(names)}\n")
-        _attempt(build_once, stream)
+    while True:  # once per set of folders: a folder made or removed starts a watch of the new set
+        folders = watched_folders(kit_root, out_dir)
+        for changes in watchfiles.watch(*folders, watch_filter=_relevant(out_dir), stop_event=stop_event,
+                                        raise_interrupt=False, debounce=150, step=50, recursive=False,
+                                        rust_timeout=200, yield_on_timeout=True):
+            if not announced:  # the first yield proves the watcher is live: edits from now on are seen
+                _announce(kit_root, folders, stream)
+                announced = True
+            if not changes:
+                continue
+            names = sorted({Path(p).name for _, p in changes})
+            stream.write(f"changed: {', '.join(names)}\n")
+            _attempt(build_once, stream)
+            if watched_folders(kit_root, out_dir) != folders:
+                break
+        else:
+            return  # stopped
+
+
+def _announce(kit_root: Path, folders: list, stream) -> None:
+    more = f"; only the first {MAX_FOLDERS} folders are watched" if len(folders) >= MAX_FOLDERS else ""
+    stream.write(f"watching {', '.join(str(p) for p in watched_paths(kit_root))} ({len(folders)} folders, "
+                 f"links not followed{more}) (Ctrl-C to stop)\n")
+    stream.flush()
 
 
 def _attempt(build_once: Callable[[], str], stream) -> None:

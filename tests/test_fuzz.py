@@ -4,6 +4,11 @@ text, or its kind: a symlink out of the kit or to another file, a folder, a FIFO
 located error or a valid kit: never a traceback, never an exit code other than 0 or 1, never the text of a
 file outside the kit, within seconds, and a failed build leaves the earlier output byte for byte.
 
+Some mutations are the hostile kit's families (tests/test_hostile_kits.py): a file renamed with terminal
+escapes (nothing printed may hold a raw control character), SVG groups nested thousands deep in a template,
+italics and `<font` tags never closed in a chapter (parsed in linear time), an unreferenced 3 GB sparse
+file beside the data (never read), a 300-letter print group.
+
 The normal suite runs a few dozen mutations (a few seconds); `pytest -m fuzz` runs many more
 (PNPGEN_FUZZ_RUNS, default 2000; PNPGEN_FUZZ_SEED picks another sequence; PNPGEN_FUZZ_BUILD_EVERY, default
 10). A failure prints the kit, the
@@ -36,6 +41,8 @@ INSERTS = (":", "-", "[", "]", "{", "}", "#", "&a", "*a", "!!", "|", ">", "'", '
 TEXT_KINDS = ("*.yaml", "*.csv", "*.md", "*.svg.j2")
 FILE_TYPES = ("symlink-out", "symlink-in", "directory", "empty", "binary", "delete") + (("fifo",) if hasattr(os, "mkfifo") else ())
 SECRET = "hunter2-secret-line"  # the text of a file outside the kit: it must never be printed
+HOSTILE = ("escape-name", "deep-svg", "unclosed-italics", "unclosed-font", "sparse-file", "long-group")
+RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # what pnpgen.terminal escapes before printing
 
 
 def kit_files(kit: Path) -> list[Path]:
@@ -60,6 +67,29 @@ def mutate_type(path: Path, rng: random.Random, secret: Path) -> str:
     elif kind != "delete":
         path.write_bytes(b"")
     return f"made a {kind}"
+
+
+def mutate_hostile(path: Path, rng: random.Random):
+    """One of the hostile kit's families applied at `path`: (description, how to undo what is not `path`)."""
+    kind = rng.choice(HOSTILE)
+    text = path.read_text(encoding="utf-8")
+    if kind == "escape-name":
+        named = path.with_name(f"{path.stem}-\x1b]0;PWNED\x07\x1b[2J{''.join(path.suffixes)}")
+        path.rename(named)
+        return f"{kind}: renamed {named.name!r}", lambda: named.unlink(missing_ok=True)
+    if kind == "sparse-file":
+        huge = path.parent / "huge-unreferenced.bin"
+        with huge.open("wb") as sparse:
+            sparse.truncate(3 * 2**30)
+        return kind, lambda: huge.unlink(missing_ok=True)
+    if kind == "long-group" and path.suffix == ".yaml":
+        path.write_text(f"group: {'g' * 300}\n{text}", encoding="utf-8")
+    elif kind == "deep-svg" or path.name.endswith(".svg.j2"):
+        path.write_text("<g>" * 3000 + "</g>" * 3000 + "\n" + text, encoding="utf-8")
+    else:
+        path.write_text(text + "\n\n" + ("*a " if kind == "unclosed-italics" else "<font ") * 200_000 + "\n",
+                        encoding="utf-8")
+    return kind, lambda: None
 
 
 def restore(path: Path, original: bytes) -> None:
@@ -124,8 +154,9 @@ class Fuzzer:
     runs validate (and every `build_every`-th time a build over the kit's earlier output), checks the
     promises and restores the file."""
 
-    def __init__(self, tmp_path: Path, seed: int, build_every: int = 0, types_every: int = 4):
+    def __init__(self, tmp_path: Path, seed: int, build_every: int = 0, types_every: int = 4, hostile_every: int = 8):
         self.rng, self.seed, self.build_every, self.types_every = random.Random(seed), seed, build_every, types_every
+        self.hostile_every = hostile_every
         self.secret = tmp_path / "outside" / "secret.txt"
         self.secret.parent.mkdir()
         self.secret.write_text(f"{SECRET}\nname: {SECRET}\n")
@@ -134,7 +165,7 @@ class Fuzzer:
             self.copies[kit.name] = tmp_path / kit.name
             shutil.copytree(kit, self.copies[kit.name], ignore=shutil.ignore_patterns("__pycache__"))
         self.tmp_path = tmp_path
-        self.stats = {"runs": 0, "validated": 0, "built": 0, "errors": 0, "types": 0, "slowest": 0.0}
+        self.stats = {"runs": 0, "validated": 0, "built": 0, "errors": 0, "types": 0, "hostile": 0, "slowest": 0.0}
 
     def targets(self) -> list[tuple[str, Path]]:
         per_kit = [[(name, rel) for rel in kit_files(copy)] for name, copy in self.copies.items()]
@@ -163,7 +194,11 @@ class Fuzzer:
         path = self.copies[name] / rel
         original = path.read_bytes()
         out = self.earlier(name) if build else None
-        if self.types_every and self.rng.randrange(self.types_every) == 0:
+        undo = None
+        if self.hostile_every and self.rng.randrange(self.hostile_every) == 0:
+            how, undo = mutate_hostile(path, self.rng)
+            self.stats["hostile"] += 1
+        elif self.types_every and self.rng.randrange(self.types_every) == 0:
             how = mutate_type(path, self.rng, self.secret)
             self.stats["types"] += 1
         else:
@@ -183,6 +218,8 @@ class Fuzzer:
         except BaseException as exc:  # noqa: BLE001 - any escape is the bug we look for
             return [f"{what}: {type(exc).__name__}: {exc}"]
         finally:
+            if undo is not None:
+                undo()
             restore(path, original)
         seconds = time.monotonic() - start
         self.stats["runs"] += 1
@@ -201,6 +238,8 @@ class Fuzzer:
             failures.append(f"{what}: an error without a file: {err.strip()[-300:]}")
         if SECRET in err:
             failures.append(f"{what}: printed the text of a file outside the kit")
+        if RAW_CONTROL.search(err):
+            failures.append(f"{what}: printed a raw control character: {RAW_CONTROL.search(err).group()!r}")
         if seconds > SLOW_SECONDS:
             failures.append(f"{what}: took {seconds:.0f} s")
         if built:

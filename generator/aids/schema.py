@@ -71,7 +71,7 @@ def markup_problem(text: str) -> str | None:
 
 _PARSED = KnownGood("markup-ok.txt", "reportlab-paragraph-3")  # 3: <img> refused
 TAG = re.compile(r"<\s*/?\s*([A-Za-z][A-Za-z0-9]*)")
-FONT_FACE = re.compile(r"""(<font\b[^>]*?\b(?:face|name)\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)""")
+FONT_FACE = re.compile(r"""(<font\b[^<>]*?\b(?:face|name)\s*=\s*)("[^"]*"|'[^']*'|[^\s>]+)""")
 TAGS = frozenset({"b", "i", "u", "strike", "strong", "em", "super", "sup", "sub", "font", "br", "span", "a",
                   "greek"})  # reportlab paragraph markup an aid text may use (no <img>: its src would be read
                              # from anywhere on the disk; a text places the kit's icons as :name:)

@@ -16,11 +16,13 @@ from pnpgen.i18n import translator
 from pnpgen.components.columns import BUILTIN_COLUMNS, COLUMN, TEMPLATE, Anything, check_column, from_csv, row_record
 from pnpgen.lengths import LENGTH_PATTERN, parse_length
 from pnpgen.problems import Problems, display_path
-from pnpgen.schema import INVALID, Bool, Choice, Either, Field, Int, ListOf, MapOf, Record, Str, Where, optional
+from pnpgen.schema import (
+    ID_PATTERN, ID_WORDS, INVALID, Bool, Choice, Either, Field, Int, ListOf, MapOf, Record, Str, Where, optional,
+)
 from pnpgen.shapes import ACROSS, ORIENTATIONS, SHAPES, Shape, parse_size
 from pnpgen.yamlio import LocatedDict, LocatedList
 
-ID = Str(r"[A-Za-z][A-Za-z0-9_-]*", "an id of letters, digits, _ or -")
+ID = Str(ID_PATTERN, ID_WORDS)
 MAX_ROWS = 20_000
 
 COUNT_RULE = Record({
@@ -111,7 +113,7 @@ def load_table(path: Path, raw, problems: Problems, root: Path | None = None,
     table_id = path.stem
     where = Where(path, "", getattr(raw, "line", 1), problems)
     if ID.check(table_id, Where(path, "", 1, Problems())) is INVALID:
-        where.error(f"the file name {path.name!r} must be an id (letters, digits, _ or -) followed by .yaml")
+        where.error(f"the file name {path.name!r} must be an id (letters, digits, _ or -, at most 64) followed by .yaml")
         return None
     doc = TABLE.check(raw, where)
     if doc is INVALID:

@@ -27,7 +27,9 @@ from pnpgen.render.templates import format_number
 from pnpgen import kit_files
 from pnpgen.kit_loader import KitLoader
 from pnpgen.sandbox import KitSandbox, KitUndefined, kit_code_failure
-from pnpgen.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Str, Where, optional
+from pnpgen.schema import (
+    ID_PATTERN, ID_WORDS, INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Str, Where, optional,
+)
 from pnpgen.text import join_and
 from pnpgen.yamlio import YamlSyntaxError, load_yaml
 
@@ -36,7 +38,7 @@ SPACES = re.compile(r"[ \t\r\n]+")
 DASH = "\u2013"
 
 COLUMN = Record({
-    "id": optional(Str(r"[A-Za-z][A-Za-z0-9_-]*", "an id of letters, digits, _ or -"), None,
+    "id": optional(Str(ID_PATTERN, ID_WORDS), None,
                    "the name a place uses to pick this column (table('x', columns=[...]))"),
     "header": Field(Str(), doc="the header text: a Jinja template (with `item` in a repeated column)"),
     "cell": Field(Str(), doc="each row's cell: a Jinja template with `row` (and `item`)"),
@@ -261,7 +263,7 @@ def _build_chart(chart: Chart, context: dict, section: str | None, columns) -> T
 def _has_totals(chosen: list) -> bool:
     """Whether the chosen columns make a total row: one of them must work its total out (Jinja code, over
     `rows` or the data); a row of fixed labels alone ("All ships") would print a label over empty cells."""
-    return any(c["total"] and JINJA_CODE.search(c["total"]) for _, c, _ in chosen)
+    return any(c["total"] and outside_jinja(c["total"]) != c["total"] for _, c, _ in chosen)
 
 
 def _sections(chart: Chart, render: _Renderer, rows: list, only: str | None) -> list[tuple[str | None, list]]:
@@ -316,7 +318,27 @@ def check_charts(charts: dict[str, Chart], context: dict, problems: Problems, ic
             problems.error(exc.file, exc.line, exc.field, exc.message)
 
 
-JINJA_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+JINJA_OPENER = re.compile(r"\{(?=[{%#])")  # openers may overlap: `{{%` opens at its second brace too
+JINJA_CLOSER = {"{{": "}}", "{%": "%}", "{#": "#}"}
+
+
+def outside_jinja(text: str) -> str:
+    r"""`text` with each Jinja expression, statement and comment made a space (as the regex
+    `\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}` would, but linear: that regex scans to the end for every opener that is
+    never closed, and a cell of a million `{{` took minutes). A closer not found once is not looked for again."""
+    out, done, unclosed = [], 0, set()
+    for found in JINJA_OPENER.finditer(text):
+        start = found.start()
+        opener = text[start:start + 2]
+        if start < done or opener in unclosed:
+            continue
+        end = text.find(JINJA_CLOSER[opener], start + 2)
+        if end < 0:
+            unclosed.add(opener)
+            continue
+        out += [text[done:start], " "]
+        done = end + 2
+    return "".join(out) + text[done:]
 
 
 def _unknown_icons(chart: Chart, icons: dict):
@@ -326,7 +348,7 @@ def _unknown_icons(chart: Chart, icons: dict):
     texts += [(f"columns[{n}].{key}", column[key]) for n, column in enumerate(chart.spec["columns"])
               for key in ("header", "cell", "total")]
     for field, text in texts:
-        for name in ICON.findall(JINJA_CODE.sub(" ", text)) if isinstance(text, str) else ():
+        for name in ICON.findall(outside_jinja(text)) if isinstance(text, str) else ():
             if name not in icons:
                 yield chart.fail(field, unknown_icon(name, icons))
 

@@ -22,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.icon_names import ICON, unknown_icon
 
-TAG = re.compile(r"(<[^>]*>)")
+TAG = re.compile(r"(<[^<>]*>)")  # [^<>]: a `<` never closed ends at the next one (linear in the text)
 IMG = re.compile(r"<\s*img\b", re.IGNORECASE)
 BELOW = 0.2              # of the em: how far an icon's foot sits below the baseline (textbox's ICON_RAISE, 0.8 above)
 ART_MM = 10.0            # each icon is drawn once this size, then scaled to its place

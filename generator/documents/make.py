@@ -54,7 +54,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     """The document's PDF (and its imposed copy), with what the manifest lists: its files, chapters and
     figures. The text is rendered and the figures' SVG drawn from the templates first (cheap); what an
     earlier build made from the same comes from `cache`."""
-    from pnpgen.booklet.markdown import parse
+    from pnpgen.booklet.markdown import parse, too_long
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
     duplex, back_offset = build_setting(ctx)
@@ -63,6 +63,9 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
                for path in chapter_files(kit, settings["chapters"], settings.get("back_cover"))]
     chapters = [(path, parse(text, read_text(path, kit.root))) for path, text in sources]  # lines as written
     check_extent(name, chapters)
+    for path, blocks in chapters:
+        if problem := too_long(blocks):
+            raise BuildError(f"{display_path(path)}:{problem}")
     if settings.get("back_cover"):
         chapters[-1] = (chapters[-1][0], on_a_page_of_its_own(chapters[-1][1]))
     figures = draw_figures(ctx, name, chapters, known)

@@ -62,7 +62,7 @@ def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan,
     noted = ctx.cache_dir / f".map-{hexmap.id}.json"   # the manifest entries travel with the files
     if cache.fetch(key, [ctx.stage.path(rel) for rel in rels] + [noted]):
         return json.loads(noted.read_text(encoding="utf-8")), False
-    art = arts.get(svg, source=f"map {hexmap.id}")
+    art = arts.get(svg, source=f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2")
     _check_overprints(hexmap, art)
     poster = write_poster(ctx, board, art)
     tiles, pages = write_tiles(ctx, board, art, plan, arts)

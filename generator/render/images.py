@@ -109,7 +109,7 @@ def draw_image(surface, node, original) -> None:
     url = parse_url(node.get_href(), base_url)
     data = node.fetch_url(url, "image/*")
     if not data.startswith((b"\x89PNG", b"\xff\xd8")) and (b"<svg" in data[:4096] or data.startswith(b"<?xml")):
-        return _draw_svg_image(surface, node, original, unquote(url.path))
+        return _draw_svg_image(surface, node, original, unquote(url.path), data)
     image = _surface(data)
     x, y = size(surface, node.get("x"), "x"), size(surface, node.get("y"), "y")
     width, height = size(surface, node.get("width"), "x"), size(surface, node.get("height"), "y")
@@ -134,10 +134,16 @@ def draw_image(surface, node, original) -> None:
     ctx.restore()
 
 
-def _draw_svg_image(surface, node, original, path: str) -> None:
+def _draw_svg_image(surface, node, original, path: str, data: bytes) -> None:
     """SVG art, drawn by cairosvg's own handler; a face_store.Recorder notes which of the face's glyphs this
     file drew ([path, first, after the last]), so the preflight can name the file (a kit's icon) that a word
-    too small comes from: the template shows no such word."""
+    too small comes from: the template shows no such word. Its nesting is measured first (cairosvg recurses
+    into it)."""
+    from pnpgen.svg_depth import TooDeep, check_depth
+    try:
+        check_depth(data)
+    except TooDeep as exc:
+        raise ImageRefused(f"{path}: {exc}") from None
     recorder = surface.context if hasattr(surface.context, "svg_images") else None
     first = len(recorder.texts) if recorder is not None else 0
     original(surface, node)

@@ -57,11 +57,14 @@ def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
     References (images) resolve against the kit folder `base` and may not leave it; with no base, none is
     read at all."""
     from pnpgen.render import svg_ops
+    from pnpgen.svg_depth import TooDeep
     try:  # the SVG subset the templates use, drawn without cairosvg (see pnpgen.render.svg_ops)
         from pnpgen.render.face_store import replay
         return replay(svg_ops.record(svg, base), unbounded=True)
     except svg_ops.Unsupported:
         pass
+    except TooDeep as exc:
+        raise BuildError(f"{f'{source}: ' if source else ''}{exc}") from None
     cairocffi, cairosvg = _cairo()
     from pnpgen.render.images import kit_fetcher
 

@@ -258,10 +258,12 @@ def draw_face(svg: str, where: str, root: Path):
     from pnpgen.render.images import ImageRefused
     from pnpgen.render.svg_ops import Unsupported, record
     from pnpgen.render.pdf import cairo
+    from pnpgen.svg_depth import TooDeep
     try:
         made = record(svg, root)
         return replayed(made, where), made, made["placed"]
-    except ImageRefused as exc:  # an image a template names by a computed href: bomb, damaged, cut short
+    except (ImageRefused, TooDeep) as exc:  # an image a template names by a computed href (bomb, damaged, cut
+        # short), or SVG nested too deep to walk
         raise BuildError(f"{where}: {exc}") from None
     except cairo().CairoError as exc:  # text too large for FreeType, say: a number the template computed
         raise BuildError(f"{where}: cannot draw the SVG: {exc}") from None

@@ -18,6 +18,7 @@ from pnpgen.render.templates import SUFFIX, template_dirs, template_env, templat
 from pnpgen.render.templates import _template_location as _template_line
 from pnpgen.render.textbox import TextFitError, icons_in_text
 from pnpgen.shapes import Shape
+from pnpgen.svg_depth import TooDeep, check_depth
 
 SVG_ROOT = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
             'width="{w}mm" height="{h}mm" viewBox="{x} {y} {w} {h}">')
@@ -35,7 +36,10 @@ def render_content(kit_root: Path, template: str, context: dict, where: str, env
     try:
         with budgets.template_clock(""), icons_in_text(context.get("icons") or {}):
             content = env.get_template(f"{template}{SUFFIX}").render(**context)
-        return budgets.check_size(content, "face_kb", "")
+        check_depth(budgets.check_size(content, "face_kb", ""), fragment=not content.lstrip().startswith("<svg"))
+        return content
+    except TooDeep as exc:  # before anything walks it: the face's template made it
+        raise BuildError(f"{where}: {template}{SUFFIX}: the SVG it made: {exc}") from None
     except jinja2.TemplateNotFound as exc:
         looked = ", ".join(display_path(d) for d in template_dirs(kit_root))
         if exc.name == f"{template}{SUFFIX}":  # the face's own template: where the face comes from says where

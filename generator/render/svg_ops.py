@@ -16,6 +16,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import unquote
 
+from pnpgen.svg_depth import check_depth
+
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
@@ -65,7 +67,9 @@ class Unsupported(Exception):
 
 
 def record(svg: str, base: Path | None) -> dict:
-    """{width, height, ops, texts, placed}: the face as replayable cairo calls, its glyphs and its images."""
+    """{width, height, ops, texts, placed}: the face as replayable cairo calls, its glyphs and its images.
+    An SVG nested past svg_depth.MAX_DEPTH raises TooDeep before anything recurses into it."""
+    check_depth(svg)
     try:
         root = ET.fromstring(svg)
     except ET.ParseError as exc:
