@@ -38,5 +38,10 @@ class Progress:
             self.stream.write(f"  {message}\n")
             self.stream.flush()
 
+    def warn(self, message: str) -> None:
+        """A warning about this run only (not one a rebuild that finds nothing changed would repeat)."""
+        self.stream.write(f"warning: {message}\n")
+        self.stream.flush()
+
     def __call__(self, message: str) -> None:  # parts call ctx.log(message)
         self.detail(message)

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.inputs import DigestMemo, Inputs
+from pnpgen.signing import read_sealed, seal
 from pnpgen.whole_files import write_whole
 
-KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([a-z0-9][a-z0-9-]*)[\"']?[ \t]*(?:#.*)?$")  # as kit.yaml's schema:
+KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([a-z0-9][a-z0-9-]{0,63})[\"']?[ \t]*(?:#.*)?$")  # as kit.yaml's schema:
 # an id like '..' is no folder name to build into (the load then says what is wrong with it)
 
 RECORD_VERSION = 1
@@ -79,12 +80,12 @@ class Said:
 
 def reusable(out: Path, kit_root: Path, options: dict, inputs: Inputs) -> Said | None:
     """What the last build said, if its key equals this build's and every file it wrote is as it left it."""
-    try:
-        record = json.loads(_record_path(out, kit_root).read_text(encoding="utf-8"))
+    try:  # a record this user's pnpgen signed: one shipped in a kit's output/.cache is no answer
+        record = json.loads(read_sealed(_record_path(out, kit_root)) or b"null")
         if record.get("version") != RECORD_VERSION:
             return None
         said = Said(**record["said"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     if said.kit_out != str(inputs.kit_out) or build_key(inputs, options) != record["key"]:
         return None
@@ -101,7 +102,7 @@ def remember(out: Path, kit_root: Path, options: dict, inputs: Inputs, said: Sai
     record = {"version": RECORD_VERSION, "key": key, "stamps": {f: _stamp(Path(f)) for f in said.files},
               "said": said.__dict__}
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_whole(path, json.dumps(record))
+    write_whole(path, seal(json.dumps(record).encode("utf-8")))
 
 
 def kit_out_guess(out: Path, kit_root: Path) -> Path:
