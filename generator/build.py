@@ -190,6 +190,8 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
     # its stage exists (an interrupt inside an import would stop a build that cannot yet clean up after itself)
     from pnpgen.kit_fonts import use_kit_fonts
     use_kit_fonts(kit.fonts)  # before any part draws (or forks the workers that do)
+    from pnpgen.signing import user_key
+    user_key()  # read (or made) once, before the workers fork: they sign their cache entries with it
     pieces = list(kit.component_pieces)
     for warning in shipped_output(kit, options, kit_out):
         progress.warn(warning)

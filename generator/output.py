@@ -141,14 +141,16 @@ class OutputStage:
     def commit(self) -> list[Path]:
         """Land the stage as the new output folder in one rename (see the module), with Ctrl-C and SIGTERM held
         until it has landed; the previous build's folder, swapped out, is removed afterwards."""
-        with signals_held():
-            check_replaceable(self.target, self.kit_id, self.record)  # again, as the folder is now
-            write_build_marker(self.dir, self.kit_id)
-            if is_own_build(self.target, self.kit_id):  # never what a copied folder (a kit's output/) holds
-                carry_over(self.target, self.dir, set(self.written))
-            land(self.dir, self.target)
-            self.committed = True
-        self.abort()  # the stage's name now holds the previous build (or nothing)
+        try:
+            with signals_held():
+                check_replaceable(self.target, self.kit_id, self.record)  # again, as the folder is now
+                write_build_marker(self.dir, self.kit_id)
+                if is_own_build(self.target, self.kit_id):  # never what a copied folder (a kit's output/) holds
+                    carry_over(self.target, self.dir, set(self.written))
+                land(self.dir, self.target)
+                self.committed = True
+        finally:
+            self.abort()  # the stage's name now holds the previous build (or nothing), or the refused stage
         return [self.target / rel for rel in self.written]
 
     def abort(self) -> None:

@@ -30,21 +30,29 @@ def user_key() -> bytes:
     if folder is None or not hasattr(os, "getuid"):
         return os.urandom(KEY_BYTES)
     path = folder / KEY_FILE
-    for _ in range(2):
-        key = _read_key(path)
-        if key is not None:
-            return key
-        try:
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        except FileExistsError:
-            continue   # made by another pnpgen at this instant, or not a key we can trust: read it again
-        except OSError:
-            break
-        key = os.urandom(KEY_BYTES)
+    key = _read_key(path)
+    if key is None and not os.path.lexists(path):
+        _make_key(path)
+        key = _read_key(path)   # ours, or the one another pnpgen made at the same instant
+    return key if key is not None else os.urandom(KEY_BYTES)
+
+
+def _make_key(path) -> None:
+    """A new key, written whole under a temporary name, then linked into place only if none is there: a
+    reader never finds half a key, and two pnpgens starting at once end with the same one."""
+    temporary = path.with_name(f"{KEY_FILE}.{os.getpid()}.tmp")
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(key)
-        return key
-    return os.urandom(KEY_BYTES)
+            handle.write(os.urandom(KEY_BYTES))
+        os.link(temporary, path)
+    except OSError:
+        pass
+    finally:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
 
 
 def _read_key(path) -> bytes | None:

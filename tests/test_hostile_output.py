@@ -134,10 +134,12 @@ def test_a_rebuild_replaces_its_own_build_and_an_unmarked_old_build(place, run_c
     marker = json.loads((out / "mini" / owned_folders.MARKER).read_text())
     assert marker["kit"] == "mini" and owned_folders.is_own_build(out / "mini", "mini")
     (out / "mini" / owned_folders.MARKER).unlink()   # as a build made before markers: taken as pnpgen's
+    (out / ".cache" / "mini" / owned_folders.CACHE_MARKER).unlink()   # and its cache (only pnpgen's names)
     (kit / "kit.yaml").write_text((kit / "kit.yaml").read_text() + "\n# an edit\n")
     result = run_cli("build", "--data", kit, "--out", out, "--quiet")
     assert result.code == 0, result.err
     assert owned_folders.is_own_build(out / "mini", "mini")
+    assert owned_folders.is_own(out / ".cache" / "mini", owned_folders.CACHE_MARKER, "mini")
     assert (out / "theirs" / "notes.txt").read_text() == "someone else's\n"
     assert stat.S_IMODE(os.stat(out / "theirs").st_mode) == 0o700
     again = run_cli("build", "--data", kit, "--out", out, "--verbose")
@@ -180,3 +182,34 @@ def test_a_kit_id_that_is_no_plain_name_is_a_located_error(tmp_path, run_cli, ki
     assert result.code == 1, result.err
     assert f"kit.yaml:{line}" in result.err and "letters, digits and dashes" in result.err, result.err
     assert {p.name for p in (tmp_path / "out").glob("*")} <= {".cache"}  # the input digests' memo at most
+
+
+def test_a_folder_put_in_the_kits_place_while_building_is_refused_at_landing(tmp_path):
+    """Checked again just before the landing: a user's folder made there meanwhile stays, and so does no stage."""
+    from pnpgen.output import OutputStage
+    target = tmp_path / "out" / "mini"
+    with pytest.raises(owned_folders.NotOurs, match="not made by pnpgen"):
+        with OutputStage(target, "mini") as stage:
+            stage.write_bytes("cards.pdf", b"new")
+            (target / "mine").mkdir(parents=True)
+            (target / "mine" / "notes.txt").write_text("mine\n")
+    assert (target / "mine" / "notes.txt").read_text() == "mine\n"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["mini"]
+
+
+def test_the_signing_key_is_private_and_a_key_others_can_read_is_not_used(tmp_path, monkeypatch):
+    from pnpgen import signing
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    signing.user_key.cache_clear()
+    try:
+        key = signing.user_key()
+        path = tmp_path / "pnpgen" / signing.KEY_FOLDER / signing.KEY_FILE
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_bytes() == key
+        sealed = signing.seal(b"a cache entry")
+        assert signing.unseal(sealed) == b"a cache entry"
+        assert signing.unseal(sealed[:-1] + b"X") is None and signing.unseal(b"a cache entry") is None
+        os.chmod(path, 0o644)
+        signing.user_key.cache_clear()
+        assert signing.user_key() != key and signing.unseal(sealed) is None
+    finally:
+        signing.user_key.cache_clear()
