@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pnpgen import resources
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
-from pnpgen.signing import read_sealed, seal
+from pnpgen.signing import may_replace, read_sealed, seal
 from pnpgen.whole_files import write_whole
 
 GENERATOR = resources.code()
@@ -65,7 +65,7 @@ class DigestMemo:
 
     def save(self) -> None:
         """Keep the memo for the next build (written whole, then renamed: never half a file)."""
-        if self.path is None or not self.changed:
+        if self.path is None or not self.changed or not may_replace(self.path):
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         write_whole(self.path, seal(json.dumps({"version": MEMO_VERSION, "files": self.known}).encode("utf-8")))

@@ -41,7 +41,7 @@ class NotOurs(BuildError):
 
 
 def refusal(path: Path, what: str) -> NotOurs:
-    return NotOurs(f"{display_path(path)}: {what}; pnpgen replaces only a folder it built there and changed "
+    return NotOurs(f"{display_path(path)}: {what}. pnpgen replaces only a folder it built, so it changed "
                    f"nothing: build with another --out (a new or empty folder, e.g. --out output), or move "
                    f"that folder away yourself")
 

@@ -102,5 +102,21 @@ def read_sealed(path) -> bytes | None:
         return None
 
 
+def may_replace(path) -> bool:
+    """A cache file pnpgen keeps at a fixed name beside other programs' files (`--out ~` puts OUT/.cache in
+    ~/.cache) is replaced only when absent or pnpgen's: signed (with any key) or, from before signing, JSON."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return False
+        head = handle.read(len(MAGIC))
+    return head == MAGIC or head[:1] == b"{"
+
+
 def file_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()

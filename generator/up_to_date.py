@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.inputs import DigestMemo, Inputs
-from pnpgen.signing import read_sealed, seal
+from pnpgen.signing import may_replace, read_sealed, seal
 from pnpgen.whole_files import write_whole
 
 KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([a-z0-9][a-z0-9-]{0,63})[\"']?[ \t]*(?:#.*)?$")  # as kit.yaml's schema:
@@ -102,7 +102,8 @@ def remember(out: Path, kit_root: Path, options: dict, inputs: Inputs, said: Sai
     record = {"version": RECORD_VERSION, "key": key, "stamps": {f: _stamp(Path(f)) for f in said.files},
               "said": said.__dict__}
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_whole(path, seal(json.dumps(record).encode("utf-8")))
+    if may_replace(path):
+        write_whole(path, seal(json.dumps(record).encode("utf-8")))
 
 
 def kit_out_guess(out: Path, kit_root: Path) -> Path:
@@ -118,7 +119,9 @@ def kit_out_guess(out: Path, kit_root: Path) -> Path:
 
 def forget(out: Path, kit_root: Path) -> None:
     """A build that failed leaves no record: the next one builds for real."""
+    path = _record_path(out, kit_root)
     try:
-        _record_path(out, kit_root).unlink()
+        if may_replace(path):   # never a file of that name that pnpgen did not write
+            path.unlink()
     except OSError:
         pass

@@ -213,3 +213,14 @@ def test_the_signing_key_is_private_and_a_key_others_can_read_is_not_used(tmp_pa
         assert signing.user_key() != key and signing.unseal(sealed) is None
     finally:
         signing.user_key.cache_clear()
+
+
+def test_a_foreign_file_where_pnpgen_keeps_its_digest_memo_is_left_alone(place, run_cli):
+    """`--out ~` puts OUT/.cache in ~/.cache, among other programs' files: one of the names pnpgen keeps
+    there that holds something else is neither read nor replaced; the build goes on without its memo."""
+    kit, out = place
+    memo = out / ".cache" / "input-digests.json"
+    memo.parent.mkdir()
+    memo.write_bytes(b"\x00another program's data")
+    assert run_cli("build", "--data", kit, "--out", out, "--quiet").code == 0
+    assert memo.read_bytes() == b"\x00another program's data"
