@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +13,8 @@ from pnpgen.manifest import MANIFEST, build_manifest, read_previous
 from pnpgen.model import Kit
 from pnpgen.pieces import Piece
 from pnpgen.lengths import parse_length
-from pnpgen.out_folder import check_out
+from pnpgen.out_folder import CACHE, check_out
+from pnpgen.owned_folders import CACHE_MARKER, MARKER, copied_here, is_own_build, mark_cache_folder
 from pnpgen.output import BuildLock, OutputStage
 from pnpgen.pdf_update import mark_print_scaling
 from pnpgen.inputs import Inputs
@@ -63,9 +65,7 @@ class BuildContext:
     @property
     def cache_dir(self) -> Path:
         """A folder parts may keep render caches in between builds; never part of the output."""
-        path = cache_root(self.options) / self.kit.id
-        path.mkdir(parents=True, exist_ok=True)
-        return path
+        return cache_root(self.options) / self.kit.id   # made and marked by the build (pnpgen.owned_folders)
 
     def option(self, name: str, default=None):
         return self.options.extra.get(name, default)
@@ -173,14 +173,33 @@ def _validate_cache(caches: Path, root: Path) -> Path:
     return folder
 
 
+def shipped_output(kit: Kit, options: BuildOptions, kit_out: Path) -> list[str]:
+    """A warning when the kit folder ships an output folder (its author's build or cache, or anyone's): what
+    it holds is never taken as this build's; the build replaces it (a folder pnpgen made) or refuses."""
+    from pnpgen import kit_files
+    from pnpgen.problems import display_path
+    if options.cache or not kit_files.within(os.path.abspath(options.out), os.path.abspath(kit.root)):
+        return []
+    places = [kit_out] * copied_here(kit_out, MARKER, kit.id) + \
+        [Path(options.out) / CACHE / kit.id] * copied_here(Path(options.out) / CACHE / kit.id, CACHE_MARKER, kit.id)
+    return [f"{display_path(place)}: the kit folder ships this output folder, which pnpgen did not build here: "
+            f"nothing in it is used; this build replaces it" for place in places]
+
+
 def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: list, kit_out: Path,
                   start: float, inputs: Inputs) -> BuildResult:
     from pnpgen.run_parts import run_parts  # process pools: imported only by a build that may draw, before
     # its stage exists (an interrupt inside an import would stop a build that cannot yet clean up after itself)
     from pnpgen.kit_fonts import use_kit_fonts
     use_kit_fonts(kit.fonts)  # before any part draws (or forks the workers that do)
+    from pnpgen.signing import user_key
+    user_key()  # read (or made) once, before the workers fork: they sign their cache entries with it
     pieces = list(kit.component_pieces)
-    with OutputStage(kit_out) as stage:
+    for warning in shipped_output(kit, options, kit_out):
+        progress.warn(warning)
+    mark_cache_folder(cache_root(options) / kit.id, kit.id)
+    own_before = is_own_build(kit_out, kit.id)  # else its files are no part of this build, its manifest unread
+    with OutputStage(kit_out, kit.id) as stage:
         ctx = BuildContext(kit, pieces, options, stage, progress, inputs.shared)
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,
                          **{k: v for k, v in sorted(options.extra.items())}}
@@ -194,7 +213,8 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
         if warnings and options.strict:  # before anything lands: the previous output stays whole
             raise BuildError("--strict: these warnings are errors:\n" + "\n".join(warnings))
         given = {name: shown_options[name] for name in sorted(options.given_names()) if name in shown_options}
-        manifest = build_manifest(kit, pieces, shown_options, results, read_previous(kit_out), given)
+        manifest = build_manifest(kit, pieces, shown_options, results, read_previous(kit_out) if own_before else None,
+                                  given)
         stage.write_json(MANIFEST, manifest)
         written = [kit_out / rel for rel in stage.written]
     return BuildResult(kit_out, written, time.perf_counter() - start, [p.name for p in parts], warnings)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pnpgen import kit_files, resources
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
+from pnpgen.signing import may_replace, read_sealed, seal
 from pnpgen.whole_files import write_whole
 
 GENERATOR = resources.code()
@@ -48,8 +49,8 @@ class DigestMemo:
         self.known: dict[str, list] = {}
         self.changed = False
         if self.path is not None:
-            try:
-                stored = json.loads(self.path.read_text(encoding="utf-8"))
+            try:  # signed by this user's pnpgen (pnpgen.signing), or not used
+                stored = json.loads(read_sealed(self.path) or b"null")
                 if stored.get("version") == MEMO_VERSION:
                     self.known = stored["files"]
             except (OSError, ValueError, KeyError, AttributeError):
@@ -72,10 +73,10 @@ class DigestMemo:
 
     def save(self) -> None:
         """Keep the memo for the next build (written whole, then renamed: never half a file)."""
-        if self.path is None or not self.changed:
+        if self.path is None or not self.changed or not may_replace(self.path):
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_whole(self.path, json.dumps({"version": MEMO_VERSION, "files": self.known}))
+        write_whole(self.path, seal(json.dumps({"version": MEMO_VERSION, "files": self.known}).encode("utf-8")))
         self.changed = False
 
 

@@ -16,6 +16,7 @@ import stat
 from pathlib import Path
 
 from pnpgen import kit_files
+from pnpgen.owned_folders import check_cache_folder, check_replaceable
 from pnpgen.problems import BuildError, display_path
 
 CACHE = ".cache"
@@ -38,6 +39,8 @@ def check_out(out: Path, kit_root: Path, kit_id: str) -> None:
                              f"the kit folder itself; choose another --out (the default is ./output)")
     _refuse_links_between(Path(kit_root), Path(out))
     refuse_links(target)
+    check_replaceable(target, kit_id)   # OUT/<kit> is absent or a pnpgen build: never a user's own folder
+    check_cache_folder(Path(out) / CACHE / kit_id, kit_id)
     keep_out_of_input(out, kit_id)
 
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import signal
 import stat
 import tempfile
 from pathlib import Path
 
 from pnpgen.out_folder import STAGING_PREFIX, carry_over, land, refuse_links
+from pnpgen.owned_folders import RECORD, check_replaceable, is_own_build, remove_tree, write_build_marker
 from pnpgen.problems import BuildError, display_path
 
 try:
@@ -82,8 +82,7 @@ class BuildLock:
 
 def remove_stale_staging(target: Path) -> None:
     for folder in Path(target).parent.glob(f"{STAGING_PREFIX}{Path(target).name}-*"):
-        if not folder.is_symlink():  # refused by refuse_links already; never followed
-            shutil.rmtree(folder, ignore_errors=True)
+        remove_tree(folder)  # never through a link, never across a mount point
 
 
 @contextlib.contextmanager
@@ -101,8 +100,12 @@ def signals_held():
 
 
 class OutputStage:
-    def __init__(self, target: Path):
-        self.target = Path(target)
+    """A stage that lands as `target`, which must be absent or pnpgen's build of `kit_id` (`record`: the file
+    a build from before markers is recognised by): refused before the stage is made."""
+
+    def __init__(self, target: Path, kit_id: str, record: str = RECORD):
+        self.target, self.kit_id, self.record = Path(target), kit_id, record
+        check_replaceable(self.target, kit_id, record)
         self.dir: Path | None = None
         self.written: list[str] = []
         self.committed = False
@@ -138,16 +141,21 @@ class OutputStage:
     def commit(self) -> list[Path]:
         """Land the stage as the new output folder in one rename (see the module), with Ctrl-C and SIGTERM held
         until it has landed; the previous build's folder, swapped out, is removed afterwards."""
-        with signals_held():
-            carry_over(self.target, self.dir, set(self.written))
-            land(self.dir, self.target)
-            self.committed = True
-        self.abort()  # the stage's name now holds the previous build (or nothing)
+        try:
+            with signals_held():
+                check_replaceable(self.target, self.kit_id, self.record)  # again, as the folder is now
+                write_build_marker(self.dir, self.kit_id)
+                if is_own_build(self.target, self.kit_id):  # never what a copied folder (a kit's output/) holds
+                    carry_over(self.target, self.dir, set(self.written))
+                land(self.dir, self.target)
+                self.committed = True
+        finally:
+            self.abort()  # the stage's name now holds the previous build (or nothing), or the refused stage
         return [self.target / rel for rel in self.written]
 
     def abort(self) -> None:
         if self.dir is not None:
-            shutil.rmtree(self.dir, ignore_errors=True)
+            remove_tree(self.dir)
 
     def __enter__(self) -> "OutputStage":
         return self

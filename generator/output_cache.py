@@ -2,15 +2,21 @@
 
 When the key of a file is unchanged (same SVG faces, same layout numbers, same drawing code) and the cache
 holds it, the build copies the cached bytes instead of drawing again: a rebuild with nothing changed costs
-a few file copies. Lives under the build's cache_dir, never in the output.
+a few file copies. Lives under the build's cache_dir, never in the output. An entry is used only when its
+signed list of digests (pnpgen.signing: written by this user's pnpgen) matches its files.
 """
 from __future__ import annotations
+from pnpgen.owned_folders import remove_tree
+from pnpgen.part_cache import read_verified
+from pnpgen.signing import file_digest, read_sealed, seal
 from pnpgen.whole_files import write_whole
 
 import hashlib
+import json
 from functools import lru_cache
-import shutil
 from pathlib import Path
+
+SIGNED = "signed"
 
 
 def content_key(*parts: str) -> str:
@@ -38,19 +44,30 @@ class OutputCache:
     def fetch(self, key: str, targets: list[Path]) -> bool:
         """Copy the cached files for `key` onto `targets`; False (nothing copied) if any is missing."""
         sources = [self._entry(key, n) for n in range(len(targets))]
-        if not all(s.is_file() for s in sources):
+        try:
+            digests = json.loads(read_sealed(self.folder / key / SIGNED) or b"null")
+        except ValueError:
             return False
-        for source, target in zip(sources, targets):
+        found = read_verified(sources, digests)
+        if found is None:
+            return False
+        for data, target in zip(found, targets):
             Path(target).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+            if Path(target).is_symlink():
+                Path(target).unlink()
+            Path(target).write_bytes(data)
         self.used.add(key)
         return True
 
     def store(self, key: str, sources: list[Path]) -> None:
         entry = self.folder / key
         entry.mkdir(parents=True, exist_ok=True)
+        digests = []
         for number, source in enumerate(sources):  # each copy lands whole: an interrupted build leaves no stub
-            write_whole(self._entry(key, number), b"", copy_of=source)
+            data = Path(source).read_bytes()
+            write_whole(self._entry(key, number), data)
+            digests.append(file_digest(data))
+        write_whole(entry / SIGNED, seal(json.dumps(digests).encode("utf-8")))  # last: without it, no hit
         self.used.add(key)
 
     def prune(self) -> None:
@@ -59,4 +76,4 @@ class OutputCache:
             return
         for entry in self.folder.iterdir():
             if entry.name not in self.used:
-                shutil.rmtree(entry, ignore_errors=True)
+                remove_tree(entry)

@@ -4,14 +4,18 @@ A part's output depends only on the kit folder, the templates, the generator's o
 included) and the build options, so a hash of those is its key. A rebuild with nothing changed then copies
 files instead of drawing them; a changed rules chapter rebuilds the booklet and nothing else that did not change.
 The cache lives under the build's cache folder (never in the output) and keeps one entry per part.
-The inputs are hashed by pnpgen.inputs.
+The inputs are hashed by pnpgen.inputs. An entry counts only when this user's pnpgen wrote it: its record is
+signed (pnpgen.signing) and names each file's digest, so a cache shipped inside a kit folder, or edited, is
+ignored and the part is built again.
 """
 from __future__ import annotations
+from pnpgen.owned_folders import remove_tree
+from pnpgen.signing import file_digest, read_sealed, seal
 from pnpgen.whole_files import write_whole
 
 import hashlib
 import json
-import shutil
+import os
 from pathlib import Path
 
 ENTRY = "entry.json"
@@ -22,14 +26,32 @@ def part_key(fingerprint: str, part_name: str, options: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _copy(source: Path, target: Path) -> None:
+def _copy(data: bytes, target: Path) -> None:
     """A copy, never a hard link: a player who annotates an output PDF and saves it in place would otherwise
     change the cached original too, and every later build would hand out the annotated file. (An unchanged
     kit copies nothing at all: pnpgen.up_to_date skips the build.) The target is unlinked first, so a
     link left by an older build is not written through."""
     if target.exists() or target.is_symlink():
         target.unlink()
-    shutil.copyfile(source, target)
+    target.write_bytes(data)
+
+
+def read_verified(paths: list[Path], digests: list) -> list[bytes] | None:
+    """The bytes of each file, when each has the digest the signed record gives it; else None."""
+    if not isinstance(digests, list) or len(digests) != len(paths):
+        return None
+    found = []
+    for path, digest in zip(paths, digests):
+        try:
+            descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+            with os.fdopen(descriptor, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            return None
+        if file_digest(data) != digest:
+            return None
+        found.append(data)
+    return found
 
 
 SECONDS = "seconds.json"
@@ -54,25 +76,30 @@ class PartCache:
         """Copy the cached files of `part_name` into the stage and return its manifest entry, or None."""
         entry_dir = self.folder / part_name / key
         try:
-            stored = json.loads((entry_dir / ENTRY).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            stored = json.loads(read_sealed(entry_dir / ENTRY) or b"null")
+            files, digests, entry = stored["files"], stored["digests"], stored["entry"]
+        except (ValueError, TypeError, KeyError):
             return None
-        sources = [entry_dir / "files" / rel for rel in stored["files"]]
-        if not all(s.is_file() for s in sources):
+        found = read_verified([entry_dir / "files" / rel for rel in files], digests)
+        if found is None:
             return None
-        for rel, source in zip(stored["files"], sources):
-            _copy(source, stage.path(rel))
-        return stored["entry"]
+        for rel, data in zip(files, found):
+            _copy(data, stage.path(rel))
+        return entry
 
     def store(self, part_name: str, key: str, stage, written: list[str], entry: dict) -> None:
         """Keep the files a part wrote and its entry; older entries of the same part are dropped."""
         part_dir = self.folder / part_name
-        shutil.rmtree(part_dir, ignore_errors=True)
+        remove_tree(part_dir)
         entry_dir = part_dir / key
         entry_dir.mkdir(parents=True)
+        digests = []
         for rel in written:
             target = entry_dir / "files" / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(stage.dir / rel, target)
-        # the entry lands last and whole: without it there is no hit
-        write_whole(entry_dir / ENTRY, json.dumps({"files": written, "entry": entry}))
+            data = (stage.dir / rel).read_bytes()
+            target.write_bytes(data)
+            digests.append(file_digest(data))
+        # the entry lands last and whole, signed: without it there is no hit
+        record = json.dumps({"files": written, "digests": digests, "entry": entry})
+        write_whole(entry_dir / ENTRY, seal(record.encode("utf-8")))

@@ -44,5 +44,10 @@ class Progress:
         """The progress line's own codes, past pnpgen.terminal's escaping (which every message goes through)."""
         getattr(self.stream, "control", self.stream.write)(codes)
 
+    def warn(self, message: str) -> None:
+        """A warning about this run only (not one a rebuild that finds nothing changed would repeat)."""
+        self.stream.write(f"warning: {message}\n")
+        self.stream.flush()
+
     def __call__(self, message: str) -> None:  # parts call ctx.log(message)
         self.detail(message)

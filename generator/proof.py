@@ -252,7 +252,7 @@ def make_proofs(kit: Kit, only: str | None, out: Path, colour: str | None = None
         back = arts.art(piece.back, shape, 0.0) if piece.back else None
         proofs.append(Proof(stem, piece, shape, arts.art(piece.front, shape, 0.0), back))
     check_out(out, kit.root, kit.id)
-    with BuildLock(Path(out) / kit.id), OutputStage(Path(out) / kit.id) as stage:
+    with BuildLock(Path(out) / kit.id), OutputStage(Path(out) / kit.id, kit.id) as stage:
         for proof in proofs:
             write_png(stage.path(f"{PROOFS}/{proof.stem}-front.png"), proof.front, proof.shape, dpi)
             if proof.back is not None:

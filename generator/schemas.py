@@ -68,7 +68,8 @@ KIT_COUNT = Record({
 }, "{rule, tables or group, total}")
 
 KIT = Record({
-    "kit": Field(Str(r"[a-z0-9][a-z0-9-]*", "a lower-case id such as space-empires-4x"), doc="folder-safe id"),
+    "kit": Field(Str(r"[a-z0-9][a-z0-9-]{0,63}", "a lower-case id of letters, digits and dashes (at most 64) "
+                     "such as space-empires-4x"), doc="folder-safe id: the build lands in OUT/<kit>"),
     "title": Field(Str()),
     "subtitle": optional(Str(), ""),
     "players": Field(Record({"min": Field(Int(1, 100)), "max": Field(Int(1, 100))}, "{min, max}")),

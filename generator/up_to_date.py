@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.inputs import DigestMemo, Inputs
+from pnpgen.signing import may_replace, read_sealed, seal
 from pnpgen.whole_files import write_whole
 
-KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([a-z0-9][a-z0-9-]*)[\"']?[ \t]*(?:#.*)?$")  # as kit.yaml's schema:
+KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([a-z0-9][a-z0-9-]{0,63})[\"']?[ \t]*(?:#.*)?$")  # as kit.yaml's schema:
 # an id like '..' is no folder name to build into (the load then says what is wrong with it)
 
 RECORD_VERSION = 1
@@ -80,12 +81,12 @@ class Said:
 
 def reusable(out: Path, kit_root: Path, options: dict, inputs: Inputs, language: str | None = None) -> Said | None:
     """What the last build said, if its key equals this build's and every file it wrote is as it left it."""
-    try:
-        record = json.loads(_record_path(out, kit_root, language).read_text(encoding="utf-8"))
+    try:  # a record this user's pnpgen signed: one shipped in a kit's output/.cache is no answer
+        record = json.loads(read_sealed(_record_path(out, kit_root, language)) or b"null")
         if record.get("version") != RECORD_VERSION:
             return None
         said = Said(**record["said"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     if said.kit_out != str(inputs.kit_out) or build_key(inputs, options) != record["key"]:
         return None
@@ -102,7 +103,8 @@ def remember(out: Path, kit_root: Path, options: dict, inputs: Inputs, said: Sai
     record = {"version": RECORD_VERSION, "key": key, "stamps": {f: _stamp(Path(f)) for f in said.files},
               "said": said.__dict__}
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_whole(path, json.dumps(record))
+    if may_replace(path):
+        write_whole(path, seal(json.dumps(record).encode("utf-8")))
 
 
 def kit_out_guess(out: Path, kit_root: Path, language: str | None = None) -> Path:
@@ -121,7 +123,9 @@ def kit_out_guess(out: Path, kit_root: Path, language: str | None = None) -> Pat
 
 def forget(out: Path, kit_root: Path, language: str | None = None) -> None:
     """A build that failed leaves no record: the next one builds for real."""
+    path = _record_path(out, kit_root, language)
     try:
-        _record_path(out, kit_root, language).unlink()
+        if may_replace(path):   # never a file of that name that pnpgen did not write
+            path.unlink()
     except OSError:
         pass

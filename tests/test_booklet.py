@@ -248,13 +248,15 @@ def test_the_contents_seed_saves_a_pass_and_never_changes_a_byte(run_cli, tmp_pa
         assert run_cli("build", "--data", mini, "--out", out, "--only", "documents", "--quiet").code == 0
         return (out / "mini" / "booklet.pdf").read_bytes(), seed
 
+    from pnpgen.signing import read_sealed, seal
     cold, seed = booklet()
-    entries = json.loads(seed.read_text(encoding="utf-8"))
+    entries = json.loads(read_sealed(seed))                       # signed by this user's pnpgen
     assert entries and all(len(e) == 4 for e in entries)          # (level, title, page, key) per chapter
     assert booklet()[0] == cold                                   # seeded with the right entries
     stale = json.dumps([[level, title, page + 3, key] for level, title, page, key in entries])
-    assert booklet(stale)[0] == cold                              # a stale seed: another pass, same bytes
+    assert booklet(seal(stale.encode()).decode())[0] == cold      # a stale seed: another pass, same bytes
     assert booklet("not json")[0] == cold                         # a broken seed is no seed
+    assert booklet(stale)[0] == cold                              # nor is one this user's pnpgen did not sign
 
 
 def test_an_edit_to_figure_art_alone_redraws_the_figure_on_the_last_layout(kit_copy, run_cli, tmp_path):

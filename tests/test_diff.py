@@ -55,7 +55,7 @@ def test_write_builds_only_the_sheets_that_hold_them(kit, run_cli):
     result = run_cli("diff", old, "--data", folder, "--out", out, "--write")
     assert result.code == 0, result.err
     reprint = out / "mini" / "reprint"
-    assert sorted(p.name for p in reprint.iterdir()) == ["cards.pdf", "reprint.json"]
+    assert sorted(p.name for p in reprint.iterdir()) == [".pnpgen-build", "cards.pdf", "reprint.json"]  # marked
     report = json.loads((reprint / "reprint.json").read_text())
     assert report["groups"] == ["cards"] and report["pieces"] == ["cards.Trade:neutral"]
     pdf = pdfium.PdfDocument(str(reprint / "cards.pdf"))

@@ -174,5 +174,5 @@ def test_ctrl_c_while_the_stage_is_made_leaves_no_staging_folder(tmp_path, monke
 
     monkeypatch.setattr(output.os, "chmod", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        output.OutputStage(tmp_path / "out" / KIT)
+        output.OutputStage(tmp_path / "out" / KIT, KIT)
     assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".staging-")]

@@ -18,6 +18,7 @@ from pnpgen.booklet.styles import BODY, HEADER_FILL, ITALIC, RULE, styles
 from pnpgen.i18n.translator import core_words
 from pnpgen.model import Kit
 from pnpgen.problems import BuildError
+from pnpgen.signing import read_sealed, seal
 from pnpgen.whole_files import write_whole
 
 QUIET = (Spacer, CondPageBreak, PageBreak, ActionFlowable)  # print nothing: do not end a page's "top"
@@ -136,15 +137,15 @@ def build_recording_icons(doc: BaseDocTemplate, story: list, icon_places: list |
 
 def _read_entries(path: Path) -> list:
     try:
-        return [tuple(entry) for entry in json.loads(path.read_text(encoding="utf-8"))]
-    except (OSError, ValueError, TypeError):
+        return [tuple(entry) for entry in json.loads(read_sealed(path) or b"[]")]  # this user's pnpgen's only
+    except (ValueError, TypeError):
         return []
 
 
 def _write_entries(path: Path, entries: list) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_whole(path, json.dumps([list(e) for e in entries]))
+        write_whole(path, seal(json.dumps([list(e) for e in entries]).encode("utf-8")))
     except OSError:  # a cache that cannot be written only costs the next build a pass
         pass
 

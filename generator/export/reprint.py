@@ -114,13 +114,15 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
     from pnpgen.build import BuildContext
     from pnpgen.export.decks import ExportArts
     from pnpgen.output import BuildLock, OutputStage
+    from pnpgen.owned_folders import check_replaceable
     from pnpgen.components.files import batches, write_group
     from pnpgen.pdf_update import mark_print_scaling
     wanted = [p for p in pieces if (p.ref, p.colour) in keys]
     groups = {p.group for p in wanted}
     target = Path(out) / kit.id / FOLDER
     written = []
-    with BuildLock(Path(out) / kit.id), OutputStage(target) as stage:  # never beside a build of the same kit
+    check_replaceable(Path(out) / kit.id, kit.id)  # it lands inside the kit's build: a folder pnpgen made
+    with BuildLock(Path(out) / kit.id), OutputStage(target, kit.id, REPORT) as stage:  # never beside a build
         ctx = BuildContext(kit, pieces, reprint_options(out, paper, replayed or {}), stage, lambda _: None)
         arts = ExportArts(kit)
         files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items() if group in groups]

@@ -15,6 +15,7 @@ from pathlib import Path
 from pnpgen.problems import BuildError
 from pnpgen.render.face_compact import compact
 from pnpgen.render.pdf import Art, _cairo, cairo
+from pnpgen.signing import read_sealed, seal
 from pnpgen.whole_files import write_whole
 
 QUERIES = ("get_", "copy_", "has_", "in_", "text_extents", "font_extents", "user_to_device", "device_to_user",
@@ -225,7 +226,9 @@ def _replay_into(context, ops: list, keep: list, for_pdf: bool = False) -> None:
 class PackedFaceStore:
     """Face records of one part in a single file, read once and written once per build: a kit of a
     thousand faces costs one read and one write instead of thousands of small files. The file is marshal
-    (C speed for lists of numbers); it is a local cache, and an unreadable one is simply rebuilt."""
+    (C speed for lists of numbers); it is a local cache, and an unreadable one is simply rebuilt. It is read
+    only when signed by this user's pnpgen (pnpgen.signing): marshal is no format for bytes from elsewhere,
+    and a record from a shipped cache is never replayed."""
 
     VERSION = 1
 
@@ -233,11 +236,12 @@ class PackedFaceStore:
         self.path = Path(path)
         self.records: dict = {}
         self.dirty = False
+        data = read_sealed(self.path)
         try:
-            version, records = marshal.loads(self.path.read_bytes())
+            version, records = marshal.loads(data) if data is not None else (None, None)
             if version == self.VERSION and isinstance(records, dict):
                 self.records = records
-        except (OSError, ValueError, EOFError, TypeError):
+        except (ValueError, EOFError, TypeError):
             pass
 
     def get(self, key: str) -> dict | None:
@@ -255,4 +259,4 @@ class PackedFaceStore:
         if not self.dirty:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_whole(self.path, marshal.dumps((self.VERSION, self.records)))
+        write_whole(self.path, seal(marshal.dumps((self.VERSION, self.records))))
