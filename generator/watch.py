@@ -14,6 +14,11 @@ from pnpgen.problems import BuildError, KitError
 from pnpgen.render.templates import template_dirs
 
 
+WAIT_MS = 150   # a burst of events (an editor's write, rename and chmod) ends when none came for STEP_MS; at most this
+STEP_MS = 25    # how often the watcher looks at the events gathered
+START_MS = 100  # the watcher's first answer, once it is live: the first build waits for it
+
+
 def watched_paths(kit_root: Path) -> list[Path]:
     return [p for p in [Path(kit_root), *template_dirs(kit_root)] if p.exists()]
 
@@ -42,27 +47,69 @@ def watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_eve
     return 0
 
 
+class Sources:
+    """The digest of every file the watched folders hold (the build's output left out), cheap to take again:
+    a file's hash is kept while its size, mtime and inode stay (pnpgen.inputs.DigestMemo). Comparing the digest
+    a build started from with the one after it catches a save the build may have read half of, or before."""
+
+    def __init__(self, paths: list[Path], out_dir: Path):
+        self.paths, self.skip = paths, (Path(out_dir).resolve(),)
+        self.known: dict = {}
+
+    def digest(self) -> str | None:
+        """None when a file cannot be read now (gone between listing and reading): the build will say why."""
+        import hashlib
+        from pnpgen.inputs import DigestMemo, tree_digests
+        memo = DigestMemo(None)  # a fresh clock for its racy-file rule; the hashes known so far carried over
+        memo.known = self.known
+        total = hashlib.sha256()
+        try:
+            for folder in self.paths:
+                total.update(str(folder).encode() + b"\1")
+                for rel, digest in tree_digests(folder, self.skip, memo):
+                    total.update(f"{rel}\0{digest}\0".encode())
+        except OSError:
+            return None
+        return total.hexdigest()
+
+
 def _watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_event, stream) -> None:
+    """The watcher is live before the first build reads a file, so no save is ever between two watches; each
+    build is followed by another until the files stand still (the digest after a build is the one before)."""
     import watchfiles
 
-    _attempt(build_once, stream)
     paths = watched_paths(kit_root)
-    announced = False
-    for changes in watchfiles.watch(*paths, watch_filter=_relevant(out_dir), stop_event=stop_event,
-                                    raise_interrupt=False, debounce=150, step=50,
-                                    rust_timeout=200, yield_on_timeout=True):
-        if not announced:  # the first yield proves the watcher is live: edits from now on are seen
-            stream.write(f"watching {', '.join(str(p) for p in paths)} (Ctrl-C to stop)\n")
-            stream.flush()
-            announced = True
+    sources = Sources(paths, out_dir)
+    changes_seen = watchfiles.watch(*paths, watch_filter=_relevant(out_dir), stop_event=stop_event,
+                                    raise_interrupt=False, debounce=WAIT_MS, step=STEP_MS,
+                                    rust_timeout=START_MS, yield_on_timeout=True)
+    if next(changes_seen, None) is None:  # the watcher started (or was stopped): from now on, every save is seen
+        return
+    built = _build_until_still(build_once, sources, None, stream)
+    stream.write(f"watching {', '.join(str(p) for p in paths)} (Ctrl-C to stop)\n")
+    stream.flush()
+    for changes in changes_seen:
         if not changes:
             continue
         names = sorted({Path(p).name for _, p in changes})
         stream.write(f"changed: {', '.join(names)}\n")
-        _attempt(build_once, stream)
+        built = _build_until_still(build_once, sources, built, stream)
 
 
-def _attempt(build_once: Callable[[], str], stream) -> None:
+def _build_until_still(build_once: Callable[[], str], sources: Sources, built: str | None, stream) -> str | None:
+    """Build until a build's files are the ones it started from; the digest of the last good build. A save
+    already built (the watcher's news of what a build after it read) is not built again."""
+    while True:
+        before = sources.digest()
+        if before is not None and before == built:
+            return built
+        built = before if _attempt(build_once, stream) else None
+        if before is None or sources.digest() == before:
+            return built
+
+
+def _attempt(build_once: Callable[[], str], stream) -> bool:
+    """One build, its outcome printed; whether it built."""
     start, summary = time.perf_counter(), None
     try:
         summary = build_once()
@@ -82,3 +129,4 @@ def _attempt(build_once: Callable[[], str], stream) -> None:
         from pnpgen.render.font_reset import forget_failed_fonts
         forget_failed_fonts()
     stream.flush()
+    return summary is not None
