@@ -276,3 +276,48 @@ def test_a_served_builds_options_hold_only_build_options():
     from pnpgen.cli import _build_options, _parser
     options = _build_options(_parser().parse_args(["serve", "space-empires-4x"]))
     assert "rebuilds" not in options.extra, options.extra
+
+
+# A kit with its own narrow font: the first build and every save, as a command-line build ----------------
+
+def narrow_font_kit(folder: Path) -> Path:
+    """The mini kit with a condensed font of its own for the cards' text (narrower than the DejaVu Sans a
+    family cairo did not know yet falls back to: text measured in one and drawn in the other overprints)."""
+    import shutil
+    from tests.font_helpers import font_bytes, renamed_subset
+    kit = folder / "narrow"
+    shutil.copytree(MINI, kit)
+    (kit / "fonts").mkdir()
+    for style, source in (("Regular", "DejaVuSansCondensed.ttf"), ("Bold", "DejaVuSansCondensed-Bold.ttf")):
+        (kit / "fonts" / f"KitNarrow-{style}.ttf").write_bytes(font_bytes(renamed_subset(source, "Kit Narrow", style)))
+    write_cell(kit / "templates" / "card-front.svg.j2", "min_size=7)", 'min_size=7, family="Kit Narrow")')
+    write_cell(kit / "components" / "cards.yaml", "one of your tiles.",
+               "one of your tiles, then look at another tile of the stack and place it next to one of your tiles, "
+               "then again and again and again.")
+    return kit
+
+
+def test_the_studio_reports_what_a_build_does_and_builds_a_save_made_as_the_pictures_show(tmp_path, browser):
+    """`pnpgen serve`, `pnpgen build`, `pnpgen serve` again, as a designer goes: each studio's first build
+    reports what the command-line build does (no problem). The studio drew its pictures before the kit's
+    fonts were shown to cairo, which then kept DejaVu Sans for the kit's family in that process, while text
+    was laid out with widths kept on disk by another process: the second start found overprinting text on a
+    valid row and nothing built. A save made as the page first shows its pictures (during the first build)
+    reaches the page."""
+    import subprocess
+    import sys
+    kit = narrow_font_kit(tmp_path)
+    with ServeProcess(kit, tmp_path / "out") as served:
+        assert served.wait_for_view(lambda view: view["status"] in ("built", "failed"))["problems"] == []
+    built = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--data", str(kit), "--out", str(tmp_path / "cli")],
+                           capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0 and "warning" not in built.stdout + built.stderr, built.stderr
+    with ServeProcess(kit, tmp_path / "out") as served:
+        browser.open(served.url)
+        browser.wait_for(f"{pieces_shown('cards.Explore')} > 0", seconds=60)
+        write_cell(kit / "components" / "cards.yaml", "title: Build", "title: Construct")
+        shown = "document.querySelectorAll('figure.piece[data-label=\"Construct\"] img.front').length"
+        assert browser.wait_for(f"document.getElementById('status').dataset.status === 'built' && {shown}"
+                                f" && {ALL_LOADED}", seconds=60)
+        assert browser.evaluate("document.getElementById('problems').textContent") == ""
+        assert served.view()["problems"] == []

@@ -50,7 +50,9 @@ class Studio:
 
     def _attempt(self, start: float) -> str:
         from pnpgen.build import build
+        from pnpgen.kit_fonts import use_kit_fonts
         kit, warnings = self.load()
+        use_kit_fonts(kit.fonts)  # as build() does, before the first face is drawn: cairo keeps what a family meant
         shown_warnings = [problem_view(p) for p in warnings]
         pieces = self.faces.pieces(kit)  # at the size the kit was loaded at (--counter-size resizes tables)
         self.state.update(title=kit.title, pieces=pieces, problems=shown_warnings, status="building pages")
