@@ -119,9 +119,53 @@ def test_a_build_errors_location_is_split_off_for_the_page():
 
 
 def test_a_proof_of_no_such_piece_says_what_there_is(studio):
-    status, _, body = studio.get("proof?ref=cards.Explor")
+    token = {"X-Pnpgen-Token": studio.token()}
+    status, _, body = studio.post("proof", {"ref": "cards.Explor"}, **token)
     assert status == 422 and "did you mean cards.Explore" in json.loads(body)["error"]
-    assert studio.get("proof")[0] == 400
+    assert studio.post("proof", {}, **token)[0] == 400
+
+
+def _files_below(folder: Path) -> dict:
+    return {str(p): p.stat().st_mtime_ns for p in folder.rglob("*")} if folder.exists() else {}
+
+
+@pytest.mark.parametrize("method, headers", [
+    ("GET", {}),                                                       # a link, an <img>, a GET from any page
+    ("POST", {}),                                                      # no token
+    ("POST", {"X-Pnpgen-Token": "guessed"}),
+    ("POST", {"token": True, "Origin": "https://evil.example"}),       # another site's page, token or not
+    ("POST", {"token": True, "Origin": "http://127.0.0.1:1"}),         # another server on this machine
+    ("POST", {"token": True, "Sec-Fetch-Site": "cross-site"}),
+    ("POST", {"token": True, "Sec-Fetch-Site": "same-site"}),
+])
+def test_only_the_studios_own_page_draws_a_proof(studio, method, headers):
+    """Issue 40: a GET of /proof from a page on another site (Host 127.0.0.1) drew a proof and wrote files.
+    Now nothing is drawn or written: GETs change nothing, and a proof is a POST carrying the page's token
+    from the studio's own page."""
+    headers = {**headers, "Host": "127.0.0.1"}
+    if headers.pop("token", False):
+        headers["X-Pnpgen-Token"] = studio.token()
+    before, pictures = _files_below(studio.out.parent), studio.view()
+    if method == "GET":
+        status = studio.get("proof?ref=cards.Trade&colour=&variant=", **headers)[0]
+    else:
+        status = studio.post("proof", {"ref": "cards.Trade"}, **headers)[0]
+    assert status in (403, 405)
+    assert _files_below(studio.out.parent) == before and studio.view() == pictures
+    assert not (studio.out / "proofs" / "cards.Trade-front.png").exists()
+
+
+def test_the_studios_own_page_draws_a_proof_over_http(studio):
+    status, _, body = studio.post("proof", {"ref": "cards.Trade"}, **{"X-Pnpgen-Token": studio.token(),
+                                  "Origin": studio.url.rstrip("/"), "Sec-Fetch-Site": "same-origin"})
+    assert status == 200 and json.loads(body)["pdf"] == "proofs/proof.pdf"
+    assert (studio.out / "proofs" / "cards.Trade-front.png").exists()
+
+
+@pytest.mark.parametrize("headers", [{"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}])
+def test_another_sites_page_reads_nothing(studio, headers):
+    for path in ("", "view.json", "file/cards.pdf", f"pic/{studio.view()['pieces'][0]['front']}"):
+        assert studio.get(path, **headers)[0] == 403
 
 
 def test_the_server_listens_on_loopback_only(studio):
