@@ -235,3 +235,16 @@ def test_hit_counters_are_called_what_they_print_and_fighter_costs_say_what_they
     assert "Damage counter" not in printed["booklet.pdf"]
     assert "Fighters level Att–Def Research cost 1 5–0 25 CP" in printed["booklet.pdf"]
     assert f"a Fighter itself costs {kit.units['F'].cost} CP" in printed["booklet.pdf"]
+
+
+def test_rulings_written_as_a_list_are_a_located_error_that_says_the_format(tmp_path, capsys):
+    """A list of rulings was read as none: every quote then failed with "known: none", far from the cause."""
+    import shutil
+    kit = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "kits" / "mini", kit)
+    (kit / "data").mkdir()
+    (kit / "data" / "rules.yaml").write_text("upkeep: 2\nrulings:\n  - id: bids\n    title: Bids\n")
+    assert main(["validate", "--data", str(kit)]) == 1
+    error = capsys.readouterr().err
+    assert "rules.yaml:2" in error and "rulings" in error and "a mapping keyed by each ruling's id" in error
+    assert "known: none" not in error and "Traceback" not in error

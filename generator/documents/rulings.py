@@ -20,17 +20,30 @@ MARK = "(kit ruling {number})"
 SOURCE = "data/rules.yaml"
 
 
+FORMAT = "a mapping keyed by each ruling's id: `bids: {title: ..., where: ..., source: ..., text: ...}`"
+
+
 def check_rulings_file(data_folder: Path, data: dict, problems: Problems) -> None:
-    """The data folder's rules file, where every text finds the rulings, holds a mapping: one whose top is a
-    list or a text (a file linked to another of the kit, say) is an error at the file, found at load."""
+    """The data folder's rules file, where every text finds the rulings, holds a mapping, and its `rulings:`
+    one keyed by id: a file whose top is a list or a text (a file linked to another of the kit, say), or
+    rulings written as a list (which every text would otherwise find empty), is an error at its line, at load."""
     rules = data.get("rules")
-    if rules is None or isinstance(rules, dict):
+    if rules is None:
         return
     files = [data_folder / f"rules{suffix}" for suffix in (".yaml", ".yml", ".csv")]
     file = next((f for f in files if f.exists()), files[0])
-    held = "a list" if isinstance(rules, list) else "a text" if isinstance(rules, str) else f"the value {rules!r}"
-    problems.error(file, 1, "", f"holds {held}, where the kit's texts read a mapping: `rulings:` (the Kit rulings, "
-                                "{id: {title, where, source, text}}) beside the facts they quote")
+    if not isinstance(rules, dict):
+        problems.error(file, 1, "", f"holds {_held(rules)}, where the kit's texts read a mapping: `rulings:` (the "
+                                    "Kit rulings, {id: {title, where, source, text}}) beside the facts they quote")
+        return
+    rulings = rules.get("rulings")
+    if rulings is not None and not isinstance(rulings, dict):
+        line = rules.line_of("rulings") if hasattr(rules, "line_of") else 1
+        problems.error(file, line, "rulings", f"holds {_held(rulings)}; write the rulings as {FORMAT}")
+
+
+def _held(value) -> str:
+    return "a list" if isinstance(value, list) else "a text" if isinstance(value, str) else f"the value {value!r}"
 
 
 def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
