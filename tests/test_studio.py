@@ -15,6 +15,7 @@ from pypdf import PdfReader
 
 from pnpgen.cli import main
 from pnpgen.studio.pictures import FACE_DPI
+from pnpgen.studio.state import message_view
 from tests.browser import Browser, chromium_path
 from tests.studio_helpers import ALL_LOADED, ServeProcess, pieces_shown, write_cell
 
@@ -111,11 +112,19 @@ def test_only_loopback_host_names_are_answered(studio, host, status):
 
 
 def test_a_build_errors_location_is_split_off_for_the_page():
-    from pnpgen.studio.state import message_view
     located = message_view("mygame/components/cards.yaml:12: cards row Scout: text does not fit")
     assert (located["where"], located["message"]) == ("mygame/components/cards.yaml:12", "cards row Scout: text does not fit")
     unlocated = message_view("another build is writing output/mini right now: try again")
     assert (unlocated["where"], unlocated["message"]) == ("", "another build is writing output/mini right now: try again")
+
+
+def test_preflight_findings_are_one_a_line_each_located():
+    from pnpgen.studio.state import message_views
+    shown = message_views("preflight: these pieces would print badly:\nkit/cards.yaml:14: cards row Explore: text "
+                          "'one' overprints text 'two'\nkit/tiles.yaml:3: tiles row A: art outside the bleed")
+    assert [(v["where"], v["message"][:14]) for v in shown] == [
+        ("", "preflight: the"), ("kit/cards.yaml:14", "cards row Expl"), ("kit/tiles.yaml:3", "tiles row A: a")]
+    assert message_views("kit/cards.yaml:2: a: b\nmore of it") == [message_view("kit/cards.yaml:2: a: b\nmore of it")]
 
 
 def test_a_proof_of_no_such_piece_says_what_there_is(studio):

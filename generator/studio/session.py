@@ -15,7 +15,7 @@ from typing import Callable
 
 from pnpgen.problems import BuildError, KitError
 from pnpgen.studio.pictures import FacePictures, PagePictures
-from pnpgen.studio.state import StudioState, message_view, problem_view
+from pnpgen.studio.state import StudioState, message_view, message_views, problem_view
 
 PROOF_DPI = 192.0   # twice the browser's 96 CSS px an inch: a proof shown at print size stays sharp
 
@@ -42,7 +42,7 @@ class Studio:
                 self.state.failed([problem_view(p) for p in exc.problems])
                 raise
             except BuildError as exc:
-                self.state.failed([message_view(str(exc))])
+                self.state.failed(message_views(str(exc)))
                 raise
             except OSError as exc:  # a file the build reads or writes went away, or the disk is full
                 self.state.failed([message_view(str(exc))])
