@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnpgen.lengths import pt_from_mm
-from pnpgen.maps.tiling import MARK_ARM, TICK, plan_tiles
+from pnpgen.maps.tiling import MARK_ARM, TICK, assembly_steps, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.pieces import colour_params
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
@@ -83,15 +83,8 @@ def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
 
 
 def _steps(plan) -> list[str]:
-    return [
-        f"Print pages 2 to {plan.count + 1} at actual size (100%, no fitting to the page): the bar at the right "
-        f"must measure 1 in.",
-        f"Lay the tiles out as below: rows A to {plan.tiles[-1].label[0]} from the top, columns 1 to {plan.cols} "
-        f"from the left.",
-        "Cut each tile along its dashed edges (left and top); leave its other edges as they are.",
-        "Glue each tile over the GLUE strip of its neighbour: the lines and the pink round marks meet.",
-        "Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks.",
-    ]
+    return assembly_steps(plan, f"Print pages 2 to {plan.count + 1} at actual size (100%, no fitting to the page): "
+                                f"the bar at the right must measure 1 in.", "the lines")
 
 
 def build(ctx) -> dict:

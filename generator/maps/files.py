@@ -18,7 +18,7 @@ from pnpgen.maps.board import Board
 from pnpgen.maps.draw import compose, map_svg, map_title
 from pnpgen.maps.hexmap import hex_too_small
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
-from pnpgen.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
+from pnpgen.maps.tiling import MARK_ARM, TICK, TilePlan, assembly_steps, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.preflight import art_overprints
 from pnpgen.problems import BuildError, UsageError, display_path
@@ -224,15 +224,8 @@ def _wrapped_steps(steps: list[str], width: float, margin: float, ruler: dict) -
 
 def _steps(board: Board, plan: TilePlan) -> list[str]:
     inches = f"{board.hexmap.hex_size / 72:g}"
-    return [
-        f"Print pages 2 to {plan.count + 1} at actual size (100%, no fitting to the page): "
-        f"a hex measures {inches} in across the flats.",
-        f"Lay the tiles out as below: rows A to {plan.tiles[-1].label[0]} from the top, "
-        f"columns 1 to {plan.cols} from the left.",
-        "Cut each tile along its dashed edges (left and top); leave its other edges as they are.",
-        "Glue each tile over the GLUE strip of its neighbour: the hex lines and the pink round marks meet.",
-        "Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks.",
-    ]
+    return assembly_steps(plan, f"Print pages 2 to {plan.count + 1} at actual size (100%, no fitting to the page): "
+                                f"a hex measures {inches} in across the flats.", "the hex lines")
 
 
 def _outline(tile, x0: float, y0: float, scale: float, plan: TilePlan) -> dict:

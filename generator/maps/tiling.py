@@ -156,3 +156,18 @@ def _marks(tiles: tuple[Tile, ...], cols: int, rows: int) -> tuple[Line, ...]:
 
 def _thirds(start: float, end: float) -> tuple[float, float]:
     return start + (end - start) / 3, start + 2 * (end - start) / 3
+
+
+def assembly_steps(plan: TilePlan, first: str, lines: str) -> list[str]:
+    """The assembly page's steps after `first` (how to print): how the tiles lie (a single row or column said
+    as such, never "rows A to A"), cut, glue (`lines`: what meets across a seam) and join."""
+    last_row = plan.tiles[-1].label[0]
+    rows = f"rows A to {last_row} from the top" if plan.rows > 1 else "in one row, A"
+    cols = f"columns 1 to {plan.cols} from the left" if plan.cols > 1 else "in one column, 1"
+    join = ("Join the tiles of each row first, then the rows" if plan.rows > 1 and plan.cols > 1
+            else "Join the tiles in order")
+    return [first, f"Lay the tiles out as below: {rows}, {cols}.",
+            "Cut each tile along its dashed edges (left and top); leave its other edges as they are.",
+            f"Glue each tile over the GLUE strip of its neighbour: {lines} and the pink round marks meet.",
+            f"{join}; trim the outer edge at the corner ticks."]
+
