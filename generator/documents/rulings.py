@@ -24,22 +24,15 @@ FORMAT = "a mapping keyed by each ruling's id: `bids: {title: ..., where: ..., s
 
 
 def check_rulings_file(data_folder: Path, data: dict, problems: Problems) -> None:
-    """The data folder's rules file, where every text finds the rulings, holds a mapping, and its `rulings:`
-    one keyed by id: a file whose top is a list or a text (a file linked to another of the kit, say), or
-    rulings written as a list (which every text would otherwise find empty), is an error at its line, at load."""
+    """The data folder's rules file, where every text finds the rulings, holds a mapping: one whose top is a
+    list or a text (a file linked to another of the kit, say) is an error at the file, found at load."""
     rules = data.get("rules")
-    if rules is None:
+    if rules is None or isinstance(rules, dict):
         return
     files = [data_folder / f"rules{suffix}" for suffix in (".yaml", ".yml", ".csv")]
     file = next((f for f in files if f.exists()), files[0])
-    if not isinstance(rules, dict):
-        problems.error(file, 1, "", f"holds {_held(rules)}, where the kit's texts read a mapping: `rulings:` (the "
-                                    "Kit rulings, {id: {title, where, source, text}}) beside the facts they quote")
-        return
-    rulings = rules.get("rulings")
-    if rulings is not None and not isinstance(rulings, dict):
-        line = rules.line_of("rulings") if hasattr(rules, "line_of") else 1
-        problems.error(file, line, "rulings", f"holds {_held(rulings)}; write the rulings as {FORMAT}")
+    problems.error(file, 1, "", f"holds {_held(rules)}, where the kit's texts read a mapping: `rulings:` (the Kit "
+                                "rulings, {id: {title, where, source, text}}) beside the facts they quote")
 
 
 def _held(value) -> str:
@@ -49,11 +42,19 @@ def _held(value) -> str:
 def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
     """The three names a kit text may use; `render` turns a ruling's words (Jinja) into plain text."""
     rules = (kit.data or {}).get("rules")
-    entries = (rules.get("rulings") if isinstance(rules, dict) else None) or {}
-    entries = entries if isinstance(entries, dict) else {}
+    given = (rules.get("rulings") if isinstance(rules, dict) else None) or {}
+    entries = given if isinstance(given, dict) else {}
     numbers = {rid: number for number, rid in enumerate(entries, 1)}
 
+    def not_by_id() -> ValueError:
+        """A kit's own texts may read a list (data.rules.rulings); these three need the rulings by id."""
+        line = rules.line_of("rulings") if hasattr(rules, "line_of") else 0
+        return ValueError(f"{SOURCE}{f':{line}' if line else ''}: rulings holds {_held(given)}, but ruling(), "
+                          f"ruling_mark() and rulings() read {FORMAT}")
+
     def entry(rid: str) -> dict:
+        if not isinstance(given, dict):
+            raise not_by_id()
         if rid not in entries:
             raise ValueError(f"no ruling {rid!r} in {SOURCE} rulings (known: {', '.join(entries) or 'none'})")
         item = entries[rid]
@@ -74,6 +75,8 @@ def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
         return f"{render(text)} {ruling_mark(rid)}"
 
     def rulings() -> list[SimpleNamespace]:
+        if not isinstance(given, dict):
+            raise not_by_id()
         return [SimpleNamespace(number=numbers[rid], id=rid, title=item["title"], where=item["where"],
                                 text=render(item["text"]) if item.get("text") else None,
                                 source=render(item["source"]))
