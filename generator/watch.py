@@ -47,39 +47,14 @@ def watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_eve
     return 0
 
 
-class Sources:
-    """The digest of every file the watched folders hold (the build's output left out), cheap to take again:
-    a file's hash is kept while its size, mtime and inode stay (pnpgen.inputs.DigestMemo). Comparing the digest
-    a build started from with the one after it catches a save the build may have read half of, or before."""
-
-    def __init__(self, paths: list[Path], out_dir: Path):
-        self.paths, self.skip = paths, (Path(out_dir).resolve(),)
-        self.known: dict = {}
-
-    def digest(self) -> str | None:
-        """None when a file cannot be read now (gone between listing and reading): the build will say why."""
-        import hashlib
-        from pnpgen.inputs import DigestMemo, tree_digests
-        memo = DigestMemo(None)  # a fresh clock for its racy-file rule; the hashes known so far carried over
-        memo.known = self.known
-        total = hashlib.sha256()
-        try:
-            for folder in self.paths:
-                total.update(str(folder).encode() + b"\1")
-                for rel, digest in tree_digests(folder, self.skip, memo):
-                    total.update(f"{rel}\0{digest}\0".encode())
-        except OSError:
-            return None
-        return total.hexdigest()
-
-
 def _watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_event, stream) -> None:
     """The watcher is live before the first build reads a file, so no save is ever between two watches; each
     build is followed by another until the files stand still (the digest after a build is the one before)."""
     import watchfiles
 
+    from pnpgen.inputs import FolderDigest
     paths = watched_paths(kit_root)
-    sources = Sources(paths, out_dir)
+    sources = FolderDigest(paths, (out_dir,))  # the digest a build started from, and the one after it
     changes_seen = watchfiles.watch(*paths, watch_filter=_relevant(out_dir), stop_event=stop_event,
                                     raise_interrupt=False, debounce=WAIT_MS, step=STEP_MS,
                                     rust_timeout=START_MS, yield_on_timeout=True)
@@ -96,9 +71,10 @@ def _watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_ev
         built = _build_until_still(build_once, sources, built, stream)
 
 
-def _build_until_still(build_once: Callable[[], str], sources: Sources, built: str | None, stream) -> str | None:
-    """Build until a build's files are the ones it started from; the digest of the last good build. A save
-    already built (the watcher's news of what a build after it read) is not built again."""
+def _build_until_still(build_once: Callable[[], str], sources, built: str | None, stream) -> str | None:
+    """Build until a build's files are the ones it started from (a save the build may have read half of, or
+    before, is built again); the digest of the last good build. A save already built (the watcher's news of
+    what a build after it read) is not built again."""
     while True:
         before = sources.digest()
         if before is not None and before == built:

@@ -4,11 +4,15 @@ by a hash of those bytes.
 The name is the picture's URL, so a browser fetches a picture once and never again (it is immutable), and
 after an edit only the pictures whose bytes changed get new names. Drawing is skipped as well as sending: a
 face is drawn again only when its SVG (or an image it shows) changed, a file's pages only when its bytes did.
+Even its SVG is not made again when nothing it may read changed: its row (the face's own parameters) and
+every kit file that is not a table's rows (templates, data, art, fonts, kit.yaml), with pnpgen's own
+templates. A save of one row renders that row's faces, not the kit's hundreds.
 """
 from __future__ import annotations
 
 import hashlib
 import io
+import json
 import threading
 from collections import Counter
 from pathlib import Path
@@ -47,11 +51,31 @@ def png_bytes(image, dpi: float) -> bytes:
 
 
 class FacePictures:
-    """Each distinct face's picture, kept by its drawing's key (SVG text and image bytes) between builds."""
+    """Each distinct face's picture, kept by its drawing's key (SVG text and image bytes) between builds, and
+    that key by what the face reads (`rendered`), so an unchanged face is neither rendered nor drawn."""
 
-    def __init__(self, store: PictureStore):
-        self.store = store
+    def __init__(self, store: PictureStore, skip: tuple = ()):
+        """`skip`: folders that are no input (the build's output, when it lies inside the kit)."""
+        self.store, self.skip = store, skip
         self.by_key: dict[str, str] = {}
+        self.rendered: dict[tuple, str] = {}   # (face key, shape, everything else it reads) -> drawing key
+        self.sources = None
+
+    def _besides_rows(self, kit) -> str | None:
+        """The digest of all a face may read besides its own row (None: it could not be taken; render all)."""
+        from pnpgen.inputs import BUILTIN_TEMPLATES, FolderDigest
+        if self.sources is None or self.sources.folders[0] != kit.root:
+            self.sources = FolderDigest([kit.root, BUILTIN_TEMPLATES], self.skip)
+        rows = frozenset(Path(path).resolve() for table in kit.tables.values()
+                         for path in (table.file, *(row.file for row in table.rows)))
+        files = self.sources.digest(rows)
+        if files is None:
+            return None
+        # and what the face's context holds besides its row, as loaded (a game module may fill `data` from tables)
+        from pnpgen.render.piece_faces import face_context
+        context = face_context({"piece": {}}, kit)
+        loaded = json.dumps({k: context[k] for k in ("kit", "data", "colours", "icons")}, sort_keys=True, default=repr)
+        return hashlib.sha256(f"{files}\0{loaded}".encode()).hexdigest()
 
     def pieces(self, kit) -> list[dict]:
         """One entry per distinct piece of the kit, in print order, with its count and its faces' pictures."""
@@ -59,6 +83,7 @@ class FacePictures:
         from pnpgen.lengths import mm
         from pnpgen.proof import shape_of, variant_of
         pieces = kit.component_pieces
+        besides = self._besides_rows(kit)
         arts, images, drawn = ExportArts(kit), {}, {}
         entries, seen = [], Counter()
         for piece, count in Counter(pieces).items():
@@ -70,19 +95,24 @@ class FacePictures:
                 "label": piece.label, "colour": piece.colour, "group": piece.group, "count": count,
                 "source": arts.origins.get(piece.front.key, ""),  # the row to edit: 'file:line: table row label'
                 "w_mm": round(mm(shape.w), 2), "h_mm": round(mm(shape.h), 2),
-                "front": self._picture(arts, piece.front, shape, images, drawn),
-                "back": self._picture(arts, piece.back, shape, images, drawn) if piece.back else None})
+                "front": self._picture(arts, piece.front, shape, images, drawn, besides),
+                "back": self._picture(arts, piece.back, shape, images, drawn, besides) if piece.back else None})
         used = set(drawn.values())
         self.by_key = {key: name for key, name in self.by_key.items() if key in used}
+        self.rendered = {(face, shape, besides): key for (face, shape), key in drawn.items()} if besides else {}
         return entries
 
-    def _picture(self, arts, face, shape, images: dict, drawn: dict) -> str:
+    def _picture(self, arts, face, shape, images: dict, drawn: dict, besides: str | None) -> str:
         """`drawn`: (face, shape) -> drawing key for this build (a face on 26 pieces is hashed once);
-        `images`: each image file's hash for this build."""
+        `images`: each image file's hash for this build; `besides`: what else faces read, digested."""
         from pnpgen.export.decks import pixels, rasterise
         from pnpgen.render.piece_arts import svg_key
         if (face.key, shape) in drawn:
             return self.by_key[drawn[face.key, shape]]
+        known = self.rendered.get((face.key, shape, besides))
+        if known in self.by_key:  # nothing it reads changed: its picture stands
+            drawn[face.key, shape] = known
+            return self.by_key[known]
         svg, where = arts.svg(face, shape, 0.0)
         key = drawn[face.key, shape] = svg_key(svg, arts.kit.root, images)
         if key not in self.by_key:

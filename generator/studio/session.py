@@ -25,7 +25,7 @@ class Studio:
 
     def __init__(self, state: StudioState, load: Callable, options):
         self.state, self.load, self.options = state, load, options
-        self.faces = FacePictures(state.pictures)
+        self.faces = FacePictures(state.pictures, skip=(Path(options.out),))
         self.pages = PagePictures(state.pictures)
         self.turn = threading.Lock()
         self.kit = None          # the last kit that built, for proofs
