@@ -268,7 +268,7 @@ def test_the_designers_loop_edit_break_and_mend(studio, browser):
 
 def test_a_saved_row_renders_only_its_own_faces(tmp_path, monkeypatch):
     """The studio's face pass renders again only what may have changed (it rendered every face of the kit
-    on every save: 874 on Space Empires 4X, 0.8 s of each save)."""
+    on every save: 874 on Space Empires 4X, 0.8 s of each save): a row's faces, a template's faces."""
     import shutil
     from pnpgen.export.decks import ExportArts
     from pnpgen.kit import load_kit
@@ -286,6 +286,10 @@ def test_a_saved_row_renders_only_its_own_faces(tmp_path, monkeypatch):
     again = faces.pieces(load_kit(kit)[0])
     assert set(rendered[everything:]) == {"token"} and len(rendered) - everything == 4   # the row's 2 sides, 2 colours
     assert [p["front"] for p in again if p["ref"] != "tokens.3"] == [p["front"] for p in first if p["ref"] != "tokens.5"]
+    chit = kit / "templates" / "chit.svg.j2"
+    chit.write_text(chit.read_text() + "\n")   # a template: only the faces it draws are rendered again
+    done = len(rendered)
+    assert faces.pieces(load_kit(kit)[0]) == again and set(rendered[done:]) == {"chit"}
 
 
 def test_a_template_or_data_edit_redraws_the_faces_that_read_it(studio):
