@@ -90,6 +90,7 @@ class StudioHandler(BaseHTTPRequestHandler):
         self._send_text(HTTPStatus.NOT_FOUND, "not found")
 
     def do_POST(self) -> None:
+        self.close_connection = True  # a refused request's body is never read: the connection ends with it
         if not self._own_page_asks():
             return
         if urlsplit(self.path).path != "/proof":
@@ -131,7 +132,6 @@ class StudioHandler(BaseHTTPRequestHandler):
         except ValueError:
             size = -1
         if not 0 <= size <= MAX_BODY:
-            self.close_connection = True
             self._send_text(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a request of at most {MAX_BODY} bytes")
             return None
         try:
