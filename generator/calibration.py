@@ -34,8 +34,9 @@ def calibration_words(title: str, duplex: str) -> tuple[tuple[str, ...], tuple[s
             core_words("Read the number on each scale where the front's line crosses it (in mm, the marks are 1 mm "
                        "apart), and write both down here:   X = ______ mm     Y = ______ mm."),
             core_words("Both 0: your printer puts backs on their fronts; print the double-sided sheets as they are."),
-            core_words("Any other numbers: give them to whoever made these files, and ask for sheets made with "
-                       "that back offset (X,Y); backs printed from them land on their fronts on this printer."))
+            core_words("Any other numbers: build the files again with the option --back-offset X,Y (your two numbers "
+                       "in mm), or give them to whoever makes the files for you; backs printed from those files land "
+                       "on their fronts on this printer."))
     return front, back
 
 

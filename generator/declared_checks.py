@@ -115,6 +115,8 @@ def _check_rule(rule: dict, here: str, sources: Sources, broken: frozenset, kit_
     line = sources.lines.get(("kit", here), (kit_file, 0))[1]
     skipped = bool({split(p)[0] for p in _paths(rule)} & broken)  # a stand-in file reaches nothing: no verdict
     problem = _shape_problem(rule) or _file_problem(rule, sources) or (not skipped and _path_problem(rule, sources))
+    if problem and _said_already(problem, problems):
+        return  # the file's own error (its YAML, say), reported at its line already: said once
     if problem:
         problems.error(kit_file, line, here, f"{rule['rule']}: {problem}")
     elif not skipped:
@@ -124,6 +126,12 @@ def _check_rule(rule: dict, here: str, sources: Sources, broken: frozenset, kit_
         for name in [n for n, ever in sources.filled.items() if not ever]:
             problems.error(kit_file, line, here, f"{rule['rule']}: {{{name}}} stands for nothing: no `{{{name}}}` "
                                                  f"step in `{kind}`'s path and no field {name} beside its values")
+
+
+def _said_already(problem: str, problems: Problems) -> bool:
+    """Whether `problem` (a file's read error, `rel:line: message`) is an error reported at that file's line."""
+    return any(problem.endswith(f":{p.line}: {p.message}") and Path(p.file).as_posix().endswith(problem.split(":")[0])
+               for p in problems.errors())
 
 
 def _paths(rule: dict) -> list[str]:

@@ -112,6 +112,31 @@ def _digest(path: Path, folder: Path, stat: os.stat_result, memo: DigestMemo) ->
     return memo.digest(path, stat)
 
 
+class FolderDigest:
+    """One digest of every file below some folders (a left-out folder skipped, and any files named), cheap to
+    take again and again in a long-lived process: a file's hash is kept while its size, mtime and inode stay."""
+
+    def __init__(self, folders: list[Path], skip: tuple[Path, ...] = ()):
+        self.folders, self.skip = [Path(f) for f in folders], tuple(Path(p).resolve() for p in skip)
+        self.known: dict = {}
+
+    def digest(self, leave_out: frozenset = frozenset()) -> str | None:
+        """`leave_out`: resolved paths of files not counted. None when a file cannot be read now (gone
+        between listing and reading)."""
+        memo = DigestMemo(None)  # a fresh clock for its racy-file rule; the hashes known so far carried over
+        memo.known = self.known
+        total = hashlib.sha256()
+        try:
+            for folder in self.folders:
+                total.update(str(folder).encode() + b"\1")
+                for rel, digest in tree_digests(folder, self.skip, memo):
+                    if not leave_out or (folder / rel).resolve() not in leave_out:
+                        total.update(f"{rel}\0{digest}\0".encode())
+        except OSError:
+            return None
+        return total.hexdigest()
+
+
 class Inputs:
     """Every file any part may read (kit files, templates, the generator's and game modules' code, fonts), hashed once per
     build; each part's fingerprint leaves out the kit files it never reads (Part.ignores), so editing a

@@ -21,6 +21,11 @@ from pnpgen.terminal import safe
 MAX_FOLDERS = 2000  # a kit has tens; past this many the rest are not watched (and the watch says so)
 
 
+WAIT_MS = 150   # a burst of events (an editor's write, rename and chmod) ends when none came for STEP_MS; at most this
+STEP_MS = 25    # how often the watcher looks at the events gathered
+START_MS = 100  # the watcher's first answer, once it is live: the first build waits for it
+
+
 def watched_paths(kit_root: Path) -> list[Path]:
     return [p for p in [Path(kit_root), *template_dirs(kit_root)] if p.exists()]
 
@@ -76,23 +81,30 @@ def watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_eve
 
 
 def _watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_event, stream) -> None:
+    """The watcher is live before the first build reads a file, so no save is ever between two watches; each
+    build is followed by another until the files stand still (the digest after a build is the one before)."""
     import watchfiles
 
-    _attempt(build_once, stream)
-    announced = False
+    from pnpgen.inputs import FolderDigest
+    sources = FolderDigest(watched_paths(kit_root), (out_dir,))  # the digest a build started from, and after it
+    built, announced = None, False
     while True:  # once per set of folders: a folder made or removed starts a watch of the new set
         folders = watched_folders(kit_root, out_dir)
-        for changes in watchfiles.watch(*folders, watch_filter=_relevant(out_dir), stop_event=stop_event,
-                                        raise_interrupt=False, debounce=150, step=50, recursive=False,
-                                        rust_timeout=200, yield_on_timeout=True):
-            if not announced:  # the first yield proves the watcher is live: edits from now on are seen
-                _announce(kit_root, folders, stream)
-                announced = True
+        changes_seen = watchfiles.watch(*folders, watch_filter=_relevant(out_dir), stop_event=stop_event,
+                                        raise_interrupt=False, debounce=WAIT_MS, step=STEP_MS, recursive=False,
+                                        rust_timeout=START_MS, yield_on_timeout=True)
+        if next(changes_seen, None) is None:  # the watcher is live (or was stopped): from now on every save is seen
+            return
+        built = _build_until_still(build_once, sources, built, stream)  # what changed while no watch was live
+        if not announced:
+            _announce(kit_root, folders, stream)
+            announced = True
+        for changes in changes_seen:
             if not changes:
                 continue
             names = sorted({Path(p).name for _, p in changes})
             stream.write(f"changed: {', '.join(names)}\n")
-            _attempt(build_once, stream)
+            built = _build_until_still(build_once, sources, built, stream)
             if watched_folders(kit_root, out_dir) != folders:
                 break
         else:
@@ -106,7 +118,21 @@ def _announce(kit_root: Path, folders: list, stream) -> None:
     stream.flush()
 
 
-def _attempt(build_once: Callable[[], str], stream) -> None:
+def _build_until_still(build_once: Callable[[], str], sources, built: str | None, stream) -> str | None:
+    """Build until a build's files are the ones it started from (a save the build may have read half of, or
+    before, is built again); the digest of the last good build. A save already built (the watcher's news of
+    what a build after it read) is not built again."""
+    while True:
+        before = sources.digest()
+        if before is not None and before == built:
+            return built
+        built = before if _attempt(build_once, stream) else None
+        if before is None or sources.digest() == before:
+            return built
+
+
+def _attempt(build_once: Callable[[], str], stream) -> bool:
+    """One build, its outcome printed; whether it built."""
     start, summary = time.perf_counter(), None
     try:
         summary = build_once()
@@ -126,3 +152,4 @@ def _attempt(build_once: Callable[[], str], stream) -> None:
         from pnpgen.render.font_reset import forget_failed_fonts
         forget_failed_fonts()
     stream.flush()
+    return summary is not None

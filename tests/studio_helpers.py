@@ -62,7 +62,18 @@ class ServeProcess:
         raise AssertionError(f"pnpgen serve never said {words!r}; it said {self.said}")
 
     def get(self, path: str, **headers) -> tuple[int, dict, bytes]:
-        request = urllib.request.Request(self.url + path.lstrip("/"), headers=headers)
+        return self.request(path, headers=headers)
+
+    def token(self) -> str:
+        """The token the studio put into its page (as the page reads it)."""
+        return re.search(r'name="studio-token" content="([^"]+)"', self.get("")[2].decode()).group(1)
+
+    def post(self, path: str, data: dict, **headers) -> tuple[int, dict, bytes]:
+        """A JSON POST as the page sends it (its token in `headers`, if any)."""
+        return self.request(path, json.dumps(data).encode(), {"Content-Type": "application/json", **headers})
+
+    def request(self, path: str, body: bytes | None = None, headers: dict | None = None) -> tuple[int, dict, bytes]:
+        request = urllib.request.Request(self.url + path.lstrip("/"), data=body, headers=headers or {})
         try:
             with urllib.request.urlopen(request, timeout=30) as answer:
                 return answer.status, dict(answer.headers), answer.read()

@@ -20,6 +20,14 @@ def test_list_prints_the_full_inventory(run_cli):
     deep = out.split("Deep Space markers")[1].split("\n\n")[0]
     assert deep.strip().splitlines()[-1].split() == ["doomsday-machine-3", "1"]
     assert "Total: 796 pieces in 6 print files" in out
+    assert "Hex map: Duel, small galaxy (duel-small), 69 hexes on a 15 x 6 grid, flat-topped, 31.8 mm" in out
+    assert out.count("Hex map: ") == 6   # every scenario's map (they were left out)
+
+
+def test_list_names_the_hex_maps_of_a_kit_without_tables(run_cli):
+    result = run_cli("list", "--data", Path(__file__).parent / "kits" / "hexes")
+    assert result.code == 0
+    assert "Hex map: The Island (island), 52 hexes on a 10 x 6 grid, pointy-topped, 25.4 mm" in result.out
 
 
 def test_build_writes_a_manifest_listing_every_piece(run_cli, tmp_path):

@@ -114,7 +114,7 @@ def test_calibration_sheet_tells_which_offset_to_enter(sheets):
     reader = PdfReader(sheets / "duplex-calibration.pdf")
     assert len(reader.pages) == 2
     back = reader.pages[1].extract_text()
-    assert "back offset (X,Y)" in back and "X (mm)" in back and "Y (mm)" in back
+    assert "--back-offset X,Y" in back and "X (mm)" in back and "Y (mm)" in back  # the option to pass
     assert "pnpgen" not in back and "Rebuild" not in back  # the reader holds paper, not the tool
     assert "+5" in back and "-10" in back
 

@@ -318,3 +318,18 @@ def test_a_selection_of_a_value_the_data_does_not_use_is_not_a_typo(facts_kit, r
     """`code=cruiser` selects nothing because no ship is a cruiser (yet), not because of a misspelling: no error."""
     add_rule(facts_kit, f"  - {{rule: few cruisers, each: '{F}:fleet.code=cruiser.qty', at_most: 5}}\n")
     assert run_cli("validate", "--quick", "--data", facts_kit).code == 0
+
+
+def test_a_yaml_error_in_a_file_a_rule_reads_is_said_once(tmp_path, capsys):
+    """The blank kit's rule over its cards read the broken file again: the page and the terminal said the
+    YAML error twice, once as the rule's own finding."""
+    from pnpgen.cli import main
+    from pnpgen.newkit import BLANK_KIT
+    kit = tmp_path / "kit"
+    shutil.copytree(BLANK_KIT, kit)
+    cards = kit / "components" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("name: ", "name: [", 1))
+    assert main(["validate", "--data", str(kit)]) == 1
+    said = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert [line for line in said if "not valid YAML" in line] == [said[0]] and "cards.yaml:" in said[0]
+    assert said[1] == "1 error(s); nothing was built or changed."

@@ -140,3 +140,17 @@ def test_every_board_rule_kit_yaml_declares_is_located(run_cli, kit_copy):
             "and its Homeworld: red has 0 hexes marked homeworld; it must have 1") in result.err
     assert f"maps/four-player.yaml:{purple}: legend.b: must be 'off-map' or one of 'home COLOUR'" in result.err
     assert "(COLOUR: red, blue, green, yellow), not 'home purple'" in result.err
+
+
+@pytest.mark.parametrize("rows, cols, says", [
+    (1, 3, "Lay the tiles out as below: in one row, A, columns 1 to 3 from the left."),
+    (2, 1, "Lay the tiles out as below: rows A to B from the top, in one column, 1."),
+    (2, 3, "Lay the tiles out as below: rows A to B from the top, columns 1 to 3 from the left.")])
+def test_the_assembly_page_says_a_single_row_or_column_as_such(rows, cols, says):
+    """A map of one row of tiles said "rows A to A"."""
+    from types import SimpleNamespace
+    from pnpgen.maps.tiling import assembly_steps
+    plan = SimpleNamespace(rows=rows, cols=cols, tiles=[SimpleNamespace(label=f"{'AB'[rows - 1]}{cols}")])
+    steps = assembly_steps(plan, "Print.", "the lines")
+    assert steps[1] == says and "A to A" not in " ".join(steps)
+    assert steps[-1].startswith("Join the tiles of each row first" if rows > 1 and cols > 1 else "Join the tiles in order")

@@ -385,3 +385,17 @@ def test_every_ruling_is_marked_in_every_chapter_its_entry_names(out, rulings):
         for where in r.where.split("; "):
             title = next(t for t in chapters if t.startswith(where))
             assert f"(kit ruling {r.number})" in chapters[title], (r.id, where)
+
+
+def test_rulings_written_as_a_list_are_a_located_error_that_says_the_format(kit_copy, tmp_path, capsys):
+    """A list of rulings was read as none: a quote failed with "known: none", far from the cause. (A kit's own
+    templates may read a list of its own, as 4x-space-euro's do: only ruling() and its kin need the mapping.)"""
+    rules = kit_copy / "data" / "rules.yaml"
+    text = rules.read_text()
+    start = text.index("\nrulings:\n") + 1
+    line = text[:start].count("\n") + 1
+    rules.write_text(text[:start] + "rulings:\n  - id: bids\n    title: Bids\nold_rulings:\n" + text[start + 9:])
+    assert main(["build", "--data", str(kit_copy), "--only", "booklet", "--out", str(tmp_path), "--quiet"]) == 1
+    error = capsys.readouterr().err
+    assert f"data/rules.yaml:{line}: rulings holds a list" in error and "a mapping keyed by each ruling's id" in error
+    assert "known: none" not in error and "Traceback" not in error

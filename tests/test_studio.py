@@ -15,6 +15,7 @@ from pypdf import PdfReader
 
 from pnpgen.cli import main
 from pnpgen.studio.pictures import FACE_DPI
+from pnpgen.studio.state import message_view
 from tests.browser import Browser, chromium_path
 from tests.studio_helpers import ALL_LOADED, ServeProcess, pieces_shown, write_cell
 
@@ -111,17 +112,69 @@ def test_only_loopback_host_names_are_answered(studio, host, status):
 
 
 def test_a_build_errors_location_is_split_off_for_the_page():
-    from pnpgen.studio.state import message_view
     located = message_view("mygame/components/cards.yaml:12: cards row Scout: text does not fit")
     assert (located["where"], located["message"]) == ("mygame/components/cards.yaml:12", "cards row Scout: text does not fit")
     unlocated = message_view("another build is writing output/mini right now: try again")
     assert (unlocated["where"], unlocated["message"]) == ("", "another build is writing output/mini right now: try again")
 
 
+def test_preflight_findings_are_one_a_line_each_located():
+    from pnpgen.studio.state import message_views
+    shown = message_views("preflight: these pieces would print badly:\nkit/cards.yaml:14: cards row Explore: text "
+                          "'one' overprints text 'two'\nkit/tiles.yaml:3: tiles row A: art outside the bleed")
+    assert [(v["where"], v["message"][:14]) for v in shown] == [
+        ("", "preflight: the"), ("kit/cards.yaml:14", "cards row Expl"), ("kit/tiles.yaml:3", "tiles row A: a")]
+    assert message_views("kit/cards.yaml:2: a: b\nmore of it") == [message_view("kit/cards.yaml:2: a: b\nmore of it")]
+
+
 def test_a_proof_of_no_such_piece_says_what_there_is(studio):
-    status, _, body = studio.get("proof?ref=cards.Explor")
+    token = {"X-Pnpgen-Token": studio.token()}
+    status, _, body = studio.post("proof", {"ref": "cards.Explor"}, **token)
     assert status == 422 and "did you mean cards.Explore" in json.loads(body)["error"]
-    assert studio.get("proof")[0] == 400
+    assert studio.post("proof", {}, **token)[0] == 400
+
+
+def _files_below(folder: Path) -> dict:
+    return {str(p): p.stat().st_mtime_ns for p in folder.rglob("*")} if folder.exists() else {}
+
+
+@pytest.mark.parametrize("method, headers", [
+    ("GET", {}),                                                       # a link, an <img>, a GET from any page
+    ("POST", {}),                                                      # no token
+    ("POST", {"X-Pnpgen-Token": "guessed"}),
+    ("POST", {"token": True, "Origin": "https://evil.example"}),       # another site's page, token or not
+    ("POST", {"token": True, "Origin": "http://127.0.0.1:1"}),         # another server on this machine
+    ("POST", {"token": True, "Sec-Fetch-Site": "cross-site"}),
+    ("POST", {"token": True, "Sec-Fetch-Site": "same-site"}),
+])
+def test_only_the_studios_own_page_draws_a_proof(studio, method, headers):
+    """Issue 40: a GET of /proof from a page on another site (Host 127.0.0.1) drew a proof and wrote files.
+    Now nothing is drawn or written: GETs change nothing, and a proof is a POST carrying the page's token
+    from the studio's own page."""
+    headers = {**headers, "Host": "127.0.0.1"}
+    if headers.pop("token", False):
+        headers["X-Pnpgen-Token"] = studio.token()
+    before, pictures = _files_below(studio.out.parent), studio.view()
+    if method == "GET":
+        status = studio.get("proof?ref=cards.Trade&colour=&variant=", **headers)[0]
+    else:
+        status = studio.post("proof", {"ref": "cards.Trade"}, **headers)[0]
+    assert status in (403, 405)
+    assert _files_below(studio.out.parent) == before and studio.view() == pictures
+    assert not (studio.out / "proofs" / "cards.Trade-front.png").exists()
+
+
+def test_the_studios_own_page_draws_a_proof_over_http(studio):
+    status, _, body = studio.post("proof", {"ref": "cards.Trade"}, **{"X-Pnpgen-Token": studio.token(),
+                                  "Origin": studio.url.rstrip("/"), "Sec-Fetch-Site": "same-origin"})
+    assert status == 200 and json.loads(body)["pdf"] == "proofs/proof.pdf"
+    assert (studio.out / "proofs" / "cards.Trade-front.png").exists()
+
+
+@pytest.mark.parametrize("headers", [{"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}])
+def test_another_sites_page_reads_nothing(studio, headers):
+    for path in ("", "view.json", "file/cards.pdf", f"pic/{studio.view()['pieces'][0]['front']}"):
+        assert studio.get(path, **headers)[0] == 403
 
 
 def test_the_server_listens_on_loopback_only(studio):
@@ -213,6 +266,50 @@ def test_the_designers_loop_edit_break_and_mend(studio, browser):
     assert browser.wait_for(f"{pieces_shown('tokens.5')} === 2")
 
 
+def test_a_saved_row_renders_only_its_own_faces(tmp_path, monkeypatch):
+    """The studio's face pass renders again only what may have changed (it rendered every face of the kit
+    on every save: 874 on Space Empires 4X, 0.8 s of each save): a row's faces, a template's faces."""
+    import shutil
+    from pnpgen.export.decks import ExportArts
+    from pnpgen.kit import load_kit
+    from pnpgen.studio.pictures import FacePictures, PictureStore
+    kit = tmp_path / "mini"
+    shutil.copytree(MINI, kit)
+    rendered = []
+    svg = ExportArts.svg
+    monkeypatch.setattr(ExportArts, "svg", lambda self, face, *a: rendered.append(face.template) or svg(self, face, *a))
+    faces = FacePictures(PictureStore())
+    first = faces.pieces(load_kit(kit)[0])
+    everything = len(rendered)
+    assert faces.pieces(load_kit(kit)[0]) == first and len(rendered) == everything   # nothing changed: none
+    write_cell(kit / "components" / "tokens.csv", "\n5,1", "\n3,1")
+    again = faces.pieces(load_kit(kit)[0])
+    assert set(rendered[everything:]) == {"token"} and len(rendered) - everything == 4   # the row's 2 sides, 2 colours
+    assert [p["front"] for p in again if p["ref"] != "tokens.3"] == [p["front"] for p in first if p["ref"] != "tokens.5"]
+    chit = kit / "templates" / "chit.svg.j2"
+    chit.write_text(chit.read_text() + "\n")   # a template: only the faces it draws are rendered again
+    done = len(rendered)
+    assert faces.pieces(load_kit(kit)[0]) == again and set(rendered[done:]) == {"chit"}
+
+
+def test_a_template_or_data_edit_redraws_the_faces_that_read_it(studio):
+    """Faces not made again when only another row changed (pnpgen.studio.pictures) are still made again
+    when anything else they read changes: a template, a file beside the tables."""
+    template = studio.kit / "templates" / "card-front.svg.j2"
+    old = template.read_text()
+    fronts = lambda view: {p["front"] for p in view["pieces"] if p["ref"].startswith("cards.")}
+    before = studio.view()
+    try:
+        template.write_text(old.replace("#fdf8ec", "#ecf3fd"))
+        after = studio.wait_for_view(lambda view: view["status"] == "built" and view["version"] > before["version"]
+                                     and not fronts(view) & fronts(before))
+        assert {p["front"] for p in after["pieces"] if not p["ref"].startswith("cards.")} == \
+               {p["front"] for p in before["pieces"] if not p["ref"].startswith("cards.")}
+    finally:
+        template.write_text(old)
+    studio.wait_for_view(lambda view: view["status"] == "built" and fronts(view) == fronts(before))
+
+
 def test_a_build_that_fails_after_the_pieces_showed_keeps_the_last_good_pictures(studio, browser):
     """Another build holds the output folder (a `pnpgen build` in a terminal): the studio's build stops after
     the new pieces were drawn; the page shows why and the last good pictures, every one still served."""
@@ -276,3 +373,48 @@ def test_a_served_builds_options_hold_only_build_options():
     from pnpgen.cli import _build_options, _parser
     options = _build_options(_parser().parse_args(["serve", "space-empires-4x"]))
     assert "rebuilds" not in options.extra, options.extra
+
+
+# A kit with its own narrow font: the first build and every save, as a command-line build ----------------
+
+def narrow_font_kit(folder: Path) -> Path:
+    """The mini kit with a condensed font of its own for the cards' text (narrower than the DejaVu Sans a
+    family cairo did not know yet falls back to: text measured in one and drawn in the other overprints)."""
+    import shutil
+    from tests.font_helpers import font_bytes, renamed_subset
+    kit = folder / "narrow"
+    shutil.copytree(MINI, kit)
+    (kit / "fonts").mkdir()
+    for style, source in (("Regular", "DejaVuSansCondensed.ttf"), ("Bold", "DejaVuSansCondensed-Bold.ttf")):
+        (kit / "fonts" / f"KitNarrow-{style}.ttf").write_bytes(font_bytes(renamed_subset(source, "Kit Narrow", style)))
+    write_cell(kit / "templates" / "card-front.svg.j2", "min_size=7)", 'min_size=7, family="Kit Narrow")')
+    write_cell(kit / "components" / "cards.yaml", "one of your tiles.",
+               "one of your tiles, then look at another tile of the stack and place it next to one of your tiles, "
+               "then again and again and again.")
+    return kit
+
+
+def test_the_studio_reports_what_a_build_does_and_builds_a_save_made_as_the_pictures_show(tmp_path, browser):
+    """`pnpgen serve`, `pnpgen build`, `pnpgen serve` again, as a designer goes: each studio's first build
+    reports what the command-line build does (no problem). The studio drew its pictures before the kit's
+    fonts were shown to cairo, which then kept DejaVu Sans for the kit's family in that process, while text
+    was laid out with widths kept on disk by another process: the second start found overprinting text on a
+    valid row and nothing built. A save made as the page first shows its pictures (during the first build)
+    reaches the page."""
+    import subprocess
+    import sys
+    kit = narrow_font_kit(tmp_path)
+    with ServeProcess(kit, tmp_path / "out") as served:
+        assert served.wait_for_view(lambda view: view["status"] in ("built", "failed"))["problems"] == []
+    built = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--data", str(kit), "--out", str(tmp_path / "cli")],
+                           capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0 and "warning" not in built.stdout + built.stderr, built.stderr
+    with ServeProcess(kit, tmp_path / "out") as served:
+        browser.open(served.url)
+        browser.wait_for(f"{pieces_shown('cards.Explore')} > 0", seconds=60)
+        write_cell(kit / "components" / "cards.yaml", "title: Build", "title: Construct")
+        shown = "document.querySelectorAll('figure.piece[data-label=\"Construct\"] img.front').length"
+        assert browser.wait_for(f"document.getElementById('status').dataset.status === 'built' && {shown}"
+                                f" && {ALL_LOADED}", seconds=60)
+        assert browser.evaluate("document.getElementById('problems').textContent") == ""
+        assert served.view()["problems"] == []

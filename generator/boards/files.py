@@ -8,7 +8,7 @@ from pathlib import Path
 from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import pt_from_mm
 from pnpgen.maps.files import STEP_LEADING, wrapped_steps
-from pnpgen.maps.tiling import MARK_ARM, TICK, plan_tiles
+from pnpgen.maps.tiling import MARK_ARM, TICK, assembly_steps, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.pieces import colour_params
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
@@ -88,15 +88,9 @@ def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
 
 
 def _steps(plan) -> list[str]:
-    return [
-        core_words("Print pages 2 to {last} at actual size (100%, no fitting to the page): the bar at the right "
-                   "must measure 1 in.").format(last=plan.count + 1),
-        core_words("Lay the tiles out as below: rows A to {row} from the top, columns 1 to {cols} from the "
-                   "left.").format(row=plan.tiles[-1].label[0], cols=plan.cols),
-        core_words("Cut each tile along its dashed edges (left and top); leave its other edges as they are."),
-        core_words("Glue each tile over the GLUE strip of its neighbour: the lines and the pink round marks meet."),
-        core_words("Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks."),
-    ]
+    first = core_words("Print pages 2 to {last} at actual size (100%, no fitting to the page): the bar at the right "
+                       "must measure 1 in.").format(last=plan.count + 1)
+    return assembly_steps(plan, first, hex_lines=False)
 
 
 def build(ctx) -> dict:

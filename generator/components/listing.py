@@ -1,4 +1,4 @@
-"""`pnpgen list` for component tables: the box's component list, table by table, row by row."""
+"""`pnpgen list`: the box's component list, table by table and row by row, then its boards and hex maps."""
 from __future__ import annotations
 
 from collections import Counter
@@ -20,8 +20,22 @@ def describe_shape(table) -> str:
 
 
 def component_listing(kit) -> list[str]:
-    if not kit.tables:
-        return []
+    """Every table row by row, then the boards and hex maps, then the totals."""
+    out = _tables(kit) if kit.tables else []
+    for board in kit.boards:
+        times = f" x {len(kit.colours)} (one per colour)" if board.per_colour else ""
+        out.append(f"Board: {board.name}{times}, {board.w:g} x {board.h:g} mm")
+    for hexmap in kit.maps:
+        out.append(f"Hex map: {hexmap.title} ({hexmap.id}), {len(hexmap.regions)} hexes on a {hexmap.cols} x "
+                   f"{hexmap.rows} grid, {hexmap.orientation}-topped, {mm(hexmap.hex_size):.1f} mm across the flats")
+    if kit.tables:
+        groups = Counter(p.group for p in kit.component_pieces)
+        out.append(f"Total: {len(kit.component_pieces)} pieces in {len(groups)} print files"
+                   f" ({', '.join(f'{g} {n}' for g, n in groups.items())})")
+    return out
+
+
+def _tables(kit) -> list[str]:
     pieces = kit.component_pieces
     out = []
     for table in kit.tables.values():
@@ -37,10 +51,4 @@ def component_listing(kit) -> list[str]:
                 out.append(f"  {shown[:44]:<44}{counts[row.label]:>6}")
                 counts[row.label] = 0
         out.append("")
-    for board in kit.boards:
-        times = f" x {len(kit.colours)} (one per colour)" if board.per_colour else ""
-        out.append(f"Board: {board.name}{times}, {board.w:g} x {board.h:g} mm")
-    groups = Counter(p.group for p in pieces)
-    out.append(f"Total: {len(pieces)} pieces in {len(groups)} print files"
-               f" ({', '.join(f'{g} {n}' for g, n in groups.items())})")
     return out

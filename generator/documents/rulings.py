@@ -21,6 +21,9 @@ MARK = "(kit ruling {number})"
 SOURCE = "data/rules.yaml"
 
 
+FORMAT = "a mapping keyed by each ruling's id: `bids: {title: ..., where: ..., source: ..., text: ...}`"
+
+
 def check_rulings_file(data_folder: Path, data: dict, problems: Problems) -> None:
     """The data folder's rules file, where every text finds the rulings, holds a mapping: one whose top is a
     list or a text (a file linked to another of the kit, say) is an error at the file, found at load."""
@@ -29,19 +32,30 @@ def check_rulings_file(data_folder: Path, data: dict, problems: Problems) -> Non
         return
     files = [data_folder / f"rules{suffix}" for suffix in (".yaml", ".yml", ".csv")]
     file = next((f for f in files if f.exists()), files[0])
-    held = "a list" if isinstance(rules, list) else "a text" if isinstance(rules, str) else f"the value {rules!r}"
-    problems.error(file, 1, "", f"holds {held}, where the kit's texts read a mapping: `rulings:` (the Kit rulings, "
-                                "{id: {title, where, source, text}}) beside the facts they quote")
+    problems.error(file, 1, "", f"holds {_held(rules)}, where the kit's texts read a mapping: `rulings:` (the Kit "
+                                "rulings, {id: {title, where, source, text}}) beside the facts they quote")
+
+
+def _held(value) -> str:
+    return "a list" if isinstance(value, list) else "a text" if isinstance(value, str) else f"the value {value!r}"
 
 
 def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
     """The three names a kit text may use; `render` turns a ruling's words (Jinja) into plain text."""
     rules = (kit.data or {}).get("rules")
-    entries = (rules.get("rulings") if isinstance(rules, dict) else None) or {}
-    entries = entries if isinstance(entries, dict) else {}
+    given = (rules.get("rulings") if isinstance(rules, dict) else None) or {}
+    entries = given if isinstance(given, dict) else {}
     numbers = {rid: number for number, rid in enumerate(entries, 1)}
 
+    def not_by_id() -> ValueError:
+        """A kit's own texts may read a list (data.rules.rulings); these three need the rulings by id."""
+        line = rules.line_of("rulings") if hasattr(rules, "line_of") else 0
+        return ValueError(f"{SOURCE}{f':{line}' if line else ''}: rulings holds {_held(given)}, but ruling(), "
+                          f"ruling_mark() and rulings() read {FORMAT}")
+
     def entry(rid: str) -> dict:
+        if not isinstance(given, dict):
+            raise not_by_id()
         if rid not in entries:
             raise ValueError(f"no ruling {rid!r} in {SOURCE} rulings (known: {', '.join(entries) or 'none'})")
         item = entries[rid]
@@ -62,6 +76,8 @@ def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
         return f"{render(text)} {ruling_mark(rid)}"
 
     def rulings() -> list[SimpleNamespace]:
+        if not isinstance(given, dict):
+            raise not_by_id()
         return [SimpleNamespace(number=numbers[rid], id=rid, title=item["title"], where=item["where"],
                                 text=render(item["text"]) if item.get("text") else None,
                                 source=render(item["source"]))

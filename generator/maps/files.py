@@ -19,7 +19,7 @@ from pnpgen.maps.board import Board
 from pnpgen.maps.draw import compose, map_svg, map_title
 from pnpgen.maps.hexmap import hex_too_small
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
-from pnpgen.maps.tiling import MARK_ARM, TICK, TilePlan, plan_tiles
+from pnpgen.maps.tiling import MARK_ARM, TICK, TilePlan, assembly_steps, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.preflight import art_overprints
 from pnpgen.problems import BuildError, UsageError, display_path
@@ -228,16 +228,9 @@ def wrapped_steps(steps: list[str], width: float, margin: float, ruler: dict, ba
 
 def _steps(board: Board, plan: TilePlan) -> list[str]:
     inches = f"{board.hexmap.hex_size / 72:g}"
-    return [
-        core_words("Print pages 2 to {last} at actual size (100%, no fitting to the page): a hex measures "
-                   "{inches} in across the flats.").format(last=plan.count + 1, inches=inches),
-        core_words("Lay the tiles out as below: rows A to {row} from the top, columns 1 to {cols} from the "
-                   "left.").format(row=plan.tiles[-1].label[0], cols=plan.cols),
-        core_words("Cut each tile along its dashed edges (left and top); leave its other edges as they are."),
-        core_words("Glue each tile over the GLUE strip of its neighbour: the hex lines and the pink round marks "
-                   "meet."),
-        core_words("Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks."),
-    ]
+    first = core_words("Print pages 2 to {last} at actual size (100%, no fitting to the page): a hex measures "
+                       "{inches} in across the flats.").format(last=plan.count + 1, inches=inches)
+    return assembly_steps(plan, first, hex_lines=True)
 
 
 def _outline(tile, x0: float, y0: float, scale: float, plan: TilePlan) -> dict:

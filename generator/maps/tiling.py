@@ -156,3 +156,26 @@ def _marks(tiles: tuple[Tile, ...], cols: int, rows: int) -> tuple[Line, ...]:
 
 def _thirds(start: float, end: float) -> tuple[float, float]:
     return start + (end - start) / 3, start + 2 * (end - start) / 3
+
+
+def assembly_steps(plan: TilePlan, first: str, hex_lines: bool) -> list[str]:
+    """The assembly page's steps after `first` (how to print): how the tiles lie (a single row or column said
+    as such, never "rows A to A"), cut, glue (what meets across a seam: the hex lines or the lines) and join.
+    Each step is one whole sentence of pnpgen's own words, so that a translation never builds one from pieces."""
+    from pnpgen.i18n.translator import core_words
+    row, cols = plan.tiles[-1].label[0], plan.cols
+    if plan.rows > 1 and plan.cols > 1:
+        lay = core_words("Lay the tiles out as below: rows A to {row} from the top, columns 1 to {cols} from the left.")
+    elif plan.rows > 1:
+        lay = core_words("Lay the tiles out as below: rows A to {row} from the top, in one column.")
+    else:
+        lay = core_words("Lay the tiles out as below: in one row, columns 1 to {cols} from the left.")
+    glue = (core_words("Glue each tile over the GLUE strip of its neighbour: the hex lines and the pink round marks meet.")
+            if hex_lines else
+            core_words("Glue each tile over the GLUE strip of its neighbour: the lines and the pink round marks meet."))
+    join = (core_words("Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks.")
+            if plan.rows > 1 and plan.cols > 1 else
+            core_words("Join the tiles in order; trim the outer edge at the corner ticks."))
+    return [first, lay.format(row=row, cols=cols),
+            core_words("Cut each tile along its dashed edges (left and top); leave its other edges as they are."),
+            glue, join]

@@ -15,7 +15,7 @@ from typing import Callable
 
 from pnpgen.problems import BuildError, KitError
 from pnpgen.studio.pictures import FacePictures, PagePictures
-from pnpgen.studio.state import StudioState, message_view, problem_view
+from pnpgen.studio.state import StudioState, message_view, message_views, problem_view
 
 PROOF_DPI = 192.0   # twice the browser's 96 CSS px an inch: a proof shown at print size stays sharp
 
@@ -25,7 +25,7 @@ class Studio:
 
     def __init__(self, state: StudioState, load: Callable, options):
         self.state, self.load, self.options = state, load, options
-        self.faces = FacePictures(state.pictures)
+        self.faces = FacePictures(state.pictures, skip=(Path(options.out),))
         self.pages = PagePictures(state.pictures)
         self.turn = threading.Lock()
         self.kit = None          # the last kit that built, for proofs
@@ -42,7 +42,7 @@ class Studio:
                 self.state.failed([problem_view(p) for p in exc.problems])
                 raise
             except BuildError as exc:
-                self.state.failed([message_view(str(exc))])
+                self.state.failed(message_views(str(exc)))
                 raise
             except OSError as exc:  # a file the build reads or writes went away, or the disk is full
                 self.state.failed([message_view(str(exc))])
@@ -50,7 +50,9 @@ class Studio:
 
     def _attempt(self, start: float) -> str:
         from pnpgen.build import build
+        from pnpgen.kit_fonts import use_kit_fonts
         kit, warnings = self.load()
+        use_kit_fonts(kit.fonts)  # as build() does, before the first face is drawn: cairo keeps what a family meant
         shown_warnings = [problem_view(p) for p in warnings]
         pieces = self.faces.pieces(kit)  # at the size the kit was loaded at (--counter-size resizes tables)
         self.state.update(title=kit.title, pieces=pieces, problems=shown_warnings, status="building pages")

@@ -29,6 +29,15 @@ def message_view(message: str) -> dict:
             "severity": "error"}
 
 
+def message_views(message: str) -> list[dict]:
+    """A build error's text, one entry a line: a heading that ends in a colon (a preflight's findings,
+    --strict's warnings) and then each finding under it, located on its own (pnpgen.problems.BuildError)."""
+    lines = [line for line in message.splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].endswith(":"):
+        return [message_view(line) for line in lines]
+    return [message_view(message)]
+
+
 class StudioState:
     """The view, its version (a counter the page compares), the pictures it names and the files it may serve."""
 
