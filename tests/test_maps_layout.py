@@ -151,6 +151,6 @@ def test_the_assembly_page_says_a_single_row_or_column_as_such(rows, cols, says)
     from types import SimpleNamespace
     from pnpgen.maps.tiling import assembly_steps
     plan = SimpleNamespace(rows=rows, cols=cols, tiles=[SimpleNamespace(label=f"{'AB'[rows - 1]}{cols}")])
-    steps = assembly_steps(plan, "Print.", "the lines")
+    steps = assembly_steps(plan, "Print.", hex_lines=False)
     assert steps[1] == says and "A to A" not in " ".join(steps)
     assert steps[-1].startswith("Join the tiles of each row first" if rows > 1 and cols > 1 else "Join the tiles in order")

@@ -167,9 +167,9 @@ def assembly_steps(plan: TilePlan, first: str, hex_lines: bool) -> list[str]:
     if plan.rows > 1 and plan.cols > 1:
         lay = core_words("Lay the tiles out as below: rows A to {row} from the top, columns 1 to {cols} from the left.")
     elif plan.rows > 1:
-        lay = core_words("Lay the tiles out as below: rows A to {row} from the top, in one column.")
+        lay = core_words("Lay the tiles out as below: rows A to {row} from the top, in one column, 1.")
     else:
-        lay = core_words("Lay the tiles out as below: in one row, columns 1 to {cols} from the left.")
+        lay = core_words("Lay the tiles out as below: in one row, A, columns 1 to {cols} from the left.")
     glue = (core_words("Glue each tile over the GLUE strip of its neighbour: the hex lines and the pink round marks meet.")
             if hex_lines else
             core_words("Glue each tile over the GLUE strip of its neighbour: the lines and the pink round marks meet."))
