@@ -6,7 +6,7 @@ from __future__ import annotations
 import ctypes
 from pathlib import Path
 
-from pnpgen.preflight import OVERLAP
+from pnpgen.overlaps import OVERLAP, overlapping_pairs
 
 PT_TO_MM = 25.4 / 72
 
@@ -47,17 +47,11 @@ def _union(boxes) -> tuple:
 
 
 def overlapping_lines(lines) -> list[tuple[str, str, tuple]]:
-    """(text, other text, shared box) of every two lines whose ink overlaps by more than OVERLAP each way."""
-    found, ordered = [], sorted(lines, key=lambda line: line[1][1])   # by top: a line meets only the next few
-    for index, (text, box, *_) in enumerate(ordered):
-        for other, other_box, *_ in ordered[index + 1:]:
-            if other_box[1] > box[3] - OVERLAP:
-                break
-            shared = (max(box[0], other_box[0]), max(box[1], other_box[1]),
-                      min(box[2], other_box[2]), min(box[3], other_box[3]))
-            if shared[2] - shared[0] > OVERLAP and shared[3] - shared[1] > OVERLAP:
-                found.append((text, other, shared))
-    return found
+    """(text, other text, shared box) of every two lines whose ink overlaps by more than OVERLAP each way,
+    in the order of their tops (pnpgen.overlaps: a grid, not every pair)."""
+    ordered = sorted(lines, key=lambda line: line[1][1])
+    return [(ordered[a][0], ordered[b][0], shared)
+            for a, b, shared in overlapping_pairs([line[1] for line in ordered], OVERLAP)]
 
 
 def pdf_overprints(path: Path) -> list[tuple[int, str]]:
