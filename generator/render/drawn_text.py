@@ -86,19 +86,24 @@ class RecordingText(PDFTextObject):
         char_space, word_space = getattr(self, "_charSpace", 0), getattr(self, "_wordSpace", 0)
         a, b, c, d, e, f = _multiply(self._line, canvas._currentMatrix)
         height = canvas._pagesize[1]
-        shown, direction = size * abs(d), (1 if a >= 0 else -1)
-        glyphs = canvas.drawn_glyphs.setdefault(canvas.getPageNumber(), [])
-        rise, pen = self._rise, self._pen
+        shown, direction, wide = size * abs(d), (1 if a >= 0 else -1), size * scale
+        add = canvas.drawn_glyphs.setdefault(canvas.getPageNumber(), []).append
+        rise, pen, known = self._rise, self._pen, ink.glyphs
         for char in text:
-            advance, box = ink.glyph(char)
-            if box is not None and not char.isspace():
-                x0, y0 = pen + box[0] * size * scale, rise + box[1] * size
-                x1, y1 = pen + box[2] * size * scale, rise + box[3] * size
-                xs = (a * x0 + c * y0, a * x1 + c * y0, a * x0 + c * y1, a * x1 + c * y1)
-                ys = (b * x0 + d * y0, b * x1 + d * y0, b * x0 + d * y1, b * x1 + d * y1)
-                glyphs.append((char, (e + min(xs), height - f - max(ys), e + max(xs), height - f - min(ys)),
-                               height - (b * pen + d * rise + f), shown, direction))
-            pen += (advance * size + char_space + (word_space if char == " " else 0)) * scale
+            advance, box = known.get(char) or ink.glyph(char)
+            if box is not None:
+                x0, y0, x1, y1 = pen + box[0] * wide, rise + box[1] * size, pen + box[2] * wide, rise + box[3] * size
+                if b == 0 and c == 0:   # upright or turned half a turn: the box's corners stay corners
+                    left, right, low, high = e + a * x0, e + a * x1, f + d * y0, f + d * y1
+                    left, right = (left, right) if left <= right else (right, left)
+                    low, high = (low, high) if low <= high else (high, low)
+                else:
+                    xs = (a * x0 + c * y0, a * x1 + c * y0, a * x0 + c * y1, a * x1 + c * y1)
+                    ys = (b * x0 + d * y0, b * x1 + d * y0, b * x0 + d * y1, b * x1 + d * y1)
+                    left, right, low, high = e + min(xs), e + max(xs), f + min(ys), f + max(ys)
+                add((char, (left, height - high, right, height - low), height - (b * pen + d * rise + f), shown,
+                     direction))
+            pen += advance * wide + (char_space + (word_space if char == " " else 0)) * scale
         self._pen = pen
 
 
@@ -126,7 +131,7 @@ class _FontInk:
     def glyph(self, char: str) -> tuple:
         known = self.glyphs.get(char)
         if known is None:
-            known = self.glyphs[char] = (self.font.stringWidth(char, 1), self._box(char))
+            known = self.glyphs[char] = (self.font.stringWidth(char, 1), None if char.isspace() else self._box(char))
         return known
 
     def _box(self, char: str):
