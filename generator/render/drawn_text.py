@@ -10,6 +10,7 @@ the font's ascent and descent for a font without outlines to read (the standard 
 """
 from __future__ import annotations
 
+import re
 import struct
 
 from reportlab.pdfbase import pdfmetrics
@@ -84,27 +85,52 @@ class RecordingText(PDFTextObject):
         ink = _font_ink(self._fontname)
         size, scale = self._fontsize, getattr(self, "_horizScale", 100) / 100
         char_space, word_space = getattr(self, "_charSpace", 0), getattr(self, "_wordSpace", 0)
-        a, b, c, d, e, f = _multiply(self._line, canvas._currentMatrix)
-        height = canvas._pagesize[1]
-        shown, direction, wide = size * abs(d), (1 if a >= 0 else -1), size * scale
+        matrix = _multiply(self._line, canvas._currentMatrix)
+        place = _Place(matrix, canvas._pagesize[1], size, scale, self._rise)
         add = canvas.drawn_glyphs.setdefault(canvas.getPageNumber(), []).append
-        rise, pen, known = self._rise, self._pen, ink.glyphs
+        if not (char_space or word_space) and not _SPACED.search(text) and ink.run(text, self._pen, place, add):
+            self._pen += ink.width(text) * place.wide
+            return
+        pen, known = self._pen, ink.glyphs
         for char in text:
             advance, box = known.get(char) or ink.glyph(char)
             if box is not None:
-                x0, y0, x1, y1 = pen + box[0] * wide, rise + box[1] * size, pen + box[2] * wide, rise + box[3] * size
-                if b == 0 and c == 0:   # upright or turned half a turn: the box's corners stay corners
-                    left, right, low, high = e + a * x0, e + a * x1, f + d * y0, f + d * y1
-                    left, right = (left, right) if left <= right else (right, left)
-                    low, high = (low, high) if low <= high else (high, low)
-                else:
-                    xs = (a * x0 + c * y0, a * x1 + c * y0, a * x0 + c * y1, a * x1 + c * y1)
-                    ys = (b * x0 + d * y0, b * x1 + d * y0, b * x0 + d * y1, b * x1 + d * y1)
-                    left, right, low, high = e + min(xs), e + max(xs), f + min(ys), f + max(ys)
-                add((char, (left, height - high, right, height - low), height - (b * pen + d * rise + f), shown,
-                     direction))
-            pen += advance * wide + (char_space + (word_space if char == " " else 0)) * scale
+                add((char, place.box(pen + box[0] * place.wide, pen + box[2] * place.wide, box[1], box[3]),
+                     place.baseline(pen), place.shown, place.direction))
+            pen += advance * place.wide + (char_space + (word_space if char == " " else 0)) * scale
         self._pen = pen
+
+
+class _Place:
+    """Where a string's glyphs land on the page: its matrix, the page height (boxes are kept from the top),
+    the size, the horizontal scale and the rise."""
+
+    def __init__(self, matrix, height: float, size: float, scale: float, rise: float):
+        self.matrix, self.height, self.size, self.rise = matrix, height, size, rise
+        self.wide = size * scale
+        self.shown, self.direction = size * abs(matrix[3]), (1 if matrix[0] >= 0 else -1)
+
+    def box(self, x0: float, x1: float, low: float, high: float) -> tuple:
+        """The page box (x0, top, x1, bottom) of text-space x0..x1 and of `low`..`high` ems about the baseline."""
+        a, b, c, d, e, f = self.matrix
+        y0, y1 = self.rise + low * self.size, self.rise + high * self.size
+        if b == 0 and c == 0:   # upright or turned half a turn: the box's corners stay corners
+            left, right, bottom, top = e + a * x0, e + a * x1, f + d * y0, f + d * y1
+            left, right = (left, right) if left <= right else (right, left)
+            bottom, top = (bottom, top) if bottom <= top else (top, bottom)
+        else:
+            xs = (a * x0 + c * y0, a * x1 + c * y0, a * x0 + c * y1, a * x1 + c * y1)
+            ys = (b * x0 + d * y0, b * x1 + d * y0, b * x0 + d * y1, b * x1 + d * y1)
+            left, right, bottom, top = e + min(xs), e + max(xs), f + min(ys), f + max(ys)
+        return (left, self.height - top, right, self.height - bottom)
+
+    def baseline(self, pen: float) -> float:
+        a, b, c, d, e, f = self.matrix
+        return self.height - (b * pen + d * self.rise + f)
+
+
+_SPACED = re.compile(r"\s\s|[^\S ]")   # blanks running, or a wide one (an em space): a gap the lines may break
+                                       # at, so the string is recorded glyph by glyph
 
 
 def _multiply(first, then) -> tuple:
@@ -127,6 +153,34 @@ class _FontInk:
             self.box = (0.0, (getattr(face, "descent", -200) or -200) / 1000, None,
                         (getattr(face, "ascent", 800) or 800) / 1000)
         self.glyphs: dict = {}
+
+    def width(self, text: str) -> float:
+        """The advance of `text` per point of size."""
+        return self.font.stringWidth(text, 1)
+
+    def run(self, text: str, pen: float, place: "_Place", add) -> bool:
+        """Record `text` as one run (its glyphs, set with single blanks, all join one line): the box from its
+        first glyph's left to its last one's right and over all their heights. False (nothing recorded)
+        where a first or last glyph has no ink of its own to bound the run."""
+        words = text.split()
+        if not words:
+            return True
+        if " " in text and self.glyph(" ")[0] > 0.5:
+            return False   # a font with wide blanks: a word space may part two lines
+        for char in set(text):
+            if char not in self.glyphs:
+                self.glyph(char)
+        first, last = self.glyphs[words[0][0]][1], self.glyphs[words[-1][-1]][1]
+        if first is None or last is None:
+            return False
+        start = pen + self.width(text[:len(text) - len(text.lstrip())]) * place.wide
+        end = pen + self.width(text.rstrip()[:-1]) * place.wide
+        boxes = [self.glyphs[char][1] for char in set(text)]
+        low = min(box[1] for box in boxes if box is not None)
+        high = max(box[3] for box in boxes if box is not None)
+        add(("".join(words), place.box(start + first[0] * place.wide, end + last[2] * place.wide, low, high),
+             place.baseline(start), place.shown, place.direction))
+        return True
 
     def glyph(self, char: str) -> tuple:
         known = self.glyphs.get(char)
