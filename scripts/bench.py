@@ -199,9 +199,9 @@ def bench_check_growth(runs: int) -> None:
     from pnpgen.page_overprint import drawn_overprints
     with tempfile.TemporaryDirectory(prefix="pnpgen-bench-") as tmp:
         pages = {n: _page_of_lines(Path(tmp) / f"{n}.pdf", n) for n in (200, 2000)}
-        lines = {n: _seconds(drawn_overprints, pages[n], repeat=runs) for n in pages}
+        lines = {n: _seconds(drawn_overprints, pages[n], repeat=runs, loops=20000 // n) for n in pages}
     decks = {n: deck_faces(n) for n in (200, 2000)}
-    cards = {n: _seconds(face_checks, decks[n], repeat=runs) for n in decks}
+    cards = {n: _seconds(face_checks, decks[n], repeat=runs, loops=2000 // n) for n in decks}
     for what, seconds in (("page text lines", lines), ("distinct cards", cards)):
         print(f"  {what:<16} 200: {seconds[200] * 1000:7.1f} ms, 2,000: {seconds[2000] * 1000:7.1f} ms, "
               f"{seconds[2000] / max(seconds[200], 1e-9):4.1f}x (linear: 10x)")

@@ -16,6 +16,7 @@ FAINT = 0.5               # a stroke less opaque than this is a tint or texture 
 OPAQUE = 0.99             # a fill at least this opaque hides what lies under it
 CELL = 24.0               # points: the side of the grid squares strokes are filed under for near()
 GRID_FROM = 20000         # strokes times texts asked about: below it, scanning them all costs less than filing
+SCAN_FIRST = 2            # texts asked about before filing at all: a map's thousands of strokes are filed at once
 
 
 class StrokeReader:
@@ -43,22 +44,25 @@ class StrokeReader:
                 handler(self, *op[1:])
         self.strokes = [line[:7] for line in self.strokes if line[7] >= FAINT]
         self.covers = [cover[:4] for cover in self.covers if cover[4] >= OPAQUE]
-        self.grid, self.queries = None, 0
+        self.grid, self.reach, self.queries = None, None, 0
         return self
 
     def near(self, box) -> list:
         """The strokes whose grid squares meet the box, in drawing order: all of them while few texts have
-        asked, a few of the thousands a board has once many have (then filed by square, once)."""
+        asked, those of the thousands a board has whose ink reaches the box once many have (then filed by
+        square, once)."""
         self.queries += 1
-        if len(self.strokes) * self.queries < GRID_FROM:
+        if self.queries <= SCAN_FIRST and len(self.strokes) * self.queries < GRID_FROM:
             return self.strokes
         if self.grid is None:
-            self.grid = _file_by_square(self.strokes)
+            self.grid, self.reach = _file_by_square(self.strokes)
         found = set()
         for column in range(math.floor(box[0] / CELL), math.floor(box[2] / CELL) + 1):
             for row in range(math.floor(box[1] / CELL), math.floor(box[3] / CELL) + 1):
                 found.update(self.grid.get((column, row), ()))
-        return [self.strokes[index] for index in sorted(found)]
+        reach, (left, top, right, bottom) = self.reach, box[:4]
+        return [self.strokes[index] for index in sorted(found) if reach[index][0] <= right and
+                reach[index][2] >= left and reach[index][1] <= bottom and reach[index][3] >= top]
 
     # State
     def op_save(self):
@@ -265,14 +269,18 @@ def _handlers() -> dict:
     return {name[3:]: function for name, function in vars(StrokeReader).items() if name.startswith("op_")}
 
 
-def _file_by_square(strokes) -> dict:
-    """{(column, row): [stroke index]} of every grid square each stroke's box (its width included) meets."""
+def _file_by_square(strokes) -> tuple[dict, list]:
+    """{(column, row): [stroke index]} of every grid square each stroke's box (its width included) meets,
+    and each stroke's box (x0, y0, x1, y1): a stroke outside a text's box cannot cross it."""
     grid: dict = {}
+    reach = []
     for index, (half, x0, y0, x1, y1, *_) in enumerate(strokes):
-        for column in range(math.floor((min(x0, x1) - half) / CELL), math.floor((max(x0, x1) + half) / CELL) + 1):
-            for row in range(math.floor((min(y0, y1) - half) / CELL), math.floor((max(y0, y1) + half) / CELL) + 1):
+        bounds = (min(x0, x1) - half, min(y0, y1) - half, max(x0, x1) + half, max(y0, y1) + half)
+        reach.append(bounds)
+        for column in range(math.floor(bounds[0] / CELL), math.floor(bounds[2] / CELL) + 1):
+            for row in range(math.floor(bounds[1] / CELL), math.floor(bounds[3] / CELL) + 1):
                 grid.setdefault((column, row), []).append(index)
-    return grid
+    return grid, reach
 
 
 def lightness(r, g, b) -> float:
