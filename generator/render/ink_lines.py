@@ -16,7 +16,6 @@ FAINT = 0.5               # a stroke less opaque than this is a tint or texture 
 OPAQUE = 0.99             # a fill at least this opaque hides what lies under it
 CELL = 24.0               # points: the side of the grid squares strokes are filed under for near()
 GRID_FROM = 20000         # strokes times texts asked about: below it, scanning them all costs less than filing
-SCAN_FIRST = 2            # texts asked about before filing at all: a map's thousands of strokes are filed at once
 
 
 class StrokeReader:
@@ -48,19 +47,25 @@ class StrokeReader:
         return self
 
     def near(self, box) -> list:
-        """The strokes whose grid squares meet the box, in drawing order: all of them while few texts have
-        asked, those of the thousands a board has whose ink reaches the box once many have (then filed by
-        square, once)."""
+        """The strokes whose ink reaches the box, in drawing order: among all of them while few texts have
+        asked, among those filed under the box's grid squares once many have (the thousands of strokes of a
+        board filed once). Each stroke's box is worked out once, so a stroke far from the text costs four
+        comparisons, not a crossing test."""
         self.queries += 1
-        if self.queries <= SCAN_FIRST and len(self.strokes) * self.queries < GRID_FROM:
-            return self.strokes
+        if self.reach is None:
+            self.reach = [(min(x0, x1) - half, min(y0, y1) - half, max(x0, x1) + half, max(y0, y1) + half)
+                          for half, x0, y0, x1, y1, *_ in self.strokes]
+        left, top, right, bottom = box[:4]
+        if len(self.strokes) * self.queries < GRID_FROM:
+            return [stroke for stroke, (x0, y0, x1, y1) in zip(self.strokes, self.reach)
+                    if x0 <= right and x1 >= left and y0 <= bottom and y1 >= top]
         if self.grid is None:
-            self.grid, self.reach = _file_by_square(self.strokes)
+            self.grid = _file_by_square(self.reach)
         found = set()
-        for column in range(math.floor(box[0] / CELL), math.floor(box[2] / CELL) + 1):
-            for row in range(math.floor(box[1] / CELL), math.floor(box[3] / CELL) + 1):
+        for column in range(math.floor(left / CELL), math.floor(right / CELL) + 1):
+            for row in range(math.floor(top / CELL), math.floor(bottom / CELL) + 1):
                 found.update(self.grid.get((column, row), ()))
-        reach, (left, top, right, bottom) = self.reach, box[:4]
+        reach = self.reach
         return [self.strokes[index] for index in sorted(found) if reach[index][0] <= right and
                 reach[index][2] >= left and reach[index][1] <= bottom and reach[index][3] >= top]
 
@@ -269,18 +274,14 @@ def _handlers() -> dict:
     return {name[3:]: function for name, function in vars(StrokeReader).items() if name.startswith("op_")}
 
 
-def _file_by_square(strokes) -> tuple[dict, list]:
-    """{(column, row): [stroke index]} of every grid square each stroke's box (its width included) meets,
-    and each stroke's box (x0, y0, x1, y1): a stroke outside a text's box cannot cross it."""
+def _file_by_square(reach) -> dict:
+    """{(column, row): [stroke index]} of every grid square each stroke's box (its width included) meets."""
     grid: dict = {}
-    reach = []
-    for index, (half, x0, y0, x1, y1, *_) in enumerate(strokes):
-        bounds = (min(x0, x1) - half, min(y0, y1) - half, max(x0, x1) + half, max(y0, y1) + half)
-        reach.append(bounds)
-        for column in range(math.floor(bounds[0] / CELL), math.floor(bounds[2] / CELL) + 1):
-            for row in range(math.floor(bounds[1] / CELL), math.floor(bounds[3] / CELL) + 1):
+    for index, (x0, y0, x1, y1) in enumerate(reach):
+        for column in range(math.floor(x0 / CELL), math.floor(x1 / CELL) + 1):
+            for row in range(math.floor(y0 / CELL), math.floor(y1 / CELL) + 1):
                 grid.setdefault((column, row), []).append(index)
-    return grid, reach
+    return grid
 
 
 def lightness(r, g, b) -> float:
