@@ -98,8 +98,9 @@ def _seconds(check, *args, repeat: int = 3, loops: int = 1) -> float:
 def test_the_page_overlap_check_costs_per_line_what_it_costs_for_few(tmp_path):
     small, large = _page_of_lines(tmp_path / "small.pdf", 200), _page_of_lines(tmp_path / "large.pdf", 2000)
     assert drawn_overprints(large) == []
-    ratio = _seconds(drawn_overprints, large, repeat=5) / _seconds(drawn_overprints, small, repeat=5, loops=10)
-    assert ratio < 20, f"2,000 lines cost {ratio:.1f}x 200 lines: the check grows faster than the lines"
+    ratio = _seconds(drawn_overprints, large, repeat=7) / _seconds(drawn_overprints, small, repeat=7, loops=10)
+    # measured 10-12x on a quiet machine, 22x once under a load of 13; every pair compared would be ~100x
+    assert ratio < 35, f"2,000 lines cost {ratio:.1f}x 200 lines: the check grows faster than the lines"
 
 
 def deck_faces(count: int) -> list[dict]:
