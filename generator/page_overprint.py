@@ -1,23 +1,25 @@
-"""Preflight of pages set straight onto a PDF (aid cards and record sheets, typeset by reportlab): they have
-no recorded face to read, so the written file is read back with pdfium, its glyphs joined into lines, and
-two lines whose ink overlaps are reported with their page, where on it, and both texts."""
+"""Preflight of pages set straight onto a PDF (aid cards and record sheets, typeset by reportlab): the glyphs
+the canvas recorded as it set them (pnpgen.render.drawn_text) are joined into lines, and two lines whose ink
+overlaps are reported with their page, where on it, and both texts. A build never reads its own PDF back to
+check it; `pdf_overprints` reads a written file the same way (pdfium's glyph boxes), for tests and for a
+PDF that came from elsewhere."""
 from __future__ import annotations
 
 import ctypes
 from pathlib import Path
 
-from pnpgen.preflight import OVERLAP
+from pnpgen.overlaps import OVERLAP, overlapping_pairs
 
 PT_TO_MM = 25.4 / 72
 
 
 def page_lines(page) -> list[tuple[str, tuple, float]]:
     """(text, (x0, top, x1, bottom) in points from the top-left, size in points) of every line of glyphs on
-    a pdfium page: a glyph joins the line before it when it shares its baseline and follows it closely."""
+    a pdfium page."""
     import pypdfium2.raw as pdfium_c
     height = page.get_height()
     text = page.get_textpage()
-    lines: list[list] = []
+    glyphs = []
     raw, origin, matrix = text.raw, ctypes.c_double(), pdfium_c.FS_MATRIX()
     edges = [ctypes.c_double() for _ in range(4)]
     refs = [ctypes.byref(edge) for edge in edges]
@@ -32,14 +34,27 @@ def page_lines(page) -> list[tuple[str, tuple, float]]:
         pdfium_c.FPDFText_GetCharOrigin(raw, index, ctypes.byref(ctypes.c_double()), ctypes.byref(origin))
         pdfium_c.FPDFText_GetMatrix(raw, index, ctypes.byref(matrix))
         size = pdfium_c.FPDFText_GetFontSize(raw, index) * abs(matrix.d)
-        box = (left, height - top, right, height - bottom)
+        glyphs.append((char, (left, height - top, right, height - bottom), origin.value, size))
+    return join_lines(glyphs)
+
+
+def join_lines(glyphs) -> list[tuple[str, tuple, float]]:
+    """(text, box, size) of the lines the glyphs (glyph, box, baseline, size[, direction]), in drawing order,
+    make: a glyph joins the line before it when it shares its baseline and follows it closely. `direction`
+    -1 marks text set right to left on the page (a card back turned half a turn), where a glyph follows the
+    one before on its left; pdfium's glyphs carry none (left to right)."""
+    lines: list[list] = []
+    for glyph in glyphs:
         last = lines[-1] if lines else None
-        if last and abs(last[-1][2] - origin.value) < 0.5 and -size * 0.4 < left - last[-1][1][2] < size * 0.9:
-            last.append((char, box, origin.value, size))
-        else:
-            lines.append([(char, box, origin.value, size)])
-    return [("".join(g[0] for g in glyphs), _union([g[1] for g in glyphs]), max(g[3] for g in glyphs))
-            for glyphs in lines]
+        size, box = glyph[3], glyph[1]
+        if last:
+            before = last[-1][1]
+            gap = box[0] - before[2] if len(glyph) < 5 or glyph[4] > 0 else before[0] - box[2]
+            if abs(last[-1][2] - glyph[2]) < 0.5 and -size * 0.4 < gap < size * 0.9:
+                last.append(glyph)
+                continue
+        lines.append([glyph])
+    return [("".join(g[0] for g in line), _union([g[1] for g in line]), max(g[3] for g in line)) for line in lines]
 
 
 def _union(boxes) -> tuple:
@@ -47,17 +62,18 @@ def _union(boxes) -> tuple:
 
 
 def overlapping_lines(lines) -> list[tuple[str, str, tuple]]:
-    """(text, other text, shared box) of every two lines whose ink overlaps by more than OVERLAP each way."""
-    found, ordered = [], sorted(lines, key=lambda line: line[1][1])   # by top: a line meets only the next few
-    for index, (text, box, *_) in enumerate(ordered):
-        for other, other_box, *_ in ordered[index + 1:]:
-            if other_box[1] > box[3] - OVERLAP:
-                break
-            shared = (max(box[0], other_box[0]), max(box[1], other_box[1]),
-                      min(box[2], other_box[2]), min(box[3], other_box[3]))
-            if shared[2] - shared[0] > OVERLAP and shared[3] - shared[1] > OVERLAP:
-                found.append((text, other, shared))
-    return found
+    """(text, other text, shared box) of every two lines whose ink overlaps by more than OVERLAP each way,
+    in the order of their tops (pnpgen.overlaps: a grid, not every pair)."""
+    ordered = sorted(lines, key=lambda line: line[1][1])
+    return [(ordered[a][0], ordered[b][0], shared)
+            for a, b, shared in overlapping_pairs([line[1] for line in ordered], OVERLAP)]
+
+
+def drawn_overprints(drawn_glyphs: dict) -> list[tuple[int, str]]:
+    """(page number, finding) for every two lines of text that overprint each other, from the glyphs a
+    pnpgen.render.drawn_text.GlyphCanvas recorded ({page: glyphs})."""
+    return [(number, finding) for number in sorted(drawn_glyphs)
+            for finding in _findings(join_lines(drawn_glyphs[number]))]
 
 
 def pdf_overprints(path: Path) -> list[tuple[int, str]]:
@@ -65,11 +81,14 @@ def pdf_overprints(path: Path) -> list[tuple[int, str]]:
     import pypdfium2 as pdfium
     document = pdfium.PdfDocument(str(path))
     try:
-        return [(number, f"text {_short(a)!r} overprints text {_short(b)!r} at "
-                         f"({box[0] * PT_TO_MM:.1f}, {box[1] * PT_TO_MM:.1f}) mm")
-                for number, page in enumerate(document, 1) for a, b, box in overlapping_lines(page_lines(page))]
+        return [(number, finding) for number, page in enumerate(document, 1) for finding in _findings(page_lines(page))]
     finally:
         document.close()
+
+
+def _findings(lines) -> list[str]:
+    return [f"text {_short(a)!r} overprints text {_short(b)!r} at ({box[0] * PT_TO_MM:.1f}, {box[1] * PT_TO_MM:.1f}) mm"
+            for a, b, box in overlapping_lines(lines)]
 
 
 def _short(text: str) -> str:

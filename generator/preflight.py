@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from pnpgen.i18n.translator import noted
 from pnpgen.lengths import parse_length
+from pnpgen.overlaps import OVERLAP, overlapping_pairs
 from pnpgen.shapes import Shape, hex_corners
 
 MIN_TEXT = parse_length("6pt")       # smaller text is hard to read at arm's length
@@ -109,7 +110,6 @@ def _list(values) -> str:
     return ", ".join(f"{v:g}" for v in values)
 
 
-OVERLAP = 0.25   # points two ink boxes (or a line and a box) may share: what antialiasing and rounding leave
 TINT = 0.2       # a line or shape this close in lightness to the ground it lies on is a tint (a watermark)
 
 
@@ -143,18 +143,11 @@ def art_overprints(art) -> list[str]:
 
 
 def _text_overlaps(spans) -> list:
-    """(text, other text, shared box) of every two runs whose ink overlaps by more than OVERLAP each way."""
+    """(text, other text, shared box) of every two runs whose ink overlaps by more than OVERLAP each way,
+    in the order of their left edges (pnpgen.overlaps: a grid, not every pair)."""
     ordered = sorted(spans, key=lambda span: span[1][0])
-    found = []
-    for index, (text, box, _) in enumerate(ordered):
-        for other, other_box, _ in ordered[index + 1:]:
-            if other_box[0] > box[2] - OVERLAP:
-                break
-            shared = (max(box[0], other_box[0]), max(box[1], other_box[1]), min(box[2], other_box[2]),
-                      min(box[3], other_box[3]))
-            if shared[2] - shared[0] > OVERLAP and shared[3] - shared[1] > OVERLAP:
-                found.append((text, other, shared))
-    return found
+    return [(ordered[a][0], ordered[b][0], shared)
+            for a, b, shared in overlapping_pairs([span[1] for span in ordered], OVERLAP)]
 
 
 def _line_crosses(line, box) -> bool:

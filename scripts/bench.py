@@ -1,5 +1,7 @@
-"""Benchmark: every kit built cold, again with nothing changed, and after one edit, in fresh processes as a
-designer runs them (seconds include start-up, imports and YAML); then two generated kits: about 1,000
+"""Benchmark: every kit built cold (a new output folder, the user cache warm), cold with an empty user cache,
+again with nothing changed, after one data edit and after one template edit, in fresh processes as a
+designer runs them (seconds include start-up, imports and YAML), and the share of a cold build's CPU each
+check takes; then how the overlap checks grow (200 against 2,000 lines and cards); then two generated kits: about 1,000
 distinct double-sided counters, timed against a reportlab script drawing the same geometry, and 500 faces
 showing 50 distinct images. Prints median and best wall seconds, CPU seconds, pages and peak memory. Last,
 `pnpgen serve` with its page open in headless Chromium: seconds from saving a CSV cell to the new picture.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import shutil
@@ -38,10 +41,12 @@ sys.exit(code)
 KITS = ("space-empires-4x", "eclipse", "4x-space-euro", "se4-board-game")
 
 
-def run(arguments: list[str]) -> dict:
-    """One fresh Python process running `arguments` (a script or -c code and its arguments)."""
+def run(arguments: list[str], env: dict | None = None) -> dict:
+    """One fresh Python process running `arguments` (a script or -c code and its arguments); `env`: variables
+    set for it (an empty user cache)."""
     start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, *arguments], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, *arguments], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, **env} if env else None)
     seconds, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         raise SystemExit(f"failed: {' '.join(arguments)}\n{done.stderr}")
@@ -50,9 +55,9 @@ def run(arguments: list[str]) -> dict:
             "peak_mib": int(peak.group(1)) / 1024 if peak else after.ru_maxrss / 1024}
 
 
-def run_build(kit: Path, out: Path, only: str | None = None) -> dict:
+def run_build(kit: Path, out: Path, only: str | None = None, env: dict | None = None) -> dict:
     selection = ["--only", only] if only else []
-    result = run(["-c", RUNNER, "build", "--data", str(kit), "--out", str(out), *selection])
+    result = run(["-c", RUNNER, "build", "--data", str(kit), "--out", str(out), *selection], env)
     kit_id = re.search(r"(?m)^kit:\s*(\S+)", (kit / "kit.yaml").read_text()).group(1)
     manifest = json.loads((out / kit_id / "manifest.json").read_text())
     files = [f for part in manifest["parts"].values() for f in part.get("files", [])]
@@ -100,7 +105,11 @@ def bench_kit(name: str, runs: int) -> None:
     with tempfile.TemporaryDirectory(prefix="pnpgen-bench-") as tmp:
         kit = Path(tmp) / name
         shutil.copytree(BUILTIN_DATA / name, kit)
-        report("cold (empty cache)", [run_build(kit, Path(tmp) / f"cold{n}") for n in range(runs)])
+        run_build(kit, Path(tmp) / "warm-up")   # the user cache warm (fonts made TrueType, faces' fonts)
+        report("cold (new output folder)", [run_build(kit, Path(tmp) / f"cold{n}") for n in range(runs)])
+        report("cold, empty user cache", [run_build(kit, Path(tmp) / f"empty{n}",
+                                                    env={"XDG_CACHE_HOME": str(Path(tmp) / f"user-cache{n}")})
+                                          for n in range(runs)])
         out = Path(tmp) / "cold0"
         report("nothing changed", [run_build(kit, out) for _ in range(runs)])
         edit = edit_space_empires if name == DEFAULT_KIT else edit_first_name
@@ -108,8 +117,94 @@ def bench_kit(name: str, runs: int) -> None:
         for number in range(runs):
             edit(kit, number)
             edits.append(run_build(kit, out))
-        report("one piece edited", edits)
+        report("one data edit", edits)
+        edits = []
+        for number in range(runs):
+            edit_template(kit, number)
+            edits.append(run_build(kit, out))
+        report("one template edit", edits)
         watch_edits(kit, out, edit, runs)
+        check_shares(kit, Path(tmp) / "shares")
+
+
+def edit_template(kit: Path, run_number: int) -> None:
+    """A template edit a designer makes: the first piece template's first colour nudged, back and forth."""
+    templates = sorted(p for p in (kit / "templates").glob("*.svg.j2") if not p.name.startswith("_"))
+    template = templates[0] if templates else None
+    if template is None:
+        raise SystemExit(f"{kit}: no template of its own to edit")
+    text = template.read_text()
+    marker = "<!-- bench edit -->"
+    template.write_text(text.replace(marker, "") if marker in text else text + marker)
+
+
+CHECKS = {  # what a check is called: (module, attribute) it is timed at, where the build calls it
+    "faces: text size and margins": [("pnpgen.render.piece_arts", "check_face")],
+    "faces: overprint (ink read from the record)": [("pnpgen.render.piece_arts", "overprints"),
+                                                    ("pnpgen.render.piece_arts", "read_ink")],
+    "maps, boards, figures: overprint": [("pnpgen.maps.files", "art_overprints"),
+                                         ("pnpgen.boards.files", "art_overprints"),
+                                         ("pnpgen.booklet.overlay", "art_overprints")],
+    "aid pages: glyphs recorded as set": [("pnpgen.render.drawn_text", "RecordingText._record")],
+    "aid pages: overprint": [("pnpgen.page_overprint", "drawn_overprints")],
+    "kit load: templates, chapters, aid texts": [("pnpgen.kit", "_check_texts")],
+}
+SHARES = """
+import importlib, json, os, sys, time
+os.cpu_count = lambda: 1          # every part and face in this one process, so every check is timed
+spent = {}
+def timed(name, function):
+    def wrapper(*args, **kwargs):
+        start = time.process_time()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[name] = spent.get(name, 0.0) + time.process_time() - start
+    return wrapper
+for name, places in json.loads(sys.argv[1]).items():
+    for module, attribute in places:
+        owner = importlib.import_module(module)
+        *path, last = attribute.split(".")
+        for step in path:
+            owner = getattr(owner, step)
+        setattr(owner, last, timed(name, getattr(owner, last)))
+from pnpgen.cli import main
+code = main(sys.argv[2:])
+print("SHARES " + json.dumps({"total": time.process_time(), **spent}), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def check_shares(kit: Path, out: Path) -> None:
+    """Each check's CPU seconds in a cold build run in one process (the checks timed where the build calls
+    them), as a share of that build's CPU."""
+    done = subprocess.run([sys.executable, "-c", SHARES, json.dumps(CHECKS), "build", "--data", str(kit),
+                           "--out", str(out), "-q"], cwd=ROOT, capture_output=True, text=True)
+    found = re.search(r"SHARES (.*)", done.stderr)
+    if done.returncode or not found:
+        raise SystemExit(f"check shares: {done.stderr[-2000:]}")
+    spent = json.loads(found.group(1))
+    total = spent.pop("total")
+    print(f"  checks' share of a cold build's CPU ({total:.2f} s, one process): "
+          f"{sum(spent.values()) / total:5.1%} in all")
+    for name in CHECKS:
+        print(f"    {name:<44} {spent.get(name, 0.0):5.3f} s  {spent.get(name, 0.0) / total:5.1%}")
+
+
+def bench_check_growth(runs: int) -> None:
+    """The overlap checks' cost per line and per card: 200 against 2,000 (flat is linear)."""
+    print("check growth (CPU seconds of the checks alone, best of the runs)")
+    sys.path.insert(0, str(ROOT))
+    from tests.test_drawn_checks import _page_of_lines, _seconds, deck_faces, face_checks
+    from pnpgen.page_overprint import drawn_overprints
+    with tempfile.TemporaryDirectory(prefix="pnpgen-bench-") as tmp:
+        pages = {n: _page_of_lines(Path(tmp) / f"{n}.pdf", n) for n in (200, 2000)}
+        lines = {n: _seconds(drawn_overprints, pages[n], repeat=runs, loops=20000 // n) for n in pages}
+    decks = {n: deck_faces(n) for n in (200, 2000)}
+    cards = {n: _seconds(face_checks, decks[n], repeat=runs, loops=2000 // n) for n in decks}
+    for what, seconds in (("page text lines", lines), ("distinct cards", cards)):
+        print(f"  {what:<16} 200: {seconds[200] * 1000:7.1f} ms, 2,000: {seconds[2000] * 1000:7.1f} ms, "
+              f"{seconds[2000] / max(seconds[200], 1e-9):4.1f}x (linear: 10x)")
 
 
 REBUILT = re.compile(r"rebuilt .* in (\d+\.\d+) s")
@@ -335,7 +430,7 @@ def bench_serve(runs: int, only: str | None = None) -> None:
         print(f"  {'save -> pages in view shown':<28} median {statistics.median(pages):5.2f} s, best {min(pages):5.2f} s")
 
 
-CASES = {**{kit: (lambda runs, kit=kit: bench_kit(kit, runs)) for kit in KITS},
+CASES = {**{kit: (lambda runs, kit=kit: bench_kit(kit, runs)) for kit in KITS}, "check-growth": bench_check_growth,
          "counters-1000": bench_counters, "images-500": bench_images, "serve": bench_serve,
          "serve-se4x": lambda runs: bench_serve(runs, "space-empires-4x")}
 

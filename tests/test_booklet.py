@@ -259,6 +259,25 @@ def test_the_contents_seed_saves_a_pass_and_never_changes_a_byte(run_cli, tmp_pa
     assert booklet(stale)[0] == cold                              # nor is one this user's pnpgen did not sign
 
 
+def test_a_build_into_a_new_output_folder_lays_the_booklet_out_once(run_cli, tmp_path, monkeypatch):
+    """The contents seed is kept in the user's cache too: a cold build into a new output folder (the user's
+    cache warm) typesets the booklet in one pass, to the same bytes."""
+    from reportlab.platypus.doctemplate import BaseDocTemplate
+    mini = Path(__file__).parent / "kits" / "mini"
+    passes, build_pass = [], BaseDocTemplate.build
+
+    def counted(self, *args, **kwargs):
+        passes.append(1)
+        return build_pass(self, *args, **kwargs)
+    monkeypatch.setattr(BaseDocTemplate, "build", counted)
+    booklets = []
+    for out in ("first", "second"):
+        passes.clear()
+        assert run_cli("build", "--data", mini, "--out", tmp_path / out, "--only", "documents", "--quiet").code == 0
+        booklets.append((tmp_path / out / "mini" / "booklet.pdf").read_bytes())
+    assert len(passes) == 1 and booklets[0] == booklets[1]
+
+
 def test_an_edit_to_figure_art_alone_redraws_the_figure_on_the_last_layout(kit_copy, run_cli, tmp_path):
     """A template edit that changes a figure's art and no text: the booklet's text stays, the figure's pixels
     change, the pages laid out before are reused (only the art is laid on again), and the result is the

@@ -78,8 +78,9 @@ def _fit_face(kit: Kit, text: CardText, side: str, frame, context: dict) -> Fitt
     return fit(block_flowables(kit, text.faces[side], frame.width, where, context), frame.width, frame.height, where)
 
 
-def render_cards(kit: Kit, cards: list[PlannedCard], sheet: CardSheet, path: Path) -> list[dict]:
-    """Draw front and back pages for each sheet of cards; return one manifest entry per card."""
+def render_cards(kit: Kit, cards: list[PlannedCard], sheet: CardSheet, path: Path) -> tuple[list[dict], dict]:
+    """Draw front and back pages for each sheet of cards; return one manifest entry per card, and the glyphs
+    set on each page (pnpgen.render.drawn_text) for the overprint check."""
     canvas = draw.open_canvas(path, f"{kit.title}: player aids", (sheet.width, sheet.height))
     entries, per_sheet = [], len(sheet.slots)
     for first in range(0, len(cards), per_sheet):
@@ -96,7 +97,7 @@ def render_cards(kit: Kit, cards: list[PlannedCard], sheet: CardSheet, path: Pat
             canvas.showPage()
         entries += [_entry(card, sheet, index, page) for index, card in enumerate(batch)]
     draw.close_canvas(canvas, path, kit)
-    return entries
+    return entries, canvas.drawn_glyphs
 
 
 def _draw_face(canvas, kit: Kit, card: PlannedCard, side: str, slot, note: str = "") -> None:

@@ -17,10 +17,12 @@ from pnpgen.model import Colour
 
 def open_canvas(path: Path, title: str, size: tuple[float, float]) -> Canvas:
     """A deterministic PDF canvas (fixed dates and ids) with the shipped fonts available; it records where
-    the kit's inline icons go (pnpgen.documents.inline_icons), for close_canvas to draw them."""
+    the kit's inline icons go (pnpgen.documents.inline_icons), for close_canvas to draw them, and every glyph
+    it sets (`drawn_glyphs`, pnpgen.render.drawn_text), for the overprint check."""
     register_reportlab_fonts()
     canvas = IconCanvas(str(path), pagesize=size, invariant=1, pageCompression=1, initialFontName=CONDENSED,
                         initialFontSize=8)
+    canvas.drawn_glyphs = {}
     canvas.setTitle(title)
     canvas.setAuthor("pnpgen")
     canvas.setCreator("pnpgen")

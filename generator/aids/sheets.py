@@ -152,8 +152,9 @@ def form_table(form: dict, width: float, where: str = "a record sheet"):
     return table
 
 
-def render_sheet(kit: Kit, sheet: Sheet, paper: str, path: Path) -> list[dict]:
-    """Draw one sheet's pages into `path`; one manifest entry per page."""
+def render_sheet(kit: Kit, sheet: Sheet, paper: str, path: Path) -> tuple[list[dict], dict]:
+    """Draw one sheet's pages into `path`; one manifest entry per page, and the glyphs set on each page
+    (pnpgen.render.drawn_text) for the overprint check."""
     size, band, body = page_frames(paper)
     canvas = draw.open_canvas(path, f"{kit.title}: {sheet.pages[0].title}", size)
     entries = []
@@ -165,4 +166,4 @@ def render_sheet(kit: Kit, sheet: Sheet, paper: str, path: Path) -> list[dict]:
                  "content_height": round(page.fitted.height, 2)}
         entries.append(entry | {"continued": True} if page.continued else entry)
     draw.close_canvas(canvas, path, kit)
-    return entries
+    return entries, canvas.drawn_glyphs

@@ -102,22 +102,24 @@ def cover(kit: Kit) -> list:
             contents(), PageBreak()]
 
 
-def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, contents_seed: Path | None = None,
+def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, contents_seed: tuple[Path, ...] = (),
             icon_places: list | None = None) -> bytes:
     """The reading-order PDF (before figure art is laid on it). The contents need the chapters' page numbers,
     so reportlab lays the story out until they stop changing: twice from nothing. `contents_seed` keeps the
     last build's entries: seeded with them, one pass settles when no page moved (the same bytes as two
-    passes would give); a stale seed only costs the second pass back. Where the last pass left each inline
+    passes would give); a stale seed only costs the second pass back. `contents_seed` is the files it may be
+    kept in: the first that reads seeds the layout, every one is written. Where the last pass left each inline
     icon's slot is added to `icon_places` (pnpgen.documents.inline_icons)."""
     buffer = io.BytesIO()
     doc = BookletDoc(buffer, kit, pagesize)
     story = cover(kit) + [f for chapter in chapters for f in chapter]
     toc = next((f for f in story if isinstance(f, TableOfContents)), None)
-    if toc is not None and contents_seed is not None:
-        toc._entries = _read_entries(contents_seed)  # beforeBuild() makes them the entries the pass draws
+    if toc is not None:  # beforeBuild() makes them the entries the pass draws
+        toc._entries = next((entries for entries in map(_read_entries, contents_seed) if entries), [])
     build_recording_icons(doc, story, icon_places)
-    if toc is not None and contents_seed is not None:
-        _write_entries(contents_seed, toc._entries)
+    if toc is not None:
+        for seed in contents_seed:
+            _write_entries(seed, toc._entries)
     return buffer.getvalue()
 
 

@@ -18,7 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from reportlab.pdfgen.canvas import Canvas
+from pnpgen.render.drawn_text import GlyphCanvas
 
 from pnpgen.icon_names import ICON, unknown_icon
 
@@ -80,8 +80,9 @@ def _slot_name(image) -> str | None:
     return path.stem if path.parent == _SLOT_FOLDER[0] else None
 
 
-class IconCanvas(Canvas):
-    """A reportlab canvas that leaves an icon's slot empty and records (name, page, matrix) for lay_icons."""
+class IconCanvas(GlyphCanvas):
+    """A reportlab canvas that leaves an icon's slot empty and records (name, page, matrix) for lay_icons,
+    and the glyphs it sets (pnpgen.render.drawn_text) for the overprint check."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

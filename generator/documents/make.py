@@ -9,6 +9,7 @@ counter's colour or number) then lays the new art on the last layout instead of 
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
@@ -178,7 +179,7 @@ def _figure_chapters(chapters: list) -> dict:
 def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache) -> bytes:
     """The finished PDF: the laid-out pages, with each figure's art (drawn by cairo) laid on them. Pages an
     earlier build laid out for the same text and figure sizes are reused."""
-    seed = ctx.cache_dir / f"{name}-contents.json"
+    seed = contents_seeds(ctx, name, pagesize)
     if not figures:
         pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {}, seed)
         return _with_icons(ctx.kit, name, pdf, placements)
@@ -194,6 +195,20 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
     else:
         ctx.log(f"{name}: only figure art changed: laid on the last layout")
     return _with_icons(ctx.kit, name, overlay(pdf, rendered, placements), placements)
+
+
+def contents_seeds(ctx, name: str, pagesize) -> tuple[Path, ...]:
+    """Where the document's last contents entries are kept for the next typesetting to start from: the
+    build's cache folder, and the user's cache (one file per kit folder, document and page size), so a
+    build into a new output folder lays the document out once, not twice. The first that reads is used; a
+    stale seed only costs the second pass back."""
+    seeds = [ctx.cache_dir / f"{name}-contents.json"]
+    folder = resources.cache_folder("contents-seeds")
+    if folder is not None:
+        key = hashlib.sha256(repr((str(ctx.kit.root), ctx.kit.id, name, tuple(round(v, 3) for v in pagesize)))
+                             .encode("utf-8")).hexdigest()[:32]
+        seeds.append(folder / f"{key}.json")
+    return tuple(seeds)
 
 
 def _with_icons(kit, name: str, pdf: bytes, placements: dict) -> bytes:

@@ -19,8 +19,8 @@ def build(ctx) -> dict:
     sheet = card_sheet(ctx.paper, int(ctx.option("cards_per_sheet", 2) or 2), *build_setting(ctx))
     cards = plan_cards(ctx.kit, sheet)
     name = file_name(ctx.kit)
-    entries = render_cards(ctx.kit, cards, sheet, ctx.stage.path(name))
-    _preflight(ctx.stage.path(name), entries, name)
+    entries, glyphs = render_cards(ctx.kit, cards, sheet, ctx.stage.path(name))
+    _preflight(glyphs, entries, name)
     pages = max(e["back"]["page"] for e in entries)
     ctx.log(f"cards: {len(cards)} cards on {pages} pages ({ctx.paper}, {flip_said(sheet.duplex)})")
     return {
@@ -32,12 +32,13 @@ def build(ctx) -> dict:
     }
 
 
-def _preflight(path, entries: list, name: str) -> None:
-    """Text that overprints text on a written card page stops the build, naming the cards on that page."""
-    from pnpgen.page_overprint import pdf_overprints
+def _preflight(glyphs: dict, entries: list, name: str) -> None:
+    """Text that overprints text on a card page (the glyphs as the canvas set them) stops the build, naming
+    the cards on that page."""
+    from pnpgen.page_overprint import drawn_overprints
     from pnpgen.problems import BuildError
     found = []
-    for page, finding in pdf_overprints(path):
+    for page, finding in drawn_overprints(glyphs):
         cards = sorted({f"{e['card']} ({side})" for e in entries for side in ("front", "back") if e[side]["page"] == page})
         found.append(f"aids/cards.yaml: {name} page {page} ({', '.join(cards)}): {finding}")
     if found:

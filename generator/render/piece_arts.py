@@ -49,6 +49,7 @@ class FaceArts:
         self.chosen_sizes = {table.id for table in kit.tables.values() if table.size_chosen}
         self.size_findings: list[str] = []
         self.rules = preflight_rules(kit)
+        self.findings_of: dict = {}   # (drawing key, shape, bleed, recorded?) -> its findings, checked once
 
     def svg(self, face, shape, bleed_pt: float) -> str:
         """The face's SVG document: its template rendered with its row, wrapped and clipped to the shape (the
@@ -114,15 +115,22 @@ class FaceArts:
             self.used.add(key)
             where = Where(self, face)
             self._preflight([tuple(p) for p in record.get("placed", [])], where, face.template)
-            self._check_texts(record, shape, bleed_pt, where, face)
+            self._check_texts(record, shape, bleed_pt, where, face, key)
         return True
 
-    def _check_texts(self, record, shape, bleed_pt, where, face) -> None:
+    def _check_texts(self, record, shape, bleed_pt, where, face, key: str) -> None:
         """Text size and margins, and text over text or under a line (a face drawn without a record, by
-        cairosvg beyond what it can store, is held to size and margins only)."""
-        texts = record.get("texts", ())
-        found = check_face(texts, shape, bleed_pt, self.rules, self._image_labels(record.get("svg_images", ())))
-        found += overprints(texts, read_ink(record.get("ops", ())), bleed_pt)
+        cairosvg beyond what it can store, is held to size and margins only). One drawing is checked once
+        per shape and bleed: the rows that print the same drawing (a deck's repeated backs, a counter
+        printed in six colours with one back) share its findings, each said at its own row."""
+        memo = (key, shape, round(bleed_pt, 3), "ops" in record)
+        found = self.findings_of.get(memo)
+        if found is None:
+            texts = record.get("texts", ())
+            found = check_face(texts, shape, bleed_pt, self.rules, self._image_labels(record.get("svg_images", ())))
+            if texts:  # a drawing without text has nothing a line could cross
+                found += overprints(texts, read_ink(record.get("ops", ())), bleed_pt)
+            self.findings_of[memo] = found
         lenient = face.params.get("piece", {}).get("table") in self.chosen_sizes
         for finding in found:
             (self.size_findings if lenient else self.findings).append(
@@ -138,7 +146,7 @@ class FaceArts:
                 stored = self.store.get(self.key_of(face, shape, bleed_pt))
                 drawn = self.done[key]
                 self._check_texts(stored or {"texts": drawn.texts, "svg_images": drawn.svg_images}, shape, bleed_pt,
-                                  where, face)
+                                  where, face, self.key_of(face, shape, bleed_pt))
         return self.done[key]
 
     def _draw(self, svg: str, key: str, where: str, template: str):

@@ -1,0 +1,207 @@
+"""Every glyph a reportlab canvas sets, recorded where it is set: its ink box on the page, its baseline and
+its size, page by page. The text object already knows the font, the size, the pen and the matrices when it
+writes a string, so the box costs a few multiplications here; reading the written PDF back through pdfium to
+find the same boxes cost more than drawing the page. The aid cards' and record sheets' overprint check
+(pnpgen.page_overprint.drawn_overprints) reads this record.
+
+Boxes are in points from the page's top-left corner, as pnpgen.page_overprint.page_lines reads them out of
+a PDF: the glyph's outline box from the font's `glyf` table (what pdfium reports for a TrueType glyph), or
+the font's ascent and descent for a font without outlines to read (the standard Type 1 fonts).
+"""
+from __future__ import annotations
+
+import re
+import struct
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.textobject import PDFTextObject
+
+_FONTS: dict = {}   # font name -> _FontInk
+
+
+class GlyphCanvas(Canvas):
+    """A reportlab canvas whose text objects record each glyph they set in `drawn_glyphs`, once it is made a
+    dict: {page number: [(glyph, (x0, top, x1, bottom), baseline, size, direction)]}, in drawing order
+    (direction -1: set right to left on the page, turned half a turn). None (the
+    default) records nothing: a document nobody checks pays nothing."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.drawn_glyphs: dict | None = None
+
+    def beginText(self, x=0, y=0, direction=None):
+        if self.drawn_glyphs is None:
+            return super().beginText(x, y, direction=direction)
+        return RecordingText(self, x, y, direction=direction)
+
+
+class RecordingText(PDFTextObject):
+    """A text object that follows the PDF's own text state (the line matrix, the pen along the line, T*
+    moving down by the leading) beside reportlab's, and records each glyph as its string is written."""
+
+    def __init__(self, canvas, x=0, y=0, direction=None):
+        self._line, self._pen = (1.0, 0.0, 0.0, 1.0, x, y), 0.0
+        super().__init__(canvas, x, y, direction=direction)
+
+    def setTextOrigin(self, x, y):
+        super().setTextOrigin(x, y)
+        self._line, self._pen = (1.0, 0.0, 0.0, 1.0, x, y), 0.0
+
+    def setTextTransform(self, a, b, c, d, e, f):
+        super().setTextTransform(a, b, c, d, e, f)
+        self._line, self._pen = (a, b, c, d, e, f), 0.0
+
+    def moveCursor(self, dx, dy):
+        super().moveCursor(dx, dy)
+        self._next_line(dx, -dy)
+
+    def _next_line(self, tx, ty):
+        """PDF's Td: a new line (tx, ty) from the start of this one, in text space."""
+        a, b, c, d, e, f = self._line
+        self._line, self._pen = (a, b, c, d, e + a * tx + c * ty, f + b * tx + d * ty), 0.0
+
+    def _textOut(self, text, TStar=0):
+        self._record(text)
+        super()._textOut(text, TStar)
+        if TStar:
+            self._next_line(0, -self._leading)
+
+    def textOut(self, text):
+        self._record(text)
+        super().textOut(text)
+
+    def textLine(self, text=""):
+        self._record(text)
+        super().textLine(text)
+        self._next_line(0, -self._leading)
+
+    def _record(self, text) -> None:
+        if not text:
+            return
+        if isinstance(text, bytes):
+            text = text.decode("utf8", "replace")
+        canvas = self._canvas
+        ink = _font_ink(self._fontname)
+        size, scale = self._fontsize, getattr(self, "_horizScale", 100) / 100
+        char_space, word_space = getattr(self, "_charSpace", 0), getattr(self, "_wordSpace", 0)
+        matrix = _multiply(self._line, canvas._currentMatrix)
+        place = _Place(matrix, canvas._pagesize[1], size, scale, self._rise)
+        add = canvas.drawn_glyphs.setdefault(canvas.getPageNumber(), []).append
+        if not (char_space or word_space) and not _SPACED.search(text) and ink.run(text, self._pen, place, add):
+            self._pen += ink.width(text) * place.wide
+            return
+        pen, known = self._pen, ink.glyphs
+        for char in text:
+            advance, box = known.get(char) or ink.glyph(char)
+            if box is not None:
+                add((char, place.box(pen + box[0] * place.wide, pen + box[2] * place.wide, box[1], box[3]),
+                     place.baseline(pen), place.shown, place.direction))
+            pen += advance * place.wide + (char_space + (word_space if char == " " else 0)) * scale
+        self._pen = pen
+
+
+class _Place:
+    """Where a string's glyphs land on the page: its matrix, the page height (boxes are kept from the top),
+    the size, the horizontal scale and the rise."""
+
+    def __init__(self, matrix, height: float, size: float, scale: float, rise: float):
+        self.matrix, self.height, self.size, self.rise = matrix, height, size, rise
+        self.wide = size * scale
+        self.shown, self.direction = size * abs(matrix[3]), (1 if matrix[0] >= 0 else -1)
+
+    def box(self, x0: float, x1: float, low: float, high: float) -> tuple:
+        """The page box (x0, top, x1, bottom) of text-space x0..x1 and of `low`..`high` ems about the baseline."""
+        a, b, c, d, e, f = self.matrix
+        y0, y1 = self.rise + low * self.size, self.rise + high * self.size
+        if b == 0 and c == 0:   # upright or turned half a turn: the box's corners stay corners
+            left, right, bottom, top = e + a * x0, e + a * x1, f + d * y0, f + d * y1
+            left, right = (left, right) if left <= right else (right, left)
+            bottom, top = (bottom, top) if bottom <= top else (top, bottom)
+        else:
+            xs = (a * x0 + c * y0, a * x1 + c * y0, a * x0 + c * y1, a * x1 + c * y1)
+            ys = (b * x0 + d * y0, b * x1 + d * y0, b * x0 + d * y1, b * x1 + d * y1)
+            left, right, bottom, top = e + min(xs), e + max(xs), f + min(ys), f + max(ys)
+        return (left, self.height - top, right, self.height - bottom)
+
+    def baseline(self, pen: float) -> float:
+        a, b, c, d, e, f = self.matrix
+        return self.height - (b * pen + d * self.rise + f)
+
+
+_SPACED = re.compile(r"\s\s|[^\S ]")   # blanks running, or a wide one (an em space): a gap the lines may break
+                                       # at, so the string is recorded glyph by glyph
+
+
+def _multiply(first, then) -> tuple:
+    """The matrix that applies `first`, then `then` (reportlab's and PDF's a b c d e f)."""
+    a, b, c, d, e, f = first
+    A, B, C, D, E, F = then
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+class _FontInk:
+    """A font's advance and ink box per glyph, per point of size, read once per character."""
+
+    def __init__(self, name: str):
+        self.font = pdfmetrics.getFont(name)
+        face = getattr(self.font, "face", None)
+        self.outlines = None
+        if getattr(self.font, "_dynamicFont", False) and hasattr(face, "glyphPos") and "glyf" in face.table:
+            self.outlines = (face, face.get_table_pos("glyf")[0], 1 / face.unitsPerEm)
+        else:
+            self.box = (0.0, (getattr(face, "descent", -200) or -200) / 1000, None,
+                        (getattr(face, "ascent", 800) or 800) / 1000)
+        self.glyphs: dict = {}
+
+    def width(self, text: str) -> float:
+        """The advance of `text` per point of size."""
+        return self.font.stringWidth(text, 1)
+
+    def run(self, text: str, pen: float, place: "_Place", add) -> bool:
+        """Record `text` as one run (its glyphs, set with single blanks, all join one line): the box from its
+        first glyph's left to its last one's right and over all their heights. False (nothing recorded)
+        where a first or last glyph has no ink of its own to bound the run."""
+        words = text.split()
+        if not words:
+            return True
+        if " " in text and self.glyph(" ")[0] > 0.5:
+            return False   # a font with wide blanks: a word space may part two lines
+        for char in set(text):
+            if char not in self.glyphs:
+                self.glyph(char)
+        first, last = self.glyphs[words[0][0]][1], self.glyphs[words[-1][-1]][1]
+        if first is None or last is None:
+            return False
+        start = pen + self.width(text[:len(text) - len(text.lstrip())]) * place.wide
+        end = pen + self.width(text.rstrip()[:-1]) * place.wide
+        boxes = [self.glyphs[char][1] for char in set(text)]
+        low = min(box[1] for box in boxes if box is not None)
+        high = max(box[3] for box in boxes if box is not None)
+        add(("".join(words), place.box(start + first[0] * place.wide, end + last[2] * place.wide, low, high),
+             place.baseline(start), place.shown, place.direction))
+        return True
+
+    def glyph(self, char: str) -> tuple:
+        known = self.glyphs.get(char)
+        if known is None:
+            known = self.glyphs[char] = (self.font.stringWidth(char, 1), None if char.isspace() else self._box(char))
+        return known
+
+    def _box(self, char: str):
+        if self.outlines is None:
+            width = self.font.stringWidth(char, 1)
+            return (0.0, self.box[1], width, self.box[3]) if width > 0 else None
+        face, glyf, unit = self.outlines
+        glyph = (face.charToGlyph or {}).get(ord(char), 0)
+        if glyph + 1 >= len(face.glyphPos) or face.glyphPos[glyph + 1] <= face.glyphPos[glyph]:
+            return None   # an empty glyph: no ink
+        _, x0, y0, x1, y1 = struct.unpack_from(">hhhhh", face._ttf_data, glyf + face.glyphPos[glyph])
+        return (x0 * unit, y0 * unit, x1 * unit, y1 * unit) if x1 > x0 else None
+
+
+def _font_ink(name: str) -> _FontInk:
+    ink = _FONTS.get(name)
+    if ink is None or ink.font is not pdfmetrics.getFont(name):   # a font registered again under the name
+        ink = _FONTS[name] = _FontInk(name)
+    return ink
