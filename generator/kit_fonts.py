@@ -2,10 +2,14 @@
 every character a face sets in them.
 
 Templates and textboxes name a kit font by its family (`font-family="Orbitron"`, `textbox(...,
-family="Orbitron")`), as they name the shipped DejaVu Sans. cairo finds fonts through fontconfig, which
-pnpgen points at its own folder only (pnpgen.fonts); a kit's folder is added to that configuration for the
-build, so the PDFs embed the kit's font as a subset, as they do DejaVu (FreeType reads TrueType and CFF
-outlines alike). A character the font lacks would print as an empty box: it is a located error naming the
+family="Orbitron")`), as they name the shipped DejaVu Sans. Only the `.ttf` and `.otf` files of `fonts/`
+that the kit reader lets through (regular files inside the kit: a link out, a FIFO or a device is a
+located error) are read, checked with fontTools and copied to a private folder under their content hash
+(pnpgen.font_check); nothing else in `fonts/` is looked at. cairo finds fonts through fontconfig, which
+pnpgen points at its own folder (pnpgen.fonts); for a kit with fonts it is given a configuration of its
+own, pnpgen's folder and the kit's checked copies, made current while that kit builds (a process that
+builds kit A and then kit B, whose families have the same names, draws B's), so the PDFs embed the kit's
+font as a subset, as they do DejaVu (FreeType reads TrueType and CFF outlines alike). A character the font lacks would print as an empty box: it is a located error naming the
 font, the character and the piece instead. The typeset documents use the same fonts through reportlab
 (pnpgen.documents.doc_fonts), a CFF font as the TrueType copy pnpgen.font_outlines makes of it. A font
 file is held to the `font_file_kb` budget and read through the kit reader; one that cannot be read is an
@@ -15,9 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from pnpgen import kit_files
@@ -25,6 +31,8 @@ from pnpgen.problems import Problems, display_path
 
 FOLDER = "fonts"
 SUFFIXES = (".ttf", ".otf")
+SKIPPED = (".pfb", ".pfa", ".afm", ".pfm", ".woff", ".woff2", ".ttc", ".otc", ".dfont", ".fon", ".fnt", ".bdf",
+           ".pcf")  # fonts pnpgen does not read: said, so a designer knows why the family is missing
 SHIPPED = ("DejaVu Sans", "DejaVu Sans Condensed")
 GENERIC_FAMILIES = ("sans-serif", "serif", "monospace")   # fontconfig gives them a shipped font
 FAMILY_ATTRIBUTE = re.compile(r"""font-family\s*=\s*(?:"([^"]*)"|'([^']*)')""")
@@ -39,15 +47,23 @@ class KitFont:
     chars: frozenset     # the characters the font has a glyph for
     italic: bool = False
     cff: bool = False    # PostScript outlines: reportlab embeds the TrueType copy pnpgen.font_outlines makes
+    copy: Path | None = None   # the checked copy the renderers read (pnpgen.font_check), never the kit's file
 
 
 def load_kit_fonts(root: Path, problems: Problems) -> tuple:
     """Every font of the kit's fonts/ folder; a file that is not a font pnpgen can embed is a located error."""
     folder = Path(root) / FOLDER
-    if not folder.is_dir():
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder))
+    except OSError:   # no fonts/ folder (or not one): the kit has no fonts of its own
         return ()
     fonts = []
-    for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES):
+    for name in names:
+        path = folder / name
+        if path.suffix.lower() in SKIPPED:
+            problems.warn(path, 0, "", f"not read: pnpgen uses only .ttf and .otf fonts (TrueType or OpenType)")
+        if path.suffix.lower() not in SUFFIXES:
+            continue   # a licence, a folder, anything else: never opened, never shown to fontconfig
         font = _read_font(path, root, problems)
         if font is not None:
             fonts.append(font)
@@ -71,24 +87,31 @@ def read_font_bytes(path: Path, root: Path) -> bytes:
 
 
 def truetype_bytes(font: KitFont, root: Path) -> bytes:
-    """What reportlab embeds for `font`: its own bytes, or the TrueType copy of a CFF font."""
+    """What reportlab embeds for `font`: its checked copy's bytes, or the TrueType copy of a CFF font."""
+    from pnpgen.font_check import read_vetted
     from pnpgen.font_outlines import truetype_of
-    data = read_font_bytes(font.file, root)
+    data = read_vetted(font.copy) if font.copy is not None else read_font_bytes(font.file, root)
     return truetype_of(data) if font.cff else data
 
 
 def _read_font(path: Path, root: Path, problems: Problems) -> KitFont | None:
-    """The font, its bytes read through the kit reader; CFF outlines made TrueType (pnpgen.font_outlines)."""
+    """The font, its bytes read through the kit reader and checked (pnpgen.font_check) before anything else
+    parses them; CFF outlines made TrueType (pnpgen.font_outlines)."""
+    from pnpgen.font_check import FontCheckError, vetted_copy
     from pnpgen.font_outlines import FontOutlineError, is_cff, truetype_of
     from reportlab.pdfbase.ttfonts import TTFontFile
     try:
         data = read_font_bytes(path, root)
+        copy = vetted_copy(data, path.suffix, display_path(path))
         cff = is_cff(data)
         stream = io.BytesIO(truetype_of(data) if cff else data)
         stream.name = str(path)
         parsed = TTFontFile(stream)
     except kit_files.KitFileError as exc:
         problems.error(path, 0, "", exc.message)
+        return None
+    except FontCheckError as exc:
+        problems.error(path, 0, "", str(exc))
         return None
     except FontOutlineError as exc:
         problems.error(path, 0, "", f"an OpenType font with PostScript (CFF) outlines pnpgen cannot use: {exc}")
@@ -101,7 +124,7 @@ def _read_font(path: Path, root: Path, problems: Problems) -> KitFont | None:
         problems.error(path, 0, "", f"the family {family!r} is pnpgen's own: a kit font needs another name")
         return None
     return KitFont(family, "bold" in style, path, hashlib.sha1(data).hexdigest()[:12],
-                   frozenset(chr(c) for c in parsed.charToGlyph), "italic" in style or "oblique" in style, cff)
+                   frozenset(chr(c) for c in parsed.charToGlyph), "italic" in style or "oblique" in style, cff, copy)
 
 
 def check_document_fonts(chosen: dict, fonts: tuple, kit_file: Path, raw_kit, problems: Problems) -> dict:
@@ -125,33 +148,66 @@ def _name(value) -> str:
     return value.decode("latin-1") if isinstance(value, bytes) else str(value)
 
 
-_KIT_FONTS: dict = {}   # family -> [KitFont] of the kit being built (one kit a process: the CLI's build)
-_ADDED: set = set()
+_KIT_FONTS: dict = {}   # family -> [KitFont] of the kit being built (the last use_kit_fonts)
+_CONFIGS: dict = {}      # the checked copies of a kit's fonts -> fontconfig configuration showing them
+_CURRENT: list = [None]  # the copies of the configuration made current last
 
 
 def use_kit_fonts(fonts: tuple) -> None:
-    """Show the kit's fonts to cairo (their folder added to fontconfig's configuration, after pnpgen's own)
-    and to textbox's measuring and the glyph check."""
-    from pnpgen.fonts import use_shipped_fonts_for_cairo
+    """Show the kit's fonts, and only them, to cairo (a fontconfig configuration of pnpgen's folder and the
+    kit's checked copies, made current), to textbox's measuring and to the glyph check."""
     _KIT_FONTS.clear()
     for font in fonts:
         _KIT_FONTS.setdefault(font.family, []).append(font)
-    folders = sorted({str(font.file.parent.resolve()) for font in fonts} - _ADDED)
-    if not folders:
-        return
-    use_shipped_fonts_for_cairo()
+    copies = tuple(sorted(str(font.copy) for font in fonts if font.copy is not None))
+    if copies or _CONFIGS:   # a process that never saw a kit font keeps the shipped configuration as it is
+        _make_current(copies)
+
+
+def _make_current(copies: tuple) -> None:
+    """fontconfig's current configuration: pnpgen's fonts and `copies`. Each is made once and kept for the
+    process: cairo tells configurations apart by their address (a new current one makes it look a family up
+    again when it next makes a font of it), so one freed and another made at its address would bring back
+    the old fonts. The fonts cairo made for the last kit are pushed out of its caches (pnpgen.render.font_reset)."""
+    from pnpgen.fonts import use_shipped_fonts_for_cairo
+    conf = use_shipped_fonts_for_cairo()
     library = _fontconfig()
-    for folder in folders:
-        library.FcConfigAppFontAddDir(None, folder.encode())
-        _ADDED.add(folder)
+    if copies not in _CONFIGS:
+        config = library.FcConfigCreate()
+        if not config or not library.FcConfigParseAndLoad(config, str(conf).encode(), 1):
+            raise OSError(f"fontconfig cannot read {conf}")
+        for copy in copies:
+            library.FcConfigAppFontAddFile(config, copy.encode())
+        library.FcConfigBuildFonts(config)
+        _CONFIGS[copies] = config
+    if _CURRENT[0] == copies:
+        return
+    library.FcConfigSetCurrent(_CONFIGS[copies])
+    from pnpgen.render.font_reset import forget_fonts
+    forget_fonts()   # cairo keeps the fonts it made by family name: those made before must not be found again
+    _CURRENT[0] = copies
 
 
+@cache
 def _fontconfig():
     import ctypes
     import ctypes.util
     library = ctypes.CDLL(ctypes.util.find_library("fontconfig") or "libfontconfig.so.1")
-    library.FcConfigAppFontAddDir.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    library.FcConfigCreate.restype = ctypes.c_void_p
+    for name, arguments in (("FcConfigParseAndLoad", [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]),
+                            ("FcConfigAppFontAddFile", [ctypes.c_void_p, ctypes.c_char_p]),
+                            ("FcConfigBuildFonts", [ctypes.c_void_p]), ("FcConfigSetCurrent", [ctypes.c_void_p])):
+        getattr(library, name).argtypes = arguments
+        getattr(library, name).restype = ctypes.c_int
     return library
+
+
+def fonts_key(svg: str) -> str:
+    """The content of the kit fonts an SVG names (their digests): part of a drawing's key, so a font file
+    changed under the same family draws anew. Empty for a kit without fonts of its own."""
+    if not _KIT_FONTS:
+        return ""
+    return "".join(f.digest for family, fonts in sorted(_KIT_FONTS.items()) if family in svg for f in fonts)
 
 
 def measure_name(family: str) -> str | None:

@@ -282,8 +282,10 @@ def replayed(record: dict, where) -> object:
 
 
 def svg_key(svg: str, root: Path, images: dict | None = None) -> str:
-    """The face's store key: its SVG text, the bytes of every image it references, the renderer versions.
-    `images` keeps each file's hash for the build (a picture shown on 500 faces is read once)."""
+    """The face's store key: its SVG text, the bytes of every image it references and of the kit fonts it
+    names, the renderer versions. `images` keeps each file's hash for the build (a picture shown on 500
+    faces is read once)."""
+    from pnpgen.kit_fonts import fonts_key
     digest = hashlib.sha1(svg.encode("utf-8"))
     images = {} if images is None else images
     for ref in sorted(set(HREF.findall(svg))):
@@ -293,6 +295,7 @@ def svg_key(svg: str, root: Path, images: dict | None = None) -> str:
             except kit_files.KitFileError:
                 images[ref] = b""
         digest.update(images[ref])
+    digest.update(fonts_key(svg).encode())
     digest.update(renderer_fingerprint().encode())
     return digest.hexdigest()
 

@@ -1,0 +1,163 @@
+"""A kit's own fonts (issues 35 and 40): only checked copies of the `.ttf` and `.otf` files the kit reader lets
+through reach fontconfig and reportlab; which font a family name means depends on the kit being built, never on
+what the process drew before; the studio's pictures are drawn in the kit's fonts, as the PDFs are.
+
+The fonts are renamed subsets of the shipped DejaVu fonts made with fontTools (tests/font_helpers.py). Builds
+that must not share a process with the test's own cairo run in a subprocess."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from pnpgen.cli import main
+from tests.conftest import edit
+from tests.font_helpers import font_bytes, renamed_subset, subroutine_bomb, write_font
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def font_kit(folder: Path, source: str = "DejaVuSans.ttf", family: str = "Test Sans") -> Path:
+    """The blank kit whose cards set their title (p.text) and text (textbox) in the kit's `family`, made from
+    the shipped `source`."""
+    assert main(["new", "--blank", str(folder)]) == 0
+    write_font(folder / "fonts" / "TestSans-Regular.ttf", source, family)
+    front = folder / "templates" / "card-front.svg.j2"
+    edit(front, "min_size=7)", f'min_size=7, family="{family}")')
+    edit(front, "bold=True) }}", f'bold=False, family="{family}") }}}}')
+    return folder
+
+
+def _run(script: str, *args, timeout: int = 120) -> list[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent(script), *map(str, args)], capture_output=True,
+                         text=True, timeout=timeout, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.stdout.strip().splitlines()
+
+
+BUILD = '''
+    import sys
+    from pnpgen.cli import main
+    out = sys.argv[1]
+    for kit in sys.argv[2:]:
+        print(main(["build", "--data", kit, "--out", out, "--only", "components", "-q"]))
+'''
+
+
+def embedded_widths(pdf: Path) -> dict:
+    """BaseFont (subset tag dropped) -> its /Widths, for every font of every page and form of a PDF."""
+    from pypdf import PdfReader
+    found = {}
+
+    def visit(resources):
+        for font in ((resources or {}).get("/Font") or {}).values():
+            font = font.get_object()
+            found[str(font["/BaseFont"]).split("+")[-1]] = [float(w) for w in font.get("/Widths", [])]
+        for xobject in ((resources or {}).get("/XObject") or {}).values():
+            visit(xobject.get_object().get("/Resources"))
+
+    for page in PdfReader(pdf).pages:
+        visit(page.get("/Resources"))
+    return found
+
+
+def test_two_kits_with_the_same_family_names_each_draw_their_own(tmp_path):
+    """Kit A's 'Test Sans' is DejaVu Sans, kit B's DejaVu Sans Condensed: built one after the other in one
+    process (as `serve` or `--watch` would), B's cards are the bytes B builds alone, in B's font."""
+    a = font_kit(tmp_path / "kit-a")
+    b = font_kit(tmp_path / "kit-b", "DejaVuSansCondensed.ttf")
+    assert _run(BUILD, tmp_path / "together", a, b) == ["0", "0"]
+    assert _run(BUILD, tmp_path / "alone", b) == ["0"]
+    together, alone = (tmp_path / out / "kit-b" / "cards.pdf" for out in ("together", "alone"))
+    assert together.read_bytes() == alone.read_bytes()
+    widths_a = embedded_widths(tmp_path / "together" / "kit-a" / "cards.pdf")["TestSans"]
+    widths_b = embedded_widths(together)["TestSans"]
+    assert sum(widths_b) < 0.95 * sum(widths_a), (widths_a, widths_b)   # condensed: B's own font, not A's
+
+
+STUDIO = '''
+    import json, sys
+    from pathlib import Path
+    from pnpgen.cli import _build_options, _load_quietly, _parser
+    from pnpgen.studio.session import Studio
+    from pnpgen.studio.state import StudioState
+    args = _parser().parse_args(["serve", "--data", sys.argv[1], "--out", sys.argv[2], "--only", "components"])
+    state = StudioState()
+    studio = Studio(state, lambda: _load_quietly(args, Path(sys.argv[1])), _build_options(args))
+    print(studio.attempt())
+    piece = next(p for p in state.view["pieces"] if p["ref"] == sys.argv[3])
+    Path(sys.argv[4]).write_bytes(state.pictures.get(piece["front"]))
+'''
+
+
+def test_a_studio_picture_at_start_is_drawn_in_the_kit_font(tmp_path):
+    """The studio's first attempt draws the pieces' pictures before the build: they show the kit's font, as
+    the built PDF does (was: DejaVu Sans, with line breaks measured for the kit's font)."""
+    from PIL import Image, ImageChops, ImageStat
+    import pypdfium2
+
+    from pnpgen.studio.pictures import FACE_DPI
+    kit = font_kit(tmp_path / "kit-b", "DejaVuSansCondensed.ttf")
+    picture = tmp_path / "explore.png"
+    _run(STUDIO, kit, tmp_path / "out", "cards.Explore", picture)
+    manifest = json.loads((tmp_path / "out" / "kit-b" / "manifest.json").read_text())
+    spot = next(p for p in manifest["parts"]["components"]["placements"]
+                if p["ref"] == "cards.Explore" and p["side"] == "front")
+    scale = FACE_DPI / 72
+    page = pypdfium2.PdfDocument(str(tmp_path / "out" / "kit-b" / spot["file"]))[spot["page"] - 1]
+    sheet = page.render(scale=scale).to_pil().convert("RGB")
+    printed = sheet.crop([round(v * scale) for v in (spot["x"], spot["y"], spot["x"] + spot["w"], spot["y"] + spot["h"])])
+    shown = Image.open(picture).convert("RGB")
+    assert abs(shown.width - printed.width) <= 2 and abs(shown.height - printed.height) <= 2
+    inset = 12   # the cut edge anti-aliased differently: compare inside it, at the best whole-pixel offset
+    inner = printed.crop((inset, inset, printed.width - inset, printed.height - inset))
+    distance = min(max(ImageStat.Stat(ImageChops.difference(inner, shown.crop(
+        (inset + dx, inset + dy, inset + dx + inner.width, inset + dy + inner.height)))).mean)
+        for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+    assert distance < 3, distance   # DejaVu Sans where the PDF has the kit's condensed font: 7
+
+
+# Fonts through the fence (issue 40) ---------------------------------------------------------------------------
+
+def test_only_the_kit_readers_font_files_reach_the_renderers(tmp_path):
+    """A folder linked in from outside and an outside bold font linked as a `.pfb` (a kind pnpgen skips) were
+    scanned by fontconfig and the outside bold embedded; a FIFO hung the build. Now none of them is read:
+    the cards print in the kit's regular file, the `.pfb` is said to be skipped, the FIFO never opened."""
+    kit = font_kit(tmp_path / "kit")
+    outside = tmp_path / "outside"
+    write_font(outside / "Outside-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "Test Sans", "Bold")
+    write_font(outside / "Other.ttf", "DejaVuSans.ttf", "Out Sans")
+    (kit / "fonts" / "extra").symlink_to(outside)
+    (kit / "fonts" / "TestSans-Bold.pfb").symlink_to(outside / "Outside-Bold.ttf")
+    os.mkfifo(kit / "fonts" / "pipe")
+    edit(kit / "templates" / "card-front.svg.j2", 'bold=False, family="Test Sans")', 'bold=True, family="Test Sans")')
+    start = time.monotonic()
+    lines = _run(BUILD, tmp_path / "out", kit, timeout=60)
+    assert lines == ["0"] and time.monotonic() - start < 30
+    fonts = embedded_widths(tmp_path / "out" / "kit" / "cards.pdf")
+    assert "TestSans" in fonts and "TestSans-Bold" not in fonts, fonts   # the outside bold never embedded
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda p: os.mkfifo(p), "is a FIFO (named pipe), not a regular file"),
+    (lambda p: p.symlink_to(p.parent.parent.parent / "outside.ttf"), "links to a file outside the kit folder"),
+    (lambda p: p.write_bytes(subroutine_bomb()), "its glyphs take more than 1,000,000 steps to draw"),
+])
+def test_a_font_that_is_no_plain_font_file_is_a_located_error_within_seconds(tmp_path, make, words):
+    """A FIFO, a link out and a CFF subroutine bomb (fan ** levels calls for one glyph: 1.7 GB and two
+    minutes in the renderers) each end validate within seconds, at the font's file."""
+    kit = font_kit(tmp_path / "kit")
+    (tmp_path / "outside.ttf").write_bytes(font_bytes(renamed_subset("DejaVuSans.ttf", "Out Sans")))
+    make(kit / "fonts" / "Bad.otf")
+    start = time.monotonic()
+    run = subprocess.run([sys.executable, "-m", "pnpgen", "validate", "--data", str(kit)], capture_output=True,
+                         text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert run.returncode == 1 and f"fonts/Bad.otf: {words}" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr and time.monotonic() - start < 20
