@@ -23,7 +23,6 @@ import os
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from pnpgen import kit_files
@@ -149,57 +148,16 @@ def _name(value) -> str:
 
 
 _KIT_FONTS: dict = {}   # family -> [KitFont] of the kit being built (the last use_kit_fonts)
-_CONFIGS: dict = {}      # the checked copies of a kit's fonts -> fontconfig configuration showing them
-_CURRENT: list = [None]  # the copies of the configuration made current last
 
 
 def use_kit_fonts(fonts: tuple) -> None:
-    """Show the kit's fonts, and only them, to cairo (a fontconfig configuration of pnpgen's folder and the
-    kit's checked copies, made current), to textbox's measuring and to the glyph check."""
+    """Show the kit's fonts, and only them, to cairo (pnpgen.font_config: pnpgen's folder and the kit's
+    checked copies), to textbox's measuring and to the glyph check."""
+    from pnpgen.font_config import show_only
     _KIT_FONTS.clear()
     for font in fonts:
         _KIT_FONTS.setdefault(font.family, []).append(font)
-    copies = tuple(sorted(str(font.copy) for font in fonts if font.copy is not None))
-    if copies or _CONFIGS:   # a process that never saw a kit font keeps the shipped configuration as it is
-        _make_current(copies)
-
-
-def _make_current(copies: tuple) -> None:
-    """fontconfig's current configuration: pnpgen's fonts and `copies`. Each is made once and kept for the
-    process: cairo tells configurations apart by their address (a new current one makes it look a family up
-    again when it next makes a font of it), so one freed and another made at its address would bring back
-    the old fonts. The fonts cairo made for the last kit are pushed out of its caches (pnpgen.render.font_reset)."""
-    from pnpgen.fonts import use_shipped_fonts_for_cairo
-    conf = use_shipped_fonts_for_cairo()
-    library = _fontconfig()
-    if copies not in _CONFIGS:
-        config = library.FcConfigCreate()
-        if not config or not library.FcConfigParseAndLoad(config, str(conf).encode(), 1):
-            raise OSError(f"fontconfig cannot read {conf}")
-        for copy in copies:
-            library.FcConfigAppFontAddFile(config, copy.encode())
-        library.FcConfigBuildFonts(config)
-        _CONFIGS[copies] = config
-    if _CURRENT[0] == copies:
-        return
-    library.FcConfigSetCurrent(_CONFIGS[copies])
-    from pnpgen.render.font_reset import forget_fonts
-    forget_fonts()   # cairo keeps the fonts it made by family name: those made before must not be found again
-    _CURRENT[0] = copies
-
-
-@cache
-def _fontconfig():
-    import ctypes
-    import ctypes.util
-    library = ctypes.CDLL(ctypes.util.find_library("fontconfig") or "libfontconfig.so.1")
-    library.FcConfigCreate.restype = ctypes.c_void_p
-    for name, arguments in (("FcConfigParseAndLoad", [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]),
-                            ("FcConfigAppFontAddFile", [ctypes.c_void_p, ctypes.c_char_p]),
-                            ("FcConfigBuildFonts", [ctypes.c_void_p]), ("FcConfigSetCurrent", [ctypes.c_void_p])):
-        getattr(library, name).argtypes = arguments
-        getattr(library, name).restype = ctypes.c_int
-    return library
+    show_only(tuple(sorted(str(font.copy) for font in fonts if font.copy is not None)))
 
 
 def fonts_key(svg: str) -> str:
@@ -216,9 +174,10 @@ def measure_name(family: str) -> str | None:
     return f"{family}@{'+'.join(f.digest for f in fonts)}" if fonts else None
 
 
-def missing_character(family: str, text: str) -> str | None:
-    """The first character of `text` no font of the kit's `family` has, described; None if all are there."""
-    fonts = _KIT_FONTS.get(family)
+def missing_character(family: str, text: str, fonts: list | None = None) -> str | None:
+    """The first character of `text` no font of the kit's `family` (or of `fonts`, the face it prints in)
+    has, described; None if all are there."""
+    fonts = fonts or _KIT_FONTS.get(family)
     if not fonts:
         return None
     chars = frozenset().union(*(f.chars for f in fonts))
@@ -231,16 +190,59 @@ def missing_character(family: str, text: str) -> str | None:
 
 def check_svg_text(svg: str) -> str | None:
     """The first family a face's SVG names that no font has, or the first character it sets in a kit font
-    that the font lacks, described; or None."""
+    that the face it prints in lacks, described; or None."""
     if problem := unknown_family(svg):
         return problem
+    for family, bold, italic, text in _kit_runs(svg):
+        face = face_of(family, bold, italic)
+        problem = missing_character(family, text, [face] if face else None)
+        if problem:
+            return problem
+    return None
+
+
+def face_warnings(svg: str) -> list[str]:
+    """For each text of a face's SVG asking for a kit family in a weight or slant the kit has no file of
+    (or one fontconfig passes over: a bold file holding 127 characters), which face it prints in instead."""
+    found = []
+    for family, bold, italic in sorted({run[:3] for run in _kit_runs(svg)}):
+        face = face_of(family, bold, italic)
+        if face is not None and (face.bold, face.italic) != (bold, italic):
+            found.append(_other_face(family, bold, italic, face))
+    return found
+
+
+def _other_face(family: str, bold: bool, italic: bool, face: KitFont) -> str:
+    wanted = [f for f in _KIT_FONTS[family] if (f.bold, f.italic) == (bold, italic)]
+    why = (f"{display_path(wanted[0].file)} holds only {len(wanted[0].chars)} characters, too few to cover a "
+           f"language, so fontconfig passes over it" if wanted
+           else f"the kit's fonts/ has no {_style(bold, italic)} file of it")
+    return (f"the text asks for {family!r} {_style(bold, italic)}, but {why}: it prints in "
+            f"{display_path(face.file)} ({_style(face.bold, face.italic)})")
+
+
+def _style(bold: bool, italic: bool) -> str:
+    return " ".join(word for word, on in (("bold", bold), ("italic", italic)) if on) or "regular"
+
+
+def face_of(family: str, bold: bool, italic: bool) -> KitFont | None:
+    """The kit font cairo prints `family` in at that weight and slant (fontconfig's match), or None."""
+    from pnpgen.font_config import matched_file
+    file = matched_file(family, bold, italic)
+    return next((f for f in _KIT_FONTS.get(family, ()) if str(f.copy) == file), None)
+
+
+def _kit_runs(svg: str):
+    """(family, bold, italic, text) of every text of the SVG set in a kit family."""
     if not _KIT_FONTS or not any(family in svg for family in _KIT_FONTS):
-        return None
+        return []
     try:
         root = ET.fromstring(svg)
     except ET.ParseError:
-        return None  # the renderer says what is wrong with it
-    return _walk(root, "")
+        return []  # the renderer says what is wrong with it
+    runs: list = []
+    _walk(root, ("", False, False), runs)
+    return runs
 
 
 def unknown_family(svg: str) -> str | None:
@@ -263,17 +265,19 @@ def no_such_family(family: str, families: list) -> str:
     return f"no font of the family {family!r} ({hint}the kit's fonts/ and pnpgen's: {', '.join(families)})"
 
 
-def _walk(element, family: str) -> str | None:
+def _walk(element, inherited: tuple, runs: list) -> None:
+    """Collect the texts of `element` and its children with the family, weight and slant each is set in."""
+    family, bold, italic = inherited
     family = (element.get("font-family") or family).split(",")[0].strip("\"' ")
-    problem = missing_character(family, element.text) if (element.text or "").strip() else None
-    if problem:
-        return problem
+    weight = element.get("font-weight")
+    if weight is not None:
+        bold = weight == "bold" or (weight.isdigit() and int(weight) >= 550)   # as pnpgen.render.svg_ops reads it
+    if element.get("font-style") is not None:
+        italic = element.get("font-style") in ("italic", "oblique")
+    here = (family, bold, italic)
+    if family in _KIT_FONTS and (element.text or "").strip():
+        runs.append((*here, element.text))
     for child in element:
-        problem = _walk(child, family)
-        if problem:
-            return problem
-        tail = child.tail or ""
-        problem = missing_character(family, tail) if tail.strip() else None
-        if problem:
-            return problem
-    return None
+        _walk(child, here, runs)
+        if family in _KIT_FONTS and (child.tail or "").strip():
+            runs.append((*here, child.tail))

@@ -161,3 +161,42 @@ def test_a_font_that_is_no_plain_font_file_is_a_located_error_within_seconds(tmp
                          text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert run.returncode == 1 and f"fonts/Bad.otf: {words}" in run.stderr, run.stderr
     assert "Traceback" not in run.stderr and time.monotonic() - start < 20
+
+
+# A face the kit's fonts do not have (issue 35) ------------------------------------------------------------------
+
+def styled_kit(folder: Path) -> Path:
+    """Test Sans in three files: a Regular (TrueType, Latin-1 and Latin Extended-A: it covers English), an
+    Italic (TrueType) and a Bold with PostScript outlines holding ASCII only (as Debian's EB Garamond Bold,
+    127 glyphs). The cards' titles are bold, their texts italic."""
+    kit = font_kit(folder)
+    write_font(kit / "fonts" / "TestSans-Regular.ttf", "DejaVuSans.ttf", "Test Sans", unicodes=range(0x20, 0x180))
+    write_font(kit / "fonts" / "TestSans-Italic.ttf", "DejaVuSans-Oblique.ttf", "Test Sans", "Italic",
+               unicodes=range(0x20, 0x180))
+    write_font(kit / "fonts" / "TestSans-Bold.otf", "DejaVuSans-Bold.ttf", "Test Sans", "Bold", cff=True,
+               unicodes=range(0x20, 0x7F))
+    front = kit / "templates" / "card-front.svg.j2"
+    edit(front, 'bold=False, family="Test Sans")', 'bold=True, family="Test Sans")')
+    edit(front, "{{ textbox(", '<g font-style="italic">{{ textbox(')
+    edit(front, 'min_size=7, family="Test Sans") }}', 'min_size=7, family="Test Sans") }}</g>')
+    return kit
+
+
+def test_a_bold_file_fontconfig_passes_over_is_a_warning_naming_the_face_printed(tmp_path, run_cli):
+    """fontconfig prefers a font covering the text's language over the weight asked for: the ASCII-only Bold
+    was passed over for the Regular without a word. Now a located warning says so (an error with --strict);
+    the italic text prints in the kit's Italic, and the PDF embeds what the warning says."""
+    kit = styled_kit(tmp_path / "kit")
+    result = run_cli("build", "--data", kit, "--out", tmp_path / "out", "--only", "components")
+    assert result.code == 0, result.err
+    bold = ("card-front.svg.j2: the text asks for 'Test Sans' bold, but {0}/fonts/TestSans-Bold.otf holds only 97 "
+            "characters, too few to cover a language, so fontconfig passes over it: it prints in "
+            "{0}/fonts/TestSans-Regular.ttf (regular)").format(kit)
+    bold_italic = ("cards row Build: card-front.svg.j2: the text asks for 'Test Sans' bold italic, but the kit's "
+                   f"fonts/ has no bold italic file of it: it prints in {kit}/fonts/TestSans-Italic.ttf (italic)")
+    assert result.err.count(bold) == 1 and "cards.yaml:14: cards row Explore: " + bold in result.err, result.err
+    assert result.err.count(bold_italic) == 1, result.err   # '**2**' in the italic text, once for all rows
+    fonts = embedded_widths(tmp_path / "out" / "kit" / "cards.pdf")
+    assert {"TestSans", "TestSans-Italic"} <= set(fonts) and "TestSans-Bold" not in fonts, fonts
+    strict = run_cli("build", "--strict", "--data", kit, "--out", tmp_path / "strict", "--only", "components")
+    assert strict.code == 1 and bold in strict.err, strict.err
