@@ -200,3 +200,27 @@ def test_a_bold_file_fontconfig_passes_over_is_a_warning_naming_the_face_printed
     assert {"TestSans", "TestSans-Italic"} <= set(fonts) and "TestSans-Bold" not in fonts, fonts
     strict = run_cli("build", "--strict", "--data", kit, "--out", tmp_path / "strict", "--only", "components")
     assert strict.code == 1 and bold in strict.err, strict.err
+
+
+# Kit fonts on boards and hex maps (issue 35) --------------------------------------------------------------------
+
+def test_boards_and_hex_maps_print_in_the_kits_boards_font(tmp_path):
+    """kit.yaml `fonts: {boards: Test Sans}`: a board's places, tracks and texts and a hex map's title,
+    coordinates and legend print in the kit's font (were DejaVu only); the tiles' furniture stays DejaVu."""
+    import shutil
+    board_kit = font_kit(tmp_path / "board-kit")
+    hex_kit = tmp_path / "hexes"
+    shutil.copytree(ROOT / "tests" / "kits" / "hexes", hex_kit)
+    write_font(hex_kit / "fonts" / "TestSans-Regular.ttf", "DejaVuSans.ttf", "Test Sans")
+    for kit in (board_kit, hex_kit):
+        write_font(kit / "fonts" / "TestSans-Bold.ttf", "DejaVuSans-Bold.ttf", "Test Sans", "Bold")
+        with (kit / "kit.yaml").open("a", encoding="utf-8") as kit_file:
+            kit_file.write("fonts:\n  boards: Test Sans\n")
+    out = tmp_path / "out"
+    assert main(["build", "--data", str(board_kit), "--out", str(out), "--only", "boards", "-q"]) == 0
+    assert main(["build", "--data", str(hex_kit), "--out", str(out), "--only", "maps", "-q"]) == 0
+    poster = next((out / "board-kit" / "boards").glob("*-poster.pdf"))
+    assert set(embedded_widths(poster)) == {"TestSans", "TestSans-Bold"}, embedded_widths(poster)
+    hex_map = next(p for p in (out / "hexes").rglob("*.pdf") if "tiles" not in p.name)
+    fonts = embedded_widths(hex_map)
+    assert "TestSans" in fonts and "TestSans-Bold" in fonts and "DejaVuSansCondensed" not in fonts, (hex_map, fonts)

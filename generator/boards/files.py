@@ -21,7 +21,8 @@ def board_document(ctx, board, colour) -> str:
     """The board's SVG: its template rendered with the board's data (cheap; drawing it is what costs)."""
     from pnpgen.documents.context import tables_context
     from pnpgen.render.piece_faces import board_svg, render_content
-    params = board.params(colour_params(colour))
+    from pnpgen.fonts import board_fonts
+    params = board.params(colour_params(colour)) | {"font": board_fonts(ctx.kit)[0]}
     context = {"board": params, "colour": params["colour"], "kit": {"id": ctx.kit.id, "title": ctx.kit.title},
                "data": ctx.kit.data, "fields": board.doc["fields"], "tables": tables_context(ctx.kit),
                "icons": dict(ctx.kit.icons)}
