@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen import kit_files
+from pnpgen.font_names import families, font_names
+from pnpgen.font_names import style as font_style
 from pnpgen.problems import Problems, display_path
 
 FOLDER = "fonts"
@@ -47,6 +49,7 @@ class KitFont:
     italic: bool = False
     cff: bool = False    # PostScript outlines: reportlab embeds the TrueType copy pnpgen.font_outlines makes
     copy: Path | None = None   # the checked copy the renderers read (pnpgen.font_check), never the kit's file
+    aliases: tuple = ()  # other family names it answers to: the legacy family under the typographic one (font_names)
 
 
 def load_kit_fonts(root: Path, problems: Problems) -> tuple:
@@ -118,28 +121,32 @@ def _read_font(path: Path, root: Path, problems: Problems) -> KitFont | None:
     except Exception as exc:  # noqa: BLE001 - TTFError, struct and index errors: any parse failure is "not a font"
         problems.error(path, 0, "", f"not a TrueType or OpenType font pnpgen can embed ({str(exc)[:160]})")
         return None
-    family, style = _name(parsed.familyName), _name(parsed.styleName).lower()
-    if family in SHIPPED:
-        problems.error(path, 0, "", f"the family {family!r} is pnpgen's own: a kit font needs another name")
+    names = font_names(data)
+    known_as = families(names) or [_name(parsed.familyName)]
+    style = (font_style(names) if names else _name(parsed.styleName)).lower()
+    if set(known_as) & set(SHIPPED):
+        problems.error(path, 0, "", f"the family {known_as[0]!r} is pnpgen's own: a kit font needs another name")
         return None
-    return KitFont(family, "bold" in style, path, hashlib.sha1(data).hexdigest()[:12],
-                   frozenset(chr(c) for c in parsed.charToGlyph), "italic" in style or "oblique" in style, cff, copy)
+    return KitFont(known_as[0], "bold" in style, path, hashlib.sha1(data).hexdigest()[:12],
+                   frozenset(chr(c) for c in parsed.charToGlyph), "italic" in style or "oblique" in style, cff, copy,
+                   tuple(known_as[1:]))
 
 
 def check_document_fonts(chosen: dict, fonts: tuple, kit_file: Path, raw_kit, problems: Problems) -> dict:
-    """kit.yaml `fonts:` ({body, headings, tables}: a family each): every family one of the kit's fonts or
+    """kit.yaml `fonts:` ({body, headings, tables, boards}: a family each): every family one of the kit's fonts or
     pnpgen's own, else a located error with the nearest name. The roles it names, for the documents."""
     families = sorted({font.family for font in fonts} | set(SHIPPED))
+    named = {alias: font.family for font in fonts for alias in font.aliases} | {f: f for f in families}
     block = raw_kit.get("fonts") if hasattr(raw_kit, "get") else None
     good = {}
     for role, family in (chosen or {}).items():
         if family is None:
             continue
-        if family not in families:
+        if family not in named:
             line = block.line_of(role) if hasattr(block, "line_of") else raw_kit.line_of("fonts")
             problems.error(kit_file, line, f"fonts.{role}", no_such_family(family, families))
             continue
-        good[role] = family
+        good[role] = named[family]   # a font's other name means its family
     return good
 
 
@@ -156,7 +163,8 @@ def use_kit_fonts(fonts: tuple) -> None:
     from pnpgen.font_config import show_only
     _KIT_FONTS.clear()
     for font in fonts:
-        _KIT_FONTS.setdefault(font.family, []).append(font)
+        for family in (font.family, *font.aliases):   # "EB Garamond" and "EB Garamond 12" alike
+            _KIT_FONTS.setdefault(family, []).append(font)
     show_only(tuple(sorted(str(font.copy) for font in fonts if font.copy is not None)))
 
 

@@ -224,3 +224,28 @@ def test_boards_and_hex_maps_print_in_the_kits_boards_font(tmp_path):
     hex_map = next(p for p in (out / "hexes").rglob("*.pdf") if "tiles" not in p.name)
     fonts = embedded_widths(hex_map)
     assert "TestSans" in fonts and "TestSans-Bold" in fonts and "DejaVuSansCondensed" not in fonts, (hex_map, fonts)
+
+
+def test_a_font_answers_to_the_family_the_system_lists_first_and_to_its_legacy_name(tmp_path, run_cli):
+    """Debian's EB Garamond holds two family names: 'EB Garamond' (typographic, what `fc-list` shows first) and
+    'EB Garamond 12' (legacy). pnpgen took only the second: a designer writing the first got 'no font of the
+    family'. Both now print in the font, and the name shown in messages is the one fc-list shows first."""
+    from pnpgen.font_names import families, font_names
+    kit = font_kit(tmp_path / "kit", family="Garamond Test 12")
+    path = kit / "fonts" / "TestSans-Regular.ttf"
+    font = renamed_subset("DejaVuSans.ttf", "Garamond Test 12")
+    font["name"].setName("Garamond Test", 16, 3, 1, 0x409)
+    font["name"].setName("Regular", 17, 3, 1, 0x409)
+    path.write_bytes(font_bytes(font))
+    assert families(font_names(path.read_bytes())) == ["Garamond Test", "Garamond Test 12"]
+    edit(kit / "templates" / "card-front.svg.j2", 'bold=False, family="Garamond Test 12")',
+         'bold=False, family="Garamond Test")')
+    with (kit / "kit.yaml").open("a", encoding="utf-8") as kit_file:
+        kit_file.write("fonts:\n  boards: Garamond Test 12\n")
+    out = tmp_path / "out"
+    assert main(["build", "--data", str(kit), "--out", str(out), "--only", "components,boards", "-q"]) == 0
+    assert set(embedded_widths(out / "kit" / "cards.pdf")) >= {"GaramondTest12"}
+    assert set(embedded_widths(next((out / "kit" / "boards").glob("*-poster.pdf")))) == {"GaramondTest12"}
+    edit(kit / "templates" / "card-front.svg.j2", 'family="Garamond Test")', 'family="Garamond Tst")')
+    result = run_cli("validate", "--data", kit)
+    assert result.code == 1 and "no font of the family 'Garamond Tst' (did you mean 'Garamond Test'?" in result.err
