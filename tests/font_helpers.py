@@ -111,5 +111,22 @@ def subroutine_bomb(family: str = "Bomb Sans", fan: int = 40, levels: int = 9) -
     return font_bytes(font)
 
 
+def pdf_fonts(pdf: Path) -> dict:
+    """BaseFont -> its font dictionary (pypdf), for every font of every page and form of a PDF."""
+    from pypdf import PdfReader
+    found = {}
+
+    def visit(resources):
+        for font in ((resources or {}).get("/Font") or {}).values():
+            font = font.get_object()
+            found[str(font["/BaseFont"])] = font
+        for xobject in ((resources or {}).get("/XObject") or {}).values():
+            visit(xobject.get_object().get("/Resources"))
+
+    for page in PdfReader(pdf).pages:
+        visit(page.get("/Resources"))
+    return found
+
+
 if __name__ == "__main__":
     write_kit_fonts(Path(__file__).parent / "kits" / "typeset" / "fonts")

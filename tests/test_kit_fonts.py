@@ -18,7 +18,7 @@ import pytest
 
 from pnpgen.cli import main
 from tests.conftest import edit
-from tests.font_helpers import font_bytes, renamed_subset, subroutine_bomb, write_font
+from tests.font_helpers import font_bytes, pdf_fonts, renamed_subset, subroutine_bomb, write_font
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,19 +53,7 @@ BUILD = '''
 
 def embedded_widths(pdf: Path) -> dict:
     """BaseFont (subset tag dropped) -> its /Widths, for every font of every page and form of a PDF."""
-    from pypdf import PdfReader
-    found = {}
-
-    def visit(resources):
-        for font in ((resources or {}).get("/Font") or {}).values():
-            font = font.get_object()
-            found[str(font["/BaseFont"]).split("+")[-1]] = [float(w) for w in font.get("/Widths", [])]
-        for xobject in ((resources or {}).get("/XObject") or {}).values():
-            visit(xobject.get_object().get("/Resources"))
-
-    for page in PdfReader(pdf).pages:
-        visit(page.get("/Resources"))
-    return found
+    return {name.split("+")[-1]: [float(w) for w in font.get("/Widths", [])] for name, font in pdf_fonts(pdf).items()}
 
 
 def test_two_kits_with_the_same_family_names_each_draw_their_own(tmp_path):
