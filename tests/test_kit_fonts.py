@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -126,9 +125,7 @@ def test_only_the_kit_readers_font_files_reach_the_renderers(tmp_path):
     (kit / "fonts" / "TestSans-Bold.pfb").symlink_to(outside / "Outside-Bold.ttf")
     os.mkfifo(kit / "fonts" / "pipe")
     edit(kit / "templates" / "card-front.svg.j2", 'bold=False, family="Test Sans")', 'bold=True, family="Test Sans")')
-    start = time.monotonic()
-    lines = _run(BUILD, tmp_path / "out", kit, timeout=60)
-    assert lines == ["0"] and time.monotonic() - start < 30
+    assert _run(BUILD, tmp_path / "out", kit, timeout=60) == ["0"]   # the FIFO hung the build
     fonts = embedded_widths(tmp_path / "out" / "kit" / "cards.pdf")
     assert "TestSans" in fonts and "TestSans-Bold" not in fonts, fonts   # the outside bold never embedded
 
@@ -144,11 +141,17 @@ def test_a_font_that_is_no_plain_font_file_is_a_located_error_within_seconds(tmp
     kit = font_kit(tmp_path / "kit")
     (tmp_path / "outside.ttf").write_bytes(font_bytes(renamed_subset("DejaVuSans.ttf", "Out Sans")))
     make(kit / "fonts" / "Bad.otf")
-    start = time.monotonic()
+    before = _children_cpu()
     run = subprocess.run([sys.executable, "-m", "pnpgen", "validate", "--data", str(kit)], capture_output=True,
-                         text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+                         text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT)))   # a FIFO hung it
     assert run.returncode == 1 and f"fonts/Bad.otf: {words}" in run.stderr, run.stderr
-    assert "Traceback" not in run.stderr and time.monotonic() - start < 20
+    assert "Traceback" not in run.stderr and _children_cpu() - before < 10   # CPU: the machine may be busy
+
+
+def _children_cpu() -> float:
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 # A face the kit's fonts do not have (issue 35) ------------------------------------------------------------------
