@@ -240,3 +240,18 @@ def test_a_font_answers_to_the_family_the_system_lists_first_and_to_its_legacy_n
     edit(kit / "templates" / "card-front.svg.j2", 'family="Garamond Test")', 'family="Garamond Tst")')
     result = run_cli("validate", "--data", kit)
     assert result.code == 1 and "no font of the family 'Garamond Tst' (did you mean 'Garamond Test'?" in result.err
+
+
+def test_a_font_file_changed_under_the_same_family_draws_the_board_anew(tmp_path):
+    """The boards' and maps' output caches were keyed by their SVG only: a kit font replaced by another file of
+    the same family kept the old PDFs."""
+    kit = font_kit(tmp_path / "kit")
+    with (kit / "kit.yaml").open("a", encoding="utf-8") as kit_file:
+        kit_file.write("fonts:\n  boards: Test Sans\n")
+    out = tmp_path / "out"
+    assert _run(BUILD.replace('"components"', '"boards"'), out, kit) == ["0"]
+    poster = next((out / "kit" / "boards").glob("*-poster.pdf"))
+    before = embedded_widths(poster)["TestSans"]
+    write_font(kit / "fonts" / "TestSans-Regular.ttf", "DejaVuSansCondensed.ttf", "Test Sans")
+    assert _run(BUILD.replace('"components"', '"boards"'), out, kit) == ["0"]
+    assert sum(embedded_widths(poster)["TestSans"]) < 0.95 * sum(before)
