@@ -1,19 +1,19 @@
 """A kit's own fonts (`fonts/*.ttf`, `*.otf`): read at load, shown to cairo for drawing faces, checked for
-every character a face sets in them.
+every character a face sets in them and for the weight and slant it asks for.
 
 Templates and textboxes name a kit font by its family (`font-family="Orbitron"`, `textbox(...,
-family="Orbitron")`), as they name the shipped DejaVu Sans. Only the `.ttf` and `.otf` files of `fonts/`
-that the kit reader lets through (regular files inside the kit: a link out, a FIFO or a device is a
-located error) are read, checked with fontTools and copied to a private folder under their content hash
-(pnpgen.font_check); nothing else in `fonts/` is looked at. cairo finds fonts through fontconfig, which
-pnpgen points at its own folder (pnpgen.fonts); for a kit with fonts it is given a configuration of its
-own, pnpgen's folder and the kit's checked copies, made current while that kit builds (a process that
-builds kit A and then kit B, whose families have the same names, draws B's), so the PDFs embed the kit's
-font as a subset, as they do DejaVu (FreeType reads TrueType and CFF outlines alike). A character the font lacks would print as an empty box: it is a located error naming the
-font, the character and the piece instead. The typeset documents use the same fonts through reportlab
-(pnpgen.documents.doc_fonts), a CFF font as the TrueType copy pnpgen.font_outlines makes of it. A font
-file is held to the `font_file_kb` budget and read through the kit reader; one that cannot be read is an
-error at its file.
+family="Orbitron")`), as they name the shipped DejaVu Sans; a font's family is the name fontconfig lists
+first, its legacy name another name for it (pnpgen.font_names). Only the `.ttf` and `.otf` files of
+`fonts/` that the kit reader lets through (regular files inside the kit: a link out, a FIFO or a device is
+a located error) are read, checked with fontTools and copied to a private folder under their content hash
+(pnpgen.font_check); nothing else in `fonts/` is looked at. cairo sees the kit's checked copies and
+pnpgen's own fonts, in a fontconfig configuration of the kit's own (pnpgen.font_config), so the PDFs embed
+the kit's font as a subset, as they do DejaVu (FreeType reads TrueType and CFF outlines alike). A character
+the face prints in lacks would print as an empty box: it is a located error naming the font, the character
+and the piece instead; a weight or slant the kit has no usable file of is a warning naming the face it
+prints in. The typeset documents use the same fonts through reportlab (pnpgen.documents.doc_fonts), a CFF
+font as the TrueType copy pnpgen.font_outlines makes of it. A font file is held to the `font_file_kb`
+budget and read through the kit reader; one that cannot be read is an error at its file.
 """
 from __future__ import annotations
 
