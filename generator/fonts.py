@@ -30,6 +30,13 @@ REPORTLAB_FONTS = {
 BODY, BOLD, ITALIC, BOLD_ITALIC = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique", "DejaVuSans-BoldOblique"
 CONDENSED_FACE, CONDENSED_BOLD = "DejaVuSansCondensed", "DejaVuSansCondensed-Bold"
 
+def board_fonts(kit) -> tuple[str, str]:
+    """(family, condensed family) of a kit's boards and hex maps: kit.yaml `fonts: {boards: ...}` for both,
+    else DejaVu Sans and DejaVu Sans Condensed (the hex coordinates)."""
+    family = (getattr(kit, "document_fonts", None) or {}).get("boards")
+    return (family, family) if family else (FAMILY, CONDENSED)
+
+
 _FONTCONFIG = """<?xml version="1.0"?>
 <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
 <fontconfig>

@@ -94,8 +94,9 @@ KIT = Record({
         "body": optional(Str(), None, "chapters' text and lists, aid card and record sheet text"),
         "headings": optional(Str(), None, "headings, the booklet's cover and contents, card and sheet titles"),
         "tables": optional(Str(), None, "chart and table cells (default: DejaVu Sans Condensed)"),
-    }, "{body, headings, tables}: font families of fonts/ (or DejaVu Sans)"), {},
-        "the kit's own fonts its documents print in (default: DejaVu Sans)"),
+        "boards": optional(Str(), None, "boards and hex maps: labels, tracks, texts, titles and legends"),
+    }, "{body, headings, tables, boards}: font families of fonts/ (or DejaVu Sans)"), {},
+        "the kit's own fonts its documents, boards and maps print in (default: DejaVu Sans)"),
     "checks": optional(ListOf(CHECK), [], "rules between the kit's files (pnpgen.declared_checks)"),
     "map_rules": optional(MAP_RULES, None, "what the hex maps' legend words, fields and tracks mean, and the "
                                            "rules their regions obey (pnpgen.maps.declared)"),

@@ -81,5 +81,52 @@ def write_kit_fonts(folder: Path) -> None:
     (folder / "KitDisplay-Regular.otf").write_bytes(font_bytes(with_cff_outlines(display)))
 
 
+def write_font(path: Path, source: str, family: str, style: str = "Regular", cff: bool = False, unicodes=LATIN) -> Path:
+    """One test font file: the shipped `source` cut and renamed (TrueType, or CFF outlines with cff=True)."""
+    font = renamed_subset(source, family, style, unicodes)
+    if style != "Regular":   # weight and style bits as a font of that style has them (fontconfig reads them)
+        font["OS/2"].usWeightClass = 700 if "Bold" in style else 400
+        font["OS/2"].fsSelection = (0x20 if "Bold" in style else 0) | (0x01 if "Italic" in style else 0)
+        font["head"].macStyle = (1 if "Bold" in style else 0) | (2 if "Italic" in style else 0)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(font_bytes(with_cff_outlines(font) if cff else font))
+    return path
+
+
+def subroutine_bomb(family: str = "Bomb Sans", fan: int = 40, levels: int = 9) -> bytes:
+    """A small CFF font whose 'A' calls a subroutine that calls the next one `fan` times, `levels` deep:
+    fan ** levels calls to draw one glyph (a renderer or converter runs for minutes and gigabytes)."""
+    from fontTools.cffLib import SubrsIndex
+    from fontTools.misc.psCharStrings import T2CharString
+    font = with_cff_outlines(renamed_subset("DejaVuSans.ttf", family))
+    top = font["CFF "].cff.topDictIndex[0]
+    subrs, bias = SubrsIndex(), 107   # the bias of a subroutine index under 1240 entries
+    for level in range(levels):
+        program = ([level + 1 - bias, "callsubr"] * fan if level + 1 < levels else []) + ["return"]
+        subrs.append(T2CharString(program=program, private=top.Private, globalSubrs=top.GlobalSubrs))
+    top.Private.Subrs = subrs
+    top.Private.rawDict["Subrs"] = 0
+    top.CharStrings[font.getBestCmap()[ord("A")]].program = [-bias, "callsubr", "endchar"]
+    font.recalcBBoxes = False   # fontTools would draw the bomb itself to measure it
+    return font_bytes(font)
+
+
+def pdf_fonts(pdf: Path) -> dict:
+    """BaseFont -> its font dictionary (pypdf), for every font of every page and form of a PDF."""
+    from pypdf import PdfReader
+    found = {}
+
+    def visit(resources):
+        for font in ((resources or {}).get("/Font") or {}).values():
+            font = font.get_object()
+            found[str(font["/BaseFont"])] = font
+        for xobject in ((resources or {}).get("/XObject") or {}).values():
+            visit(xobject.get_object().get("/Resources"))
+
+    for page in PdfReader(pdf).pages:
+        visit(page.get("/Resources"))
+    return found
+
+
 if __name__ == "__main__":
     write_kit_fonts(Path(__file__).parent / "kits" / "typeset" / "fonts")

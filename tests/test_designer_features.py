@@ -333,19 +333,11 @@ def test_text_too_small_inside_an_icon_names_the_icon(kit_to_break, run_cli):
 
 def _embedded_fonts(path: Path) -> dict:
     """BaseFont -> whether its file is embedded, for every font of every page and form of a PDF."""
-    from pypdf import PdfReader
+    from tests.font_helpers import pdf_fonts
     found = {}
-
-    def visit(resources):
-        for font in ((resources or {}).get("/Font") or {}).values():
-            font = font.get_object()
-            descriptor = font.get("/FontDescriptor")
-            found[str(font["/BaseFont"])] = bool(descriptor and "/FontFile2" in descriptor.get_object())
-        for xobject in ((resources or {}).get("/XObject") or {}).values():
-            visit(xobject.get_object().get("/Resources"))
-
-    for page in PdfReader(path).pages:
-        visit(page.get("/Resources"))
+    for name, font in pdf_fonts(path).items():
+        descriptor = font.get("/FontDescriptor")
+        found[name] = bool(descriptor and "/FontFile2" in descriptor.get_object())
     return found
 
 

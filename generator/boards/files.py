@@ -23,7 +23,8 @@ def board_document(ctx, board, colour) -> str:
     """The board's SVG: its template rendered with the board's data (cheap; drawing it is what costs)."""
     from pnpgen.documents.context import tables_context
     from pnpgen.render.piece_faces import board_svg, render_content
-    params = board.params(colour_params(colour))
+    from pnpgen.fonts import board_fonts
+    params = board.params(colour_params(colour)) | {"font": board_fonts(ctx.kit)[0]}
     context = {"board": params, "colour": params["colour"], "kit": {"id": ctx.kit.id, "title": ctx.kit.title},
                "data": ctx.kit.data, "fields": board.doc["fields"], "tables": tables_context(ctx.kit),
                "icons": dict(ctx.kit.icons)}
@@ -138,9 +139,10 @@ def _key(ctx, svg: str, title: str, paper: str) -> str:
     from pnpgen import preflight
     from pnpgen.render import ink_lines, pdf, svg_ops
     from pnpgen.render.templates import template_source
+    from pnpgen.kit_fonts import fonts_key
     furniture = [template_source(ctx.kit.root, t) for t in ("map-marks", "map-tile", "map-assembly")]
     return content_key(source_fingerprint(pdf, svg_ops, tiling, pages, preflight, ink_lines), Path(__file__).read_text(encoding="utf-8"),
-                       *furniture, svg, title, paper)
+                       *furniture, svg, title, paper, *filter(None, [fonts_key(svg)]))   # a kit font changed: drawn anew
 
 
 def _poster_entry(rel: str, width: float, height: float) -> dict:

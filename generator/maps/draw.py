@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from pnpgen.fonts import CONDENSED, FAMILY
+from pnpgen.fonts import board_fonts
 from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import mm, parse_length
 from pnpgen.maps.board import Board, compose_board
@@ -29,15 +29,21 @@ def map_svg(kit, board: Board, thumbnail: bool = False) -> str:
     unreadable that small, and most of the drawing time."""
     hexmap, grid = board.hexmap, board.grid
     view = (grid.x, grid.y, grid.w, grid.h) if thumbnail else (0, 0, board.width, board.height)
+    family, condensed = board_fonts(kit)
     context = {
         "view": view, "w_mm": f"{mm(view[2]):.6f}", "h_mm": f"{mm(view[3]):.6f}",
-        "font": FAMILY, "condensed": CONDENSED, "board": board, "title": map_title(kit, hexmap),
+        "font": family, "condensed": condensed, "board": board, "title": map_title(kit, hexmap),
         "kit": SimpleNamespace(id=kit.id, title=kit.title, subtitle=kit.subtitle),  # what the maps part is keyed by
         "flats": hexmap.hex_size, "hex_inches": f"{hexmap.hex_size / 72:g}", "regions": _regions(board),
         "outline": _path(c.corners for c in board.hexes), "styles": _styles(kit, board), "thumbnail": thumbnail,
     }
     own = hexmap.rules.context(hexmap.extra)   # the kit's declared numbers and map fields (kit.yaml map_rules)
-    return render_template(kit.root, "map", context | own, needed_by=f"map {hexmap.id}")
+    svg = render_template(kit.root, "map", context | own, needed_by=f"map {hexmap.id}")
+    from pnpgen.kit_fonts import check_svg_text
+    if problem := check_svg_text(svg):   # a family no font has, a character the kit's font lacks
+        from pnpgen.problems import BuildError
+        raise BuildError(f"map {hexmap.id}: {problem}")
+    return svg
 
 
 def _regions(board: Board) -> list[dict]:

@@ -56,8 +56,10 @@ def build(ctx) -> dict:
 def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan, arts: ArtCache) -> tuple:
     """({"files": [poster, tiles], "map": manifest entry}, drawn?): from the cache, else drawn and kept."""
     hexmap = board.hexmap
+    from pnpgen.kit_fonts import fonts_key
     key = content_key(ctx.code_key, svg, repr(replace(hexmap, file=Path(hexmap.file.name))), repr(plan),
-                      _title(ctx.kit, board), ctx.kit.title, ctx.paper, ctx.counter_size)
+                      _title(ctx.kit, board), ctx.kit.title, ctx.paper, ctx.counter_size,
+                      *filter(None, [fonts_key(svg)]))   # a kit font file changed: drawn anew
     rels = [f"{FOLDER}/{hexmap.id}-poster.pdf", f"{FOLDER}/{hexmap.id}-tiles-{plan.paper}.pdf"]
     noted = ctx.cache_dir / f".map-{hexmap.id}.json"   # the manifest entries travel with the files
     if cache.fetch(key, [ctx.stage.path(rel) for rel in rels] + [noted]):

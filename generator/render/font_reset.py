@@ -21,6 +21,13 @@ FAMILIES = ("DejaVu Sans Condensed", "DejaVu Sans", "sans-serif")   # any one th
 
 def forget_failed_fonts() -> None:
     """Push every kept scaled font out of cairo's caches, so a face FreeType failed on is freed."""
+    forget_fonts()
+
+
+def forget_fonts() -> None:
+    """Push every kept scaled font out of cairo's caches: the next text of each family makes its font anew,
+    from the font file fontconfig names now (a font face FreeType failed on is freed; a kit built next, whose
+    families have the same names as the last kit's, gets its own files: pnpgen.kit_fonts)."""
     if "cairocffi" not in sys.modules:
         return
     from pnpgen.render.pdf import cairo

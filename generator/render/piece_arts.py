@@ -43,6 +43,7 @@ class FaceArts:
         self.store, self.used, self.rendered, self.recorded = PackedFaceStore(store_file), set(), 0, set()
         self.env = kit_env(kit.root)
         self.warnings: list[str] = []
+        self.faces_warned: set = set()
         self.findings: list[str] = []
         # A table printed at a size chosen on the command line: its findings are warnings (smaller pieces
         # have smaller text: the player asked for them; --strict still refuses)
@@ -62,7 +63,17 @@ class FaceArts:
             from pnpgen.kit_fonts import check_svg_text
             if problem := check_svg_text(self.svgs[key]):
                 raise BuildError(f"{where}: {face.template}.svg.j2: {problem}")
+            self._other_faces(face, self.svgs[key])
         return self.svgs[key]
+
+    def _other_faces(self, face, svg: str) -> None:
+        """A warning for text set in a face the kit's fonts do not have (bold asked, regular printed): once
+        per template and font, at the first row that asks for it."""
+        from pnpgen.kit_fonts import face_warnings
+        for warning in face_warnings(svg):
+            if (face.template, warning) not in self.faces_warned:
+                self.faces_warned.add((face.template, warning))
+                self.warnings.append(f"{Where(self, face)}: {face.template}{SUFFIX_SVG}: {warning}")
 
     def prepare(self, wanted: list) -> None:
         """Render and record, in two processes, every face of `wanted` [(face, shape, bleed)] that the store
@@ -91,6 +102,7 @@ class FaceArts:
         """A worker's face: kept, and a new drawing replayed now, while the workers go on with the others."""
         self.svgs[(face.key, round(bleed, 3))] = svg
         self.keys[(face.key, round(bleed, 3))] = key
+        self._other_faces(face, svg)
         if record is not None and self.store.get(key) is None:
             self.store.put(key, record)
             self.recorded.add(key)
@@ -292,8 +304,10 @@ def replayed(record: dict, where) -> object:
 
 
 def svg_key(svg: str, root: Path, images: dict | None = None) -> str:
-    """The face's store key: its SVG text, the bytes of every image it references, the renderer versions.
-    `images` keeps each file's hash for the build (a picture shown on 500 faces is read once)."""
+    """The face's store key: its SVG text, the bytes of every image it references and of the kit fonts it
+    names, the renderer versions. `images` keeps each file's hash for the build (a picture shown on 500
+    faces is read once)."""
+    from pnpgen.kit_fonts import fonts_key
     digest = hashlib.sha1(svg.encode("utf-8"))
     images = {} if images is None else images
     for ref in sorted(set(HREF.findall(svg))):
@@ -303,6 +317,7 @@ def svg_key(svg: str, root: Path, images: dict | None = None) -> str:
             except kit_files.KitFileError:
                 images[ref] = b""
         digest.update(images[ref])
+    digest.update(fonts_key(svg).encode())
     digest.update(renderer_fingerprint().encode())
     return digest.hexdigest()
 

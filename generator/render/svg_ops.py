@@ -58,8 +58,11 @@ def _scratch_context():
 
 
 def forget_scratch_context() -> None:
-    """Drop the measuring context: a context FreeType failed in stays failed (pnpgen.render.font_reset)."""
+    """Drop the measuring context (a context FreeType failed in stays failed) and the extents it measured,
+    which name a font by its family: the next kit's family of the same name is another font
+    (pnpgen.render.font_reset)."""
     _SCRATCH.clear()
+    _EXTENTS.clear()
 
 
 class Unsupported(Exception):
