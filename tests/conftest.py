@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +11,11 @@ import pytest
 
 from pnpgen.cli import main
 from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT, load_kit
+
+# A shell starts a background job (`pytest ... &`) with SIGINT ignored, and an ignored signal stays ignored in
+# every child: the Ctrl-C tests' builds then never see their Ctrl-C. A handled one is reset at exec.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 DEFAULT_KIT_DIR = BUILTIN_DATA / DEFAULT_KIT
 
