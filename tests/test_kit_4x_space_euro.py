@@ -582,7 +582,7 @@ def test_every_rule_stated_once_reads_the_same_wherever_it_is_printed(built):
     """Each `say` sentence and each ruling a template quotes is printed word for word in that template's PDF and
     in the booklet; a card's words about itself ("this card") are quoted by the booklet as the card's (Card:
     "..."), not pasted into a sentence of its own; every turn step and every action's extras carry their ruling mark on the aid
-    as in the booklet."""
+    as in the booklet, and a tactic's text its mark."""
     kit_out, manifest = built
     booklet, rules, game = booklet_text(kit_out), kit_yaml("rules"), kit_yaml("game")
     numbers, by_id = ruling_numbers(), {r["id"]: r for r in kit_yaml("rules")["rulings"]}
@@ -606,9 +606,10 @@ def test_every_rule_stated_once_reads_the_same_wherever_it_is_printed(built):
         mark = f"(kitruling{numbers[step['ruling']]})" if step.get("ruling") else ""
         assert aid.count(words + mark) == len(COLOURS), step["head"]
         assert words + mark.replace("k", "K", 1).replace(")", ".)") in booklet, step["head"]
-    for a in kit_yaml("actions").values():
-        if a["kind"] == "action" and a.get("ruling"):
-            assert squeeze(a["extra"].format(**game)) + f"(kitruling{numbers[a['ruling']]})" in aid, a["name"]
+    for a in kit_yaml("actions").values():       # the aid prints an action's extras, a tactic's text
+        if a.get("ruling"):
+            words = squeeze(a["extra" if a["kind"] == "action" else "text"].format(**game))
+            assert aid.count(f"{words}(kitruling{numbers[a['ruling']]})") == len(COLOURS), a["name"]
 
 
 def test_no_stale_wording_comes_back(built):
