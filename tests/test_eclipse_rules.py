@@ -210,7 +210,7 @@ def test_player_board_bounds_reputation_and_ambassadors(printed):
     slots = yaml.safe_load((KIT / "data" / "game.yaml").read_text(encoding="utf-8"))["reputation_slots"]
     for colour in ("red", "black"):
         area = text_in_box(printed.root / "boards" / f"player-{colour}-poster.pdf", 344, 218, 76, 79)
-        assert "Reputation track (kit ruling)" in area
+        assert f"Reputation track (kit ruling {ruling_number('reputation_slots')})" in area
         labels = re.findall(r"Ambassador|Either|Reputation(?! track)", area)
         assert sorted(labels) == sorted(s.capitalize() for s in slots) and len(labels) == 4
 
@@ -267,7 +267,8 @@ def test_every_species_side_says_it_is_not_played(printed):
               if row["ring"] == "start"]
     assert len(starts) == 6
     for sid in starts:
-        assert "notplayedinthisset(kitruling)" in squash(printed.piece_text(f"sectors.{sid}", "back")), sid
+        mark = f"notplayedinthisset(kitruling{ruling_number('terran_only')})"
+        assert mark in squash(printed.piece_text(f"sectors.{sid}", "back")), sid
         assert "notplayed" not in squash(printed.piece_text(f"sectors.{sid}"))
     assert "Terransideup" in squash(" ".join(printed.booklet))
 
@@ -418,12 +419,27 @@ def test_every_chart_carries_a_source_note(printed):
     assert unsourced(doctored, sources) == ["08-tiles.md: weapons"]
 
 
-def test_rulings_are_marked_by_title_on_the_cards_and_the_supply_board(printed):
-    """"(Kit ruling.)" with no title tells a player nothing to look up: every mark names its ruling."""
-    bare = re.compile(r"kit ruling[.)]", re.I)
-    for where in ["summary-cards.summary-red", "boards/supply-poster.pdf", "reference.pdf"]:
-        assert not bare.search(" ".join(pdf_pages(printed.root / where)) if where.endswith(".pdf")
-                               else printed.piece_text(where)), where
+def ruling_number(rid: str) -> int:
+    """A ruling's number in the Kit rulings chapter: its place in rules.yaml `rulings`."""
+    return list(rules()["rulings"]).index(rid) + 1
+
+
+def bare_marks(text: str) -> list[str]:
+    """'kit ruling' marks that name neither a title ('Kit ruling: <title>') nor a number ('kit ruling 3')."""
+    return [m.group(0) for m in re.finditer(r"kit ruling(?!: | \d)\W{0,3}", text, re.I)]
+
+
+def test_rulings_are_marked_by_title_or_number_on_every_piece_and_board(printed):
+    """"(Kit ruling.)" with no title tells a player nothing to look up: every mark on the pieces, the boards and
+    the reference names its ruling, by title or by its number in the chapter (which numbers its list)."""
+    files = sorted(printed.root.glob("*.pdf")) + sorted((printed.root / "boards").glob("*-poster.pdf"))
+    for path in files:
+        if path.name not in ("booklet.pdf", "booklet-imposed.pdf"):
+            assert bare_marks(" ".join(pdf_pages(path))) == [], path.name
+    assert bare_marks("enemy ships pin it. (Kit ruling.)") == ["Kit ruling.)"]
+    chapter = squash(printed.chapter(RULINGS))
+    for number, ruling in enumerate(rules()["rulings"].values(), 1):
+        assert squash(f"{number}. {ruling['title']}.") in chapter, number
     supply = squash(" ".join(pdf_pages(printed.root / "boards" / "supply-poster.pdf")))
     for rid in ("reputation_draws", "reputation_slots", "tiles_two_players"):
         assert squash(f"Kit ruling: {rules()['rulings'][rid]['title']}") in supply, rid
