@@ -73,7 +73,8 @@ class KitRules:
         if real == self.root / "kit.yaml":
             return Rule(KIT_PRINTED | extra)
         if real == self.data / "rules.yaml":
-            return Rule(top={**RULES_FILE_WORDS, **{key: None for key in extra}})
+            return Rule(top={**RULES_FILE_WORDS, "rulings": RULES_FILE_WORDS["rulings"] | extra,
+                             **{key: None for key in extra}})
         if real in self.module_files or real.is_relative_to(self.data):
             return Rule(extra) if extra else None
         return Rule(PRINTED | extra)
@@ -90,15 +91,16 @@ def yaml_units(tree, rule: Rule):
     yield from _walk(tree, rule.keys)
 
 
-def _skipped(key, parent) -> bool:
-    """Keys whose values hold no printed words, but a form's `rows` (its row labels print)."""
-    return key in SKIPPED and not (key == "rows" and parent == FORM)
+def _skipped(key, parent, keys: frozenset) -> bool:
+    """Keys whose values hold no printed words, but a form's `rows` (its row labels print) and a key the kit
+    names in kit.yaml `translate:` (`map_rules` and `caption`: the hex maps' track captions)."""
+    return key in SKIPPED and key not in keys and not (key == "rows" and parent == FORM)
 
 
 def _walk(node, keys: frozenset, parent=None):
     if isinstance(node, dict):
         for key, value in node.items():
-            if _skipped(key, parent):
+            if _skipped(key, parent, keys):
                 continue
             if key in keys:
                 yield from _every(value, node, key, _line(node, key), deep=False)
@@ -228,7 +230,7 @@ def _node_walk(node, keys: frozenset, parent=None) -> list:
     found = []
     if isinstance(node, yaml.MappingNode):
         for key, value in _pairs(node):
-            if _skipped(key, parent):
+            if _skipped(key, parent, keys):
                 continue
             if key in keys:
                 found += _node_every(value, deep=False)
