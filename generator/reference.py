@@ -20,6 +20,7 @@ def reference() -> str:
     from pnpgen.boards.load import BOARD
     from pnpgen.components.columns import COLUMN
     from pnpgen.components.tables import TABLE
+    from pnpgen.data_fields import FIELD, FILE as DATA_FIELDS
     from pnpgen.documents.charts import FILE as CHARTS
     from pnpgen.schemas import KIT
     parts = [_HEAD,
@@ -31,6 +32,9 @@ def reference() -> str:
              _rule_kinds(),
              _section("Boards (`boards/<board>.yaml`)", "Places, links, tracks and texts.", BOARD),
              _section("Charts (`charts.yaml`)", "Tables printed the same way wherever a text names them.", CHARTS),
+             _section("Declared data fields (`data/<file>.fields.yaml`)", "What a free data file holds.", DATA_FIELDS),
+             _section("A declared field (`fields: {NAME: ...}`)", "Each field of a data file, declared as a column is.",
+                      FIELD),
              _commands()]
     return "\n".join(parts)
 
