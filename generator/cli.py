@@ -354,8 +354,17 @@ def _list(args) -> int:
     colours = ", ".join(c.name for c in kit.colours) or "none"
     head = [f"{kit.title}" + (f": {kit.subtitle}" if kit.subtitle else ""),
             f"Players {kit.players[0]}-{kit.players[1]}; colours {colours}", ""]
-    sys.stdout.write("\n".join(head + component_listing(kit)) + "\n")
+    sys.stdout.write("\n".join(head + component_listing(kit, _declared_checks(kit.root))) + "\n")
     return EXIT_OK
+
+
+def _declared_checks(root: Path) -> list:
+    """kit.yaml's `checks:` as written (the kit loaded, so it reads), for `list` to find the names they tie
+    a table's column to."""
+    from pnpgen.kit_folder import KIT_FILE
+    from pnpgen.yamlio import load_yaml
+    checks = load_yaml(Path(root) / KIT_FILE, Path(root)).get("checks")
+    return checks if isinstance(checks, list) else []
 
 
 BUILD_ARGS = {"kit", "data", "strict", "lang", "budget", "out", "paper", "counter_size", "only", "quiet", "verbose",
