@@ -610,7 +610,8 @@ def test_a_marker_too_large_for_its_sector_is_located(broken, capsys):
 # disagree with the first, as the booklet's 'outside combat' did with the Organic Armor card and the phase
 # summary's 'enemy ships or planets' with the booklet's 'enemy ships or enemy planets'.
 SUBJECTS = {
-    "organic_heal": r"OrganicArmor[^.]*(roll|die|5or6|above4)|(roll|die)[^.]*OrganicArmor|(good|each|every)(card)?rolls?[^.]*mend",
+    "organic_heal": r"OrganicArmor[^.]*(roll|die|5or6|above4)|(roll|die)[^.]*OrganicArmor"
+                    r"|(good|each|every)(card)?rolls?[^.]*mend",
     "combat_move": r"end\w{0,12}ina?sectors?(with|where|holding|that)",
     "empty_deck": r"(deck|pile)[^.]*(runsdry|runsout|runout|empty|nevers?end)",
 }
