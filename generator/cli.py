@@ -396,9 +396,16 @@ def _build(args) -> int:
             print(f"warning: {warning}", file=sys.stderr)
         if not args.quiet:
             print(f"Built {said.title} ({', '.join(said.parts) or 'manifest only'}) into {said.kit_out} "
-                  f"in {seconds:.2f} s:")
+                  f"in {seconds:.2f} s{_paper_words(Path(said.kit_out))}:")
             _print_files(Path(said.kit_out), said.files)
     return EXIT_OK
+
+
+def _paper_words(kit_out: Path) -> str:
+    """A kit's own paper, said when it is not the user's usual one (pnpgen.usual_paper)."""
+    from pnpgen.paper_use import read_manifest
+    from pnpgen.usual_paper import paper_said, usual_paper
+    return paper_said(read_manifest(kit_out), usual_paper())
 
 
 def _print_files(kit_out: Path, files: list) -> None:
