@@ -19,6 +19,9 @@ GRID_FROM = 2000          # runs times texts asked about: below it, scanning the
 RUN = 16                  # segments of one stroke or fill held under one box (an arc's chords, a path's sides)
 
 
+_CURVE_STEPS = [(step / CURVE_STEPS, 1 - step / CURVE_STEPS) for step in range(1, CURVE_STEPS + 1)]
+
+
 class StrokeReader:
     """Follows the matrix, the path and the source alpha through a list of ops; keeps what is stroked."""
 
@@ -175,12 +178,24 @@ class StrokeReader:
         return x + a * dx + c * dy, y + b * dx + d * dy
 
     def op_curve_to(self, x1, y1, x2, y2, x3, y3):
-        p0 = self._user_point()
-        for step in range(1, CURVE_STEPS + 1):
-            t = step / CURVE_STEPS
-            u = 1 - t
-            self._to(u ** 3 * p0[0] + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
-                     u ** 3 * p0[1] + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3)
+        if self.point is None:   # no current point: cairo starts the curve at its first control point
+            p0 = self._user_point()
+            for step in range(1, CURVE_STEPS + 1):
+                t = step / CURVE_STEPS
+                u = 1 - t
+                self._to(u ** 3 * p0[0] + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
+                         u ** 3 * p0[1] + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3)
+            return
+        (x0, y0), (a, b, c, d, e, f) = self._user_point(), self.matrix
+        points = [self.point]
+        for t, u in _CURVE_STEPS:
+            x = u ** 3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3
+            y = u ** 3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3
+            points.append((a * x + c * y + e, b * x + d * y + f))
+        chords = [(*points[index], *points[index + 1]) for index in range(CURVE_STEPS)]
+        self.path.extend(chords)
+        self.subpath.extend(chords)
+        self.point = points[-1]
 
     def op_rel_curve_to(self, dx1, dy1, dx2, dy2, dx3, dy3):
         """cairosvg draws a rounded rect's corners with it: relative to the current point (left out, every
@@ -207,15 +222,24 @@ class StrokeReader:
         self._arc(cx, cy, r, start, end)
 
     def _arc(self, cx, cy, r, start, end):
+        """The arc's chords, at most ARC_STEP of angle each, added in one go (thousands of arcs on a deck:
+        the points are worked out here, not a call each)."""
         steps = max(1, math.ceil(abs(end - start) / ARC_STEP))
-        first = _apply(self.matrix, cx + r * math.cos(start), cy + r * math.sin(start))
+        a, b, c, d, e, f = self.matrix
+        cos, sin, span = math.cos, math.sin, end - start
+        points = []
+        for step in range(steps + 1):
+            angle = start + span * step / steps if step else start
+            x, y = cx + r * cos(angle), cy + r * sin(angle)
+            points.append((a * x + c * y + e, b * x + d * y + f))
         if self.point is None:
-            self.point = self.start = first
+            self.point = self.start = points[0]
         else:
-            self._segment(first)
-        for step in range(1, steps + 1):
-            angle = start + (end - start) * step / steps
-            self._to(cx + r * math.cos(angle), cy + r * math.sin(angle))
+            self._segment(points[0])
+        chords = [(*points[index], *points[index + 1]) for index in range(steps)]
+        self.path.extend(chords)
+        self.subpath.extend(chords)
+        self.point = points[-1]
 
     def op_rectangle(self, x, y, w, h):
         self.op_move_to(x, y)
