@@ -95,13 +95,18 @@ def test_same_pieces_and_placements(editions):
     es, en = manifests["es"], manifests["en"]
     assert es["kit"] == "eclipse.es" and en["kit"] == "eclipse"
     assert es["totals"] == en["totals"]
-    pieces = lambda m: [(p["group"], p["colour"], p["count"], p["front"]["template"], p["back"]["template"])  # noqa: E731
+    pieces = lambda m: [(p["group"], p["colour"], p["count"], p["front"]["template"], (p["back"] or {}).get("template"))  # noqa: E731
                         for p in m["pieces"]]
     assert pieces(es) == pieces(en)
     assert sum(p["count"] for p in es["pieces"]) == sum(p["count"] for p in en["pieces"]) > 800
     assert es["parts"]["components"]["cuts"] == en["parts"]["components"]["cuts"]
     assert es["parts"]["calibration"] == en["parts"]["calibration"]
-    assert es["parts"]["sheets"]["files"] == en["parts"]["sheets"]["files"]
+    assert es["parts"]["boards"]["files"] == en["parts"]["boards"]["files"]
+    assert es["parts"]["documents"]["files"] == en["parts"]["documents"]["files"]
+    # every piece on the same page, side and spot (its ref and label follow the edition's language)
+    where = lambda m: [(p["file"], p["page"], p["side"], p["x"], p["y"], p["w"], p["h"], p["colour"], p["face"])  # noqa: E731
+                       for p in m["parts"]["components"]["placements"]]
+    assert where(es) == where(en) and len(where(en)) > 1000
 
 
 def test_spanish_game_terms(pdfs):
@@ -110,8 +115,8 @@ def test_spanish_game_terms(pdfs):
     for term in ("Explorar", "Influir", "Investigar", "Mejorar", "Construir", "Mover", "Interceptor", "Crucero",
                  "Acorazado", "Base estelar", "Agujeros de gusano", "Dinero", "Ciencia", "Materiales",
                  "Fase de acción", "Mantenimiento", "Limpieza", "Cañón de plasma", "Nave antigua",
-                 "Centro Galáctico", "Embajador", "Traidor", "Regla del kit", "TU TURNO", "Anverso:"):
+                 "Centro Galáctico", "Embajador", "TRAIDOR", "Carta de traidor", "Regla del kit", "TU TURNO", "Anverso:"):
         assert term in es_text, term
     booklet = pdfs["es"]["booklet.pdf"]["text"]
     assert "63,5 x 100 mm" in booklet           # a decimal as Spanish writes it
-    assert "Las piezas básicas son Cañón de iones, Casco" in booklet   # names chosen at run time translate
+    assert "Las piezas básicas son Cañón de iones, Comp. electrones, Casco" in booklet   # names chosen at run time translate
