@@ -4,6 +4,7 @@ and row); a per-colour piece shows its first colour."""
 from __future__ import annotations
 
 from pnpgen.booklet.figure import Art, Figure
+from pnpgen.i18n.translator import core_words
 
 
 def piece_figures(kit) -> dict:
@@ -19,7 +20,8 @@ def piece_figure(kit, piece) -> Figure:
     shape = kit.tables[piece.ref.split(".", 1)[0]].shape
     sides = [("Front", piece.front)] + ([("Back", piece.back)] if piece.back and piece.back != piece.front else [])
     caption = caption_name(kit, piece)
-    arts = [Art(face_document(kit, face, shape, 0, f"figure {piece.ref}"), piece.label, f"{side}: {caption}")
+    arts = [Art(face_document(kit, face, shape, 0, f"figure {piece.ref}"), piece.label,
+                f"{core_words(side)}: {caption}")
             for side, face in sides]
     return Figure(piece.ref, tuple(arts))
 
