@@ -9,12 +9,11 @@ says what the sheet is called and what its words are, in no game's terms.
 """
 from __future__ import annotations
 
-from pnpgen.duplex import FLIPS, build_setting, flip_words
+from pnpgen.duplex import CALIBRATION, FLIPS, build_setting, flip_words
 from pnpgen.i18n.translator import core_words
 from pnpgen.layout.calibration import calibration_layout
 from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 
-CALIBRATION = "duplex-calibration.pdf"
 PREVIEWS = ("previews/duplex-calibration-p1.png", "previews/duplex-calibration-p2.png")
 LANDSCAPE_PREVIEWS = ("previews/duplex-calibration-p3.png", "previews/duplex-calibration-p4.png")
 

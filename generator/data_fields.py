@@ -35,7 +35,7 @@ def check_data(path: Path, raw, root: Path, problems: Problems, declaration: Pat
     """`raw` (the data file at `path`) checked against the fields declared beside it (or in `declaration`, a
     game module's own), defaults filled in; `raw` itself where nothing is declared; INVALID where it or its
     declaration is wrong (problems recorded)."""
-    from pnpgen.kit import read_mapping
+    from pnpgen.yamlio import read_mapping
     own = declaration is None
     declaration = fields_path(path) if own else declaration
     if not os.path.lexists(declaration):
@@ -84,7 +84,8 @@ def module_file(root: Path, key: str, rel: str, raw_kit, problems: Problems, lin
     """A data file a game module reads (kit.yaml `files.KEY`): inside the kit, checked against the module's own
     `declaration` of its fields (shipped with the module, not the kit: the module's Python relies on them, and
     a shared kit must not loosen them into a traceback), its lines indexed for the declared rules; or None."""
-    from pnpgen.kit import KIT_FILE, index_lines, read_mapping
+    from pnpgen.kit_folder import KIT_FILE
+    from pnpgen.yamlio import index_lines, read_mapping
     kit_file, field_line = root / KIT_FILE, raw_kit["files"].line_of(key)
     path = (root / rel).resolve()
     if not path.is_relative_to(root.resolve()):

@@ -63,7 +63,7 @@ def split(spec: str) -> tuple[str, list[str]]:
 def template_names(root: Path) -> dict:
     """{name: where it is} of every template a kit draws with, its own templates/ first, then the built-in ones:
     `in: templates` checks that a value names one, found without drawing anything."""
-    from pnpgen.render.templates import SUFFIX, template_dirs
+    from pnpgen.template_files import SUFFIX, template_dirs
     names: dict = {}
     for folder in reversed(template_dirs(root)):  # the kit's own last: it wins, as it does when drawing
         if folder.is_dir():
@@ -102,7 +102,7 @@ class Sources:
 
     def _read(self, rel: str) -> str | None:
         from pnpgen.components.load import data_csv, inside
-        from pnpgen.kit import index_lines
+        from pnpgen.yamlio import index_lines
         path = inside(self.root, rel)
         if path is not None and path.is_file() and path.suffix not in FILE_SUFFIXES:
             return (f"{rel}: a rule reads YAML and CSV files, not {path.suffix or 'this'} (a table's rows kept in a "

@@ -19,6 +19,7 @@ from pnpgen.i18n.translator import core_words
 from pnpgen.problems import UsageError
 
 FLIPS = ("long", "short")
+CALIBRATION = "duplex-calibration.pdf"   # the sheet that measures the back offset (pnpgen.calibration)
 FLIP_WORDS = {"long": "flip on the long edge", "short": "flip on the short edge"}
 
 

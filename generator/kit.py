@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 from pathlib import Path
 
 from pnpgen import budgets, game_modules
 from pnpgen.boards.load import load_boards
 from pnpgen.components.load import (
-    check_counts, check_template_images, load_data_files, load_tables, resize_tables,
+    check_counts, check_sheets, check_template_images, load_data_files, load_tables, resize_tables,
 )
 from pnpgen.documents.charts import CHARTS_FILE, charts_path, check_charts, load_charts
 from pnpgen.documents.context import chart_context
@@ -16,12 +15,11 @@ from pnpgen.documents.load import check_documents, check_files_apart
 from pnpgen.documents.rulings import check_rulings_file
 from pnpgen.i18n import editions, translator
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE, find_kit  # noqa: F401 (re-exported)
-from pnpgen.layout.sheets import check_sheets
 from pnpgen.model import Colour, Kit
 from pnpgen.problems import KitError, Problem, Problems, display_path
 from pnpgen.schema import INVALID, Where
 from pnpgen.schemas import KIT
-from pnpgen.yamlio import LocatedDict, LocatedList, YamlSyntaxError, load_yaml
+from pnpgen.yamlio import LocatedDict, index_lines, read_mapping
 
 
 
@@ -189,47 +187,6 @@ def _load_maps(root: Path, kit_doc: dict, kit, problems: Problems) -> tuple:
     return load_hex_maps(root, kit_doc["maps"], kit, problems, declared=kit_doc["map_rules"], docs={"kit": kit_doc})
 
 
-def read_mapping(path: Path, root: Path, problems: Problems, field: str, named_in: Path | None = None,
-                 named_line: int = 0):
-    """The mapping a kit's YAML file holds (read through the kit reader, inside `root`), or None with the
-    problem recorded."""
-    if not os.path.lexists(path) or os.path.isdir(path):
-        where = named_in or path
-        problems.error(where, named_line, field, f"file not found: {display_path(path)}")
-        return None
-    try:
-        raw = load_yaml(path, root)
-    except YamlSyntaxError as exc:
-        problems.error(path, exc.line, "", exc.message)
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.error(path, 0, "", f"cannot read: {exc}")
-        return None
-    if not isinstance(raw, dict):
-        problems.error(path, 1, "", "must hold a mapping of fields at the top level")
-        return None
-    return raw
-
-
 def stop_on(problems: Problems, strict: bool) -> None:
     if problems.errors(strict):
         raise KitError(problems.items)
-
-
-def index_lines(file_key: str, path: Path, node, prefix: str = "", shown: str | None = None) -> dict:
-    """(file key, dotted field path) -> (file, line) for every key and item in a YAML tree."""
-    shown = shown or display_path(path)
-    out = {(file_key, prefix): (shown, getattr(node, "line", 1))} if not prefix else {}
-    if isinstance(node, LocatedDict):
-        for key, value in node.items():
-            path_here = f"{prefix}.{key}" if prefix else str(key)
-            out[(file_key, path_here)] = (shown, node.line_of(key))
-            out.update(index_lines(file_key, path, value, path_here, shown))
-    elif isinstance(node, LocatedList):
-        for index, value in enumerate(node):
-            path_here = f"{prefix}[{index}]"
-            out[(file_key, path_here)] = (shown, node.line_of(index))
-            out.update(index_lines(file_key, path, value, path_here, shown))
-    return out
-
-

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 from pnpgen import kit_files, resources
-from pnpgen.kit import KIT_FILE
+from pnpgen.kit_folder import KIT_FILE
 
 TEMPLATES_README = """\
 The kit's own face templates live in this folder: a template here overrides the built-in one of the same

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pnpgen.lengths import parse_length
+from pnpgen.shapes import PAIR
 
 PAPER = {  # portrait width, height in points: home paper first, then sizes for sheets and boards
     "letter": (612.0, 792.0),
@@ -24,3 +25,15 @@ def paper_size(name: str, landscape: bool = False) -> tuple[float, float]:
 
 def half_page_size(name: str) -> tuple[float, float]:
     return HALF_PAGE[name]
+
+
+def paper_points(name: str | None, default: str) -> tuple[float, float]:
+    """letter, a4, a3 or WIDTHxHEIGHT with a unit, in points (portrait as written)."""
+    name = (name or default).strip()
+    if name in PAPER:
+        return PAPER[name]
+    match = PAIR.fullmatch(name)
+    if not match:
+        raise ValueError(f"unknown paper {name!r}: use letter, a4, a3 or WIDTHxHEIGHT such as 11x17in")
+    unit = match.group(3)
+    return parse_length(match.group(1) + unit), parse_length(match.group(2) + unit)

@@ -21,9 +21,9 @@ from pnpgen.parts import load_shared
 from pnpgen.pdf_update import mark_print_scaling
 from pnpgen import budgets
 from pnpgen.problems import BuildError, KitError, UsageError
+from pnpgen.workers import die_with_parent
 
 WORKERS = 2
-PR_SET_PDEATHSIG = 1  # prctl(2)
 _CONTEXT = {}  # set just before the workers fork: {"ctx": BuildContext, "parts": {name: Part}}
 
 
@@ -102,28 +102,6 @@ def _result(part, future):
         raise BuildError(f"the {part.name} part: its worker was killed, most likely past the cpu_seconds budget "
                          f"({budgets.active().cpu_seconds} s of CPU) or out of memory; simplify the kit, or "
                          f"{budgets.how_to_raise('cpu_seconds')}") from None
-
-
-def die_with_parent(parent: int) -> None:
-    """Ask the kernel to kill this forked worker when `parent` dies (Linux): a build killed outright (kill -9)
-    must not leave workers running, or holding its output pipes open, after it."""
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):  # not Linux: the worker ends when its pool's pipe closes
-        return
-    if os.getppid() != parent:  # the parent died before the request was made
-        os._exit(1)
-
-
-def pool_worker(parent: int) -> None:
-    """A drawing pool's worker (forked by a part): SIGTERM kills it at once, by the kernel, even where the
-    part's process had a Python handler for it (a build of one part runs in the main process); Ctrl-C is
-    the part's to handle."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent(parent)
-    budgets.worker_limits()
 
 
 def _worker_signals(parent: int) -> None:

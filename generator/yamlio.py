@@ -1,12 +1,16 @@
-"""Safe YAML loading that remembers the line of every key and list item, for located error messages."""
+"""Safe YAML loading that remembers the line of every key and list item, for located error messages; a kit
+file's mapping read with its problems recorded, and the line of every field (the low-level reading every
+loader shares, below pnpgen.kit, which calls the loaders)."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import yaml
 
 from pnpgen import kit_files
 from pnpgen.i18n import translator
+from pnpgen.problems import Problems, display_path
 
 
 class LocatedDict(dict):
@@ -162,3 +166,42 @@ def parse_yaml(text: str, path: Path):
     except RecursionError:
         raise YamlSyntaxError(path, 1, "not valid YAML: nested too deeply") from None
     return tree
+
+
+def read_mapping(path: Path, root: Path, problems: Problems, field: str, named_in: Path | None = None,
+                 named_line: int = 0):
+    """The mapping a kit's YAML file holds (read through the kit reader, inside `root`), or None with the
+    problem recorded."""
+    if not os.path.lexists(path) or os.path.isdir(path):
+        where = named_in or path
+        problems.error(where, named_line, field, f"file not found: {display_path(path)}")
+        return None
+    try:
+        raw = load_yaml(path, root)
+    except YamlSyntaxError as exc:
+        problems.error(path, exc.line, "", exc.message)
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.error(path, 0, "", f"cannot read: {exc}")
+        return None
+    if not isinstance(raw, dict):
+        problems.error(path, 1, "", "must hold a mapping of fields at the top level")
+        return None
+    return raw
+
+
+def index_lines(file_key: str, path: Path, node, prefix: str = "", shown: str | None = None) -> dict:
+    """(file key, dotted field path) -> (file, line) for every key and item in a YAML tree."""
+    shown = shown or display_path(path)
+    out = {(file_key, prefix): (shown, getattr(node, "line", 1))} if not prefix else {}
+    if isinstance(node, LocatedDict):
+        for key, value in node.items():
+            path_here = f"{prefix}.{key}" if prefix else str(key)
+            out[(file_key, path_here)] = (shown, node.line_of(key))
+            out.update(index_lines(file_key, path, value, path_here, shown))
+    elif isinstance(node, LocatedList):
+        for index, value in enumerate(node):
+            path_here = f"{prefix}[{index}]"
+            out[(file_key, path_here)] = (shown, node.line_of(index))
+            out.update(index_lines(file_key, path, value, path_here, shown))
+    return out

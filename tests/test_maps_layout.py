@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import edit
-from pnpgen.maps.hexmap import connected_pieces
+from pnpgen.maps.region_checks import connected_pieces
 
 DEEP_SPACE, HOMEWORLD = "deep-space", "homeworld"   # the kit's legend words (kit.yaml map_rules.legend)
 

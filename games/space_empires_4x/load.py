@@ -9,7 +9,7 @@ from pathlib import Path
 from pnpgen.data_fields import module_file
 from pnpgen.declared_checks import check_declared
 from pnpgen.games.space_empires_4x.model import Facts, Game, Mix, Se4xKit, Technology, Unit
-from pnpgen.kit import KIT_FILE
+from pnpgen.kit_folder import KIT_FILE
 from pnpgen.schema import INVALID, Field, Nullable, Record, Str, Where, optional
 
 FILES = Record({"technologies": Field(Str()), "markers": Field(Str()), "game": Field(Str()),

@@ -226,7 +226,7 @@ def _links_ok(doc: dict, raw, where: Where) -> bool:
 def load_boards(root: Path, rel: str, kit_file: Path, line: int, colours: tuple, problems: Problems,
                 tables: dict | None = None) -> tuple:
     from pnpgen.components.load import yaml_mappings
-    from pnpgen.render.templates import template_path
+    from pnpgen.template_files import template_path
     boards = []
     for path, raw in yaml_mappings(root, rel, "boards", "name, size", kit_file, line, problems):
         board = load_board(path, raw, problems)

@@ -1,5 +1,6 @@
 """A kit's component tables and free data files, read from their folders and checked as a whole:
-each table against its schema, the templates it names, and the rule counts of the tables and the kit."""
+each table against its schema, the templates it names, the rule counts of the tables and the kit, and the
+sheet settings kit.yaml gives its print groups."""
 from __future__ import annotations
 
 import csv
@@ -11,8 +12,9 @@ from pnpgen.components.counts import check_kit_counts, check_table_counts
 from pnpgen.components.pieces import table_pieces
 from pnpgen.components.tables import MAX_ROWS, Table, load_table
 from pnpgen.images import check_image, template_references
+from pnpgen.paper import paper_points
 from pnpgen.problems import Problems, display_path
-from pnpgen.render.templates import template_path
+from pnpgen.template_files import template_path
 from pnpgen.yamlio import YamlSyntaxError, load_yaml
 
 MAX_PIECES = 100_000  # a kit larger than this is a typo in a qty column, not a game
@@ -198,3 +200,18 @@ def load_data_files(root: Path, rel: str, kit_file: Path, line: int, problems: P
                 if path.resolve() not in checked:
                     check_data(path, value, root, problems)
     return data
+
+
+def check_sheets(sheets: dict, groups: set, table_groups: set, kit_file, lines: dict, problems: Problems) -> None:
+    """Sheet settings must name a print group that exists and a paper that parses."""
+    known = table_groups | groups
+    for name, sheet in sheets.items():
+        line = lines.get(("kit", f"sheets.{name}"), ("", 0))[1]
+        if name not in known:
+            problems.error(kit_file, line, f"sheets.{name}", f"no print group named {name!r} "
+                           f"(groups: {', '.join(sorted(table_groups)) or 'none'})")
+        if sheet.get("paper"):
+            try:
+                paper_points(sheet["paper"], "letter")
+            except ValueError as exc:
+                problems.error(kit_file, line, f"sheets.{name}.paper", str(exc))

@@ -2,8 +2,7 @@
 file's name, its sheet and side, how to print it and where to check the backs."""
 from __future__ import annotations
 
-from pnpgen.calibration import CALIBRATION
-from pnpgen.duplex import flip_words
+from pnpgen.duplex import CALIBRATION, flip_words
 from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import mm
 

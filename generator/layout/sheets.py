@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 from pnpgen.duplex import back_place, mirrors_top_bottom, page_offset
 from pnpgen.lengths import parse_length
-from pnpgen.paper import PAPER, PRINTABLE_MARGIN
-from pnpgen.problems import Problems
+from pnpgen.paper import PRINTABLE_MARGIN, paper_points
 from pnpgen.shapes import PAIR, Shape
 
 HEADER = 30.0                       # title line and scale bars above the grid
@@ -59,18 +58,6 @@ class SheetPage:
     outlines: tuple[tuple, ...]     # per-piece cut paths: Shape.outline commands
     header: tuple[float, float, float, float]
     header_side: str = "top"        # top, or left (turned a quarter) where a top band would cost a row
-
-
-def paper_points(name: str | None, default: str) -> tuple[float, float]:
-    """letter, a4, a3 or WIDTHxHEIGHT with a unit, in points (portrait as written)."""
-    name = (name or default).strip()
-    if name in PAPER:
-        return PAPER[name]
-    match = PAIR.fullmatch(name)
-    if not match:
-        raise ValueError(f"unknown paper {name!r}: use letter, a4, a3 or WIDTHxHEIGHT such as 11x17in")
-    unit = match.group(3)
-    return parse_length(match.group(1) + unit), parse_length(match.group(2) + unit)
 
 
 def settings_for(shape: Shape, sheet: dict | None, paper: str, duplex: str = "long",
@@ -270,18 +257,3 @@ def outlines(shape: Shape, slots, s: SheetSettings) -> tuple:
     if s.marks == "outline" or shape.kind in ("circle", "hex") or shape.radius:
         return tuple(cmd for sl in slots for cmd in shape.outline(sl.x, sl.y))
     return ()
-
-
-def check_sheets(sheets: dict, groups: set, table_groups: set, kit_file, lines: dict, problems: Problems) -> None:
-    """Sheet settings must name a print group that exists and a paper that parses."""
-    known = table_groups | groups
-    for name, sheet in sheets.items():
-        line = lines.get(("kit", f"sheets.{name}"), ("", 0))[1]
-        if name not in known:
-            problems.error(kit_file, line, f"sheets.{name}", f"no print group named {name!r} "
-                           f"(groups: {', '.join(sorted(table_groups)) or 'none'})")
-        if sheet.get("paper"):
-            try:
-                paper_points(sheet["paper"], "letter")
-            except ValueError as exc:
-                problems.error(kit_file, line, f"sheets.{name}.paper", str(exc))

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnpgen.kit import read_mapping
+from pnpgen.yamlio import read_mapping
 from pnpgen.lengths import parse_length
 from pnpgen.shapes import ACROSS
 from pnpgen.maps.geometry import ORIENTATIONS, HexGrid, hex_label
@@ -114,21 +114,6 @@ class HexMap:
         letters = sorted((meant[1] is not None, i, letter) for i, (letter, meant) in enumerate(self.legend.items())
                          if meant and meant[0] == region)
         return f"legend.{letters[0][2]}" if letters else "legend"
-
-
-def connected_pieces(hexmap: HexMap, region: str) -> list[set]:
-    """The region's hexes grouped into pieces that touch edge to edge."""
-    grid, todo, pieces = hexmap.grid, set(hexmap.hexes(region)), []
-    while todo:
-        stack, piece = [min(todo)], set()
-        while stack:
-            here = stack.pop()
-            if here in todo:
-                todo.discard(here)
-                piece.add(here)
-                stack.extend(grid.neighbours(*here))
-        pieces.append(piece)
-    return sorted(pieces, key=min)
 
 
 def load_hex_maps(root: Path, folder: str, kit, problems: Problems, named: tuple | None = None,

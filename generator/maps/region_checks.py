@@ -5,8 +5,22 @@ line and names the rule."""
 from __future__ import annotations
 
 from pnpgen.maps.geometry import hex_label
-from pnpgen.maps.hexmap import connected_pieces
 from pnpgen.maps.rules import COLOUR, MAX_BOXES, NAME, MapRules, RegionRule
+
+
+def connected_pieces(hexmap, region: str) -> list[set]:
+    """The region's hexes of a HexMap grouped into pieces that touch edge to edge."""
+    grid, todo, pieces = hexmap.grid, set(hexmap.hexes(region)), []
+    while todo:
+        stack, piece = [min(todo)], set()
+        while stack:
+            here = stack.pop()
+            if here in todo:
+                todo.discard(here)
+                piece.add(here)
+                stack.extend(grid.neighbours(*here))
+        pieces.append(piece)
+    return sorted(pieces, key=min)
 
 
 def check_maps(rules: MapRules, hexmaps, written: list, problems) -> None:

@@ -239,8 +239,8 @@ def _relative(path: str, root: Path) -> str:
 def face_pool() -> ProcessPoolExecutor:
     """The workers that render new faces, forked: SIGTERM kills them by the kernel's default even where the
     build's process has a Python handler for it (a build of this one part runs in the main process), so a
-    SIGTERM that lands while a worker is still inside fork cannot be lost (run_parts.pool_worker)."""
-    from pnpgen.run_parts import pool_worker
+    SIGTERM that lands while a worker is still inside fork cannot be lost (workers.pool_worker)."""
+    from pnpgen.workers import pool_worker
     return ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork"), initializer=pool_worker,
                                initargs=(os.getpid(),))
 

@@ -6,27 +6,18 @@ Jinja's sandbox (no Python internals: `{{ piece.__class__ }}` is a located error
 """
 from __future__ import annotations
 
-import os
 import traceback
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 
-from pnpgen import budgets, kit_files, resources
+from pnpgen import budgets, kit_files
 from pnpgen.kit_files import KitFileError
 from pnpgen.kit_loader import KitLoader
 from pnpgen.problems import BuildError, display_path
 from pnpgen.sandbox import KitSandbox, code_folder, kit_code_failure
-
-BUILTIN_TEMPLATES = resources.builtin_templates()
-SUFFIX = ".svg.j2"
-
-
-def template_dirs(kit_root: Path) -> list[Path]:
-    """Where templates are looked up, in order: the kit's own templates/ folder, then the built-in one."""
-    return [Path(kit_root) / "templates", BUILTIN_TEMPLATES]
-
+from pnpgen.template_files import BUILTIN_TEMPLATES, SUFFIX, template_dirs, template_path  # noqa: F401 (re-exported)
 
 def template_env(kit_root: Path) -> jinja2.Environment:
     """The environment for a kit. Jinja reloads a template whose file changed, but it would keep serving a
@@ -59,16 +50,6 @@ def format_number(value) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
-
-
-def template_path(kit_root: Path, name: str) -> Path | None:
-    """The file a template name resolves to, or None. A kit's entry of that name wins even when it cannot be
-    read (a link out, a FIFO): reading it is then the located error, never a silent fall back to the built-in."""
-    for folder in template_dirs(kit_root):
-        candidate = folder / f"{name}{SUFFIX}"
-        if os.path.lexists(candidate) and not candidate.is_dir():
-            return candidate
-    return None
 
 
 def template_source(kit_root: Path, name: str) -> str:
