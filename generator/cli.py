@@ -13,6 +13,7 @@ from pnpgen import __version__
 from pnpgen.kit_folder import DEFAULT_KIT, bundled_kits, find_kit
 from pnpgen.parts import all_parts
 from pnpgen.problems import BuildError, KitError
+from pnpgen.cli_common import config_shown, load, load_quietly, one_language, report_problems, unexpected_failure
 from pnpgen.progress import Progress
 from pnpgen.terminal import safe_output
 
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = _parser()
+    parser = command_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help()
@@ -91,7 +92,7 @@ def _run_command(args) -> int:
         with _granted(args), contextlib.nullcontext() if rebuilds else budgets.enforced():
             return args.run(args)  # (a watch or a studio holds each build to the budgets afresh)
     except KitError as exc:
-        _report_problems(exc.problems)
+        report_problems(exc.problems)
         return EXIT_DATA
     except BuildError as exc:
         _report_failure(str(exc), exc.problem_count())
@@ -120,25 +121,13 @@ def _granted(args):
 
 def _report_failure(message: str, count: int) -> None:
     """A failure found while building, closed by the same line as the problems found while loading
-    (_report_problems), so every failed build ends alike."""
+    (report_problems), so every failed build ends alike."""
     print(f"error: {message}", file=sys.stderr)
     print(f"{count} error(s); nothing was built or changed.", file=sys.stderr)
 
 
-def unexpected_failure(exc: BaseException) -> str:
-    """A failure no step of the build turned into a located error, said as well as it can be."""
-    from pnpgen import budgets
-    if isinstance(exc, MemoryError):
-        return str(budgets.memory_error(""))
-    if isinstance(exc, RecursionError):
-        return "the kit nests too deep (a macro, include or data that refers to itself?); nothing was changed"
-    if isinstance(exc, OSError):
-        return (f"{exc.filename or 'a file'}: {exc.strerror or exc}: check that the folder exists, is writable "
-                f"and that the disk has room; nothing was changed")
-    return f"{type(exc).__name__}: {exc} (pnpgen could not say where: please report it with the kit); nothing was changed"
-
-
-def _parser() -> argparse.ArgumentParser:
+def command_parser() -> argparse.ArgumentParser:
+    """The command line: every command, its options and their defaults (pnpgen.reference prints it)."""
     parser = argparse.ArgumentParser(prog="pnpgen", description="Print-and-play kit generator for 4X space games.")
     parser.add_argument("--version", action="version", version=f"pnpgen {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
@@ -222,7 +211,7 @@ def _build_arguments(cmd: argparse.ArgumentParser) -> None:
 def given_options(argv: list[str]) -> tuple[str, ...]:
     """The names of the options the command line gives (a default argparse filled in is not one), for the
     manifest to record: a reprint replays what the user gave, not what a default then was."""
-    parser = _parser()
+    parser = command_parser()
     for each in _parsers(parser):
         each.set_defaults(**{name: argparse.SUPPRESS for name in each._defaults})
         for action in each._actions:
@@ -257,17 +246,12 @@ def _kit_arguments(cmd: argparse.ArgumentParser) -> None:
                      help="grant the kit more (or less) of a budget than the default, e.g. memory_mb=4096 or "
                           "cpu_seconds=900 (repeatable; budgets: " + ", ".join(_budget_names()) + "); a kit's own "
                           "kit.yaml may only lower its budgets. Lasting grants: NAME: VALUE lines in "
-                          + _config_shown())
+                          + config_shown())
 
 
 def _budget_names() -> list[str]:
     from pnpgen.budgets import DOCS
     return list(DOCS)
-
-
-def _config_shown() -> str:
-    from pnpgen.budgets import config_file
-    return str(config_file()).replace(str(Path.home()), "~", 1)
 
 
 def _read_only_out(cmd: argparse.ArgumentParser) -> None:
@@ -287,57 +271,11 @@ def _keep_output_out(args) -> Path:
     return root
 
 
-def _load(args, root: Path | None = None):
-    kit, warnings = _load_quietly(args, root)
-    _report_problems(warnings)
-    return kit
-
-
-def _load_quietly(args, root: Path | None = None):
-    """(kit, its warnings): the warnings are the caller's to print."""
-    from pnpgen.kit import load_kit
-    root = root or find_kit(args.kit, args.data)
-    counter_size = getattr(args, "counter_size", None)
-    if counter_size is not None:
-        from pnpgen.build import check_counter_size
-        check_counter_size(counter_size)  # out of range: a wrong command line (exit 2), before any loading
-    return load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)),
-                    counter_size=counter_size, language=_one_language(args, root))
-
-
-def _one_language(args, root: Path) -> str | None:
-    """The edition a command reads (None: the source); `all` is for build only."""
-    from pnpgen.i18n.editions import ALL, requested
-    language = getattr(args, "lang", None)
-    if language == ALL:
-        raise ValueError(f"--lang all builds every edition: `pnpgen build --lang all`; {args.command} reads one "
-                         f"edition at a time (--lang fr)")
-    return requested(root, language)[0]
-
-
-def _piece_sizes(values) -> dict:
-    sizes = {}
-    for value in values or ():
-        table, sep, size = value.partition("=")
-        if not sep or not table.strip() or not size.strip():
-            raise ValueError(f"--piece-size wants TABLE=SIZE such as sectors=80mm, not {value!r}")
-        sizes[table.strip()] = size.strip()
-    return sizes
-
-
-def _report_problems(problems) -> None:
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    errors = sum(p.severity == "error" for p in problems)
-    if errors:
-        print(f"{errors} error(s); nothing was built or changed.", file=sys.stderr)
-
-
 def _validate(args) -> int:
     """The data checked, then built into a scratch folder (pnpgen.build.check_by_building): what build would
     stop on (text that does not fit, preflight, a template's error), validate stops on too."""
     from pnpgen.build import BuildOptions, check_by_building
-    kit = _load(args, _keep_output_out(args))
+    kit = load(args, _keep_output_out(args))
     if not args.quick:
         for warning in check_by_building(kit, BuildOptions(strict=args.strict)).warnings:
             print(f"warning: {warning}", file=sys.stderr)
@@ -350,7 +288,7 @@ def _validate(args) -> int:
 
 def _list(args) -> int:
     from pnpgen.components.listing import component_listing
-    kit = _load(args, _keep_output_out(args))
+    kit = load(args, _keep_output_out(args))
     colours = ", ".join(c.name for c in kit.colours) or "none"
     head = [f"{kit.title}" + (f": {kit.subtitle}" if kit.subtitle else ""),
             f"Players {kit.players[0]}-{kit.players[1]}; colours {colours}", ""]
@@ -427,7 +365,7 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
     from pnpgen.inputs import Inputs
     start = time.perf_counter()
     from pnpgen.out_folder import check_out
-    language = _one_language(args, root)
+    language = one_language(args, root)
     key_options = {**options.__dict__, "out": str(options.out), "lang": language}
     kit_out = up_to_date.kit_out_guess(options.out, root, language)
     check_out(options.out, root, kit_out.name)  # before anything under --out is read (the build checks again)
@@ -441,8 +379,8 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
             progress.detail(f"{part}: nothing changed, output reused")
         return said, time.perf_counter() - start
     up_to_date.forget(options.out, root, language)  # a build that fails now must not leave the old record standing
-    kit, problems = _load_quietly(args, root)
-    _report_problems(problems)
+    kit, problems = load_quietly(args, root)
+    report_problems(problems)
     from pnpgen.build import build
     result = build(kit, options, progress, inputs)
     said = up_to_date.Said(kit.title, str(result.kit_out), result.parts, [str(f) for f in result.files],
@@ -456,7 +394,7 @@ def _build_once(args, options, progress: Progress) -> str:
     from pnpgen import budgets
     from pnpgen.build import build
     with budgets.enforced():
-        kit = _load(args)
+        kit = load(args)
         result = build(kit, options, progress)
     return f"{', '.join(result.parts) or 'manifest'} ({len(result.files)} files)"
 
@@ -466,12 +404,12 @@ def _serve(args) -> int:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be between 0 and 65535, not {args.port}")
     root = find_kit(args.kit, args.data)
-    return serve(root, _build_options(args), lambda: _load_quietly(args, root), args.port, args.open)
+    return serve(root, _build_options(args), lambda: load_quietly(args, root), args.port, args.open)
 
 
 def _proof(args) -> int:
     from pnpgen.proof import make_proofs
-    kit = _load(args)
+    kit = load(args)
     result = make_proofs(kit, args.only, Path(args.out), colour=args.colour, dpi=args.dpi,
                          counter_size=args.counter_size)
     print(f"Proofed {len(result.proofs)} piece(s) of {kit.title} in {result.seconds:.2f} s:")

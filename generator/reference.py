@@ -121,8 +121,8 @@ def _names(names) -> str:
 
 
 def _commands() -> str:
-    from pnpgen.cli import _parser
-    parser = _parser()
+    from pnpgen.cli import command_parser
+    parser = command_parser()
     out = ["## Commands (`pnpgen COMMAND --help`)\n"]
     for name, sub in _subcommands(parser):
         out.append(f"### `pnpgen {name}`\n\n{_cell(sub.description or '')}\n\n| option | default | what it does |"
@@ -148,8 +148,8 @@ def _option_row(action: argparse.Action) -> str:
     default = action.default
     shown = "" if default in (None, False, argparse.SUPPRESS, [], ()) else f"`{default}`"
     helped = (action.help or "") % {"default": default, "prog": "pnpgen"} if action.help else ""
-    from pnpgen.cli import _config_shown
-    helped = helped.replace(_config_shown(), CONFIG_SHOWN)  # this machine's folder: the page shows the usual one
+    from pnpgen.cli_common import config_shown
+    helped = helped.replace(config_shown(), CONFIG_SHOWN)  # this machine's folder: the page shows the usual one
     if action.choices:
         helped += " (one of: " + ", ".join(map(str, action.choices)) + ")"
     return f"| `{_cell(names)}` | {_cell(shown)} | {_cell(helped)} |"

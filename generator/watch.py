@@ -143,7 +143,7 @@ def _attempt(build_once: Callable[[], str], stream) -> bool:
     except BuildError as exc:  # a budget reached (pnpgen.budgets) too: the next save builds under it afresh
         stream.write(f"error: {exc}\nbuild failed; the last good output is unchanged. Still watching.\n")
     except Exception as exc:  # noqa: BLE001 - a watch outlives any one build's failure, without a traceback
-        from pnpgen.cli import unexpected_failure
+        from pnpgen.cli_common import unexpected_failure
         stream.write(f"error: {unexpected_failure(exc)}\nbuild failed; the last good output is unchanged. "
                      f"Still watching.\n")
     else:

@@ -107,8 +107,8 @@ def mirrors(face) -> bool:
 def mirror_bleed(art, bleed: float):
     """The art extended by `bleed` on every side with its own edges mirrored (the way prepress tools make
     bleed for art drawn only to the trim): nothing is stretched, and what lies past the trim is cut away."""
-    from pnpgen.render.pdf import Art, _cairo
-    cairocffi, _ = _cairo()
+    from pnpgen.render.art import Art, cairo_and_cairosvg
+    cairocffi, _ = cairo_and_cairosvg()
     w, h = art.width, art.height
     surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None)
     cr = cairocffi.Context(surface)

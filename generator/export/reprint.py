@@ -206,13 +206,13 @@ def load_as_printed(args, manifest: dict):
     """(The kit, with its tables at the sizes the printed build was given, else a reprint compares and prints
     every resized piece at its table's own size; the options to replay)."""
     from argparse import Namespace
-    from pnpgen.cli import _load, _load_quietly, _report_problems
-    kit, warnings = _load_quietly(args)
+    from pnpgen.cli_common import load, load_quietly, report_problems
+    kit, warnings = load_quietly(args)
     replayed = replayed_options(manifest, kit)
     sizes = printed_sizes(args, replayed)
     if sizes:
-        return _load(Namespace(**(vars(args) | sizes))), replayed
-    _report_problems(warnings)
+        return load(Namespace(**(vars(args) | sizes))), replayed
+    report_problems(warnings)
     return kit, replayed
 
 

@@ -42,8 +42,8 @@ class Part:
 
 
 def _load_cairo() -> None:
-    from pnpgen.render.pdf import _cairo
-    _cairo()
+    from pnpgen.render.art import cairo_and_cairosvg
+    cairo_and_cairosvg()
 
 
 def _load_reportlab() -> None:

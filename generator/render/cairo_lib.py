@@ -7,6 +7,10 @@ build on a machine writes that module, with the library lookups' answers, into t
 (pnpgen.sandbox.code_folder, keyed by the versions and declarations it comes from); later builds load
 it and hand it to cairocffi as its `cairocffi.ffi`. cairocffi itself is unchanged. When anything is
 unusual (no private folder, xcb bindings installed, a failure), cairocffi is imported the usual way.
+
+The lowest render module: cairo() (cairocffi with pnpgen's fonts) and the one context text is measured in
+(scratch_context) are here, for the drawing (pnpgen.render.pdf, svg_ops, face_store) and for text fitted into
+a face (pnpgen.render.textbox) alike.
 """
 from __future__ import annotations
 
@@ -15,7 +19,10 @@ import importlib.util
 import json
 import os
 import sys
+from functools import cache
 from pathlib import Path
+
+from pnpgen.fonts import use_shipped_fonts_for_cairo
 
 LIBRARY_NAMES = ("cairo-2", "cairo", "libcairo-2")   # what cairocffi asks ctypes.util.find_library for
 
@@ -29,6 +36,34 @@ def import_cairocffi():
             sys.modules.pop("cairocffi.ffi", None)
     import cairocffi
     return cairocffi
+
+
+@cache
+def cairo():
+    """cairocffi with the shipped fonts, imported on first use (a pure validate run never pays for it)."""
+    use_shipped_fonts_for_cairo()
+    return import_cairocffi()
+
+
+_SCRATCH: list = []
+
+
+def scratch_context():
+    """One context per process for measuring text (a new one looks every font up again)."""
+    if not _SCRATCH:
+        cairocffi = cairo()
+        context = cairocffi.Context(cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None))
+        options = cairocffi.FontOptions()
+        options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)
+        options.set_hint_style(cairocffi.HINT_STYLE_NONE)
+        context.set_font_options(options)
+        _SCRATCH.append(context)
+    return _SCRATCH[0]
+
+
+def forget_scratch_context() -> None:
+    """Drop the measuring context: a context FreeType failed in stays failed (pnpgen.render.font_reset)."""
+    _SCRATCH.clear()
 
 
 def _preload() -> None:

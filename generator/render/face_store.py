@@ -14,7 +14,8 @@ from pathlib import Path
 
 from pnpgen.problems import BuildError
 from pnpgen.render.face_compact import compact
-from pnpgen.render.pdf import Art, _cairo, cairo
+from pnpgen.render.art import Art, cairo_and_cairosvg
+from pnpgen.render.cairo_lib import cairo
 from pnpgen.signing import read_sealed, seal
 from pnpgen.whole_files import write_whole
 
@@ -100,7 +101,7 @@ def encode_op(name: str, args: tuple) -> list:
 def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Art, dict | None]:
     """Render one SVG like render.pdf.render_svg, and return its replayable record (None if not storable).
     Images resolve inside the kit folder `base` only (none at all without one)."""
-    cairocffi, cairosvg = _cairo()
+    cairocffi, cairosvg = cairo_and_cairosvg()
     from pnpgen.render.images import kit_fetcher
 
     class RecordedSvg(cairosvg.surface.PDFSurface):

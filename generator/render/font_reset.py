@@ -30,7 +30,7 @@ def forget_fonts() -> None:
     families have the same names as the last kit's, gets its own files: pnpgen.kit_fonts)."""
     if "cairocffi" not in sys.modules:
         return
-    from pnpgen.render.pdf import cairo
+    from pnpgen.render.cairo_lib import cairo
     from pnpgen.render.svg_ops import forget_scratch_context
     cairocffi = cairo()
     forget_scratch_context()   # a cairo context that met the error keeps it: the next build measures in a new one

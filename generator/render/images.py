@@ -11,16 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from pnpgen.render.pdf_images import ImageRefused, stand_in, stored_image
+
 PLACED: list[tuple[str, float, float]] = []   # (kit-relative path, dpi across, dpi down) of every placement
 _SURFACES: dict[str, object] = {}
-
-
-class ImageRefused(ValueError):
-    """A reference outside the kit folder, or to something that is not a usable image."""
 
 
 def kit_fetcher(root: Path | None):
@@ -175,16 +172,6 @@ def replay_image(context, path: str, key: str, opacity: float, for_pdf: bool = F
     paint(context, surface, opacity)
 
 
-def stored_image(path: str) -> bytes:
-    """The bytes of an image a stored face names (a cache may come with a kit that builds into itself): a
-    regular file only, never a FIFO or device, and used only when its hash is the one the face recorded."""
-    from pnpgen import kit_files
-    try:
-        return kit_files.read_bytes(path, os.path.dirname(os.path.realpath(path)))
-    except kit_files.KitFileError as exc:
-        raise ImageRefused(f"a stored face's image {exc}") from None
-
-
 _STAND_INS: dict[str, object] = {}
 _STAMPS: dict[str, tuple] = {}   # path -> (content hash, size and mtime) when last read
 
@@ -192,7 +179,6 @@ _STAMPS: dict[str, tuple] = {}   # path -> (content hash, size and mtime) when l
 def _stand_in(data: bytes, path: str, key: str):
     """The file's PDF stand-in (one per file per process), or its decoded pixels when it cannot have one."""
     if key not in _STAND_INS:
-        from pnpgen.render.pdf_images import stand_in
         _STAND_INS[key] = stand_in(data, path, key) or _surface(data)
     return _STAND_INS[key]
 

@@ -9,47 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
-from pnpgen.fonts import use_shipped_fonts_for_cairo
 from pnpgen.problems import BuildError
+from pnpgen.render.art import Art, cairo_and_cairosvg
+from pnpgen.render.cairo_lib import cairo  # noqa: F401 (what the drawing modules call cairocffi by)
 
 FIXED_DATE = "2000-01-01T00:00:00Z"  # PDF dates are fixed so the same data builds the same bytes
-
-
-@cache
-def cairo():
-    """cairocffi with the shipped fonts, imported on first use (a pure validate run never pays for it)."""
-    use_shipped_fonts_for_cairo()
-    from pnpgen.render.cairo_lib import import_cairocffi
-    return import_cairocffi()
-
-
-@cache
-def _cairo():
-    """cairocffi and cairosvg, for the SVG beyond the subset pnpgen.render.svg_ops draws by itself."""
-    cairocffi = cairo()
-    import cairosvg.parser
-    import cairosvg.surface
-    from pnpgen.render import fast_text, images
-    images.install()      # images only from the kit folder, each file once per PDF
-    fast_text.install()   # simple text in one call per string
-    return cairocffi, cairosvg
-
-
-@dataclass(frozen=True)
-class Art:
-    """A rendered piece of SVG art: a cairo recording and its size in points."""
-
-    recording: object
-    width: float
-    height: float
-    texts: tuple = ()   # (size pt, x0, y0, x1, y1, glyph) of every glyph drawn, in art points (for the preflight)
-    ops: list | None = field(default=None, compare=False, repr=False)  # the recorded calls, when replayed
-    svg_images: tuple = field(default=(), compare=False, repr=False)  # (path, first, end) of texts an SVG
-                                                                      # image drew (face_store.Recorder)
 
 
 def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
@@ -65,7 +31,7 @@ def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
         pass
     except TooDeep as exc:
         raise BuildError(f"{f'{source}: ' if source else ''}{exc}") from None
-    cairocffi, cairosvg = _cairo()
+    cairocffi, cairosvg = cairo_and_cairosvg()
     from pnpgen.render.images import kit_fetcher
 
     class RecordingSvg(cairosvg.surface.PDFSurface):

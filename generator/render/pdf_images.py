@@ -13,6 +13,7 @@ a stand-in.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import struct
 import zlib
@@ -20,6 +21,20 @@ import zlib
 MARK = b"pnpgen-png:"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _FILES: dict[str, str] = {}   # content hash -> path of every PNG stood in for in this process
+
+
+class ImageRefused(ValueError):
+    """A reference outside the kit folder, or to something that is not a usable image."""
+
+
+def stored_image(path: str) -> bytes:
+    """The bytes of an image a stored face names (a cache may come with a kit that builds into itself): a
+    regular file only, never a FIFO or device, and used only when its hash is the one the face recorded."""
+    from pnpgen import kit_files
+    try:
+        return kit_files.read_bytes(path, os.path.dirname(os.path.realpath(path)))
+    except kit_files.KitFileError as exc:
+        raise ImageRefused(f"a stored face's image {exc}") from None
 
 
 def stand_in(data: bytes, path: str, key: str):
@@ -124,7 +139,6 @@ def embed_pngs(data: bytes) -> bytes:
 def _png_of(key: str) -> dict:
     from pnpgen.problems import BuildError
     path = _FILES.get(key)
-    from pnpgen.render.images import ImageRefused, stored_image
     try:
         data = stored_image(path) if path else b""
     except ImageRefused:

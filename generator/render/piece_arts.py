@@ -81,10 +81,9 @@ class FaceArts:
         todo = list({(f.key, round(b, 3)): (f, s, b) for f, s, b in wanted if (f.key, round(b, 3)) not in self.svgs}.values())
         if len(todo) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
             return
-        from pnpgen.render.pdf import cairo
-        from pnpgen.render.svg_ops import _scratch_context
+        from pnpgen.render.cairo_lib import cairo, scratch_context
         cairo()  # cairo and the shipped fonts loaded once, before forking (cairosvg only where needed)
-        _scratch_context()
+        scratch_context()
         renderer_fingerprint()
         _PREPARE.update(arts=self, todo=todo)
         chunks = [range(start, min(start + CHUNK, len(todo))) for start in range(0, len(todo), CHUNK)]

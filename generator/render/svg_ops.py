@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import unquote
 
+from pnpgen.render.cairo_lib import forget_scratch_context as forget_measuring_context, scratch_context
 from pnpgen.svg_depth import check_depth
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -40,28 +41,13 @@ SHAPES = ("rect", "circle", "ellipse", "line", "polyline", "polygon", "path")
 
 
 _EXTENTS: dict = {}
-_SCRATCH: list = []
-
-
-def _scratch_context():
-    """One context per process for measuring text (a new one looks every font up again)."""
-    if not _SCRATCH:
-        from pnpgen.render.pdf import cairo
-        cairocffi = cairo()
-        context = cairocffi.Context(cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None))
-        options = cairocffi.FontOptions()
-        options.set_hint_metrics(cairocffi.HINT_METRICS_OFF)
-        options.set_hint_style(cairocffi.HINT_STYLE_NONE)
-        context.set_font_options(options)
-        _SCRATCH.append(context)
-    return _SCRATCH[0]
 
 
 def forget_scratch_context() -> None:
     """Drop the measuring context (a context FreeType failed in stays failed) and the extents it measured,
     which name a font by its family: the next kit's family of the same name is another font
     (pnpgen.render.font_reset)."""
-    _SCRATCH.clear()
+    forget_measuring_context()
     _EXTENTS.clear()
 
 
@@ -570,7 +556,7 @@ class Drawing:
         return _EXTENTS[key]
 
     def _measure(self, text, family, italic, bold, size):
-        ctx = _scratch_context()
+        ctx = scratch_context()
         ctx.select_font_face(family, 1 if italic else 0, 1 if bold else 0)
         ctx.set_font_size(size)
         x_bearing, y_bearing, width, height, x_advance, _ = ctx.text_extents(text)

@@ -89,8 +89,8 @@ def width_mm(text: str, family: str, bold: bool, size_pt: float) -> float:
 
 
 def _measure(text: str, name: str, bold: bool) -> float:
-    from pnpgen.render.svg_ops import _scratch_context
-    context = _scratch_context()
+    from pnpgen.render.cairo_lib import scratch_context
+    context = scratch_context()
     context.select_font_face(name, 0, 1 if bold else 0)
     context.set_font_size(100)
     return context.text_extents(text)[4]

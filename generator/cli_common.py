@@ -1,0 +1,73 @@
+"""What the command line and its commands (`diff`, `build --watch`, `serve`) share: a kit loaded from the
+command's arguments, its problems printed, a failure nothing located said in words, where lasting grants
+live. Kept apart from pnpgen.cli so a command imports these, never the CLI that imports it."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from pnpgen.kit_folder import find_kit
+
+
+def unexpected_failure(exc: BaseException) -> str:
+    """A failure no step of the build turned into a located error, said as well as it can be."""
+    from pnpgen import budgets
+    if isinstance(exc, MemoryError):
+        return str(budgets.memory_error(""))
+    if isinstance(exc, RecursionError):
+        return "the kit nests too deep (a macro, include or data that refers to itself?); nothing was changed"
+    if isinstance(exc, OSError):
+        return (f"{exc.filename or 'a file'}: {exc.strerror or exc}: check that the folder exists, is writable "
+                f"and that the disk has room; nothing was changed")
+    return f"{type(exc).__name__}: {exc} (pnpgen could not say where: please report it with the kit); nothing was changed"
+
+
+def config_shown() -> str:
+    from pnpgen.budgets import config_file
+    return str(config_file()).replace(str(Path.home()), "~", 1)
+
+
+def load(args, root: Path | None = None):
+    kit, warnings = load_quietly(args, root)
+    report_problems(warnings)
+    return kit
+
+
+def load_quietly(args, root: Path | None = None):
+    """(kit, its warnings): the warnings are the caller's to print."""
+    from pnpgen.kit import load_kit
+    root = root or find_kit(args.kit, args.data)
+    counter_size = getattr(args, "counter_size", None)
+    if counter_size is not None:
+        from pnpgen.build import check_counter_size
+        check_counter_size(counter_size)  # out of range: a wrong command line (exit 2), before any loading
+    return load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)),
+                    counter_size=counter_size, language=one_language(args, root))
+
+
+def one_language(args, root: Path) -> str | None:
+    """The edition a command reads (None: the source); `all` is for build only."""
+    from pnpgen.i18n.editions import ALL, requested
+    language = getattr(args, "lang", None)
+    if language == ALL:
+        raise ValueError(f"--lang all builds every edition: `pnpgen build --lang all`; {args.command} reads one "
+                         f"edition at a time (--lang fr)")
+    return requested(root, language)[0]
+
+
+def _piece_sizes(values) -> dict:
+    sizes = {}
+    for value in values or ():
+        table, sep, size = value.partition("=")
+        if not sep or not table.strip() or not size.strip():
+            raise ValueError(f"--piece-size wants TABLE=SIZE such as sectors=80mm, not {value!r}")
+        sizes[table.strip()] = size.strip()
+    return sizes
+
+
+def report_problems(problems) -> None:
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    errors = sum(p.severity == "error" for p in problems)
+    if errors:
+        print(f"{errors} error(s); nothing was built or changed.", file=sys.stderr)
