@@ -190,7 +190,7 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
                   start: float, inputs: Inputs) -> BuildResult:
     from pnpgen.run_parts import run_parts  # process pools: imported only by a build that may draw, before
     # its stage exists (an interrupt inside an import would stop a build that cannot yet clean up after itself)
-    from pnpgen.kit_fonts import use_kit_fonts
+    from pnpgen.render.font_reset import use_kit_fonts
     use_kit_fonts(kit.fonts)  # before any part draws (or forks the workers that do)
     from pnpgen.signing import user_key
     user_key()  # read (or made) once, before the workers fork: they sign their cache entries with it

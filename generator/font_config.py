@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 from functools import cache
+from typing import Callable
 
 WEIGHT = {False: 100, True: 200}   # FC_WEIGHT_MEDIUM and FC_WEIGHT_BOLD, as cairo's toy fonts ask
 SLANT = {False: 0, True: 100}      # FC_SLANT_ROMAN and FC_SLANT_ITALIC
@@ -25,9 +26,10 @@ _CURRENT: list = [None]  # the copies of the configuration made current last
 _MATCHES: dict = {}      # (copies, family, bold, italic) -> the file fontconfig gives
 
 
-def show_only(copies: tuple) -> None:
+def show_only(copies: tuple, forget_fonts: Callable[[], None]) -> None:
     """Make fontconfig's current configuration pnpgen's fonts and the font files `copies`. A process that
-    never showed a kit font keeps the shipped configuration as it is."""
+    never showed a kit font keeps the shipped configuration as it is. `forget_fonts` empties cairo's font caches
+    (pnpgen.render.font_reset, above this module)."""
     if not copies and not _CONFIGS:
         return
     from pnpgen.fonts import use_shipped_fonts_for_cairo
@@ -44,7 +46,6 @@ def show_only(copies: tuple) -> None:
     if _CURRENT[0] == copies:
         return
     library.FcConfigSetCurrent(_CONFIGS[copies])
-    from pnpgen.render.font_reset import forget_fonts
     forget_fonts()   # cairo keeps the fonts it made by family name: those made before must not be found again
     _CURRENT[0] = copies
 

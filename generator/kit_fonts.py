@@ -152,18 +152,16 @@ def _name(value) -> str:
     return value.decode("latin-1") if isinstance(value, bytes) else str(value)
 
 
-_KIT_FONTS: dict = {}   # family -> [KitFont] of the kit being built (the last use_kit_fonts)
+_KIT_FONTS: dict = {}   # family -> [KitFont] of the kit being built (the last know_kit_fonts)
 
 
-def use_kit_fonts(fonts: tuple) -> None:
-    """Show the kit's fonts, and only them, to cairo (pnpgen.font_config: pnpgen's folder and the kit's
-    checked copies), to textbox's measuring and to the glyph check."""
-    from pnpgen.font_config import show_only
+def know_kit_fonts(fonts: tuple) -> None:
+    """The kit's fonts, by family, for textbox's measuring and the glyph check (cairo is shown them by
+    pnpgen.render.font_reset.use_kit_fonts, which calls this)."""
     _KIT_FONTS.clear()
     for font in fonts:
         for family in (font.family, *font.aliases):   # "EB Garamond" and "EB Garamond 12" alike
             _KIT_FONTS.setdefault(family, []).append(font)
-    show_only(tuple(sorted(str(font.copy) for font in fonts if font.copy is not None)))
 
 
 def fonts_key(svg: str) -> str:

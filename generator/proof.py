@@ -237,7 +237,7 @@ def make_proofs(kit: Kit, only: str | None, out: Path, colour: str | None = None
         check_counter_size(counter_size)
     counter_size = counter_size or kit.counter_size
     size, dpi, colour = parse_length(counter_size), check_dpi(dpi), pick_colour(kit, colour)
-    from pnpgen.kit_fonts import use_kit_fonts
+    from pnpgen.render.font_reset import use_kit_fonts
     use_kit_fonts(kit.fonts)
     pieces = list(kit.component_pieces)
     if not pieces:

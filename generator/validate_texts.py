@@ -44,7 +44,7 @@ def check_chapters(kit, problems: Problems) -> None:
     so is a section (##) before the document's first chapter heading (#), which would stop the layout."""
     from pnpgen.documents.context import chapter_context, render_chapter
     from pnpgen.text import TextError
-    from pnpgen.documents.make import chapter_files
+    from pnpgen.documents.load import chapter_files
 
     for settings in (kit.documents or {}).values():
         context = chapter_context(kit)[0]

@@ -8,6 +8,7 @@ from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
 from pnpgen.model import Kit
 
 AIDS_FILE = Path("aids") / "cards.yaml"
+SHEETS_FILE = Path("aids") / "sheets.yaml"
 BLOCK_KINDS = ("heading", "text", "bullets", "chart")
 
 
@@ -31,7 +32,6 @@ def has_aid_cards(kit: Kit) -> bool:
 
 
 def has_sheets(kit: Kit) -> bool:
-    from pnpgen.aids.schema import SHEETS_FILE
     path = aids_path(kit, SHEETS_FILE)
     return os.path.lexists(path) and not path.is_dir()
 

@@ -1,4 +1,5 @@
-"""Which documents a kit typesets: those named in kit.yaml `documents:`, or a booklet from rules/."""
+"""Which documents a kit typesets: those named in kit.yaml `documents:`, or a booklet from rules/; their chapter
+files in reading order."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -66,3 +67,10 @@ def _check_back_cover(chapters: Path, back_cover: str | None, kit_file: Path, li
 def _links_out(root: Path, chapters: Path) -> list[Path]:
     files = sorted(chapters.glob("*.md")) if chapters.is_dir() else [chapters]
     return [f for f in files if not f.resolve().is_relative_to(root.resolve())]
+
+
+def chapter_files(kit, chapters: str, back_cover: str | None = None) -> list:
+    """The chapter files in reading order: by name, the one named as the back cover last."""
+    path = (kit.root / chapters)
+    files = sorted(path.glob("*.md")) if path.is_dir() else [path]
+    return sorted(files, key=lambda f: f.name == back_cover)

@@ -19,6 +19,7 @@ from pnpgen import resources
 from pnpgen.documents import imposed_copy
 from pnpgen.duplex import build_setting, flip_said
 from pnpgen.documents.context import chapter_context, render_chapter
+from pnpgen.documents.load import chapter_files
 from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
 from pnpgen.text import read_text
@@ -45,13 +46,6 @@ def lay_out_plain(kit, pagesize, chapters: list, icon_places: list | None = None
     build_recording_icons(doc, [NextPageTemplate("body")] + [f for chapter in chapters for f in chapter], icon_places,
                           laid)
     return buffer.getvalue()
-
-
-def chapter_files(kit, chapters: str, back_cover: str | None = None) -> list:
-    """The chapter files in reading order: by name, the one named as the back cover last."""
-    path = (kit.root / chapters)
-    files = sorted(path.glob("*.md")) if path.is_dir() else [path]
-    return sorted(files, key=lambda f: f.name == back_cover)
 
 
 def build_document(ctx, name: str, settings: dict, cache=None) -> dict:

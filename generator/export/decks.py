@@ -71,7 +71,7 @@ class ExportArts:
 
     def __init__(self, kit):
         from pnpgen.components.files import face_origins
-        from pnpgen.kit_fonts import use_kit_fonts
+        from pnpgen.render.font_reset import use_kit_fonts
         from pnpgen.render.pdf import ArtCache
         use_kit_fonts(kit.fonts)   # the studio, proofs and print-shop files draw in the kit's fonts, as the build does
         self.cache = ArtCache(kit.root)   # images in the kit folder resolve against it

@@ -24,6 +24,15 @@ def forget_failed_fonts() -> None:
     forget_fonts()
 
 
+def use_kit_fonts(fonts: tuple) -> None:
+    """Show the kit's fonts, and only them, to cairo (pnpgen.font_config: pnpgen's folder and the kit's
+    checked copies), to textbox's measuring and to the glyph check (pnpgen.kit_fonts)."""
+    from pnpgen.font_config import show_only
+    from pnpgen.kit_fonts import know_kit_fonts
+    know_kit_fonts(fonts)
+    show_only(tuple(sorted(str(font.copy) for font in fonts if font.copy is not None)), forget_fonts)
+
+
 def forget_fonts() -> None:
     """Push every kept scaled font out of cairo's caches: the next text of each family makes its font anew,
     from the font file fontconfig names now (a font face FreeType failed on is freed; a kit built next, whose

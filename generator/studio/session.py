@@ -50,7 +50,7 @@ class Studio:
 
     def _attempt(self, start: float) -> str:
         from pnpgen.build import build
-        from pnpgen.kit_fonts import use_kit_fonts
+        from pnpgen.render.font_reset import use_kit_fonts
         kit, warnings = self.load()
         use_kit_fonts(kit.fonts)  # as build() does, before the first face is drawn: cairo keeps what a family meant
         shown_warnings = [problem_view(p) for p in warnings]
