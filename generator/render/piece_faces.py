@@ -15,7 +15,7 @@ from pnpgen.kit_files import KitFileError
 from pnpgen.pieces import colour_params
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.templates import SUFFIX, template_dirs, template_env, template_failure
-from pnpgen.render.templates import _template_location as _template_line
+from pnpgen.render.templates import template_location as _template_line
 from pnpgen.render.textbox import TextFitError, icons_in_text
 from pnpgen.shapes import Shape
 from pnpgen.svg_depth import TooDeep, check_depth

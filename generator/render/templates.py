@@ -74,22 +74,22 @@ def render_template(kit_root: Path, name: str, context: dict, needed_by: str = "
         looked = ", ".join(display_path(d) for d in template_dirs(kit_root))
         missing = exc.name or f"{name}{SUFFIX}"
         if missing != f"{name}{SUFFIX}":  # an include or import: at its line in the template that names it
-            raise BuildError(f"{_template_location(exc, name)}: template {missing} not found{who}; "
+            raise BuildError(f"{template_location(exc, name)}: template {missing} not found{who}; "
                              f"looked in {looked}") from None
         raise BuildError(f"template {missing} not found{who}; looked in {looked}") from None
     except jinja2.TemplateSyntaxError as exc:
         where = display_path(exc.filename) if exc.filename else f"{name}{SUFFIX}"
         raise BuildError(f"{where}:{exc.lineno}: template syntax error: {exc.message}{who}") from None
     except KitFileError as exc:  # a template or an include that is a link out of the kit, a FIFO...
-        raise BuildError(f"{_template_location(exc, name)}: {exc}{who}") from None
+        raise BuildError(f"{template_location(exc, name)}: {exc}{who}") from None
     except jinja2.exceptions.SecurityError as exc:
-        raise BuildError(f"{_template_location(exc, name)}: not allowed in a template: {exc}{who}") from None
+        raise BuildError(f"{template_location(exc, name)}: not allowed in a template: {exc}{who}") from None
     except UnicodeDecodeError as exc:
         raise BuildError(f"template {name}{SUFFIX} is not UTF-8 text ({exc.reason}){who}") from None
     except (jinja2.UndefinedError, TypeError, ValueError, KeyError, AttributeError, ArithmeticError, IndexError) as exc:
-        raise BuildError(f"{_template_location(exc, name)}: {exc}{who}") from None
+        raise BuildError(f"{template_location(exc, name)}: {exc}{who}") from None
     except Exception as exc:  # noqa: BLE001 - a kit's template must never end in a traceback
-        raise template_failure(exc, f"{_template_location(exc, name)}{who}") from None
+        raise template_failure(exc, f"{template_location(exc, name)}{who}") from None
 
 
 def template_failure(exc: BaseException, where: str) -> BuildError:
@@ -98,7 +98,7 @@ def template_failure(exc: BaseException, where: str) -> BuildError:
     return BuildError(f"{where}: {kit_code_failure(exc)}")
 
 
-def _template_location(exc: Exception, name: str) -> str:
+def template_location(exc: Exception, name: str) -> str:
     """file:line of the innermost template frame in the traceback (Jinja maps frames to template lines)."""
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if frame.filename.endswith(SUFFIX):

@@ -1,0 +1,198 @@
+"""The layers of docs/architecture.md hold in the code: every module of generator/ and games/ has one layer in
+the page's table, no import goes up a layer, no imports run in a loop, and no module imports another's
+private name. Imports are read with ast (module level and inside functions alike: a lazy import is still a
+dependency), so nothing is imported to check them; the whole walk takes a fraction of a second."""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "architecture.md"
+FOLDERS = {"pnpgen": ROOT / "generator", "pnpgen.games": ROOT / "games"}   # as setup.py maps them
+TABLE_HEADING = "## Every module's layer"
+ROW = re.compile(r"^\| `(\w+)` \| (.*) \|$")
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str   # module names, without the leading `pnpgen.`
+    imported: str
+    line: int
+    names: tuple = ()   # the names a `from ... import` takes
+
+    def where(self) -> str:
+        return f"{shown(self.importer)}:{self.line}"
+
+
+@cache
+def modules() -> dict[str, Path]:
+    """Every module of the package, named as in the table (`render.pdf`; the package itself is `pnpgen`)."""
+    found = {}
+    for prefix, folder in FOLDERS.items():
+        for path in sorted(folder.rglob("*.py")):
+            parts = list(path.relative_to(folder).with_suffix("").parts)
+            if "__pycache__" in parts or (prefix == "pnpgen" and parts[0] == "games"):
+                continue
+            if parts[-1] == "__init__":
+                parts.pop()
+            dotted = ".".join([prefix, *parts])
+            found["pnpgen" if dotted == "pnpgen" else dotted.removeprefix("pnpgen.")] = path
+    return found
+
+
+def shown(module: str) -> str:
+    return str(modules()[module].relative_to(ROOT))
+
+
+@cache
+def layers() -> tuple[list[str], dict[str, str], list[str]]:
+    """(layer names bottom up, module -> layer, modules listed twice) from the page's table."""
+    text = DOC.read_text(encoding="utf-8")
+    assert TABLE_HEADING in text, f"{DOC.relative_to(ROOT)} has no section {TABLE_HEADING!r}"
+    names, layer_of, twice = [], {}, []
+    for line in text.split(TABLE_HEADING, 1)[1].splitlines():
+        if line.startswith("## "):
+            break
+        match = ROW.match(line)
+        if match:
+            names.append(match.group(1))
+            for module in re.findall(r"`([\w.]+)`", match.group(2)):
+                if module in layer_of:
+                    twice.append(module)
+                layer_of[module] = match.group(1)
+    return names, layer_of, twice
+
+
+def _resolve(name: str) -> str | None:
+    """The package's module a dotted name is, or lies in (a function or class of it); None outside pnpgen."""
+    if name != "pnpgen" and not name.startswith("pnpgen."):
+        return None
+    short = "pnpgen" if name == "pnpgen" else name.removeprefix("pnpgen.")
+    while short not in modules() and "." in short:
+        short = short.rpartition(".")[0]
+    return short if short in modules() else None
+
+
+def _full(module: str) -> str:
+    return "pnpgen" if module == "pnpgen" else f"pnpgen.{module}"
+
+
+@cache
+def imports() -> tuple[Import, ...]:
+    found = []
+    for module, path in modules().items():
+        package = _full(module) if path.name == "__init__.py" else _full(module).rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [(alias.name, ()) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join([package.rsplit(".", node.level - 1)[0]] + ([base] if base else []))
+                # `from pnpgen import kit` imports the module kit; `from pnpgen.kit import load_kit` a name of kit
+                targets = [(f"{base}.{a.name}" if _resolve(f"{base}.{a.name}") == _short(f"{base}.{a.name}") else base,
+                            (a.name,)) for a in node.names]
+            else:
+                continue
+            for target, names in targets:
+                imported = _resolve(target)
+                if imported is not None and imported != module:
+                    found.append(Import(module, imported, node.lineno, names))
+    return tuple(found)
+
+
+def _short(name: str) -> str:
+    return "pnpgen" if name == "pnpgen" else name.removeprefix("pnpgen.")
+
+
+def test_every_module_has_one_layer():
+    names, layer_of, twice = layers()
+    assert len(names) == len(set(names)) >= 6, f"the layers of {DOC.name}: {names}"
+    missing = sorted(set(modules()) - set(layer_of))
+    gone = sorted(set(layer_of) - set(modules()))
+    assert not missing, (f"modules with no layer: add each to the table of {DOC.relative_to(ROOT)} "
+                         f"({TABLE_HEADING}): " + ", ".join(f"{m} ({shown(m)})" for m in missing))
+    assert not gone, f"the table of {DOC.relative_to(ROOT)} names modules that do not exist: {', '.join(gone)}"
+    assert not twice, f"modules in two layers of {DOC.relative_to(ROOT)}: {', '.join(twice)}"
+
+
+def test_no_import_goes_up_a_layer():
+    names, layer_of, _ = layers()
+    rank = {name: index for index, name in enumerate(names)}
+    upward = [f"{i.where()} ({layer_of[i.importer]}) imports {shown(i.imported)} ({layer_of[i.imported]})"
+              for i in imports() if i.importer in layer_of and i.imported in layer_of
+              and rank[layer_of[i.imported]] > rank[layer_of[i.importer]]]
+    assert not upward, "imports that go up a layer (move what they need down, or pass it in):\n" + "\n".join(upward)
+
+
+def test_no_import_loop():
+    loops = [" -> ".join(f"{i.where()} imports {shown(i.imported)}" for i in cycle) for cycle in _cycles()]
+    assert not loops, "imports that run in a loop:\n" + "\n".join(loops)
+
+
+def test_no_module_imports_another_modules_private_name():
+    private = [f"{i.where()} imports {name} from {shown(i.imported)}" for i in imports() for name in i.names
+               if name.startswith("_") and not name.startswith("__")]
+    assert not private, "private names imported across modules (make them public or move them):\n" + "\n".join(private)
+
+
+def test_the_picture_shows_the_layers_of_the_table_in_order():
+    """The page's picture stacks the layers top down: it names them in the table's order, reversed."""
+    names, _, _ = layers()
+    picture = DOC.read_text(encoding="utf-8").split("```text", 1)[1].split("```", 1)[0]
+    shown_order = [name for name in re.findall(r"^\s*\d+ (\w+)", picture, re.M)]
+    assert shown_order == names[::-1], f"the picture shows {shown_order}; the table {names[::-1]}"
+
+
+def _cycles() -> list[list[Import]]:
+    """One loop through each group of modules that import each other (Tarjan's strongly connected components),
+    as the imports that make it."""
+    edges: dict[str, dict[str, Import]] = {}
+    for i in imports():
+        edges.setdefault(i.importer, {}).setdefault(i.imported, i)
+    index, low, stack, on_stack, groups = {}, {}, [], set(), []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for other in edges.get(module, {}):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in on_stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.add(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for module in sorted(modules()):
+        if module not in index:
+            visit(module)
+    return [_loop_in(sorted(group)[0], group, edges) for group in groups]
+
+
+def _loop_in(start: str, group: set, edges: dict) -> list[Import]:
+    """The shortest way from `start` back to itself inside the group (breadth first)."""
+    paths = {start: []}
+    todo = [start]
+    while todo:
+        module = todo.pop(0)
+        for other, via in sorted(edges.get(module, {}).items()):
+            if other == start:
+                return paths[module] + [via]
+            if other in group and other not in paths:
+                paths[other] = paths[module] + [via]
+                todo.append(other)
+    return []
