@@ -10,10 +10,10 @@ import threading
 from pathlib import Path
 
 from pnpgen import __version__
+from pnpgen.cli_common import config_shown, load, load_quietly, one_language, report_problems, unexpected_failure
 from pnpgen.kit_folder import DEFAULT_KIT, bundled_kits, find_kit
 from pnpgen.parts import all_parts
 from pnpgen.problems import BuildError, KitError
-from pnpgen.cli_common import config_shown, load, load_quietly, one_language, report_problems, unexpected_failure
 from pnpgen.progress import Progress
 from pnpgen.terminal import safe_output
 
