@@ -130,7 +130,9 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None,
         from pnpgen.up_to_date import digest_memo
         inputs = Inputs(kit.root, kit_out, digest_memo(options.out))
     with BuildLock(kit_out):
-        return _build_locked(kit, options, progress, parts, kit_out, start, inputs)
+        result = _build_locked(kit, options, progress, parts, kit_out, start, inputs)
+    inputs.keep_memo()
+    return result
 
 
 def cache_root(options: BuildOptions) -> Path:

@@ -373,6 +373,7 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
     inputs = Inputs(root, kit_out, memo)
     said = up_to_date.reusable(options.out, root, key_options, inputs, language)
     if said is not None:
+        inputs.keep_memo()
         for problem in said.problems:  # only warnings: a kit with errors never built
             print(problem, file=sys.stderr)
         for part in said.parts:

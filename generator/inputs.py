@@ -155,7 +155,12 @@ class Inputs:
             for rel, digest in tree_digests(folder, skip, memo):
                 shared.update(f"{rel}\0{digest}\0".encode())
         self.shared = shared.hexdigest()
-        memo.save()
+        self._memo = memo
+
+    def keep_memo(self) -> None:
+        """Save the digests learned, once a build has landed or been reused: a kit that fails to load writes
+        nothing under --out (not even OUT/.cache)."""
+        self._memo.save()
 
     def fingerprint(self, ignores: tuple = (), reads: tuple | None = None) -> str:
         """The shared inputs and the kit files a part may read: all of them but `ignores`, or, for a part

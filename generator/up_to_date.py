@@ -105,6 +105,7 @@ def remember(out: Path, kit_root: Path, options: dict, inputs: Inputs, said: Sai
     path.parent.mkdir(parents=True, exist_ok=True)
     if may_replace(path):
         write_whole(path, seal(json.dumps(record).encode("utf-8")))
+    inputs.keep_memo()
 
 
 def kit_out_guess(out: Path, kit_root: Path, language: str | None = None) -> Path:

@@ -240,3 +240,15 @@ def test_a_foreign_file_where_pnpgen_keeps_its_digest_memo_is_left_alone(place, 
     memo.write_bytes(b"\x00another program's data")
     assert run_cli("build", "--data", kit, "--out", out, "--quiet").code == 0
     assert memo.read_bytes() == b"\x00another program's data"
+
+
+def test_a_kit_that_fails_to_load_writes_nothing_under_out(place, run_cli):
+    """A broken kit ends the build before anything is written: not even OUT/.cache (the digests it hashed
+    are kept only once a build lands or is reused)."""
+    kit, out = place
+    (kit / "kit.yaml").write_text((kit / "kit.yaml").read_text() + "no_such_key: 1\n")
+    before = tree(out)
+    result = run_cli("build", "--data", kit, "--out", out, "--quiet")
+    assert result.code == 1, result.err
+    assert "no_such_key" in result.err
+    assert tree(out) == before

@@ -82,7 +82,8 @@ def calibration_layout(page: tuple[float, float], margin: float, duplex: str = "
         label = f"{v:+d}" if v else "0"
         label = label if v % 5 == 0 else ""
         x, y, length = cx + pt_from_mm(v), cy + pt_from_mm(v), tick_length(v)
-        x_ticks.append(Tick(x, x_ruler_y, x, x_ruler_y + length, label, (x, x_ruler_y - 3)))
+        lift = 9 if v % 10 else 0   # the 5s a row above the 10s: "+10+15+20" at 7 pt would touch
+        x_ticks.append(Tick(x, x_ruler_y, x, x_ruler_y + length, label, (x, x_ruler_y - 3 - lift)))
         y_ticks.append(Tick(y_ruler_x, y, y_ruler_x + length, y, label, (y_ruler_x + 24, y + 2.5)))
     return Calibration(page, cross, tuple(x_ticks), tuple(y_ticks),
-                       (cx, x_ruler_y - 14), (y_ruler_x + 12, cy - pt_from_mm(SPAN_MM) - 8), check)
+                       (cx, x_ruler_y - 23), (y_ruler_x + 12, cy - pt_from_mm(SPAN_MM) - 8), check)
