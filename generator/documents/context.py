@@ -94,12 +94,13 @@ def chart_context(kit) -> dict:
 def chapter_context(kit, pieces=(), counter_size: str | None = None,
                     duplex: str = "long") -> tuple[dict, "TableRegistry", dict]:
     """What a document's chapters see, the tables they place and the figures they may place: the kit's chart
-    names (a game module's, else its data's), `table(...)`, `figure(...)` (a game module's figures, and any
-    component piece by its ref), `flip_edge` ("long edge" or "short edge": the build's one duplex flip, which
+    names (a game module's, else its data's), `table(...)`, `figure(...)` (a game module's figures, any
+    component piece by its ref, any hex map as `map:<id>`), `flip_edge` ("long edge" or "short edge": the build's one duplex flip, which
     every two-sided file follows) and a game module's own names (GameModule.documents; `counter_size` is the
     size this build prints counters at)."""
     from pnpgen import game_modules
     from pnpgen.documents.extras import ChapterExtras, figure_helper
+    from pnpgen.documents.map_figures import map_figures
     from pnpgen.documents.piece_figures import piece_figures
     charts = chart_context(kit)
     registry = TableRegistry(kit, charts)  # the shared context object: a chart built at load is not built again
@@ -107,7 +108,7 @@ def chapter_context(kit, pieces=(), counter_size: str | None = None,
     module = game_modules.of(kit)
     extras = module.documents(kit, pieces, counter_size or kit.counter_size, registry) \
         if module and module.documents else ChapterExtras()
-    figures = ChainMap(extras.figures, piece_figures(kit))  # the module's first; it may add while rendering
+    figures = ChainMap(extras.figures, piece_figures(kit), map_figures(kit))  # the module's first; figure() adds
     context.update(extras.names)
     context["figure"] = figure_helper(figures)
     return context, registry, figures
