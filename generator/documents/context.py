@@ -84,7 +84,8 @@ def chart_context(kit) -> dict:
         return entry[1]
     from pnpgen import game_modules
     module = game_modules.of(kit)
-    context = module.chart_context(kit) if module else text_context(kit)
+    from pnpgen.documents.component_rows import component_rows
+    context = {"component_rows": component_rows(kit)} | (module.chart_context(kit) if module else text_context(kit))
     if len(_CONTEXTS) > 16:
         _CONTEXTS.clear()
     _CONTEXTS[id(kit)] = (kit, context)
