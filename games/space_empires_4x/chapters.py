@@ -1,8 +1,7 @@
 """What Space Empires 4X's rules chapters may use beyond the kit's chart names (GameModule.documents): its
-counter-anatomy figure drawn from the counter templates, unit labels and two derived facts. The core's
-documents part renders, typesets and caches the booklet (generator/documents/make.py), and draws the
-scenario maps and the marker faces (figure('map:ID'), figure('TABLE.ROW')).
-"""
+counter-anatomy figure, drawn from the counter templates, and unit labels. The core's documents part renders,
+typesets and caches the booklet (generator/documents/make.py) and draws the scenario maps and the marker
+faces (figure('map:ID'), figure('TABLE.ROW'))."""
 from __future__ import annotations
 
 from pnpgen.documents.extras import ChapterExtras
@@ -20,5 +19,4 @@ def chapter_extras(kit: Kit, pieces, counter_size: str, tables) -> ChapterExtras
     """`counter_size` is the size this build prints counters at (the kit's default or --counter-size)."""
     figures = {name: (lambda draw=draw: draw(kit, list(pieces), mm(parse_length(counter_size))))
                for name, draw in FIGURES.items()}
-    names = {"unit_label": unit_label, "home_hexes": kit.home_system.hexes, "counter_size": counter_size}
-    return ChapterExtras(names=names, figures=figures)
+    return ChapterExtras(names={"unit_label": unit_label}, figures=figures)

@@ -97,15 +97,15 @@ def chapter_context(kit, pieces=(), counter_size: str | None = None,
     """What a document's chapters see, the tables they place and the figures they may place: the kit's chart
     names (a game module's, else its data's), `table(...)`, `figure(...)` (a game module's figures, any
     component piece by its ref, any hex map as `map:<id>`), `flip_edge` ("long edge" or "short edge": the build's one duplex flip, which
-    every two-sided file follows) and a game module's own names (GameModule.documents; `counter_size` is the
-    size this build prints counters at)."""
+    every two-sided file follows), `counter_size` (the size this build prints counters at: the kit's, or
+    --counter-size) and a game module's own names (GameModule.documents)."""
     from pnpgen import game_modules
     from pnpgen.documents.extras import ChapterExtras, figure_helper
     from pnpgen.documents.map_figures import map_figures
     from pnpgen.documents.piece_figures import piece_figures
     charts = chart_context(kit)
     registry = TableRegistry(kit, charts)  # the shared context object: a chart built at load is not built again
-    context = dict(charts, table=registry, flip_edge=f"{duplex} edge")
+    context = dict(charts, table=registry, flip_edge=f"{duplex} edge", counter_size=counter_size or kit.counter_size)
     module = game_modules.of(kit)
     extras = module.documents(kit, pieces, counter_size or kit.counter_size, registry) \
         if module and module.documents else ChapterExtras()
