@@ -29,6 +29,16 @@ def test_a_figure_placed_under_a_name_of_its_own_keeps_its_art_and_takes_the_cha
     assert figures["cards.explore"]().name == "cards.explore"  # the piece's own figure is unchanged
 
 
+def test_one_name_is_one_figure_wherever_a_chapter_places_it():
+    figures = {"cards.explore": _two_sided, "cards.trade": _two_sided}
+    figure = figure_helper(figures)
+    assert figure("cards.explore", name="faces") == figure("cards.explore", name="faces")  # placed twice: fine
+    with pytest.raises(ValueError, match=r"figure name 'faces' is another figure's already"):
+        figure("cards.trade", name="faces")
+    with pytest.raises(ValueError, match=r"figure name 'cards.trade' is another figure's already"):
+        figure("cards.explore", name="cards.trade")
+
+
 @pytest.mark.parametrize("captions", [["Only one"], "Face up", 3])
 def test_captions_that_do_not_give_one_a_picture_are_an_error_that_says_how_many(captions):
     figures = {"cards.explore": _two_sided}

@@ -96,9 +96,9 @@ def chapter_context(kit, pieces=(), counter_size: str | None = None,
                     duplex: str = "long") -> tuple[dict, "TableRegistry", dict]:
     """What a document's chapters see, the tables they place and the figures they may place: the kit's chart
     names (a game module's, else its data's), `table(...)`, `figure(...)` (a game module's figures, any
-    component piece by its ref, any hex map as `map:<id>`), `flip_edge` ("long edge" or "short edge": the build's one duplex flip, which
-    every two-sided file follows), `counter_size` (the size this build prints counters at: the kit's, or
-    --counter-size) and a game module's own names (GameModule.documents)."""
+    component piece by its ref, any hex map as `map:<id>`), `flip_edge` ("long edge" or "short edge": the
+    build's one duplex flip, which every two-sided file follows), `counter_size` (the size this build prints
+    counters at: the kit's, or --counter-size) and a game module's own names (GameModule.documents)."""
     from pnpgen import game_modules
     from pnpgen.documents.extras import ChapterExtras, figure_helper
     from pnpgen.documents.map_figures import map_figures

@@ -21,13 +21,19 @@ def figure_helper(figures: dict) -> Callable:
     """`figure('name')`: the directive the story turns into the figure; an unknown name says which exist.
     `name=` places it under a name of its own (the manifest lists it so) and `captions=` gives each of its
     pictures its words, so a chapter says what a piece figure shows in its own terms."""
+    told: dict = {}  # name -> what the chapters gave it: one name is one figure, wherever it is placed
+
     def figure(shows: str, name: str | None = None, captions=None) -> str:
         if shows not in figures:
             known = ", ".join(sorted(figures)) or "none: this kit's documents have no figures"
             raise KeyError(f"unknown figure {shows!r} (known: {known})")
-        if name is not None or captions is not None:
-            figures[name or shows] = _retold(figures[shows], name or shows, captions)
-        return directive_line(f"[[figure:{name or shows}]]")
+        key = name or shows
+        if (name is not None or captions is not None) and told.get(key) != (shows, repr(captions)):
+            if key in told or (key != shows and key in figures):
+                raise ValueError(f"figure name {key!r} is another figure's already: give each its own name")
+            told[key] = (shows, repr(captions))
+            figures[key] = _retold(figures[shows], key, captions)
+        return directive_line(f"[[figure:{key}]]")
     return figure
 
 
