@@ -27,6 +27,14 @@ class GameModule:
     documents: Callable | None = None
 
 
+def on_use(module: str, name: str) -> Callable:
+    """`module`'s function `name`, imported at its first call: every CLI run lists the modules' parts and most
+    load no kit, so a module's loader and texts (and all they import) wait until a kit needs them."""
+    def call(*args):
+        return getattr(importlib.import_module(module), name)(*args)
+    return call
+
+
 @cache
 def names() -> tuple[str, ...]:
     import pnpgen.games as games

@@ -8,22 +8,7 @@ data files and counter tables into its model (load.py, model.py) for what its ch
 """
 from __future__ import annotations
 
-from pnpgen.game_modules import GameModule
-
-
-def _load(*args):  # imported on use: every CLI run lists the modules' parts, most load no kit
-    from pnpgen.games.space_empires_4x.load import load
-    return load(*args)
-
-
-def _chart_context(kit):
-    from pnpgen.games.space_empires_4x.text import chart_context
-    return chart_context(kit)
-
-
-def _documents(*args):
-    from pnpgen.games.space_empires_4x.chapters import chapter_extras
-    return chapter_extras(*args)
+from pnpgen.game_modules import GameModule, on_use
 
 
 def _parts():
@@ -33,5 +18,7 @@ def _parts():
                             needs=("cairo", "reportlab", "pypdf")),)
 
 
-MODULE = GameModule(name="space_empires_4x", load=_load, parts=_parts(), chart_context=_chart_context,
-                    documents=_documents)
+# Its loader, chart names and chapter names are imported on use: every CLI run lists the modules' parts.
+MODULE = GameModule(name="space_empires_4x", load=on_use(f"{__name__}.load", "load"), parts=_parts(),
+                    chart_context=on_use(f"{__name__}.text", "chart_context"),
+                    documents=on_use(f"{__name__}.chapters", "chapter_extras"))

@@ -1,4 +1,5 @@
-"""Figures drawn from the kit's real counter templates: the anatomy of a ship counter, a system marker.
+"""A figure drawn from the kit's real counter templates: the anatomy of a ship counter, its callouts found on
+the texts the template prints (a system marker's faces are the core's piece figure, captioned by the chapter).
 
 Each figure is plain data: the SVG of every piece of art it shows (rendered through the same template and
 Face params as the counters sheet) and callouts located on that art. story.py reserves room for it and draws
@@ -6,12 +7,10 @@ the callouts; overlay.py places the art itself, as vector, once reportlab has la
 """
 from __future__ import annotations
 
-from pnpgen.games.space_empires_4x.text import marker_label, said
-from pnpgen.games.space_empires_4x.load import HOME_MARKERS
+from pnpgen.games.space_empires_4x.text import said
 from pnpgen.pieces import Piece
 from pnpgen.lengths import parse_length
 from pnpgen.model import Kit
-from pnpgen.problems import BuildError
 from pnpgen.booklet.figure import Art, Callout, Figure
 from pnpgen.booklet.svgtext import find_text, text_positions
 
@@ -58,20 +57,5 @@ def counter_anatomy(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
     return Figure("counter-anatomy", (art,), tuple(callouts), tuple(missing))
 
 
-def marker_faces(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
-    """Front and back of one Home System marker (one that prints a value, when the mix has one)."""
-    home = [p for p in pieces if p.ref.startswith(f"{HOME_MARKERS}.") and p.colour == kit.colours[0].id
-            and not p.front.params["row"].get("face_up")]
-    if not home:
-        raise BuildError("booklet figure marker-faces: the kit has no Home System markers to show")
-    piece = next((p for p in home if p.front.params["row"].get("value") is not None), home[0])
-    colour, row = kit.colours[0].name, piece.front.params["row"]
-    label = marker_label(kit.marker_kinds[row["kind"]], row.get("value"))
-    front = Art(render_face(kit, piece, piece.front, "marker-faces", size_mm), label, said("Front: {label}", label=label))
-    back = Art(render_face(kit, piece, piece.back, "marker-faces", size_mm), label,
-               said("Back: every {colour} Home System marker", colour=colour))
-    return Figure("marker-faces", (front, back))
-
-
-FIGURES = {"counter-anatomy": counter_anatomy, "marker-faces": marker_faces}
+FIGURES = {"counter-anatomy": counter_anatomy}
 

@@ -1,21 +1,16 @@
 """The names Space Empires 4X's texts and charts quote (`{{ units.CA.cost }}` instead of a number, so a text
-can never disagree with the counters), with the facts that would be awkward in Jinja computed once: what a
-technology level gives, how many of a marker kind each mix holds, the kit's contents. The rendering is the
-core's, as every kit's texts (sandboxed, strict, located)."""
+can never disagree with the counters), with the facts that would be awkward in Jinja computed once: the marker
+mix by kind and value, the group counters. The rendering is the core's, as every kit's texts (sandboxed,
+strict, located)."""
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace as Names
 
-from markupsafe import Markup, escape
-
 from pnpgen.documents.rulings import SOURCE as RULINGS_FILE
 from pnpgen.documents.rulings import ruling_names
 from pnpgen.model import Kit
-
-DASH = "\u2013"
-DEEP_MARKERS = "deep-space-markers"
 
 
 def kit_context(kit: Kit) -> dict:
@@ -67,32 +62,7 @@ def render_text(kit: Kit, source: str, origin: Path | str, extra: dict | None = 
 def chart_context(kit: Kit) -> dict:
     """The names the kit's charts (charts.yaml) may use: its texts' names plus the facts below."""
     return kit_context(kit) | {
-        "level_fact": level_fact, "mix_text": mix_text, "marker_mix": marker_mix(kit),
-        "home_hexes": kit.home_system.hexes, "inventory": inventory(kit), "group_counters": group_counters(kit)}
-
-
-def level_fact(level) -> str:
-    """The structured fact a level carries, in a few characters (moves, shipyard hull, fighter values)."""
-    if level.moves:
-        return "/".join(str(m) for m in level.moves)
-    if level.hull_capacity is not None:
-        return said("hull {n}", n=f"{level.hull_capacity:g}")
-    return f"{level.fighter[0]}{DASH}{level.fighter[1]}" if level.fighter else ""
-
-
-def mix_text(mix, kind) -> Markup:
-    """How many of a kind a mix holds: '11 (5 CP)', '6 (#1–#6)', '8', or a dash (lines broken for a cell)."""
-    entries = [e for e in (*mix.entries, *mix.face_up) if e.kind == kind.id]
-    count = sum(e.count for e in entries)
-    values = [e.value for e in entries if e.value is not None]
-    if not count:
-        return Markup(DASH)
-    if kind.value == "cp" and values:
-        return Markup("<br/>").join(Markup("{}<br/>({} CP)").format(e.count, e.value) for e in entries)
-    if kind.value == "number" and values:
-        numbers = f"#{min(values)}{DASH}#{max(values)}" if len(values) > 1 else f"#{values[0]}"
-        return Markup("{}<br/>({})").format(count, numbers)
-    return Markup(escape(str(count)))
+        "marker_mix": marker_mix(kit), "home_hexes": kit.home_system.hexes, "group_counters": group_counters(kit)}
 
 
 def marker_mix(kit: Kit) -> list[dict]:
@@ -118,32 +88,6 @@ def marker_label(kind, value, cp: str = " {} CP") -> str:
     if value is None:
         return kind.name
     return kind.name + (cp.format(value) if kind.value == "cp" else f" {value}")
-
-
-def row_name(kit: Kit, row: dict) -> str:
-    """How the contents chart names a counter table's row: a marker by its kind and value, a unit by its
-    name, a counter by its name and the values of its two sides ('Colony 3 / 5'), else its name or id."""
-    if "kind" in row and row["kind"] in kit.marker_kinds:
-        return marker_label(kit.marker_kinds[row["kind"]], row.get("value"))
-    name = row.get("name") or row.get("id") or ""
-    if row.get("value") is None or "groups" in row:
-        return name
-    back = row.get("back_value", row["value"])
-    return f"{name} {row['value']}" + (f" / {back}" if back != row["value"] else "")
-
-
-def inventory(kit: Kit) -> list[dict]:
-    """The kit's contents: one row per row of its counter tables, in print order, with where it belongs
-    (each colour's, deep space's or shared), how many each colour gets and how many in all."""
-    rows = []
-    for table in kit.tables.values():
-        colours = len(kit.colours) if table.per_colour else 1
-        where = "per colour" if table.per_colour else "deep space" if table.id == DEEP_MARKERS else "shared"
-        for row in table.rows:
-            qty = row.values["qty"]
-            rows.append({"name": row_name(kit, row.values), "set": where,
-                         "each": str(qty) if table.per_colour else DASH, "total": qty * colours})
-    return rows
 
 
 def group_counters(kit: Kit) -> list[dict]:

@@ -84,7 +84,8 @@ def chart_context(kit) -> dict:
         return entry[1]
     from pnpgen import game_modules
     module = game_modules.of(kit)
-    context = module.chart_context(kit) if module else text_context(kit)
+    from pnpgen.documents.component_rows import component_rows
+    context = {"component_rows": component_rows(kit)} | (module.chart_context(kit) if module else text_context(kit))
     if len(_CONTEXTS) > 16:
         _CONTEXTS.clear()
     _CONTEXTS[id(kit)] = (kit, context)
@@ -94,20 +95,21 @@ def chart_context(kit) -> dict:
 def chapter_context(kit, pieces=(), counter_size: str | None = None,
                     duplex: str = "long") -> tuple[dict, "TableRegistry", dict]:
     """What a document's chapters see, the tables they place and the figures they may place: the kit's chart
-    names (a game module's, else its data's), `table(...)`, `figure(...)` (a game module's figures, and any
-    component piece by its ref), `flip_edge` ("long edge" or "short edge": the build's one duplex flip, which
-    every two-sided file follows) and a game module's own names (GameModule.documents; `counter_size` is the
-    size this build prints counters at)."""
+    names (a game module's, else its data's), `table(...)`, `figure(...)` (a game module's figures, any
+    component piece by its ref, any hex map as `map:<id>`), `flip_edge` ("long edge" or "short edge": the
+    build's one duplex flip, which every two-sided file follows), `counter_size` (the size this build prints
+    counters at: the kit's, or --counter-size) and a game module's own names (GameModule.documents)."""
     from pnpgen import game_modules
     from pnpgen.documents.extras import ChapterExtras, figure_helper
+    from pnpgen.documents.map_figures import map_figures
     from pnpgen.documents.piece_figures import piece_figures
     charts = chart_context(kit)
     registry = TableRegistry(kit, charts)  # the shared context object: a chart built at load is not built again
-    context = dict(charts, table=registry, flip_edge=f"{duplex} edge")
+    context = dict(charts, table=registry, flip_edge=f"{duplex} edge", counter_size=counter_size or kit.counter_size)
     module = game_modules.of(kit)
     extras = module.documents(kit, pieces, counter_size or kit.counter_size, registry) \
         if module and module.documents else ChapterExtras()
-    figures = ChainMap(extras.figures, piece_figures(kit))  # the module's first; it may add while rendering
+    figures = ChainMap(extras.figures, piece_figures(kit), map_figures(kit))  # the module's first; figure() adds
     context.update(extras.names)
     context["figure"] = figure_helper(figures)
     return context, registry, figures

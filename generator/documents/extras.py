@@ -3,10 +3,12 @@ helpers included, and the figures only it can draw. The core places them: `{{ fi
 chapter leaves a directive line, and a figure is drawn only when a chapter places it."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable
 
 from pnpgen.booklet.markdown import directive_line
+from pnpgen.problems import BuildError
 
 
 @dataclass(frozen=True)
@@ -16,10 +18,34 @@ class ChapterExtras:
 
 
 def figure_helper(figures: dict) -> Callable:
-    """`figure('name')`: the directive the story turns into the figure; an unknown name says which exist."""
-    def figure(name: str) -> str:
-        if name not in figures:
+    """`figure('name')`: the directive the story turns into the figure; an unknown name says which exist.
+    `name=` places it under a name of its own (the manifest lists it so) and `captions=` gives each of its
+    pictures its words, so a chapter says what a piece figure shows in its own terms."""
+    told: dict = {}  # name -> what the chapters gave it: one name is one figure, wherever it is placed
+
+    def figure(shows: str, name: str | None = None, captions=None) -> str:
+        if shows not in figures:
             known = ", ".join(sorted(figures)) or "none: this kit's documents have no figures"
-            raise KeyError(f"unknown figure {name!r} (known: {known})")
-        return directive_line(f"[[figure:{name}]]")
+            raise KeyError(f"unknown figure {shows!r} (known: {known})")
+        key = name or shows
+        if (name is not None or captions is not None) and told.get(key) != (shows, repr(captions)):
+            if key in told or (key != shows and key in figures):
+                raise ValueError(f"figure name {key!r} is another figure's already: give each its own name")
+            told[key] = (shows, repr(captions))
+            figures[key] = _retold(figures[shows], key, captions)
+        return directive_line(f"[[figure:{key}]]")
     return figure
+
+
+def _retold(draw: Callable, name: str, captions) -> Callable:
+    """The figure `draw` makes, under `name`, with `captions` (one a picture, in order) when given."""
+    def drawn():
+        fig = draw()
+        if captions is None:
+            return dataclasses.replace(fig, name=name)
+        if not isinstance(captions, (list, tuple)) or len(captions) != len(fig.arts):
+            raise BuildError(f"captions= needs a list of {len(fig.arts)} caption(s), one for each picture of "
+                             f"figure {fig.name!r}")
+        arts = tuple(dataclasses.replace(art, caption=str(c)) for art, c in zip(fig.arts, captions))
+        return dataclasses.replace(fig, name=name, arts=arts)
+    return drawn
