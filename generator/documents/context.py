@@ -92,16 +92,17 @@ def chart_context(kit) -> dict:
     return context
 
 
-def chapter_context(kit, pieces=(), counter_size: str | None = None,
-                    duplex: str = "long") -> tuple[dict, "TableRegistry", dict]:
+def chapter_context(kit, pieces=(), counter_size: str | None = None, duplex: str = "long",
+                    map_figures: dict | None = None) -> tuple[dict, "TableRegistry", dict]:
     """What a document's chapters see, the tables they place and the figures they may place: the kit's chart
     names (a game module's, else its data's), `table(...)`, `figure(...)` (a game module's figures, any
     component piece by its ref, any hex map as `map:<id>`), `flip_edge` ("long edge" or "short edge": the
     build's one duplex flip, which every two-sided file follows), `counter_size` (the size this build prints
-    counters at: the kit's, or --counter-size) and a game module's own names (GameModule.documents)."""
+    counters at: the kit's, or --counter-size) and a game module's own names (GameModule.documents).
+    `map_figures` draws the maps (pnpgen.documents.map_figures, a layer up: a build passes it in); without
+    it each map's figure is only a name, enough to render and check the chapters' text."""
     from pnpgen import game_modules
     from pnpgen.documents.extras import ChapterExtras, figure_helper
-    from pnpgen.documents.map_figures import map_figures
     from pnpgen.documents.piece_figures import piece_figures
     charts = chart_context(kit)
     registry = TableRegistry(kit, charts)  # the shared context object: a chart built at load is not built again
@@ -109,10 +110,16 @@ def chapter_context(kit, pieces=(), counter_size: str | None = None,
     module = game_modules.of(kit)
     extras = module.documents(kit, pieces, counter_size or kit.counter_size, registry) \
         if module and module.documents else ChapterExtras()
-    figures = ChainMap(extras.figures, piece_figures(kit), map_figures(kit))  # the module's first; figure() adds
+    maps = map_figures if map_figures is not None else dict.fromkeys(map_figure_names(kit))
+    figures = ChainMap(extras.figures, piece_figures(kit), maps)  # the module's first; figure() adds
     context.update(extras.names)
     context["figure"] = figure_helper(figures)
     return context, registry, figures
+
+
+def map_figure_names(kit) -> list[str]:
+    """`map:<id>` for every hex map of the kit: the names `figure()` knows them by."""
+    return [f"map:{hexmap.id}" for hexmap in kit.maps]
 
 
 class TableRegistry:

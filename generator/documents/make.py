@@ -20,6 +20,7 @@ from pnpgen.documents import imposed_copy
 from pnpgen.duplex import build_setting, flip_said
 from pnpgen.documents.context import chapter_context, render_chapter
 from pnpgen.documents.load import chapter_files
+from pnpgen.documents.map_figures import map_figures
 from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
 from pnpgen.text import read_text
@@ -56,7 +57,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
     duplex, back_offset = build_setting(ctx)
-    context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex)
+    context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex, map_figures(kit))
     sources = [(path, render_chapter(path, context, kit.root))
                for path in chapter_files(kit, settings["chapters"], settings.get("back_cover"))]
     chapters = [(path, parse(text, read_text(path, kit.root))) for path, text in sources]  # lines as written
