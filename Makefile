@@ -11,7 +11,7 @@ kit: $(STAMP)
 	$(BIN)/pnpgen build
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

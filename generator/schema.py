@@ -4,6 +4,7 @@ Each check records located problems instead of raising, so one run reports every
 """
 from __future__ import annotations
 
+import copy
 import difflib
 import re
 from dataclasses import dataclass, field
@@ -282,8 +283,8 @@ class Record(Spec):
                 if fld.required:
                     where.child(name, getattr(value, "line", where.line)).error("is required")
                     bad = True
-                else:
-                    out[name] = fld.default
+                else:  # a copy: a default handed out is the kit's to change (translated, filled in), never the schema's
+                    out[name] = copy.deepcopy(fld.default)
                 continue
             checked = fld.spec.check(value[name], where.child(name, _line(value, name, where)))
             bad |= checked is INVALID
