@@ -56,3 +56,4 @@ def test_a_memo_not_signed_by_this_user_is_not_believed(struck_kit, capsys):
         stored.write_text(json.dumps(memo))
     assert _components(struck_kit, "second") == 1
     assert capsys.readouterr().err == first
+
