@@ -11,7 +11,9 @@ from pnpgen.problems import Problems
 def check_template_files(root: Path, problems: Problems) -> None:
     """The kit's own templates/*.svg.j2 are read and parsed: a syntax error, a NUL byte, a file that is not
     UTF-8 or a link out of the kit is located now (what a template does when it runs is checked when it is
-    drawn). A template parsed before with the same text is not parsed again."""
+    drawn). A template parsed before with the same text is not parsed again; one parsed now is compiled as
+    the build's environment compiles it (kept there, and in the user's code folder), so the build that
+    follows does not parse it a second time."""
     import jinja2
 
     from pnpgen.known_good import KnownGood
@@ -30,12 +32,29 @@ def check_template_files(root: Path, problems: Problems) -> None:
                 raise TextError(str(path), source[: source.index("\0")].count("\n") + 1, "a NUL byte: not text")
             digest = parsed.digest(source)
             if digest not in parsed:
-                env.parse(source, path.name, str(path))
+                _compile(env, path, source)
                 parsed.add(digest)
         except TextError as exc:
             problems.error(path, exc.line, "", exc.message)
         except jinja2.TemplateSyntaxError as exc:
             problems.error(path, exc.lineno, "", f"template syntax error: {exc.message}")
+
+
+def _compile(env, path: Path, source: str) -> None:
+    """The template compiled under the name a build looks it up by, when the kit's loader gives this very
+    text for that name; else only parsed."""
+    try:
+        found = env.loader.get_source(env, path.name)[0]
+    except Exception:  # noqa: BLE001 - the loader refuses it: the parse below says why, located
+        found = None
+    if found == source:
+        import jinja2
+        try:
+            env.get_template(path.name)
+            return
+        except jinja2.TemplateAssertionError:  # an unknown filter, say: said where the template is drawn, as before
+            pass
+    env.parse(source, path.name, str(path))
 
 
 def check_chapters(kit, problems: Problems) -> None:

@@ -278,6 +278,34 @@ def test_a_build_into_a_new_output_folder_lays_the_booklet_out_once(run_cli, tmp
     assert len(passes) == 1 and booklets[0] == booklets[1]
 
 
+def test_with_no_seed_the_first_pass_places_the_story_without_drawing_it(run_cli, tmp_path, monkeypatch):
+    """With no contents seed (a new output folder, an empty user cache) the first of the two passes only
+    learns the chapters' pages: it draws no paragraph, and the booklet's bytes are those of a seeded build."""
+    from reportlab.platypus import Paragraph
+    from reportlab.platypus.doctemplate import BaseDocTemplate
+    mini = Path(__file__).parent / "kits" / "mini"
+    drawn, build_pass, draw = [], BaseDocTemplate.build, Paragraph.draw
+
+    def counted(self, *args, **kwargs):
+        drawn.append(0)
+        return build_pass(self, *args, **kwargs)
+
+    def draw_counted(self):
+        drawn[-1] += 1
+        return draw(self)
+    monkeypatch.setattr(BaseDocTemplate, "build", counted)
+    monkeypatch.setattr(Paragraph, "draw", draw_counted)
+    booklets = []
+    for out in ("empty", "seeded"):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+        drawn.clear()
+        assert run_cli("build", "--data", mini, "--out", tmp_path / out, "--only", "documents", "--quiet").code == 0
+        booklets.append((tmp_path / out / "mini" / "booklet.pdf").read_bytes())
+        if out == "empty":
+            assert drawn[0] == 0 and drawn[1] > 0    # the sketch drew nothing, the pass kept drew every page
+    assert booklets[0] == booklets[1]
+
+
 def test_an_edit_to_figure_art_alone_redraws_the_figure_on_the_last_layout(kit_copy, run_cli, tmp_path):
     """A template edit that changes a figure's art and no text: the booklet's text stays, the figure's pixels
     change, the pages laid out before are reused (only the art is laid on again), and the result is the

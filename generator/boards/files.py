@@ -99,8 +99,9 @@ def build(ctx) -> dict:
     comes back from the output cache, its manifest entries computed from the numbers alone."""
     from pnpgen.output_cache import OutputCache
     from pnpgen.render.pdf import ArtCache
+    from pnpgen.render.check_memo import CheckMemo, drawing_key
     arts, files, boards, findings = ArtCache(ctx.kit.root), [], [], []
-    cache = OutputCache(ctx.cache_dir / "boards")
+    cache, checked = OutputCache(ctx.cache_dir / "boards"), CheckMemo("boards", ctx.kit.root)
     for board in ctx.kit.boards:
         for colour in (ctx.kit.colours if board.per_colour else (None,)):
             name = f"{board.id}-{colour.id}" if colour else board.id
@@ -114,7 +115,7 @@ def build(ctx) -> dict:
             targets = [ctx.stage.path(rel) for rel in rels]
             if not cache.fetch(key, targets):
                 art = arts.get(svg, f"board {board.id}")  # what board_art draws, from the SVG in hand
-                found = art_overprints(art)
+                found = checked.findings(drawing_key(svg, ctx.kit.root), lambda: art_overprints(art))
                 findings += [f"{display_path(board.file)}: board {board.id}{f' ({colour.id})' if colour else ''}: "
                              f"{board.template}.svg.j2: {finding}" for finding in found]
                 if found:
@@ -126,6 +127,7 @@ def build(ctx) -> dict:
             boards.append({"board": board.id, "colour": colour.id if colour else None, "name": board.name,
                            "size_mm": [board.w, board.h], "places": len(board.doc["places"]),
                            "links": len(board.doc["links"]), "tracks": len(board.doc["tracks"])})
+    checked.save()
     if findings:
         raise BuildError("preflight: these boards would print badly:\n" + "\n".join(findings))
     cache.prune()

@@ -22,6 +22,29 @@ from pnpgen.signing import read_sealed, seal
 from pnpgen.whole_files import write_whole
 
 QUIET = (Spacer, CondPageBreak, PageBreak, ActionFlowable)  # print nothing: do not end a page's "top"
+
+
+class LayoutFrame(Frame):
+    """A frame that, while `sketch` is set, places each flowable (wrap, split, move down) without drawing
+    it: a pass whose pages are thrown away (the contents' first pass, made only to learn the chapters'
+    pages) needs where things go, not the drawing, which costs about as much again."""
+
+    sketch = False
+
+    def _add(self, flowable, canv, trySplit=0):
+        if not self.sketch:
+            return super()._add(flowable, canv, trySplit)
+        flowable.drawOn = _not_drawn   # shadows the method for this one call (a Table's cells go with it)
+        try:
+            return super()._add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+
+    add = _add
+
+
+def _not_drawn(canvas, x, y, _sW=0):
+    pass
 MARGIN = {"left": 34.0, "right": 34.0, "top": 46.0, "bottom": 40.0}
 
 
@@ -35,8 +58,9 @@ class BookletDoc(BaseDocTemplate):
                          topMargin=MARGIN["top"], bottomMargin=MARGIN["bottom"],
                          initialFontName=BODY, initialFontSize=9)  # no stray unembedded Helvetica
         self.kit = kit
-        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="text",
-                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        frame = self.frame_used = LayoutFrame(self.leftMargin, self.bottomMargin, self.width, self.height,
+                                              id="text", leftPadding=0, rightPadding=0, topPadding=0,
+                                              bottomPadding=0)
         self.addPageTemplates([PageTemplate("cover", [frame]),
                                PageTemplate("body", [frame], onPage=self._page_start, onPageEnd=self._decorate)])
         self.chapter, self.page_chapter, self.page_has_text, self.chapter_met = "", None, False, False
@@ -67,6 +91,19 @@ class BookletDoc(BaseDocTemplate):
         """multiBuild lays the story out more than once: every pass starts with the contents."""
         self.chapter, self.page_chapter, self.chapter_met = core_words("Contents"), None, False
         self.chapter_pages = []
+
+    def sketch_first_pass(self) -> None:
+        """Lay the first pass out without drawing it: for a contents that starts empty (no seed), whose
+        first pass is always followed by another that draws every page with the chapters' pages known."""
+        self.frame_used.sketch = True
+
+    def _allSatisfied(self):
+        """reportlab's multiBuild saves the first pass its indexing flowables are happy with: a sketched
+        pass never is (it drew nothing), so the next pass is laid out and drawn in full."""
+        if self.frame_used.sketch:
+            self.frame_used.sketch = False
+            return False
+        return super()._allSatisfied()
 
     def _page_start(self, canvas, doc):
         """The header names the chapter current at the top of the page: the one running on from the page
@@ -120,6 +157,8 @@ def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, contents_se
     toc = next((f for f in story if isinstance(f, TableOfContents)), None)
     if toc is not None:  # beforeBuild() makes them the entries the pass draws
         toc._entries = next((entries for entries in map(_read_entries, contents_seed) if entries), [])
+        if not toc._entries:   # the first pass only learns the chapters' pages
+            doc.sketch_first_pass()
     build_recording_icons(doc, story, icon_places, laid)
     if toc is not None:
         for seed in contents_seed:

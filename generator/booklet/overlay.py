@@ -20,12 +20,15 @@ def render_arts(figures: dict, base: Path, places: dict | None = None) -> dict:
     """Each figure's art drawn by cairo once (the same SVG twice, once): {(figure, index): Art}; images
     the art shows come from the kit folder `base`. Each art passes the overprint preflight (text over text,
     a line across text), or the build stops naming the chapter that places it (`places`: figure -> file)."""
-    cache, rendered, findings = ArtCache(base), {}, []
+    from pnpgen.render.check_memo import CheckMemo, drawing_key
+    cache, rendered, findings, checked = ArtCache(base), {}, [], CheckMemo("figures", base)
     for fig in figures.values():
         for index, art in enumerate(fig.arts):
             where = f"{(places or {}).get(fig.name, 'booklet')}: figure {fig.name} ({art.source})"
             rendered[(fig.name, index)] = drawn = cache.get(art.svg, where)
-            findings += [f"{where}: {finding}" for finding in art_overprints(drawn)]
+            found = checked.findings(drawing_key(art.svg, base), lambda: art_overprints(drawn))
+            findings += [f"{where}: {finding}" for finding in found]
+    checked.save()
     if findings:
         raise BuildError("preflight: these booklet figures would print badly:\n" + "\n".join(findings))
     return rendered

@@ -254,6 +254,7 @@ def _build(ctx) -> dict:
     cache = OutputCache(ctx.cache_dir / "piece-sheets")
     files = [write_group(ctx, group, runs, arts, cache) for group, runs in batches(kit).items()]
     cache.prune()
+    arts.overprints_of.save()
     if arts.findings:  # the kit as designed must print well
         raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
     warnings = sorted(set(arts.warnings)) + [f"preflight: {finding}" for finding in sorted(set(arts.size_findings))]

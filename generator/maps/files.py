@@ -36,12 +36,14 @@ def build(ctx) -> dict:
     hexmaps = chosen_maps(ctx.kit, ctx.option("map"))
     arts, files, maps = ArtCache(), [], []
     cache, drawn = OutputCache(ctx.cache_dir / "maps"), 0
+    from pnpgen.render.check_memo import CheckMemo
+    checked = CheckMemo("maps", ctx.kit.root)   # what earlier builds' overprint checks found
     for hexmap in hexmaps:
         _check_counter_fits(hexmap, ctx.counter_size)
         board = compose(ctx.kit, hexmap, ctx.counter_size)
         svg = map_svg(ctx.kit, board)
         plan = plan_tiles(board.width, board.height, ctx.paper)
-        entry, drew = _cached_map(ctx, cache, board, svg, plan, arts)
+        entry, drew = _cached_map(ctx, cache, board, svg, plan, arts, checked)
         files += entry["files"]
         drawn += drew
         maps.append(entry["map"])
@@ -49,11 +51,12 @@ def build(ctx) -> dict:
                 f"{plan.count} {ctx.paper} tiles ({plan.rows} x {plan.cols})")
     if not ctx.option("map"):  # a --map build leaves the other maps' entries for the next whole build
         cache.prune()
+    checked.save()
     ctx.log(f"maps: drew {drawn} of {len(hexmaps)} maps, the rest from the cache")
     return {"files": files, "maps": maps}
 
 
-def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan, arts: ArtCache) -> tuple:
+def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan, arts: ArtCache, checked) -> tuple:
     """({"files": [poster, tiles], "map": manifest entry}, drawn?): from the cache, else drawn and kept."""
     hexmap = board.hexmap
     from pnpgen.kit_fonts import fonts_key
@@ -65,7 +68,7 @@ def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan,
     if cache.fetch(key, [ctx.stage.path(rel) for rel in rels] + [noted]):
         return json.loads(noted.read_text(encoding="utf-8")), False
     art = arts.get(svg, source=f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2")
-    _check_overprints(hexmap, art)
+    _check_overprints(hexmap, art, svg, checked)
     poster = write_poster(ctx, board, art)
     tiles, pages = write_tiles(ctx, board, art, plan, arts)
     entry = {"files": [poster, tiles],
@@ -78,10 +81,12 @@ def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan,
     return entry, True
 
 
-def _check_overprints(hexmap, art) -> None:
+def _check_overprints(hexmap, art, svg: str, memo) -> None:
     """The map as its template drew it (poster and tiles place this one art): text over text, or a visible
-    line across text, stops the build before a file is written, naming the map and what overprints."""
-    found = art_overprints(art)
+    line across text, stops the build before a file is written, naming the map and what overprints (what
+    an earlier build found on the same drawing, from `memo`, pnpgen.render.check_memo)."""
+    from pnpgen.render.check_memo import drawing_key
+    found = memo.findings(drawing_key(svg, None), lambda: art_overprints(art))
     if found:
         where = f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2"
         raise BuildError("preflight: this hex map would print badly:\n" + "\n".join(f"{where}: {f}" for f in found))

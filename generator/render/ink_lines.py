@@ -27,11 +27,11 @@ class StrokeReader:
 
     def __init__(self):
         self.matrix, self.stack = IDENTITY, []
-        self.path: list = []          # segments (x0, y0, x1, y1) of the current path, device points
         self.point = self.start = None
         self.width, self.alpha, self.light = 2.0, 1.0, 0.0   # light: the source colour's lightness, 0-1
-        self.subpath: list = []       # the segments of the subpath being drawn
-        self.areas: list = []         # the path's earlier subpaths that enclose an area, closed (for fills)
+        self.subpath: list = []       # the segments (x0, y0, x1, y1), device points, of the subpath being drawn
+        self.ended: list = []         # (segments, end point, start point) of the path's earlier subpaths:
+                                      # joined, and closed into areas, only when the path is stroked or filled
         self.strokes: list = []       # runs [half width, segments, order, lightness, alpha]: lines, fills' edges
         self.covers: list = []        # (order, bounding box, segments) of every opaque fill
         self.text_orders: list = []   # the order of each show_text, the k-th one drawing the face's k-th text
@@ -39,12 +39,19 @@ class StrokeReader:
         self.groups: list = []        # where each open group's strokes and covers begin
 
     def read(self, ops) -> "StrokeReader":
-        handlers = _handlers()
+        handlers, stack = _handlers(), self.stack
         for order, op in enumerate(ops):
-            handler = handlers.get(op[0])
-            if handler is not None:
-                self.order = order
-                handler(self, *op[1:])
+            name = op[0]
+            if name == "save":   # a third of a face's calls: kept out of the method calls below
+                stack.append((self.matrix, self.width, self.alpha, self.light))
+            elif name == "restore":
+                if stack:
+                    self.matrix, self.width, self.alpha, self.light = stack.pop()
+            else:
+                handler = handlers.get(name)
+                if handler is not None:
+                    self.order = order
+                    handler(self, *op[1:])
         self.strokes = [run[:4] for run in self.strokes if run[4] >= FAINT]
         self.covers = [cover[:4] for cover in self.covers if cover[4] >= OPAQUE]
         self.grid, self.reach, self.queries = None, None, 0
@@ -134,36 +141,36 @@ class StrokeReader:
 
     # Path
     def _to(self, x, y):
-        point = _apply(self.matrix, x, y)
+        a, b, c, d, e, f = self.matrix
+        point = (a * x + c * y + e, b * x + d * y + f)
         if self.point is not None:
-            self._segment(point)
+            self.subpath.append((*self.point, *point))
         else:
             self.start = point
         self.point = point
 
     def _segment(self, end):
-        self.path.append((*self.point, *end))
         self.subpath.append((*self.point, *end))
         self.point = end
 
-    def _closed_subpath(self) -> list:
-        """The current subpath as a fill closes it; empty when it encloses no area (a lone line)."""
-        segments = self.subpath
-        if self.point is not None and self.start is not None and self.point != self.start:
-            segments = segments + [(*self.point, *self.start)]
-        area = sum(x0 * y1 - x1 * y0 for x0, y0, x1, y1 in segments) / 2
-        return segments if abs(area) > 0.01 else []
+    def _path(self) -> list:
+        """The segments of the whole current path, in drawing order."""
+        if not self.ended:
+            return self.subpath
+        return [segment for segments, _, _ in self.ended for segment in segments] + self.subpath
 
     def _end_subpath(self):
-        self.areas.extend(self._closed_subpath())
+        """Kept as it is: most paths are stroked or filled once, and a subpath's area is needed only by a
+        fill (working it out at every move cost more than the rest of the reading)."""
+        if self.subpath:
+            self.ended.append((self.subpath, self.point, self.start))
         self.subpath = []
 
     def op_move_to(self, x, y):
         self._end_subpath()
         self.point = self.start = _apply(self.matrix, x, y)
 
-    def op_line_to(self, x, y):
-        self._to(x, y)
+    op_line_to = _to
 
     def op_rel_move_to(self, dx, dy):
         self._end_subpath()
@@ -192,9 +199,7 @@ class StrokeReader:
             x = u ** 3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3
             y = u ** 3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3
             points.append((a * x + c * y + e, b * x + d * y + f))
-        chords = [(*points[index], *points[index + 1]) for index in range(CURVE_STEPS)]
-        self.path.extend(chords)
-        self.subpath.extend(chords)
+        self.subpath.extend([(*points[index], *points[index + 1]) for index in range(CURVE_STEPS)])
         self.point = points[-1]
 
     def op_rel_curve_to(self, dx1, dy1, dx2, dy2, dx3, dy3):
@@ -224,21 +229,17 @@ class StrokeReader:
     def _arc(self, cx, cy, r, start, end):
         """The arc's chords, at most ARC_STEP of angle each, added in one go (thousands of arcs on a deck:
         the points are worked out here, not a call each)."""
-        steps = max(1, math.ceil(abs(end - start) / ARC_STEP))
         a, b, c, d, e, f = self.matrix
-        cos, sin, span = math.cos, math.sin, end - start
         points = []
-        for step in range(steps + 1):
-            angle = start + span * step / steps if step else start
-            x, y = cx + r * cos(angle), cy + r * sin(angle)
+        for cos, sin in _turns(start, end):
+            x, y = cx + r * cos, cy + r * sin
             points.append((a * x + c * y + e, b * x + d * y + f))
+        steps = len(points) - 1
         if self.point is None:
             self.point = self.start = points[0]
         else:
             self._segment(points[0])
-        chords = [(*points[index], *points[index + 1]) for index in range(steps)]
-        self.path.extend(chords)
-        self.subpath.extend(chords)
+        self.subpath.extend([(*points[index], *points[index + 1]) for index in range(steps)])
         self.point = points[-1]
 
     def op_rectangle(self, x, y, w, h):
@@ -258,22 +259,25 @@ class StrokeReader:
         self.point = self.start = None
 
     def op_new_path(self):
-        self.path, self.subpath, self.areas, self.point, self.start = [], [], [], None, None
+        self.subpath, self.ended, self.point, self.start = [], [], None, None
 
     # Use of the path
     def op_stroke_preserve(self):
         if self.alpha > 0 and self.width > 0:
             a, b, c, d, _, _ = self.matrix
             half = self.width * math.sqrt(abs(a * d - b * c)) / 2
-            self._add_run(half, self.path)
+            self._add_run(half, self._path())
 
     def op_stroke(self):
         self.op_stroke_preserve()
         self.op_new_path()
 
     def op_fill_preserve(self):
-        segments = self.areas + self._closed_subpath()
-        if self.alpha > 0 and segments:
+        if self.alpha <= 0:
+            return
+        segments = [segment for ended in self.ended for segment in _closed(*ended)]
+        segments += _closed(self.subpath, self.point, self.start)
+        if segments:
             xs = [x for s in segments for x in (s[0], s[2])]
             ys = [y for s in segments for y in (s[1], s[3])]
             self.covers.append((self.order, (min(xs), min(ys), max(xs), max(ys)), segments, self.light, self.alpha))
@@ -303,10 +307,28 @@ class StrokeReader:
         return 1.0
 
 
+@lru_cache(maxsize=256)
+def _turns(start: float, end: float) -> tuple:
+    """(cos, sin) of the angles an arc from `start` to `end` is cut at (at most ARC_STEP apart): a deck's
+    thousands of circles and rounded corners share a few arcs, worked out once."""
+    steps = max(1, math.ceil(abs(end - start) / ARC_STEP))
+    span = end - start
+    angles = [start + span * step / steps if step else start for step in range(steps + 1)]
+    return tuple((math.cos(angle), math.sin(angle)) for angle in angles)
+
+
 @lru_cache(maxsize=1)
 def _handlers() -> dict:
     """{call name: StrokeReader method} of the calls that matter here (the rest are skipped unread)."""
     return {name[3:]: function for name, function in vars(StrokeReader).items() if name.startswith("op_")}
+
+
+def _closed(segments: list, point, start) -> list:
+    """A subpath as a fill closes it (back to its start); empty when it encloses no area (a lone line)."""
+    if point is not None and start is not None and point != start:
+        segments = segments + [(*point, *start)]
+    area = sum(x0 * y1 - x1 * y0 for x0, y0, x1, y1 in segments) / 2
+    return segments if abs(area) > 0.01 else []
 
 
 def _run_box(half, segments) -> tuple:

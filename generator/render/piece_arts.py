@@ -51,6 +51,8 @@ class FaceArts:
         self.size_findings: list[str] = []
         self.rules = preflight_rules(kit)
         self.findings_of: dict = {}   # (drawing key, shape, bleed, recorded?) -> its findings, checked once
+        from pnpgen.render.check_memo import CheckMemo
+        self.overprints_of = CheckMemo("faces", kit.root)   # what earlier builds' overprint checks found
 
     def svg(self, face, shape, bleed_pt: float) -> str:
         """The face's SVG document: its template rendered with its row, wrapped and clipped to the shape (the
@@ -140,7 +142,9 @@ class FaceArts:
             texts = record.get("texts", ())
             found = check_face(texts, shape, bleed_pt, self.rules, self._image_labels(record.get("svg_images", ())))
             if texts:  # a drawing without text has nothing a line could cross
-                found += overprints(texts, read_ink(record.get("ops", ())), bleed_pt)
+                found += self.overprints_of.findings(
+                    f"{key}:{round(bleed_pt, 3)}:{'ops' in record}",
+                    lambda: overprints(texts, read_ink(record.get("ops", ())), bleed_pt))
             self.findings_of[memo] = found
         lenient = face.params.get("piece", {}).get("table") in self.chosen_sizes
         for finding in found:

@@ -1,0 +1,89 @@
+"""What the overprint check found on each drawing, remembered in the user's cache: a drawing's findings
+depend only on its recorded calls and texts, which its content key names (its SVG, the images and kit fonts
+it shows, the renderer's code), and on the checking code, which the memo's salt names. A build into a new
+output folder, or after a data edit, takes the findings of every drawing checked before instead of reading
+its calls again; a new or changed drawing is checked as before. A memo that cannot be read or written only
+costs the checks. A build in another language checks every time (a finding names the translation's line,
+which can move while the drawing stays)."""
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+KEEP = 20000   # drawings remembered per kit and part: the ones this build checked first, then the newest others
+VERSION = 1
+
+
+@lru_cache(maxsize=1)
+def checker_salt() -> str:
+    """The code that turns recorded calls into findings: a change to it forgets every memo."""
+    from pnpgen import overlaps, preflight
+    from pnpgen.output_cache import source_fingerprint
+    from pnpgen.render import ink_lines
+    import sys
+    return f"{VERSION}:" + source_fingerprint(preflight, overlaps, ink_lines, sys.modules[__name__])
+
+
+class CheckMemo:
+    """{drawing key: findings} of one kit's part (`name`: faces, maps...), read once and written once."""
+
+    def __init__(self, name: str, kit_root: Path):
+        from pnpgen.resources import cache_folder
+        folder = cache_folder("checked-drawings")
+        where = str(Path(kit_root).resolve()) if kit_root else ""
+        key = hashlib.sha256(repr((where, name)).encode("utf-8")).hexdigest()[:32]
+        self.path = folder / f"{key}.json" if folder is not None else None
+        self.known: dict = self._read()
+        self.used: dict = {}
+        self.dirty = False
+
+    def _read(self) -> dict:
+        from pnpgen.signing import read_sealed
+        if self.path is None:
+            return {}
+        try:
+            stored = json.loads(read_sealed(self.path) or b"null")   # this user's pnpgen's only
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(stored, dict) or stored.get("salt") != checker_salt():
+            return {}
+        found = stored.get("findings")
+        return found if isinstance(found, dict) else {}
+
+    def findings(self, key: str, check) -> list[str]:
+        """The findings remembered for the drawing `key`, else check() (kept for the next build)."""
+        from pnpgen.i18n.translator import language
+        if language() is not None:   # a finding may name a .po line: checked every build
+            return check()
+        found = self.known.get(key)
+        if not isinstance(found, list):
+            found = check()
+            self.dirty = True
+        self.used[key] = found
+        return list(found)
+
+    def save(self) -> None:
+        """Written when a drawing was checked anew: this build's drawings first kept, then others up to KEEP."""
+        if not self.dirty or self.path is None:
+            return
+        from pnpgen.signing import seal
+        from pnpgen.whole_files import write_whole
+        kept = {key: found for key, found in self.known.items() if key not in self.used}
+        kept = dict(list(kept.items())[-max(0, KEEP - len(self.used)):]) if len(self.used) < KEEP else {}
+        data = {"salt": checker_salt(), "findings": {**kept, **self.used}}
+        try:
+            write_whole(self.path, seal(json.dumps(data).encode("utf-8")))
+        except OSError:
+            pass
+
+
+def drawing_key(svg: str, base: Path | None) -> str:
+    """The content key of an SVG drawn whole (a map, a board, a figure): as a face's, its text, the images
+    it shows (read from the kit folder `base`; none without one) and kit fonts it names, the renderer."""
+    from pnpgen.render.piece_arts import renderer_fingerprint, svg_key
+    if base is not None:
+        return svg_key(svg, Path(base))
+    from pnpgen.kit_fonts import fonts_key
+    return hashlib.sha1("\n".join((svg, fonts_key(svg), renderer_fingerprint())).encode("utf-8")).hexdigest()
