@@ -56,7 +56,7 @@ def test_a_counter_template_of_an_older_kit_that_writes_its_own_root_still_draws
 def test_the_faces_key_hashes_the_kit_s_images_but_not_the_build_s_own_output(tmp_path):
     """A build whose --out lies inside the kit writes previews there: they must not redraw every face. A face's
     key hashes the images its SVG shows, and no other file of the kit."""
-    from pnpgen.render.piece_arts import svg_key
+    from pnpgen.render.drawing_keys import svg_key
     kit, out = tmp_path / "kit", tmp_path / "kit" / "build"
     svg = '<svg xmlns="http://www.w3.org/2000/svg"><image href="art/red.png" width="4" height="4"/></svg>'
     paint(kit / "art" / "red.png", (200, 0, 0))

@@ -18,7 +18,8 @@ from pnpgen.layout.packing import Run, impose
 from pnpgen.layout.sheets import COUNTER_SHEET, settings_for
 from pnpgen.output_cache import content_key
 from pnpgen.problems import BuildError, display_path
-from pnpgen.render.piece_arts import FaceArts, renderer_fingerprint
+from pnpgen.render.drawing_keys import renderer_fingerprint
+from pnpgen.render.piece_arts import FaceArts
 
 SUFFIX = ".pdf"
 

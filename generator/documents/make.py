@@ -306,7 +306,7 @@ def type_key(kit) -> list[str]:
 def _art_key(text_key: str, figures: dict, root) -> str:
     """The finished PDF's key: the layout's, every art's SVG with the bytes of each image it links to (a
     swapped picture keeps its SVG), and the code that lays the art on."""
-    from pnpgen.render.piece_arts import svg_key
+    from pnpgen.render.drawing_keys import svg_key
     images: dict = {}
     return content_key_of(text_key, *_code("booklet", OVERLAY),
                           *(svg_key(a.svg, root, images) for f in figures.values() for a in f.arts))

@@ -82,7 +82,7 @@ class CheckMemo:
 def drawing_key(svg: str, base: Path | None) -> str:
     """The content key of an SVG drawn whole (a map, a board, a figure): as a face's, its text, the images
     it shows (read from the kit folder `base`; none without one) and kit fonts it names, the renderer."""
-    from pnpgen.render.piece_arts import renderer_fingerprint, svg_key
+    from pnpgen.render.drawing_keys import renderer_fingerprint, svg_key
     if base is not None:
         return svg_key(svg, Path(base))
     from pnpgen.kit_fonts import fonts_key

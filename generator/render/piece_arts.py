@@ -4,19 +4,16 @@ images it shows, replayed on later builds, and preflighted (text size and margin
 New faces are rendered and recorded in two processes when there are enough of them."""
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import os
-import re
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from functools import lru_cache
 from pathlib import Path
 
-from pnpgen import kit_files
 from pnpgen.lengths import mm
 from pnpgen.problems import BuildError
 from pnpgen.preflight import check_face, overprints, preflight_rules
+from pnpgen.render.drawing_keys import renderer_fingerprint, svg_key
 from pnpgen.render.ink_lines import read_ink
 from pnpgen.render.images import PLACED
 
@@ -25,7 +22,6 @@ MIN_DPI = 300
 WORKERS = 2
 PARALLEL_FROM = 48   # fewer new faces than this are drawn in this process: forking costs more than it saves
 CHUNK = 64           # faces a worker renders per task
-HREF = re.compile(r'href="([^"#][^"]*)"')
 
 
 class FaceArts:
@@ -304,32 +300,3 @@ def replayed(record: dict, where) -> object:
         return replay(record, for_pdf=True)
     except BuildError as exc:
         raise BuildError(f"{where}: {exc}") from None
-
-
-def svg_key(svg: str, root: Path, images: dict | None = None) -> str:
-    """The face's store key: its SVG text, the bytes of every image it references and of the kit fonts it
-    names, the renderer versions. `images` keeps each file's hash for the build (a picture shown on 500
-    faces is read once)."""
-    from pnpgen.kit_fonts import fonts_key
-    digest = hashlib.sha1(svg.encode("utf-8"))
-    images = {} if images is None else images
-    for ref in sorted(set(HREF.findall(svg))):
-        if ref not in images:
-            try:  # the kit reader's: a reference it refuses is refused again when drawn, with its message
-                images[ref] = hashlib.sha1(kit_files.read_bytes(root / ref, root)).digest()
-            except kit_files.KitFileError:
-                images[ref] = b""
-        digest.update(images[ref])
-    digest.update(fonts_key(svg).encode())
-    digest.update(renderer_fingerprint().encode())
-    return digest.hexdigest()
-
-
-@lru_cache(maxsize=1)
-def renderer_fingerprint() -> str:
-    """The versions and code that turn an SVG into stored calls: a change to any of them redraws every face."""
-    from pnpgen.output_cache import source_fingerprint
-    from pnpgen.render import face_store, fast_text, images, svg_ops
-    from pnpgen.render.cairo_lib import installed_version
-    renderer = f"cairosvg {installed_version('cairosvg')} cairocffi {installed_version('cairocffi')}"
-    return renderer + source_fingerprint(face_store, fast_text, images, svg_ops)

@@ -134,7 +134,7 @@ class FacePictures:
         """`drawn`: (face, shape) -> drawing key for this build (a face on 26 pieces is hashed once);
         `images`: each image file's hash for this build; `reads`: what each face template reads."""
         from pnpgen.export.decks import pixels, rasterise
-        from pnpgen.render.piece_arts import svg_key
+        from pnpgen.render.drawing_keys import svg_key
         if (face.key, shape) in drawn:
             return self.by_key[drawn[face.key, shape]]
         what = reads.of(face.template)
