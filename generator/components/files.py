@@ -98,9 +98,9 @@ def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
     from pnpgen.layout import packing, sheets as sheets_layout
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.components import titles
-    from pnpgen.render import pdf, piece_sheets, png
+    from pnpgen.render import home_bleed, pdf, piece_sheets, png
     tables, pages = plan
-    parts = [source_fingerprint(pdf, piece_sheets, png, sheets_layout, packing, duplex, titles),
+    parts = [source_fingerprint(pdf, piece_sheets, home_bleed, png, sheets_layout, packing, duplex, titles),
              renderer_fingerprint(), ctx.kit.title,
              group, repr([(p.side, p.header, p.header_side, p.slots) for p in pages]),
              repr(page_headers(ctx, group, plan))]
@@ -165,11 +165,12 @@ def draw_group(ctx, group: str, plan: tuple, arts: FaceArts, path, previews=()) 
     backs = [arts.art(piece.back, table.shape, settings.bleed) if piece.back else None
              for table, piece, settings in owners]
     bleed, doc = tables[0][2].bleed, None
+    shapes = [table.shape for table, _, _ in owners]
     for number, (page, words) in enumerate(zip(pages, page_headers(ctx, group, plan))):
         if doc is None:
             doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size, final=True)
         doc.new_page(*page.size)
-        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, None, bleed, *words)
+        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, shapes, bleed, *words)
         if previews:
             draw_preview(previews[number], page, owners, arts, (bleed, *words))
     doc.close()
@@ -217,7 +218,8 @@ def draw_preview(path, page, owners: list, arts: FaceArts, words: tuple) -> None
             record = arts.store.get(arts.key_of(face, table.shape, settings.bleed))
             shown[face] = replay(record) if record is not None else arts.art(face, table.shape, settings.bleed)
         pictures[slot.index] = shown.get(face)
-    save_png(str(path), page.size, lambda cr: draw_sheet_page(cr, page, pictures, None, *words))
+    shapes = [table.shape for table, _, _ in owners]
+    save_png(str(path), page.size, lambda cr: draw_sheet_page(cr, page, pictures, shapes, *words))
 
 
 def _placement(group, page_no, page, slot, table, piece, settings) -> dict:

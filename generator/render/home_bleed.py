@@ -1,0 +1,168 @@
+"""Bleed on the home sheets: each piece's edge colour carried past its cut, so a cut a little off shows the
+piece's own colour and not a white sliver. The sheets keep their layout (no piece moves, no page holds fewer):
+the bleed takes only the room around a piece that is no one's, half the gutter to a neighbour and at most
+HOME_BLEED, and where pieces share a cut line it takes none there (each piece's art already runs to the
+shared line, and painting past it would overprint the neighbour). Past the grid's outer edges it stays short
+of the crop marks and inside the printable area.
+
+The colour is sampled from the piece's own art just inside its cut, a segment of about a millimetre at a
+time, and painted as flat bands under the face: no text or picture is drawn twice, so the page's text and
+the overprint preflight read the same as without it. Backs get the same treatment on their own page, whose
+slots are already mirrored for the duplex flip, so each back's bleed lies behind its front's."""
+from __future__ import annotations
+
+import math
+
+from pnpgen.lengths import parse_length
+
+HOME_BLEED = parse_length("1.5mm")   # the most art is carried past a cut (publishers ask 1-3 mm)
+INSET = parse_length("0.35mm")       # where the edge colour is read: inside the cut, past its soft edge
+SEGMENT = parse_length("1mm")        # one band of colour along an edge
+PX_PER_PT = 3.0                      # the sampling raster (about 8.5 px/mm)
+PAPER_WHITE = 0.94                   # a sample lighter than this in every channel is paper: no bleed needed
+
+_edges: dict = {}                    # id(art) -> (art, bands): each distinct face sampled once
+
+
+def slot_allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[tuple]:
+    """(left, top, right, bottom) bleed allowed for each rect (x, y, w, h) of a page: half the gap to the
+    nearest neighbour on that side, none where another piece's box touches or overlaps (shared cut lines,
+    nested hexes), and toward the page's free edge at most `outer_cap` and never past `bounds`
+    (left, top, right, bottom)."""
+    out = []
+    for i, (x, y, w, h) in enumerate(rects):
+        room = [min(outer_cap, x - bounds[0]), min(outer_cap, y - bounds[1]),
+                min(outer_cap, bounds[2] - x - w), min(outer_cap, bounds[3] - y - h)]
+        for j, (ox, oy, ow, oh) in enumerate(rects):
+            if i == j:
+                continue
+            gap_x = max(ox - (x + w), x - (ox + ow))
+            gap_y = max(oy - (y + h), y - (oy + oh))
+            if gap_x < -0.01 and gap_y < -0.01:    # boxes overlap (nested hexes): no bleed anywhere
+                room = [0.0] * 4
+                break
+            if gap_y < HOME_BLEED * 2 and gap_x >= -0.01:    # beside us, sharing some height
+                side = 2 if ox >= x + w - 0.01 else 0
+                room[side] = min(room[side], max(0.0, gap_x) / 2)
+            if gap_x < HOME_BLEED * 2 and gap_y >= -0.01:    # above or below us
+                side = 3 if oy >= y + h - 0.01 else 1
+                room[side] = min(room[side], max(0.0, gap_y) / 2)
+        out.append(tuple(max(0.0, min(HOME_BLEED, r)) for r in room))
+    return out
+
+
+def outline_polygon(shape, x: float = 0.0, y: float = 0.0) -> list[tuple]:
+    """The piece's cut path as a clockwise polygon (a circle as 96 sides; rounded corners as the box)."""
+    kind, *numbers = shape.outline(x, y)[0]
+    if kind == "circle":
+        cx, cy, r = numbers
+        return [(cx + r * math.cos(-math.pi + 2 * math.pi * k / 96), cy + r * math.sin(-math.pi + 2 * math.pi * k / 96))
+                for k in range(96)]
+    if kind == "poly":
+        return list(numbers[0])
+    bx, by, w, h = numbers[:4]
+    return [(bx, by), (bx + w, by), (bx + w, by + h), (bx, by + h)]
+
+
+def edge_bands(art, shape, bleed: float) -> list[tuple]:
+    """[(colour, quad)] of the face's bleed in art points: for each edge segment whose colour just inside the
+    cut is not paper, a band from the cut outward HOME_BLEED deep (the clip decides how much shows)."""
+    key = id(art)
+    if key in _edges and _edges[key][0] is art:
+        return _edges[key][1]
+    if len(_edges) > 4096:
+        _edges.clear()
+    sample = _sampler(art)
+    polygon = outline_polygon(shape, bleed, bleed)
+    cx, cy = sum(p[0] for p in polygon) / len(polygon), sum(p[1] for p in polygon) / len(polygon)
+    bands = []
+    for a, b in zip(polygon, polygon[1:] + polygon[:1]):
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        if length < 1e-6:
+            continue
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        nx, ny = -uy, ux                                            # the normal pointing away from the centre
+        if nx * (cx - a[0]) + ny * (cy - a[1]) > 0:
+            nx, ny = -nx, -ny
+        pieces = max(1, round(length / SEGMENT))
+        for k in range(pieces):
+            t0, t1 = k / pieces * length, (k + 1) / pieces * length
+            mid = (t0 + t1) / 2
+            colour = sample(a[0] + ux * mid - nx * INSET, a[1] + uy * mid - ny * INSET)
+            if colour is None:
+                continue
+            over = 0.6 * HOME_BLEED          # past the segment's ends: meets its neighbour, fills a corner
+            lo, hi = t0 - (over if k == 0 else 0.05), t1 + (over if k == pieces - 1 else 0.05)
+            inner = 0.1                      # under the face's own edge, so no hairline shows at the cut
+            quad = [(a[0] + ux * lo - nx * inner, a[1] + uy * lo - ny * inner),
+                    (a[0] + ux * hi - nx * inner, a[1] + uy * hi - ny * inner),
+                    (a[0] + ux * hi + nx * HOME_BLEED, a[1] + uy * hi + ny * HOME_BLEED),
+                    (a[0] + ux * lo + nx * HOME_BLEED, a[1] + uy * lo + ny * HOME_BLEED)]
+            bands.append((colour, quad))
+    _edges[key] = (art, bands)
+    return bands
+
+
+def _sampler(art):
+    """A function (x, y in art points) -> the opaque, non-paper colour there as (r, g, b) 0-1, or None."""
+    import cairocffi
+    width, height = max(1, math.ceil(art.width * PX_PER_PT)), max(1, math.ceil(art.height * PX_PER_PT))
+    surface = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, width, height)
+    cr = cairocffi.Context(surface)
+    cr.scale(PX_PER_PT, PX_PER_PT)
+    cr.set_source_surface(art.recording, 0, 0)
+    cr.paint()
+    surface.flush()
+    data, stride = bytes(surface.get_data()), surface.get_stride()
+
+    def colour(x: float, y: float):
+        px, py = int(x * PX_PER_PT), int(y * PX_PER_PT)
+        if not (0 <= px < width and 0 <= py < height):
+            return None
+        b, g, r, a = data[py * stride + 4 * px: py * stride + 4 * px + 4]
+        if a < 230:
+            return None
+        rgb = tuple(round(c / a, 3) for c in (r, g, b))
+        return None if min(rgb) > PAPER_WHITE else rgb
+    return colour
+
+
+def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: tuple) -> None:
+    """The face's edge bands at (x, y) (art origin, bleed included), turned as the face is, cut to the
+    piece's cut box grown by `room` (left, top, right, bottom) on the page. The bands are cut here, not by a
+    clip: the page's clips stay one per face, as the duplex checks read them."""
+    if not any(room):
+        return
+    bands = edge_bands(art, shape, bleed)
+    left, top, right, bottom = room
+    box = (x + bleed - left, y + bleed - top, x + bleed + shape.w + right, y + bleed + shape.h + bottom)
+    cr.save()
+    for colour, quad in bands:
+        points = [(x + art.width - px, y + art.height - py) if turned else (x + px, y + py) for px, py in quad]
+        points = clip_to_box(points, box)
+        if len(points) < 3:
+            continue
+        cr.set_source_rgb(*colour)
+        cr.move_to(*points[0])
+        for point in points[1:]:
+            cr.line_to(*point)
+        cr.close_path()
+        cr.fill()
+    cr.restore()
+
+
+def clip_to_box(points: list[tuple], box: tuple) -> list[tuple]:
+    """A convex polygon cut to the box (left, top, right, bottom) (Sutherland-Hodgman)."""
+    for axis, limit, keep_below in ((0, box[0], False), (1, box[1], False), (0, box[2], True), (1, box[3], True)):
+        inside = (lambda p: p[axis] <= limit) if keep_below else (lambda p: p[axis] >= limit)
+        out = []
+        for a, b in zip(points, points[1:] + points[:1]):
+            if inside(a):
+                out.append(a)
+            if inside(a) != inside(b):
+                t = (limit - a[axis]) / (b[axis] - a[axis])
+                out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])))
+        points = out
+        if not points:
+            break
+    return points
