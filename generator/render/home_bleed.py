@@ -26,33 +26,35 @@ _edges: dict = {}                    # id(art) -> (art, bands): each distinct fa
 
 def slot_allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[tuple]:
     """(left, top, right, bottom) bleed allowed for each rect (x, y, w, h) of a page: half the gap to the
-    nearest neighbour on that side, none where another piece's box touches or overlaps (shared cut lines,
-    nested hexes), and toward the page's free edge at most `outer_cap` and never past `bounds`
+    nearest neighbour on that side (none across a shared cut line; a diagonal neighbour parts along the
+    axis with more room, so two grown boxes never meet), none at all where boxes overlap (nested hexes),
+    and toward the page's free edge at most `outer_cap` and never past `bounds`
     (left, top, right, bottom)."""
     out = []
     for i, (x, y, w, h) in enumerate(rects):
-        room = [min(outer_cap, x - bounds[0]), min(outer_cap, y - bounds[1]),
-                min(outer_cap, bounds[2] - x - w), min(outer_cap, bounds[3] - y - h)]
+        free = [x - bounds[0], y - bounds[1], bounds[2] - x - w, bounds[3] - y - h]
+        shared: list = [None] * 4               # half the gap to the nearest piece on that side
         for j, (ox, oy, ow, oh) in enumerate(rects):
             if i == j:
                 continue
             gap_x = max(ox - (x + w), x - (ox + ow))
             gap_y = max(oy - (y + h), y - (oy + oh))
             if gap_x < -0.01 and gap_y < -0.01:    # boxes overlap (nested hexes): no bleed anywhere
-                room = [0.0] * 4
+                shared = [0.0] * 4
                 break
-            if gap_y < HOME_BLEED * 2 and gap_x >= -0.01:    # beside us, sharing some height
-                side = 2 if ox >= x + w - 0.01 else 0
-                room[side] = min(room[side], max(0.0, gap_x) / 2)
-            if gap_x < HOME_BLEED * 2 and gap_y >= -0.01:    # above or below us
-                side = 3 if oy >= y + h - 0.01 else 1
-                room[side] = min(room[side], max(0.0, gap_y) / 2)
-        out.append(tuple(max(0.0, min(HOME_BLEED, r)) for r in room))
+            if gap_x >= -0.01 and gap_y >= -0.01:     # diagonal: both part along the axis with more room
+                if max(gap_x, gap_y) >= 2 * HOME_BLEED:
+                    continue
+                gap_x, gap_y = (gap_x, -1.0) if gap_x >= gap_y else (-1.0, gap_y)
+            side, gap = (2 if ox >= x + w - 0.01 else 0, gap_x) if gap_y < -0.01 else \
+                (3 if oy >= y + h - 0.01 else 1, gap_y)
+            shared[side] = min(max(0.0, gap) / 2, shared[side] if shared[side] is not None else HOME_BLEED)
+        out.append(tuple(max(0.0, min(HOME_BLEED, f, outer_cap if s is None else s)) for f, s in zip(free, shared)))
     return out
 
 
 def outline_polygon(shape, x: float = 0.0, y: float = 0.0) -> list[tuple]:
-    """The piece's cut path as a clockwise polygon (a circle as 96 sides; rounded corners as the box)."""
+    """The piece's cut path as a polygon (a circle as 96 sides; rounded corners as the box)."""
     kind, *numbers = shape.outline(x, y)[0]
     if kind == "circle":
         cx, cy, r = numbers
