@@ -95,3 +95,25 @@ def test_a_cut_half_a_millimetre_off_shows_the_pieces_colour_front_and_back(gutt
     y = gap_piece["y"] + gap_piece["h"] * 0.5 + 0.3 * MM
     own = colour_at(image, gap_piece["x"] + gap_piece["w"] - 0.6 * MM, y, scale)
     assert near(colour_at(image, middle - 0.3 * MM, y, scale), own)  # half the gutter is its own bleed
+
+
+def test_preflight_finds_coloured_edges_left_without_bleed():
+    from pnpgen.render.home_bleed import bare_edges
+    rects = [(0, 0, 36, 36), (36, 0, 36, 36), (72, 0, 36, 36)]
+    colours = {0: (0.8, 0.1, 0.1), 1: (0.8, 0.1, 0.1), 2: (0.1, 0.1, 0.8)}
+    rooms = slot_allowances(rects, FAR, HOME_BLEED)
+    found = bare_edges(rects, rooms, lambda i, side: colours[i])
+    assert found == [(1, "right", "neighbour"), (2, "left", "neighbour")]  # red beside red is no finding; red beside blue is, both ways
+    edge_of_page = slot_allowances(rects, (0, -99, 999, 999), HOME_BLEED)
+    assert (0, "left", "edge") in bare_edges(rects, edge_of_page, lambda i, side: colours[i])
+    assert bare_edges(rects, rooms, lambda i, side: None) == []  # art that stops short of the cut: nothing to say
+
+
+def test_a_build_says_where_art_has_no_bleed(gutter_build):
+    """Counter sheets stand right under their header band: the top row's art meets it with no bleed, and
+    the preflight names the tables and templates; the 1 mm gutter leaves no shared edge without bleed."""
+    _, manifest = gutter_build
+    assert not [w for w in manifest["warnings"] if "another colour" in w]
+    found = [w for w in manifest["warnings"] if "header band" in w]
+    assert any(w.startswith("preflight: counters-red.pdf: ") and "table units (unit-front.svg, page 1)" in w
+               for w in found)

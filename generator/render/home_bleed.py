@@ -67,7 +67,7 @@ def outline_polygon(shape, x: float = 0.0, y: float = 0.0) -> list[tuple]:
 
 
 def edge_bands(art, shape, bleed: float) -> list[tuple]:
-    """[(colour, quad)] of the face's bleed in art points: for each edge segment whose colour just inside the
+    """[(colour, quad, edge)] of the face's bleed in art points: for each edge segment whose colour just inside the
     cut is not paper, a band from the cut outward HOME_BLEED deep (the clip decides how much shows)."""
     key = id(art)
     if key in _edges and _edges[key][0] is art:
@@ -78,7 +78,7 @@ def edge_bands(art, shape, bleed: float) -> list[tuple]:
     polygon = outline_polygon(shape, bleed, bleed)
     cx, cy = sum(p[0] for p in polygon) / len(polygon), sum(p[1] for p in polygon) / len(polygon)
     bands = []
-    for a, b in zip(polygon, polygon[1:] + polygon[:1]):
+    for edge, (a, b) in enumerate(zip(polygon, polygon[1:] + polygon[:1])):
         length = math.hypot(b[0] - a[0], b[1] - a[1])
         if length < 1e-6:
             continue
@@ -100,7 +100,7 @@ def edge_bands(art, shape, bleed: float) -> list[tuple]:
                     (a[0] + ux * hi - nx * inner, a[1] + uy * hi - ny * inner),
                     (a[0] + ux * hi + nx * HOME_BLEED, a[1] + uy * hi + ny * HOME_BLEED),
                     (a[0] + ux * lo + nx * HOME_BLEED, a[1] + uy * lo + ny * HOME_BLEED)]
-            bands.append((colour, quad))
+            bands.append((colour, quad, edge))
     _edges[key] = (art, bands)
     return bands
 
@@ -139,7 +139,7 @@ def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, 
     left, top, right, bottom = room
     box = (x + bleed - left, y + bleed - top, x + bleed + shape.w + right, y + bleed + shape.h + bottom)
     cr.save()
-    for colour, quad in bands:
+    for colour, quad, _ in bands:
         points = [(x + art.width - px, y + art.height - py) if turned else (x + px, y + py) for px, py in quad]
         points = clip_to_box(points, box)
         if len(points) < 3:
@@ -168,3 +168,48 @@ def clip_to_box(points: list[tuple], box: tuple) -> list[tuple]:
         if not points:
             break
     return points
+
+
+SIDES = ("left", "top", "right", "bottom")     # the order of a room; a box's polygon edges run top, right,
+EDGE_OF_SIDE = {"top": 0, "right": 1, "bottom": 2, "left": 3}   # bottom, left
+
+
+def side_colour(art, shape, bleed: float, side: str, turned: bool):
+    """The mean colour just inside one side of a box-shaped face as it lies on the page, or None (paper)."""
+    if turned:
+        side = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}[side]
+    colours = [c for c, _, edge in edge_bands(art, shape, bleed) if edge == EDGE_OF_SIDE[side]]
+    if not colours:
+        return None
+    return tuple(sum(c[k] for c in colours) / len(colours) for k in range(3))
+
+
+def bare_edges(rects: list[tuple], rooms: list[tuple], colour_of) -> list[tuple[int, str, str]]:
+    """(rect index, side, "neighbour" or "edge") of every coloured edge of a box-shaped piece that gets no bleed (room under
+    0.25 mm) and whose cut a neighbour of another colour shares, or that meets the page's printable edge:
+    where a cut 0.5 mm off shows another colour or paper. `colour_of(index, side)` -> side_colour or None."""
+    out = []
+    for i, ((x, y, w, h), room) in enumerate(zip(rects, rooms)):
+        for k, side in enumerate(SIDES):
+            if room[k] >= parse_length("0.25mm") or colour_of(i, side) is None:
+                continue
+            across = [j for j, other in enumerate(rects) if j != i and _shares(rects[i], other, side)]
+            theirs = [colour_of(j, SIDES[(k + 2) % 4]) for j in across]
+            if not across:
+                out.append((i, side, "edge"))
+            elif any(c is None or max(abs(p - q) for p, q in zip(c, colour_of(i, side))) > 0.2 for c in theirs):
+                out.append((i, side, "neighbour"))
+    return out
+
+
+def _shares(mine: tuple, other: tuple, side: str) -> bool:
+    """Whether `other` lies right across `side` of `mine`, sharing part of that cut line."""
+    x, y, w, h = mine
+    ox, oy, ow, oh = other
+    if side in ("left", "right"):
+        line = x if side == "left" else x + w
+        edge = ox + ow if side == "left" else ox
+        return abs(line - edge) < 0.05 and min(y + h, oy + oh) - max(y, oy) > 0.5
+    line = y if side == "top" else y + h
+    edge = oy + oh if side == "top" else oy
+    return abs(line - edge) < 0.05 and min(x + w, ox + ow) - max(x, ox) > 0.5
