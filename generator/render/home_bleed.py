@@ -12,6 +12,7 @@ slots are already mirrored for the duplex flip, so each back's bleed lies behind
 from __future__ import annotations
 
 import math
+import weakref
 
 from pnpgen.lengths import parse_length
 
@@ -21,7 +22,9 @@ SEGMENT = parse_length("1mm")        # one band of colour along an edge
 PX_PER_PT = 3.0                      # the sampling raster (about 8.5 px/mm)
 PAPER_WHITE = 0.94                   # a sample lighter than this in every channel is paper: no bleed needed
 
-_edges: dict = {}                    # id(art) -> (art, bands): each distinct face sampled once
+_edges: dict = {}                    # id(art) -> (weak reference to the art, bands): each distinct face sampled
+                                     # once, without keeping its recording (and the fonts in it) alive: a
+                                     # failed build's fonts must go with it (pnpgen.render.font_reset)
 
 
 def slot_allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[tuple]:
@@ -70,7 +73,7 @@ def edge_bands(art, shape, bleed: float) -> list[tuple]:
     """[(colour, quad, edge)] of the face's bleed in art points: for each edge segment whose colour just inside the
     cut is not paper, a band from the cut outward HOME_BLEED deep (the clip decides how much shows)."""
     key = id(art)
-    if key in _edges and _edges[key][0] is art:
+    if key in _edges and _edges[key][0]() is art:
         return _edges[key][1]
     if len(_edges) > 4096:
         _edges.clear()
@@ -101,7 +104,7 @@ def edge_bands(art, shape, bleed: float) -> list[tuple]:
                     (a[0] + ux * hi + nx * HOME_BLEED, a[1] + uy * hi + ny * HOME_BLEED),
                     (a[0] + ux * lo + nx * HOME_BLEED, a[1] + uy * lo + ny * HOME_BLEED)]
             bands.append((colour, quad, edge))
-    _edges[key] = (art, bands)
+    _edges[key] = (weakref.ref(art), bands)
     return bands
 
 
