@@ -50,8 +50,22 @@ def bleed_rooms(page: SheetPage, shapes) -> dict:
             max(r[1] + r[3] for r in rects))
     crop = any(_outside(cut, grid) for cut in page.cuts)
     outer = CROP_GAP / 2 if crop else HOME_BLEED
-    rooms = slot_allowances(rects, mark_bounds(page.size, page.header, page.header_side), outer)
+    rooms = slot_allowances(rects, _into_the_header(mark_bounds(page.size, page.header, page.header_side),
+                                                    page.header_side), outer)
     return {slot.index: room for slot, room in zip(page.slots, rooms)}
+
+
+HEADER_BLEED = 0.5 * 72 / 25.4  # a grid's top row may bleed this far into the band above it: what a cut 0.5 mm off
+                                # needs, and less than the 1.5 pt the lowest band text keeps above its bottom edge
+
+
+def _into_the_header(bounds: tuple, side: str) -> tuple:
+    """The bounds grown by HEADER_BLEED on the header band's side, so the row against the band is not left
+    bare: a cut a little off would show paper there."""
+    left, top, right, bottom = bounds
+    grow = {"top": (0, -HEADER_BLEED, 0, 0), "bottom": (0, 0, 0, HEADER_BLEED),
+            "left": (-HEADER_BLEED, 0, 0, 0), "right": (0, 0, HEADER_BLEED, 0)}.get(side, (0, 0, 0, 0))
+    return left + grow[0], top + grow[1], right + grow[2], bottom + grow[3]
 
 
 def _outside(cut: tuple, grid: tuple) -> bool:
