@@ -354,8 +354,17 @@ def _list(args) -> int:
     colours = ", ".join(c.name for c in kit.colours) or "none"
     head = [f"{kit.title}" + (f": {kit.subtitle}" if kit.subtitle else ""),
             f"Players {kit.players[0]}-{kit.players[1]}; colours {colours}", ""]
-    sys.stdout.write("\n".join(head + component_listing(kit)) + "\n")
+    sys.stdout.write("\n".join(head + component_listing(kit, _declared_checks(kit.root))) + "\n")
     return EXIT_OK
+
+
+def _declared_checks(root: Path) -> list:
+    """kit.yaml's `checks:` as written (the kit loaded, so it reads), for `list` to find the names they tie
+    a table's column to."""
+    from pnpgen.kit_folder import KIT_FILE
+    from pnpgen.yamlio import load_yaml
+    checks = load_yaml(Path(root) / KIT_FILE, Path(root)).get("checks")
+    return checks if isinstance(checks, list) else []
 
 
 BUILD_ARGS = {"kit", "data", "strict", "lang", "budget", "out", "paper", "counter_size", "only", "quiet", "verbose",
@@ -387,9 +396,16 @@ def _build(args) -> int:
             print(f"warning: {warning}", file=sys.stderr)
         if not args.quiet:
             print(f"Built {said.title} ({', '.join(said.parts) or 'manifest only'}) into {said.kit_out} "
-                  f"in {seconds:.2f} s:")
+                  f"in {seconds:.2f} s{_paper_words(Path(said.kit_out))}:")
             _print_files(Path(said.kit_out), said.files)
     return EXIT_OK
+
+
+def _paper_words(kit_out: Path) -> str:
+    """A kit's own paper, said when it is not the user's usual one (pnpgen.usual_paper)."""
+    from pnpgen.paper_use import read_manifest
+    from pnpgen.usual_paper import paper_said, usual_paper
+    return paper_said(read_manifest(kit_out), usual_paper())
 
 
 def _print_files(kit_out: Path, files: list) -> None:

@@ -44,9 +44,11 @@ def build_manifest(kit: Kit, pieces: list[Piece], options: dict, parts: dict, pr
                    given: dict) -> dict:
     """The new manifest; parts not built this time keep their previous entries. `options`: every option's
     value used (defaults too); `given`: those the user gave, which a reprint replays (pnpgen diff --write)."""
+    from pnpgen.paper_use import printing_of_parts
     by_group = Counter(p.group for p in pieces)
     merged_parts = dict((previous or {}).get("parts", {}))
     merged_parts.update(parts)
+    merged_parts = {name: merged_parts[name] for name in sorted(merged_parts)}
     return {
         "kit": kit.id,
         "title": kit.title,
@@ -56,7 +58,8 @@ def build_manifest(kit: Kit, pieces: list[Piece], options: dict, parts: dict, pr
         "totals": {"pieces": len(pieces), "by_group": dict(by_group)},
         "inventory": inventory(kit, pieces),
         "pieces": piece_entries(pieces),
-        "parts": {name: merged_parts[name] for name in sorted(merged_parts)},
+        "parts": merged_parts,
+        "printing": printing_of_parts(merged_parts, options.get("duplex") or "long"),  # file: how to print it
     }
 
 

@@ -92,7 +92,7 @@ def _check_place(path: Path, info: os.stat_result, what: str) -> None:
         raise refusal(path, f"{what} is a symbolic link, which pnpgen never follows or replaces")
     if not stat.S_ISDIR(info.st_mode):
         raise refusal(path, f"{what} is a file, not a folder pnpgen built")
-    if os.path.ismount(path):
+    if is_mount(path):
         raise refusal(path, f"{what} is a mount point")
 
 
@@ -102,7 +102,7 @@ def check_within(folder: Path, device: int) -> None:
         for name in folders + files:
             path = os.path.join(here, name)
             info = os.lstat(path)
-            if info.st_dev != device or (stat.S_ISDIR(info.st_mode) and os.path.ismount(path)):
+            if info.st_dev != device or (stat.S_ISDIR(info.st_mode) and is_mount(path)):
                 raise refusal(Path(path), "a mount point inside a folder pnpgen would replace")
             if stat.S_ISLNK(info.st_mode):
                 raise refusal(Path(path), "a symbolic link inside a folder pnpgen would replace (never followed)")
@@ -206,6 +206,27 @@ def _strings(value):
             yield from _strings(item)
 
 
+MOUNTINFO = Path("/proc/self/mountinfo")
+
+
+def is_mount(path) -> bool:
+    """Whether `path` is a mount point: os.path.ismount sees a new device or a root, but a bind mount of a
+    folder from the same file system keeps both, so Linux's own list of mount points is asked too."""
+    return os.path.ismount(path) or os.path.realpath(path) in mount_points()
+
+
+def mount_points() -> frozenset:
+    """Every mount point of this process (Linux: /proc/self/mountinfo, field 5, octal escapes undone);
+    none where that file is not there."""
+    try:
+        lines = MOUNTINFO.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
+    except OSError:
+        return frozenset()
+    unescape = re.compile(r"\\([0-7]{3})")
+    return frozenset(unescape.sub(lambda m: chr(int(m.group(1), 8)), line.split(" ")[4])
+                     for line in lines if len(line.split(" ")) > 4)
+
+
 def _lstat(path: Path) -> os.stat_result | None:
     try:
         return os.lstat(path)
@@ -237,7 +258,7 @@ def _remove_on(path: Path, device: int) -> bool:
         if not stat.S_ISDIR(info.st_mode):
             os.unlink(path)
             return True
-        if os.path.ismount(path):
+        if is_mount(path):
             return False
         gone = all([_remove_on(path / name, device) for name in os.listdir(path)])
         if gone:

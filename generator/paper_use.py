@@ -1,13 +1,16 @@
-"""How much paper each file of a build takes, read back from its manifest, so the build's summary can say
-what a player will feed the printer: pages, and sheets of which paper (a double-sided file takes one sheet
-for each front and its back). A document's reading copy points to its imposed copy, the one to print; a
-poster of a paper's size is that paper, printed to its edges."""
+"""How much paper each file of a build takes and on how many sides it prints, read back from its manifest,
+so the build's summary can say what a player will feed the printer: pages, sheets of which paper (a
+double-sided file takes one sheet for each front and its back), and "print double-sided, flip on the long
+edge" or "print one-sided" (duplexing a one-sided file puts the next sheet's fronts on its backs). A
+document's reading copy points to its imposed copy, the one to print; a poster of a paper's size is that
+paper, printed to its edges."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 from pnpgen.documents import imposed_copy
+from pnpgen.duplex import FLIP_WORDS
 from pnpgen.paper import PAPER
 
 PAPER_NAMES = {"letter": "Letter", "a4": "A4", "a3": "A3", "a2": "A2", "tabloid": "Tabloid",
@@ -16,13 +19,31 @@ SAME_SIZE = 1.0  # points: a poster this close to a paper's size, either way rou
 
 
 def paper_of_files(kit_out: Path) -> dict[str, str]:
-    """{file path relative to the kit's folder: "6 pages, 3 sheets of letter"} for every file the manifest
-    lists; {} without a readable manifest (the summary then names the files alone)."""
+    """{file path relative to the kit's folder: "6 pages, 3 sheets of Letter; print double-sided, flip on the
+    long edge"} for every file the manifest lists; {} without a readable manifest (the summary then names
+    the files alone)."""
+    manifest = read_manifest(kit_out)
+    duplex = (manifest.get("options") or {}).get("duplex") or "long"
+    return {path: (f"{_describe(entry, part, backs)}; {sides}" if entry else sides)
+            for path, entry, part, backs, sides in _printed_files(manifest, duplex)}
+
+
+def printing_of_parts(parts: dict, duplex: str) -> dict[str, str]:
+    """{file: how to print it} for the manifest: "print double-sided, flip on the long edge" (and how to
+    bind it), "print one-sided", or, for a document's reading copy, which file to print instead."""
+    return {path: sides for path, _, _, _, sides in _printed_files({"parts": parts}, duplex)}
+
+
+def read_manifest(kit_out: Path) -> dict:
     try:
         manifest = json.loads((kit_out / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    out = {}
+    return manifest if isinstance(manifest, dict) else {}
+
+
+def _printed_files(manifest: dict, duplex: str):
+    """(path, entry or None for a reading copy, part, has backs, how to print it) for every file listed."""
     for part in (manifest.get("parts") or {}).values():
         if not isinstance(part, dict):
             continue
@@ -31,9 +52,25 @@ def paper_of_files(kit_out: Path) -> dict[str, str]:
         paths = {entry["path"] for entry in entries}
         for entry in entries:
             imposed = imposed_copy(entry["path"])
-            out[entry["path"]] = (_reading_copy(entry, imposed) if imposed in paths
-                                  else _describe(entry, part, entry["path"] in backs))
-    return out
+            if imposed in paths:
+                yield entry["path"], None, part, False, _reading_copy(entry, imposed)
+            else:
+                has_backs = entry["path"] in backs
+                yield entry["path"], entry, part, has_backs, sides_of(entry, part, has_backs, duplex)
+
+
+def is_two_sided(entry: dict, part: dict, has_backs: bool) -> bool:
+    """A file with backs, an imposed booklet, or any file of a part printed duplex (aid cards, counters)."""
+    return has_backs or "binding" in entry or "duplex" in part or "duplex" in (part.get("sheet") or {})
+
+
+def sides_of(entry: dict, part: dict, has_backs: bool, duplex: str) -> str:
+    """How to print the file: both sides with the build's one flip (a booklet then folded and stapled), or
+    one side only."""
+    if not is_two_sided(entry, part, has_backs):
+        return "print one-sided"
+    binding = "; fold the stack in half and staple on the fold" if "binding" in entry else ""
+    return f"print double-sided, {FLIP_WORDS.get(duplex, FLIP_WORDS['long'])}{binding}"
 
 
 def sheets_of(entry: dict, part: dict, has_backs: bool) -> int:
@@ -42,8 +79,7 @@ def sheets_of(entry: dict, part: dict, has_backs: bool) -> int:
     cards, counter sheets), one for any other."""
     if "sheets" in entry:
         return entry["sheets"]
-    two_sided = has_backs or "binding" in entry or "duplex" in part or "duplex" in (part.get("sheet") or {})
-    return -(-entry["pages"] // 2) if two_sided else entry["pages"]
+    return -(-entry["pages"] // 2) if is_two_sided(entry, part, has_backs) else entry["pages"]
 
 
 def _describe(entry: dict, part: dict, has_backs: bool) -> str:
@@ -51,8 +87,7 @@ def _describe(entry: dict, part: dict, has_backs: bool) -> str:
     paper = PAPER_NAMES.get(entry.get("paper"), entry.get("paper") or "paper")
     if paper == "poster" and entry.get("page_size"):
         paper = _poster_paper(entry["page_size"])
-    binding = f"; {entry['binding']}" if isinstance(entry.get("binding"), str) else ""
-    return f"{_count(pages, 'page')}, {_count(sheets, 'sheet')} of {paper}{binding}"
+    return f"{_count(pages, 'page')}, {_count(sheets, 'sheet')} of {paper}"
 
 
 def _reading_copy(entry: dict, imposed: str) -> str:

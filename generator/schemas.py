@@ -106,8 +106,10 @@ KIT = Record({
     }, "{min_text, cut_margin}"), {"min_text": "6pt", "cut_margin": "1mm"}, "what every build checks on every piece"),
     "languages": optional(ListOf(Str(r"[a-z]{2,3}(_[A-Z]{2})?", "a language code such as en, fr, es or pt_BR")),
                           [], "the editions the kit prints in, its source language first (docs/translations.md)"),
-    "translate": optional(MapOf(ListOf(Str())), {}, "more printed words: a data file's keys whose values a "
-                                                    "translated edition prints in its language"),
+    "translate": optional(MapOf(ListOf(Str()), key=Str(r"[A-Za-z0-9_][A-Za-z0-9_./-]*",
+                                                      "a kit file's path such as data/markers.yaml")),
+                          {}, "more printed words: a data file's keys whose values a translated edition prints "
+                              "in its language"),
     "budgets": optional(Record({
         name: optional(Int(1, getattr(CEILINGS, name)), getattr(DEFAULT_BUDGETS, name), doc)
         for name, doc in BUDGET_DOCS.items()

@@ -18,9 +18,11 @@ class TextError(BuildError):
 
 
 def join_and(items, word: str = "and") -> str:
-    """['a', 'b', 'c'] -> 'a, b and c'."""
+    """['a', 'b', 'c'] -> 'a, b and c', the last word in the edition's language (' and ' is pnpgen's own; a
+    kit marks any other, `_(" then ")`)."""
+    from pnpgen.i18n.translator import words
     items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])}{words(f' {word} ')}{items[-1]}"
 
 
 def read_text(path: Path, root: Path) -> str:

@@ -4,31 +4,14 @@ asks for more is told, at its `budgets:` line, how the user may grant it, and bu
 from __future__ import annotations
 
 import os
-import shutil
-import time
 from pathlib import Path
 
 import pytest
 
 from pnpgen.cli import main
+from tests.limit_helpers import kit, run_timed  # noqa: F401 (kit: a fixture)
 
-MINI = Path(__file__).resolve().parent / "kits" / "mini"
 LOOP = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}\n"
-
-
-@pytest.fixture
-def kit(tmp_path) -> Path:
-    root = tmp_path / "mini"
-    shutil.copytree(MINI, root)
-    return root
-
-
-def _run(capsys, *argv) -> tuple[int, str, float]:
-    capsys.readouterr()
-    start = time.monotonic()
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.err + captured.out, time.monotonic() - start
 
 
 def _ask(kit: Path, budgets: str) -> int:
@@ -40,13 +23,13 @@ def _ask(kit: Path, budgets: str) -> int:
 
 def test_a_kit_asking_for_more_is_told_at_its_line_and_gets_the_default(kit, capsys):
     line = _ask(kit, "{memory_mb: 16384, cpu_seconds: 3600, face_kb: 1024}")
-    code, said, _ = _run(capsys, "validate", "--quick", "--data", kit)
+    code, said, _ = run_timed(capsys, "validate", "--quick", "--data", kit)
     assert code == 0, said
     warning = next(w for w in said.splitlines() if "budgets.memory_mb" in w)
     assert f"kit.yaml:{line}: warning: budgets.memory_mb: the kit asks for 16384" in warning, said
     assert "it has 2048" in warning and "`--budget memory_mb=16384`" in warning, warning
     assert "budgets.cpu_seconds" in said and "budgets.face_kb" not in said, said  # lowering is the kit's to do
-    code, said, _ = _run(capsys, "validate", "--quick", "--data", kit, "--strict")
+    code, said, _ = run_timed(capsys, "validate", "--quick", "--data", kit, "--strict")
     assert code == 1 and "budgets.memory_mb" in said, said
 
 
@@ -56,7 +39,7 @@ def test_a_looping_kit_that_raised_its_cpu_stops_at_the_grant(kit, capsys):
     _ask(kit, "{template_seconds: 300, cpu_seconds: 3600}")
     with open(kit / "rules" / "01-rules.md", "a", encoding="utf-8") as handle:
         handle.write(LOOP)
-    code, said, seconds = _run(capsys, "validate", "--quick", "--data", kit, "--budget", "template_seconds=1")
+    code, said, seconds = run_timed(capsys, "validate", "--quick", "--data", kit, "--budget", "template_seconds=1")
     assert code == 1 and "01-rules.md" in said and "over the template_seconds budget" in said, said
     assert "`--budget template_seconds=300`" in said and "Traceback" not in said, said
     assert seconds < 20
@@ -69,11 +52,11 @@ def test_the_users_config_file_grants_and_the_option_wins(kit, capsys):
     config.parent.mkdir(parents=True, exist_ok=True)
     try:
         config.write_text("# my machine\ntemplate_seconds: 1\n", encoding="utf-8")
-        code, said, seconds = _run(capsys, "validate", "--quick", "--data", kit)
+        code, said, seconds = run_timed(capsys, "validate", "--quick", "--data", kit)
         assert code == 1 and "(CPU seconds of one template, chapter or text: 1)" in said, said
         assert str(config) in said and seconds < 20, said
         config.write_text("template_seconds: lots\n", encoding="utf-8")
-        code, said, _ = _run(capsys, "validate", "--quick", "--data", kit, "--budget", "template_seconds=1")
+        code, said, _ = run_timed(capsys, "validate", "--quick", "--data", kit, "--budget", "template_seconds=1")
         assert code == 2 and f"{config}:1: template_seconds: template_seconds must be a whole number" in said, said
     finally:
         config.unlink()
@@ -86,7 +69,7 @@ def test_the_users_config_file_grants_and_the_option_wins(kit, capsys):
     ("memory_mb=99999999", "from 1 to 16384"),
 ])
 def test_a_mistaken_budget_option_is_a_usage_error(kit, capsys, option, words):
-    code, said, _ = _run(capsys, "validate", "--quick", "--data", kit, "--budget", option)
+    code, said, _ = run_timed(capsys, "validate", "--quick", "--data", kit, "--budget", option)
     assert code == 2 and words in said and "Traceback" not in said, said
 
 

@@ -12,6 +12,7 @@ from aid_helpers import all_text, build, colour_box, embedded_font_problems, hex
 from conftest import edit
 from pnpgen.aids.imposition import card_sheet, content_frame
 from pnpgen.paper import half_page_size
+from print_words import inside, print_phrase_boxes
 
 DASH = "\u2013"
 
@@ -147,11 +148,32 @@ def test_a4_and_one_per_page(tmp_path):
     _, manifest = build(tmp_path / "a4", "--paper", "a4")
     part = manifest["parts"]["cards"]
     assert part["files"][0]["page_size"] == pytest.approx([841.89, 595.276], abs=0.01)
-    _, manifest = build(tmp_path / "one", "--cards-per-sheet", "1")
+    kit_out, manifest = build(tmp_path / "one", "--cards-per-sheet", "1")
     part = manifest["parts"]["cards"]
     assert part["files"][0]["page_size"] == [612.0, 792.0] and part["files"][0]["pages"] == 16
     for entry in part["cards"]:
         assert entry["front"]["card"] == entry["back"]["card"]
+    _assert_print_words_off_the_cards(kit_out / "cards.pdf", part, said=True)
+
+
+def _assert_print_words_off_the_cards(pdf: Path, part: dict, said: bool) -> None:
+    """No print instruction overlaps a card's cut box (issue 37: it would stay on the cut card); one-per-page
+    sheets say it in the page margin above the card."""
+    pages = {}
+    for entry in part["cards"]:
+        for side in ("front", "back"):
+            pages.setdefault(entry[side]["page"], []).append(entry[side]["card"])
+    found = {page: print_phrase_boxes(pdf, page - 1) for page in pages}
+    assert not [(page, phrase) for page, boxes in found.items() for phrase, box in boxes
+                if any(inside(box, card) for card in pages[page])]
+    assert bool(found[1]) == said and (said or not any(found.values()))
+
+
+def test_two_cards_a_sheet_carry_no_print_line(built):
+    """Two half-page cards fill the sheet: there is no margin off the cards, so the sheet says nothing about
+    printing (the summary and the calibration sheet do)."""
+    pdf, part = built
+    _assert_print_words_off_the_cards(pdf, part, said=False)
 
 
 def test_fonts_embedded_and_builds_identical(built, tmp_path):

@@ -15,10 +15,10 @@ def test_list_prints_the_full_inventory(run_cli):
     assert result.code == 0
     out = result.out  # the generic listing: table by table, row by row (Space Empires 4X's counters are tables)
     assert "Units: 368 (92 per colour), squares 15.9 mm, two-sided" in out
-    assert "SC Scout" in out and "MS MS Pipeline" in out
+    assert "Scout (SC)" in out and "MS Pipeline " in out and "MS MS" not in out
     assert "Home System markers: 104 (26 per colour)" in out and "Deep Space markers: 102," in out
     deep = out.split("Deep Space markers")[1].split("\n\n")[0]
-    assert deep.strip().splitlines()[-1].split() == ["doomsday-machine-3", "1"]
+    assert deep.strip().splitlines()[-1].split() == ["Doomsday", "Machine", "(value", "3)", "1"]
     assert "Total: 796 pieces in 6 print files" in out
     assert "Hex map: Duel, small galaxy (duel-small), 69 hexes on a 15 x 6 grid, flat-topped, 31.8 mm" in out
     assert out.count("Hex map: ") == 6   # every scenario's map (they were left out)
@@ -117,3 +117,18 @@ def test_a_build_that_fails_while_drawing_ends_as_a_load_error_does(run_cli, tmp
     assert f"card-front.svg.j2:{line}: integer division or modulo by zero" in result.err
     assert result.err.splitlines()[-1] == "1 error(s); nothing was built or changed."
     assert not (tmp_path / "out" / "kit").exists()
+
+
+def test_list_speaks_the_kit_s_words(run_cli):
+    """Names, not ids: a marker's kind by the name data/markers.yaml gives it (tied by kit.yaml's `checks:`),
+    no id said twice, and rows that share a name say how they differ."""
+    out = run_cli("list").out
+    rows = [line.strip() for line in out.splitlines() if line.startswith("  ")]
+    for raw in ("black_hole", "barren_planet", "homeworld ", "lost_in_space", "MS MS"):
+        assert not any(raw in row for row in rows), raw
+    for tables in out.split("\n\n"):
+        names = [row.rsplit(None, 1)[0] for row in tables.splitlines()[1:] if row.startswith("  ")]
+        assert len(names) == len(set(names)), names  # two lines of one table never read alike
+    deep = out.split("Deep Space markers")[1].split("\n\n")[0]
+    assert "Black Hole " in deep and "Warp Point (value 1)" in deep and "Warp Point (value 2)" in deep
+    assert "Homeworld damage (value 20, back value 15)" in out and "Destroyer (DD)" in out

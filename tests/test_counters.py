@@ -112,11 +112,12 @@ def test_pages_name_the_kit_the_group_and_the_sheet(sheets, manifest):
 
 def test_calibration_sheet_tells_which_offset_to_enter(sheets):
     reader = PdfReader(sheets / "duplex-calibration.pdf")
-    assert len(reader.pages) == 2
+    assert len(reader.pages) == 4         # the portrait sheet, and the landscape one for the booklet and aid cards
+    assert reader.pages[2].mediabox.width > reader.pages[2].mediabox.height
     back = reader.pages[1].extract_text()
     assert "--back-offset X,Y" in back and "X (mm)" in back and "Y (mm)" in back  # the option to pass
     assert "pnpgen" not in back and "Rebuild" not in back  # the reader holds paper, not the tool
-    assert "+5" in back and "-10" in back
+    assert "+5" in back and "-10" in back and "+20" in back and "flip check" in back
 
 
 def pdf_fonts(pdf) -> list[tuple[str, bool]]:

@@ -34,7 +34,7 @@ def test_a_new_unit_type_in_yaml_reaches_the_inventory_without_code(run_cli, kit
     with (kit_copy / "components/units.yaml").open("a") as f:  # a row at the end of the units table
         f.write(unit)
     listing = run_cli("list", "--data", kit_copy)
-    assert "Units: 380 (95 per colour)" in listing.out and "XX Experimental" in listing.out
+    assert "Units: 380 (95 per colour)" in listing.out and "Experimental (XX)" in listing.out
     assert run_cli("build", "--data", kit_copy, "--out", tmp_path, "--only", "manifest", "--quiet").code == 0
     manifest = json.loads((tmp_path / "space-empires-4x" / "manifest.json").read_text())
     labels = sorted(p["label"] for p in manifest["pieces"] if p["ref"] == "units.XX" and p["colour"] == "red")

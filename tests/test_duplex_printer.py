@@ -61,6 +61,9 @@ def check_build(kit_out: Path, flip: str) -> dict:
         count, problems = pdf_misfits(kit_out / name, flip, sorted(backs), backed.get(name))
         checked, bad = checked + count, bad + problems
         first_pages[name] = PdfReader(str(kit_out / name)).pages[0].extract_text()
+    cards = manifest.get("parts", {}).get("cards")
+    if cards and cards["cards_per_sheet"] == 2:  # the cards fill the sheet: no margin to say it in, the manifest does
+        first_pages[cards["files"][0]["path"]] = cards["duplex"]
     return {"checked": checked, "bad": bad, "first_pages": first_pages,
             "calibration": (kit_out / "duplex-calibration.pdf").is_file()}
 

@@ -46,7 +46,9 @@ class Printed:
         self.root = root
         manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
         self.placements = manifest["parts"]["components"]["placements"]
-        self.booklet = pdf_pages(root / "booklet.pdf")
+        # each page without its running footer ("Eclipse Combat 9"), so a sentence over a page break reads whole
+        self.booklet = [re.sub(r" Eclipse [A-Za-z ,'-]{1,40} \d+$", "", page)
+                        for page in pdf_pages(root / "booklet.pdf")]
 
     def piece_text(self, ref: str, side: str = "front") -> str:
         p = next(q for q in self.placements if q["ref"] == ref and q["side"] == side)
@@ -151,10 +153,10 @@ def test_a_ruled_rule_is_marked_where_it_prints(printed):
     for key, rule in ruled.items():
         marked = squash(rule["text"] + f" (Kit ruling: {r['rulings'][rule['ruling']]['title']}.)")
         assert marked in booklet, key
-        if key != "reputation_keep":        # the combat card prints it too, checked below
+        if key not in ("reputation_keep", "ambassadors"):   # combat card: below; ambassadors: booklet only
             assert marked in cards, key
     move = squash(printed.piece_text("summary-cards.summary-red"))
-    assert "enemyshipspinit.(Kitruling.)" in move
+    assert squash(f"enemy ships pin it. (Kit ruling: {r['rulings']['pinning']['title']}.)") in move
 
 
 # --------------------------------------------------------------------------------- rules stated once
@@ -208,7 +210,7 @@ def test_player_board_bounds_reputation_and_ambassadors(printed):
     slots = yaml.safe_load((KIT / "data" / "game.yaml").read_text(encoding="utf-8"))["reputation_slots"]
     for colour in ("red", "black"):
         area = text_in_box(printed.root / "boards" / f"player-{colour}-poster.pdf", 344, 218, 76, 79)
-        assert "Reputation track (kit ruling)" in area
+        assert f"Reputation track (kit ruling {ruling_number('reputation_slots')})" in area
         labels = re.findall(r"Ambassador|Either|Reputation(?! track)", area)
         assert sorted(labels) == sorted(s.capitalize() for s in slots) and len(labels) == 4
 
@@ -227,8 +229,8 @@ def test_booklet_has_figures_and_explains_every_sector_symbol(printed):
     say = rules()["say"]
     setup = next(i for i, page in enumerate(printed.booklet) if "Reading a sector" in page)
     figure_page = " ".join(printed.booklet[setup:setup + 2])
-    assert "Front: Sector hexes: 204" in figure_page and "Vega" in figure_page  # the art's own text
-    assert "Front: Summary cards: summary-red" in " ".join(printed.booklet)
+    assert "Front: Sector hexes: Vega" in figure_page and "204" in figure_page  # the art's own text
+    assert "Front: Summary cards: Red player" in " ".join(printed.booklet)
     for word in ("discovery symbol", "artifact", "ancient ship", "wormhole", "advanced square", "ring"):
         assert word in figure_page, word
     booklet = squash(" ".join(printed.booklet))
@@ -265,7 +267,8 @@ def test_every_species_side_says_it_is_not_played(printed):
               if row["ring"] == "start"]
     assert len(starts) == 6
     for sid in starts:
-        assert "notplayedinthisset(kitruling)" in squash(printed.piece_text(f"sectors.{sid}", "back")), sid
+        mark = f"notplayedinthisset(kitruling{ruling_number('terran_only')})"
+        assert mark in squash(printed.piece_text(f"sectors.{sid}", "back")), sid
         assert "notplayed" not in squash(printed.piece_text(f"sectors.{sid}"))
     assert "Terransideup" in squash(" ".join(printed.booklet))
 
@@ -314,3 +317,153 @@ def test_a_rules_file_linked_to_a_list_or_a_text_is_located(tmp_path, run_cli, t
     held = "a text" if target.endswith(".csv") else "a list"
     assert result.code == 1 and "no attribute" not in result.err, result.err
     assert f"data/rules.yaml:1: holds {held}, where the kit's texts read a mapping: `rulings:`" in result.err
+
+
+# ------------------------------------------------------------------------------- issue 39: the kinds of
+# disagreement a rules lawyer found, each caught if it came back
+
+# Rules stated once (rules.yaml `say`) and every printed piece that quotes them besides the booklet: two texts
+# of one rule can only differ if a piece stops quoting the data.
+PRINTED_ON = {"upgrade_parts": ["summary-cards.summary-red", "summary-cards.summary-black"],
+              "population_tokens": ["boards/player-red-poster.pdf", "boards/player-white-poster.pdf"]}
+
+
+def printed_text(printed: Printed, where: str) -> str:
+    if where.endswith(".pdf"):
+        return squash(" ".join(pdf_pages(printed.root / where)))
+    return squash(printed.piece_text(where))
+
+
+def test_every_rule_stated_once_prints_in_the_booklet_and_where_it_is_quoted(printed):
+    """Every `say` rule is in the booklet word for word (with its ruling's mark where it has one), and the pieces
+    that restate it print the same words (issue 39: the Upgrade card said "parts you have the technology for",
+    the booklet's Hull needed none)."""
+    r = rules()
+    booklet = squash(" ".join(printed.booklet))
+    for key, rule in r["say"].items():
+        text = rule["text"] + (f" (Kit ruling: {r['rulings'][rule['ruling']]['title']}.)" if rule.get("ruling") else "")
+        assert squash(text) in booklet, key
+    for key, places in PRINTED_ON.items():
+        for where in places:
+            assert squash(r["say"][key]["text"]) in printed_text(printed, where), (key, where)
+    everything = booklet + "".join(printed_text(printed, w) for w in ("summary-cards.summary-red", "reference.pdf"))
+    assert "youhavethetechnologyfor" not in everything
+
+
+def test_every_ship_part_can_be_fitted_by_the_printed_upgrade_rule(printed):
+    """A ruling must not leave a printed rule unreachable: every part tile needs either no technology (a
+    basic part, named in the booklet's list) or a technology the game has; the basic parts are exactly the
+    parts with no technology in ship-parts.csv."""
+    parts = list(csv.DictReader((KIT / "components" / "ship-parts.csv").open(encoding="utf-8")))
+    techs = {row["name"] for row in csv.DictReader((KIT / "components" / "technologies.csv").open(encoding="utf-8"))}
+    basic = [p["name"] for p in parts if not p["tech"]]
+    assert basic == ["Ion Cannon", "Electron Computer", "Hull", "Nuclear Drive", "Nuclear Source"]
+    assert all(p["tech"] in techs for p in parts if p["tech"])
+    listed = "The basic parts are " + ", ".join(basic[:-1]) + " and " + basic[-1] + "."
+    assert " ".join(printed.booklet).count(listed) == 2
+
+
+def test_a_found_part_is_placed_as_the_source_says(printed):
+    """Seed 002: a found ship part may go on a ship at once or wait for an Upgrade; the booklet says both."""
+    text = squash(rules()["say"]["found_part"]["text"])
+    assert squash("fitted at once, free") in text and squash("fitted later by an Upgrade") in text
+    assert text in squash(" ".join(printed.booklet))
+
+
+def test_the_population_count_departs_from_the_source_only_marked(printed):
+    """The source lists 264 population cubes (44 a colour); the set prints the tracks' 33 and marks it."""
+    game = yaml.safe_load((KIT / "data" / "game.yaml").read_text(encoding="utf-8"))
+    table = yaml.safe_load((KIT / "components" / "population.yaml").read_text(encoding="utf-8"))
+    per_colour = table["counts"]["per_colour"]
+    if per_colour != 264 // 6:
+        assert per_colour == 3 * game["cubes_per_track"]
+        title = rules()["rulings"]["population_count"]["title"]
+        assert squash(f"{per_colour} population tokens (Kit ruling: {title})") in squash(" ".join(printed.booklet))
+
+
+def test_every_piece_table_has_a_rule_in_the_booklet(printed):
+    """A piece printed with no rule for it is dead: the crowded-hex tiles carry the source's rule, and the
+    ambassadors say whose token moves and where a received one goes (the player board has room for one)."""
+    r = rules()
+    actions = squash(printed.chapter("The six actions"))
+    assert squash(r["say"]["crowded"]["text"]) in actions and "crowded-hextile" in squash(r["say"]["crowded"]["text"])
+    slots = yaml.safe_load((KIT / "data" / "game.yaml").read_text(encoding="utf-8"))["reputation_slots"]
+    assert any(slot in ("ambassador", "either") for slot in slots)
+    assert "ambassadororeitherspace" in squash(r["say"]["ambassadors"]["text"])
+
+
+def table_calls(text: str) -> list[str]:
+    """The charts a chapter prints: the names its `table('...')` calls give, the last dotted part."""
+    return [name.split(".")[-1] for name in re.findall(r"table\('([^']+)'", text)]
+
+
+def unsourced(chapters: dict[str, str], sources: dict) -> list[str]:
+    """Charts printed with no `sources` entry, or whose chapter does not print the entry's note."""
+    return [f"{name}: {chart}" for name, text in chapters.items() for chart in table_calls(text)
+            if not sources.get(chart) or "data.rules.sources" not in text]
+
+
+def test_every_chart_carries_a_source_note(printed):
+    """The booklet promises every number from the published game rather than the source is marked: each
+    chart of the booklet and the reference sheet has a `sources` entry, printed as "Source: ..."."""
+    sources = rules()["sources"]
+    chapters = {p.name: p.read_text(encoding="utf-8") for p in sorted((KIT / "rules").glob("*.md"))}
+    chapters["reference.md"] = (KIT / "reference.md").read_text(encoding="utf-8")
+    assert len([c for text in chapters.values() for c in table_calls(text)]) >= 5
+    assert unsourced(chapters, sources) == []
+    booklet = squash(" ".join(printed.booklet))
+    for key, note in sources.items():                       # every note is printed, with its word
+        assert squash(f"Source: {note}") in booklet, key
+    assert squash(f"Source: {sources['actions']}") in squash(" ".join(pdf_pages(printed.root / "reference.pdf")))
+    doctored = {"08-tiles.md": "{{ table('weapons', columns=['name']) }}"}
+    assert unsourced(doctored, sources) == ["08-tiles.md: weapons"]
+
+
+def ruling_number(rid: str) -> int:
+    """A ruling's number in the Kit rulings chapter: its place in rules.yaml `rulings`."""
+    return list(rules()["rulings"]).index(rid) + 1
+
+
+def bare_marks(text: str) -> list[str]:
+    """'kit ruling' marks that name neither a title ('Kit ruling: <title>') nor a number ('kit ruling 3')."""
+    return [m.group(0) for m in re.finditer(r"kit ruling(?!: | \d)\W{0,3}", text, re.I)]
+
+
+def test_rulings_are_marked_by_title_or_number_on_every_piece_and_board(printed):
+    """"(Kit ruling.)" with no title tells a player nothing to look up: every mark on the pieces, the boards and
+    the reference names its ruling, by title or by its number in the chapter (which numbers its list)."""
+    files = sorted(printed.root.glob("*.pdf")) + sorted((printed.root / "boards").glob("*-poster.pdf"))
+    for path in files:
+        if path.name not in ("booklet.pdf", "booklet-imposed.pdf"):
+            assert bare_marks(" ".join(pdf_pages(path))) == [], path.name
+    assert bare_marks("enemy ships pin it. (Kit ruling.)") == ["Kit ruling.)"]
+    chapter = squash(printed.chapter(RULINGS))
+    for number, ruling in enumerate(rules()["rulings"].values(), 1):
+        assert squash(f"{number}. {ruling['title']}.") in chapter, number
+    supply = squash(" ".join(pdf_pages(printed.root / "boards" / "supply-poster.pdf")))
+    for rid in ("reputation_draws", "reputation_slots", "tiles_two_players"):
+        assert squash(f"Kit ruling: {rules()['rulings'][rid]['title']}") in supply, rid
+
+
+def figure_refs() -> list[str]:
+    return [ref for p in sorted((KIT / "rules").glob("*.md"))
+            for ref in re.findall(r"figure\('([^']+)'\)", p.read_text(encoding="utf-8"))]
+
+
+def test_no_figure_caption_prints_a_raw_id(printed):
+    """A caption names the piece in the kit's words (the row's name), never a data id like 'summary-red'."""
+    booklet = " ".join(printed.booklet)
+    captions = re.findall(r"(?:Front|Back): ([A-Z][^:]*?): (.+?)(?=\s?(?:Front|Back):|\s[A-Z][a-z]+\s[a-z]|$)", booklet)
+    assert len(figure_refs()) == 2 and len(captions) >= 4
+    for ref in figure_refs():
+        row_id = ref.split(".", 1)[1]
+        assert f": {row_id}" not in booklet, ref
+    assert not any("-" in name and " " not in name for _, name in captions), captions
+
+
+def test_sheet_titles_are_one_per_file(printed):
+    """Each file's pages carry one title (tokens.pdf and tiles.pdf mixed tables' names page to page)."""
+    for name in ("tokens", "tiles", "cards", "sectors"):
+        titles = {re.sub(r" · (front|back) \d+ of \d+", "", line) for page in pdf_pages(printed.root / f"{name}.pdf")
+                  for line in re.findall(r"Eclipse · [^·]+ · (?:front|back) \d+ of \d+", page)}
+        assert len(titles) == 1, (name, titles)

@@ -128,6 +128,22 @@ def test_a_mount_point_inside_an_old_build_is_refused_and_never_emptied(place, r
     assert not (out / "mini" / "cards.pdf").exists()
 
 
+def test_a_bind_mount_from_the_same_file_system_is_a_mount_point_too(place, run_cli, monkeypatch):
+    """A bind mount of a folder on the same device keeps st_dev and fools os.path.ismount; the kernel's list
+    of mount points (here made to hold `usb`, as /proc/self/mountinfo would) does not."""
+    kit, out = place
+    assert run_cli("build", "--data", kit, "--out", out, "--quiet").code == 0
+    usb = out / "mini" / "usb"
+    (usb / "thesis.tex").parent.mkdir(parents=True)
+    (usb / "thesis.tex").write_text("chapter one", encoding="utf-8")
+    monkeypatch.setattr(owned_folders, "mount_points", lambda: frozenset({os.path.realpath(usb)}))
+    assert not os.path.ismount(usb)
+    result = run_cli("build", "--data", kit, "--out", out, "--quiet")
+    assert result.code == 1 and "mount point" in result.err and "usb" in result.err, result.err
+    owned_folders.remove_tree(out / "mini")
+    assert (usb / "thesis.tex").read_text(encoding="utf-8") == "chapter one"
+
+
 def test_a_rebuild_replaces_its_own_build_and_an_unmarked_old_build(place, run_cli):
     kit, out = place
     assert run_cli("build", "--data", kit, "--out", out, "--quiet").code == 0

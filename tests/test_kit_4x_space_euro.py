@@ -25,13 +25,13 @@ MM = 72 / 25.4
 COLOURS = ("red", "blue", "yellow", "white")
 
 # The prototype's player deck, card by card: (top half, bottom half); tactics are the purple halves.
-DECK = [("Move", "Manoeuvres"), ("Move", "Engage"), ("Move", "Sell"), ("Move", "Colonize"), ("Move", "Outpost"),
+DECK = [("Move", "Swift Manoeuvres"), ("Move", "Engage"), ("Move", "Sell"), ("Move", "Colonize"), ("Move", "Outpost"),
         ("Engage", "Hidden Weapons"), ("Engage", "Outpost"), ("Engage", "Research"), ("Outpost", "Colonize"),
         ("Build", "Outpost"), ("Build", "Colonize"), ("Build", "Decoy Fleet"), ("Research", "Decoy Fleet"),
         ("Research", "Hidden Weapons"), ("Produce", "Sell"), ("Produce", "Sell"), ("Produce", "Build"),
-        ("Produce", "Sympathisers"), ("Sell", "Sympathisers"), ("Colonize", "Manoeuvres")]
+        ("Produce", "Local Sympathisers"), ("Sell", "Local Sympathisers"), ("Colonize", "Swift Manoeuvres")]
 HALVES = {"Move": 5, "Engage": 4, "Sell": 4, "Produce": 4, "Outpost": 4, "Colonize": 4, "Build": 4, "Research": 3,
-          "Manoeuvres": 2, "Hidden Weapons": 2, "Decoy Fleet": 2, "Sympathisers": 2}
+          "Swift Manoeuvres": 2, "Hidden Weapons": 2, "Decoy Fleet": 2, "Local Sympathisers": 2}
 ANOMALIES = {"Wormhole": 2, "Aliens": 2, "Smugglercave": 3, "Emptyspace": 2, "Blackmarket": 1}
 PLANETS = {  # quadrant: {planet: (population, goods)}
     "Q1": {"P1": (1, "orange"), "P2": (1, "orange"), "P3": (1, "none"), "P4": (2, "teal")},
@@ -106,12 +106,12 @@ def test_tactics_carry_a_lightning_mark_and_their_own_colour(built):
     actions = yaml.safe_load((KIT / "data" / "actions.yaml").read_text())
     colours = {a["name"]: a["banner"].lower() for a in actions.values()}
     tactics = {a["name"] for a in actions.values() if a["kind"] == "tactic"}
-    assert tactics == {"Manoeuvres", "Hidden Weapons", "Decoy Fleet", "Sympathisers"}
+    assert tactics == {"Swift Manoeuvres", "Hidden Weapons", "Decoy Fleet", "Local Sympathisers"}
     assert {colours[t] for t in tactics} == {"#800080"}
     assert colours["Move"] == "#3fa538" and colours["Engage"] == "#d8301e"
     assert colours["Sell"] == colours["Produce"] and colours["Outpost"] == colours["Colonize"]
     assert colours["Build"] == colours["Research"]
-    assert len({colours[n] for n in ("Move", "Engage", "Sell", "Outpost", "Build", "Manoeuvres")}) == 6
+    assert len({colours[n] for n in ("Move", "Engage", "Sell", "Outpost", "Build", "Swift Manoeuvres")}) == 6
     assert "bolt(" in (KIT / "templates" / "_euro.svg.j2").read_text().split("macro half(")[1]
 
 
@@ -540,8 +540,8 @@ def test_cards_aid_and_booklet_print_the_same_words(built):
     kit_out, manifest = built
     booklet, cards = booklet_text(kit_out), card_texts(kit_out, manifest)
     numbers = ruling_numbers()
-    for name in ("Move", "Produce", "Sell", "Outpost", "Colonize", "Build", "Sympathisers"):
-        body, extra = cards[name]
+    for name in ("Move", "Produce", "Sell", "Outpost", "Colonize", "Build", "Local Sympathisers"):
+        body, extra = cards[squeeze(name)]
         body = re.sub(r"kitruling\d+\(seethebooklet\)$", "", body)
         assert f'Card:"{body}"Extras:"{extra}"' in booklet, name
     aid = "".join(page_texts(kit_out / "aids.pdf"))
@@ -549,9 +549,181 @@ def test_cards_aid_and_booklet_print_the_same_words(built):
         assert cards[name][1] in aid, name
     rules, game = kit_yaml("rules"), kit_yaml("game")
     bureaucracy = "".join(page_texts(kit_out / "cards.pdf"))
-    for key in ("bureaucracy_card", "bureaucracy_loss", "bureaucracy_discard"):
+    for key in ("bureaucracy_card", "bureaucracy_loss"):
         said = squeeze(rules["say"][key])
         assert said in bureaucracy and said in booklet, key
+    hand = squeeze(rules["rulings"][numbers["bureaucracy_hand"] - 1]["text"])
+    assert f"{hand}(kitruling{numbers['bureaucracy_hand']})" in bureaucracy
+    assert f"{hand}(Kitruling{numbers['bureaucracy_hand']}.)" in booklet
     end = squeeze(rules["end"].format(**game))
     assert end in aid and end in booklet
     assert squeeze(rules["rulings"][numbers["final_tie"] - 1]["text"]) in aid
+
+
+# Issue 39: each kind of disagreement a rules lawyer found, caught if it comes back ---------------------------
+# (1) two printed texts of one rule differ; (2) a ruling makes another printed rule unreachable; (3) a
+# departure from the prototype without its mark (a renamed card, a chart whose numbers come from elsewhere).
+
+TEMPLATE_PRINTS = {"bureaucracy-front": "cards.pdf", "aid-front": "aids.pdf", "aid-back": "aids.pdf",
+                   "deck-front": "cards-red.pdf", "tech-double": "technology.pdf"}
+SAY = re.compile(r"""say\.(\w+)|say\[["'](\w+)["']\]|q\.say\(["'](\w+)["']\)""")
+RULING = re.compile(r"""(?:q\.ruling|ruling_no)\(["'](\w+)["']\)|"equalto", "(\w+)"\)\|first""")
+
+
+def quoted_by(path: Path) -> tuple[set[str], set[str]]:
+    """The `say` keys and the ruling ids a chapter or template quotes from data/rules.yaml."""
+    text = path.read_text(encoding="utf-8")
+    says = {next(g for g in m if g) for m in SAY.findall(text)}
+    rulings = {next(g for g in m if g) for m in RULING.findall(text)} & set(ruling_numbers())
+    return says, rulings
+
+
+def test_every_rule_stated_once_reads_the_same_wherever_it_is_printed(built):
+    """Each `say` sentence and each ruling a template quotes is printed word for word in that template's PDF and
+    in the booklet; a card's words about itself ("this card") are quoted by the booklet as the card's (Card:
+    "..."), not pasted into a sentence of its own; every turn step and every action's extras carry their ruling mark on the aid
+    as in the booklet, and a tactic's text its mark."""
+    kit_out, manifest = built
+    booklet, rules, game = booklet_text(kit_out), kit_yaml("rules"), kit_yaml("game")
+    numbers, by_id = ruling_numbers(), {r["id"]: r for r in kit_yaml("rules")["rulings"]}
+    pdfs = {pdf: "".join(page_texts(kit_out / pdf)) for pdf in set(TEMPLATE_PRINTS.values())}
+    chapter_says = set().union(*(quoted_by(p)[0] for p in sorted((KIT / "rules").glob("*.md"))))
+    assert chapter_says >= set(rules["say"]), set(rules["say"]) - chapter_says     # no rule lives on a card alone
+    for template, pdf in TEMPLATE_PRINTS.items():
+        says, rulings = quoted_by(KIT / "templates" / f"{template}.svg.j2")
+        for key in says:
+            words = squeeze(rules["say"][key].format(**game))
+            assert words in pdfs[pdf] and words in booklet, (template, key)
+            if "thiscard" in words.lower():     # the card speaking of itself: the booklet quotes it as such
+                assert f'Card:"{words}' in booklet, key
+        for rid in rulings:
+            words = squeeze(by_id[rid]["text"].format(**game))
+            assert f"{words}(kitruling{numbers[rid]})" in pdfs[pdf], (template, rid)
+            assert f"{words}(Kitruling{numbers[rid]}.)" in booklet, (template, rid)
+    aid = pdfs["aids.pdf"]
+    for step in rules["turn"]:
+        words = squeeze(step["head"] + step["text"].format(**game))
+        mark = f"(kitruling{numbers[step['ruling']]})" if step.get("ruling") else ""
+        assert aid.count(words + mark) == len(COLOURS), step["head"]
+        assert words + mark.replace("k", "K", 1).replace(")", ".)") in booklet, step["head"]
+    for a in kit_yaml("actions").values():       # the aid prints an action's extras, a tactic's text
+        if a.get("ruling"):
+            words = squeeze(a["extra" if a["kind"] == "action" else "text"].format(**game))
+            assert aid.count(f"{words}(kitruling{numbers[a['ruling']]})") == len(COLOURS), a["name"]
+
+
+def test_no_stale_wording_comes_back(built):
+    """The words issue 39 found: a label repeating its sentence, a sacrificed decoy, the old tactic names, the
+    ruling that kept settlers at home."""
+    kit_out, _ = built
+    everything = booklet_text(kit_out) + "".join("".join(page_texts(kit_out / f)) for f in set(TEMPLATE_PRINTS.values()))
+    for stale in ("Anytime:Youmaydiscard", "sacrifice", "Settlersnevertravel", "Settlersstayput"):
+        assert stale not in everything, stale
+    assert not re.search(r"(?<!Swift)Manoeuvres|(?<!Local)Sympathisers", everything)
+
+
+def test_card_names_are_the_prototypes():
+    """A tactic is called what the prototype's heading calls it ('Swift Manoeuvres', not 'Manoeuvres'), and an
+    action's name is its heading or the noun of it ('Outpost' for 'Establish Outpost'): a renamed card would be
+    a departure with no mark."""
+    from tests.test_own_words import SEEDS
+    prototype = SEEDS / "003_4c5344dac5907064.txt"      # the seeds README: the 4X Space Euro prototype
+    if not prototype.is_file():
+        pytest.skip(f"{prototype} is missing")
+    text = prototype.read_text(encoding="utf-8")
+    actions_part, tactics_part = text.split("### Card Tactics")
+    actions_part = actions_part.split("### Card Actions")[1]
+    tactic_heads = {h.strip().lower() for h in re.findall(r"^#### (.+)$", tactics_part.split("\n## ")[0], re.M)}
+    action_heads = [h.strip(" :").lower() for h in re.findall(r"^#### (.+)$", actions_part, re.M)]
+    for a in kit_yaml("actions").values():
+        if a["kind"] == "tactic":
+            assert a["name"].lower() in tactic_heads, a["name"]
+        else:
+            assert any(h.split()[-1] == a["name"].lower() for h in action_heads), a["name"]
+
+
+# Where may a settler stand? Colonize puts one where its owner has the outpost; only a rule that lets settlers
+# move takes one anywhere else. These texts need a settler on a planet without its owner's outpost.
+AWAY = [re.compile(p, re.I) for p in (
+    r"rival settlers",                                     # the by-force defence, the outpost battle
+    r"your settlers stand on a planet where a rival",      # the takeover
+    r"your settlers take a rival outpost",                 # the Quiet takeover tile and its ruling
+    r"rival outpost \(you need a warship or settler there", # the Engage card
+    r"warship or settler on the planet",                   # attacking an outpost
+)]
+MOVES = re.compile(r"settlers? (?:move|travel|ride)[^.]*any planet", re.I)
+STUCK = re.compile(r"settlers? (?:never (?:travel|move)|stays? (?:put|on its planet))", re.I)
+
+
+def printed_rule_texts(kit_dir: Path) -> list[str]:
+    """Every rule text of the kit: the `say` sentences and rulings, the card halves, the special tiles and the
+    chapters' own words."""
+    data = lambda name: yaml.safe_load((kit_dir / "data" / f"{name}.yaml").read_text(encoding="utf-8"))
+    rules, actions = data("rules"), data("actions")
+    tiles = yaml.safe_load((kit_dir / "components" / "techdouble.yaml").read_text(encoding="utf-8"))["rows"]
+    texts = list(rules["say"].values()) + [r["text"] for r in rules["rulings"]]
+    texts += [a["text"] for a in actions.values()] + [t["text"] for t in tiles if t.get("text")]
+    texts += [re.sub(r"\s+", " ", p.read_text(encoding="utf-8")) for p in sorted((kit_dir / "rules").glob("*.md"))]
+    return texts
+
+
+def dead_settler_rules(kit_dir: Path) -> list[str]:
+    """The texts that need a settler away from its owner's outpost, when no rule can bring one there."""
+    texts = printed_rule_texts(kit_dir)
+    can_move = any(MOVES.search(t) for t in texts) and not any(STUCK.search(t) for t in texts)
+    needing = [p.pattern for p in AWAY if any(p.search(t) for t in texts)]
+    assert len(needing) == len(AWAY), set(p.pattern for p in AWAY) - set(needing)   # the patterns still match
+    return [] if can_move else needing
+
+
+def test_no_ruling_leaves_a_settler_rule_dead():
+    """Issue 39: 'Settlers never travel' with 'One outpost to a planet' left settlers only on their owner's
+    outpost planet, so the takeover, the Quiet takeover tiles, rival settlers in a defence, settler attacks and
+    the Engage card's 'or settler there' could never happen. A rule must let a settler reach such a planet."""
+    assert dead_settler_rules(KIT) == []
+    moves = [r for r in kit_yaml("rules")["rulings"] if MOVES.search(r["text"])]
+    assert [r["id"] for r in moves] == ["settlers_travel"]
+
+
+def test_a_ruling_that_keeps_settlers_home_is_caught(euro_copy):
+    edit(euro_copy / "data" / "rules.yaml", 'text: "Settlers move only with a fleet',
+         'text: "Settlers never travel. They move only with a fleet')
+    assert len(dead_settler_rules(euro_copy)) == len(AWAY)
+
+
+CHART = re.compile(r"""table\(['"]([\w-]+)['"]\)""")
+SOURCE = re.compile(r"""q\.source\(["']([\w-]+)["']\)""")
+
+
+def charts_without_source(kit_dir: Path) -> list[str]:
+    """Charts a chapter prints that data/rules.yaml `sources:` does not account for, and source notes a chapter
+    names that have no words."""
+    sources = yaml.safe_load((kit_dir / "data" / "rules.yaml").read_text(encoding="utf-8")).get("sources") or {}
+    chapters = "".join(p.read_text(encoding="utf-8") for p in sorted((kit_dir / "rules").glob("*.md")))
+    charts = set(CHART.findall(chapters))
+    return sorted((charts - set(sources)) | {s for s in SOURCE.findall(chapters) if not sources.get(s)})
+
+
+def test_every_chart_and_list_of_numbers_says_where_it_comes_from(built):
+    """Every chart the booklet prints has a sources entry; the deck list, the technology tiles, the market
+    prices and the board's numbers, which the prototype's rules text does not give, carry a 'Source:' note."""
+    kit_out, _ = built
+    assert charts_without_source(KIT) == []
+    sources, booklet = kit_yaml("rules")["sources"], booklet_text(kit_out)
+    chapters = {p.name: p.read_text(encoding="utf-8") for p in (KIT / "rules").glob("*.md")}
+    assert {"deck", "technology", "markets", "board"} <= {k for k, v in sources.items() if v}
+    for chart, note in sources.items():
+        if note:
+            assert squeeze(f"Source: {note}") in booklet, chart
+    # where a chapter prints such numbers (not only counts pieces): the halves of the deck, the tiles' effects,
+    # the start prices, the centre's population
+    for printed, note in (("tables.deck.rows|selectattr", "deck"), ("in tables.techdouble.rows", "technology"),
+                          ("table('markets')", "markets"), ("population {{ data.game.centre_population", "board")):
+        where = [name for name, text in chapters.items() if printed in text]
+        assert where and all(f'q.source("{note}")' in chapters[name] for name in where), (printed, where)
+
+
+def test_a_chart_printed_without_a_source_entry_is_caught(euro_copy):
+    edit(euro_copy / "rules" / "06-outer-rim.md", "{{ table('anomalies') }}",
+         "{{ table('anomalies') }}\n{{ table('pieces') }}\n*{{ q.source(\"smugglers\") }}*")
+    assert charts_without_source(euro_copy) == ["pieces", "smugglers"]

@@ -570,6 +570,11 @@ def test_every_ruling_printed_outside_the_chapter_says_kits_choice(built, bookle
 
 # --- item 3: one statement of each rule, quoted word for word ----------------------------------------------
 
+def rule_text(key: str) -> str:
+    """The one text of a rule: a `say` sentence, or a ruling's rule."""
+    return SAY[key] if key in SAY else RULINGS[key]["rule"]
+
+
 @pytest.mark.parametrize("table, row, side, key", [
     ("components", "ripper-beam", "front", "ripper_charge"),
     ("components", "organic-armor", "front", "organic_heal"),
@@ -583,7 +588,7 @@ def test_every_ruling_printed_outside_the_chapter_says_kits_choice(built, bookle
     ("armour", "standard-armor", "front", "standard_armour"),
 ])
 def test_a_card_prints_the_booklets_sentence(cards, booklet, table, row, side, key):
-    sentence = plain(SAY[key])
+    sentence = plain(rule_text(key))
     assert sentence in booklet, key
     for text in card_texts(cards, table, row, side):
         assert sentence in text, (row, text)
@@ -596,3 +601,125 @@ def test_a_marker_too_large_for_its_sector_is_located(broken, capsys):
     assert main(["validate", "--data", str(broken)]) == 1
     err = capsys.readouterr().err
     assert re.search(r"boards/galaxy\.yaml:\d+: places\[\d+\] \(B1\)\.holds: markers", err), err
+
+
+# --- issue 39: no second text of a rule, numbers agree with their sentence, no unmarked departure --------
+
+# What each rule is about, as a pattern over squashed printed text: any printed sentence matching it that is not
+# the rule's own text (or the source's account in its ruling's 'why') is a second text of that rule, free to
+# disagree with the first, as the booklet's 'outside combat' did with the Organic Armor card and the phase
+# summary's 'enemy ships or planets' with the booklet's 'enemy ships or enemy planets'.
+SUBJECTS = {
+    "organic_heal": r"OrganicArmor[^.]*(roll|die|5or6|above4)|(roll|die)[^.]*OrganicArmor"
+                    r"|(good|each|every)(card)?rolls?[^.]*mend",
+    "combat_move": r"end\w{0,12}ina?sectors?(with|where|holding|that)",
+    "empty_deck": r"(deck|pile)[^.]*(runsdry|runsout|runout|empty|nevers?end)",
+}
+
+
+@pytest.fixture(scope="module")
+def printed(built, cards, booklet):
+    """Every printed text of the kit by name: the booklet (without its page footers), both references and
+    each card face."""
+    root, _ = built
+    texts = {name: plain(pdf_text(root / name)) for name in ("reference.pdf", "reference-card.pdf")}
+    texts["booklet.pdf"] = booklet
+    for file, side, table, row, colour, text in cards:
+        texts[f"{file}:{table}.{row}:{colour}:{side}"] = plain(text)
+    return texts
+
+
+def second_texts(text: str, key: str) -> list[str]:
+    """Sentences of the text about the rule `key` that are neither its one text nor its ruling's 'why'."""
+    for own in (rule_text(key), RULINGS.get(key, {}).get("why", "")):
+        if own:
+            text = text.replace(plain(own), " ")
+    return [s for s in re.split(r"\.|\n", text) if re.search(SUBJECTS[key], s)]
+
+
+@pytest.mark.parametrize("key", sorted(SUBJECTS))
+def test_no_rule_is_printed_a_second_time_in_other_words(printed, key):
+    """Card, booklet and references may only state a rule by quoting its one text: a sentence about the same
+    thing in other words (a qualifier after the quote, a summary with its own wording) fails here."""
+    assert plain(rule_text(key)) in printed["booklet.pdf"], key
+    assert re.search(SUBJECTS[key], plain(rule_text(key))), "the pattern must find the rule's own text"
+    found = {name: second_texts(text, key) for name, text in printed.items()}
+    assert not {name: s for name, s in found.items() if s}, key
+
+
+def test_a_second_text_of_a_rule_would_be_caught():
+    """The check is live: the two disagreements issue 39 found are found by it."""
+    assert second_texts(plain("Healing. Every card rolls, damaged or not, and outside combat one card's good roll "
+                              "may mend another."), "organic_heal")
+    assert second_texts(plain("Intact ships may retreat, then move to end in sectors with enemy ships or planets."),
+                        "combat_move")
+    assert second_texts(plain("Cards go to the bottom of the component deck, so it never runs dry."), "empty_deck")
+
+
+def test_organic_armor_heals_by_the_one_marked_ruling_on_card_and_in_booklet(cards, booklet, rulings_chapter):
+    """The source's rule and its worked example disagree; the kit's choice is one text, marked on every card."""
+    rule = plain(RULINGS["organic_heal"]["rule"])
+    assert "5or6" in rule and "face-downOrganicArmorcard" in rule and "Aftereachcombatround" in rule
+    texts = card_texts(cards, "components", "organic-armor")
+    assert len(texts) == 10
+    for text in texts:
+        assert rule + "(Kit'schoice.)" in text and "Kit'schoice:seeKitrulings" in text, text
+    assert rule + "(Kit'schoice.)" in booklet
+    assert "contradictsitself" in plain(RULINGS["organic_heal"]["why"])
+
+
+def test_every_card_that_quotes_a_ruling_marks_it(cards, tables):
+    """A card quoting a kit ruling prints 'Kit's choice' after it: a ruling cannot reach a card unmarked."""
+    quoted = 0
+    for name in ("components", "facilities"):
+        for row in tables[name]["rows"]:
+            for key in row.get("rules", []):
+                if key in RULINGS:
+                    for text in card_texts(cards, name, row["id"]):
+                        quoted += 1
+                        assert plain(RULINGS[key]["rule"]) + "(Kit'schoice.)" in text, (row["id"], key)
+    assert quoted >= 10
+
+
+def test_every_card_price_is_what_its_sentence_says(cards, booklet, tables):
+    """An accounting miner card 'costs that many times a single miner's price': its printed price (card and
+    booklet table) is its miners times the single miner's, not the single price printed again."""
+    rows = tables["facilities"]["rows"]
+    single = next(r for r in rows if r["kind"] == "miner" and r["miners"] == 1)
+    assert "coststhatmanytimesasingleminer'sprice" in booklet
+    accounting = [r for r in rows if r["kind"] == "miner" and r["miners"] > 1]
+    assert {r["miners"] for r in accounting} == {2, 5}
+    for r in accounting:
+        assert r["price"] == r["miners"] * single["price"], r["id"]
+        assert plain(f"{r['name']}{r['price']}{r['miners']}{r['qty']}") in booklet, r["id"]     # the table row
+        for text in card_texts(cards, "facilities", r["id"]):
+            assert f"PRICE{r['price']}coinsfor{r['miners']}miners" in text, text
+
+
+def test_a_miner_card_priced_off_its_sentence_is_located(broken, capsys):
+    """The table's counts rules hold every miner card to 3 coins a miner, so 'Price 3' on an x5 card stops
+    validation at the facilities table."""
+    facilities = broken / "components" / "facilities.yaml"
+    text = facilities.read_text(encoding="utf-8")
+    facilities.write_text(text.replace("miners: 5, price: 15,", "miners: 5, price: 3,"), encoding="utf-8")
+    assert main(["validate", "--data", str(broken)]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"components/facilities\.yaml:\d+: counts\.where", err), err
+
+
+def charts_printed() -> set[str]:
+    """Every table a chapter or the reference prints, by the name its table() call gives."""
+    files = sorted((KIT / "rules").glob("*.md")) + [KIT / "reference.md"]
+    return {name for f in files for name in re.findall(r"\{\{ table\('([\w.]+)'", f.read_text(encoding="utf-8"))}
+
+
+def test_every_chart_has_a_source_note_printed_under_it_in_the_booklet(booklet):
+    """No chart is an unmarked departure: each one the kit prints says where its numbers come from, in the
+    sentence right after it in the booklet (a new chart without a sources entry fails here)."""
+    sources = RULES.get("sources") or {}
+    charts = charts_printed()
+    assert {"hulls", "facilities", "components", "data.rof", "data.research"} <= charts
+    assert charts <= set(sources), sorted(charts - set(sources))
+    for chart in charts:
+        assert sources[chart], chart
+        assert "Source:" + plain(sources[chart]) in booklet, chart

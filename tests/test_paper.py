@@ -2,6 +2,7 @@
 build summary reports, read back from the layout's numbers and the PDFs."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -133,10 +134,64 @@ def test_the_summary_says_which_file_to_print_and_on_what_paper(summary):
     assert {tuple(round(float(v)) for v in page.mediabox[2:]) for page in imposed.pages} == {(792, 612)}
     sheets = len(imposed.pages) // 2
     assert said["booklet-imposed.pdf"] == (f"{len(imposed.pages)} pages, {sheets} sheet{'s' * (sheets > 1)} of Letter; "
-                                           "saddle-stitch, duplex flip on the long edge")
+                                           "print double-sided, flip on the long edge; fold the stack in half and "
+                                           "staple on the fold")
     poster = PdfReader(kit_out / "boards" / "board-poster.pdf")
     assert [round(float(v)) for v in poster.pages[0].mediabox[2:]] == [792, 612]
-    assert said["boards/board-poster.pdf"] == "1 page, 1 sheet of Letter, borderless"
+    assert said["boards/board-poster.pdf"] == "1 page, 1 sheet of Letter, borderless; print one-sided"
+
+
+def test_the_summary_and_the_manifest_say_which_files_print_on_both_sides(summary):
+    """Every file says "print double-sided" with the build's flip, or "print one-sided": the chits have no
+    backs (duplexing them would print the next sheet's chits on their backs), the cards and tokens do, as
+    the PDFs show (a front page, then its back page, per sheet)."""
+    kit_out, text = summary
+    said = {Path(path).relative_to(kit_out).as_posix(): what
+            for path, what in re.findall(r"^  (\S+\.pdf)  \((.+)\)$", text, re.M)}
+    manifest = json.loads((kit_out / "manifest.json").read_text())
+    two = "print double-sided, flip on the long edge"
+    for name in ("cards.pdf", "tokens-red.pdf", "booklet-imposed.pdf"):
+        assert said[name].split("; ")[1] == two and manifest["printing"][name].startswith(two), name
+    for name in ("chits.pdf", "boards/board-poster.pdf"):
+        assert said[name].endswith("; print one-sided") and manifest["printing"][name] == "print one-sided", name
+    assert manifest["printing"]["booklet.pdf"].endswith("to print: booklet-imposed.pdf")
+    assert set(manifest["printing"]) == set(said)
+    backs = {row["file"] for row in manifest["parts"]["components"]["placements"] if row["side"] == "back"}
+    assert "chits.pdf" not in backs and "cards.pdf" in backs
+
+
+def test_a_kits_own_paper_is_said_first_when_it_is_not_the_usual_one(summary, monkeypatch):
+    """The mini kit is Letter: on a machine whose usual paper is A4 the summary's first line says so (the
+    rebuild is the up-to-date one, which says what the last build said)."""
+    import contextlib
+    import io
+    from pnpgen.cli import main
+    kit_out, _ = summary
+    for usual, words in (("a4", ", on Letter, the kit's own paper (you usually print on A4: --paper a4 prints on it):"),
+                         ("letter", " s:")):
+        monkeypatch.setenv("PAPERSIZE", usual)
+        stdout = io.StringIO()
+        with contextlib.redirect_stdout(stdout):
+            assert main(["build", "--data", str(MINI), "--out", str(kit_out.parent),
+                         "--only", "components,boards,documents"]) == 0
+        first = stdout.getvalue().splitlines()[0]
+        assert first.startswith("Built ") and first.endswith(words) and ("usually" in first) == (usual == "a4"), first
+
+
+def test_the_usual_paper_comes_from_papersize_then_the_locale(tmp_path):
+    from pnpgen.usual_paper import paper_said, usual_paper
+    none = tmp_path / "none"
+    assert usual_paper({"PAPERSIZE": "A4", "LANG": "en_US.UTF-8"}, none) == "a4"
+    assert usual_paper({"LANG": "en_US.UTF-8"}, none) == "letter"
+    assert usual_paper({"LANG": "fr_CA.UTF-8"}, none) == "letter"
+    assert usual_paper({"LC_PAPER": "de_DE.UTF-8", "LANG": "en_US.UTF-8"}, none) == "a4"
+    assert usual_paper({"LANG": "C.UTF-8"}, none) is None
+    (tmp_path / "papersize").write_text("# libpaper\nletter\n")
+    assert usual_paper({"LANG": "de_DE.UTF-8"}, tmp_path / "papersize") == "letter"
+    used = {"options": {"paper": "a4"}, "given": {}}
+    assert paper_said(used, "letter").startswith(", on A4, the kit's own paper")
+    assert paper_said(used, "a4") == paper_said(used, None) == ""
+    assert paper_said({"options": {"paper": "a4"}, "given": {"paper": "a4"}}, "letter") == ""
 
 
 def test_a_poster_names_its_paper_either_way_round_or_its_size(tmp_path):
@@ -145,9 +200,9 @@ def test_a_poster_names_its_paper_either_way_round_or_its_size(tmp_path):
     posters = {"a3.pdf": [1190.551, 841.89], "a3-portrait.pdf": [841.89, 1190.551], "odd.pdf": [1560.884, 1080.0]}
     files = [{"path": path, "pages": 1, "paper": "poster", "page_size": size} for path, size in posters.items()]
     (tmp_path / "manifest.json").write_text(json.dumps({"parts": {"boards": {"files": files}}}))
-    assert paper_of_files(tmp_path) == {"a3.pdf": "1 page, 1 sheet of A3, borderless",
-                                        "a3-portrait.pdf": "1 page, 1 sheet of A3, borderless",
-                                        "odd.pdf": "1 page, 1 sheet of 551 x 381 mm poster paper"}
+    assert paper_of_files(tmp_path) == {"a3.pdf": "1 page, 1 sheet of A3, borderless; print one-sided",
+                                        "a3-portrait.pdf": "1 page, 1 sheet of A3, borderless; print one-sided",
+                                        "odd.pdf": "1 page, 1 sheet of 551 x 381 mm poster paper; print one-sided"}
 
 
 def test_tables_of_one_card_size_go_on_in_one_grid():

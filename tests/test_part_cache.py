@@ -198,3 +198,17 @@ def test_an_output_file_changed_in_place_leaves_the_cache_whole(run_cli, workspa
     (kit_out / "cards.pdf").unlink()
     assert built_parts(run_cli(*build).err).get("cards") == "reused"
     assert (kit_out / "cards.pdf").read_bytes() == original
+
+
+def test_the_boards_key_fingerprints_the_overlap_grid_their_check_runs(monkeypatch):
+    """A change to the overlap grid alone (the boards' preflight finds crossings with it) draws cached boards
+    anew: the key hashes overlaps.py beside preflight.py and ink_lines.py."""
+    import types
+    from pnpgen import output_cache, overlaps, preflight
+    from pnpgen.boards.files import _key
+    from pnpgen.render import ink_lines
+    from tests.conftest import DEFAULT_KIT_DIR
+    seen = []
+    monkeypatch.setattr(output_cache, "source_fingerprint", lambda *modules: seen.extend(modules) or "x")
+    _key(types.SimpleNamespace(kit=types.SimpleNamespace(root=DEFAULT_KIT_DIR)), "<svg/>", "t", "a4")
+    assert {overlaps, preflight, ink_lines} <= set(seen)

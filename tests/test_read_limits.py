@@ -6,30 +6,11 @@ refused by its size, unread, in well under a second (a 100 MB CSV cell used to c
 from __future__ import annotations
 
 import os
-import shutil
-import time
 from pathlib import Path
 
 import pytest
 
-from pnpgen.cli import main
-
-MINI = Path(__file__).resolve().parent / "kits" / "mini"
-
-
-@pytest.fixture
-def kit(tmp_path) -> Path:
-    root = tmp_path / "mini"
-    shutil.copytree(MINI, root)
-    return root
-
-
-def _run(capsys, *argv) -> tuple[int, str, float]:
-    capsys.readouterr()
-    start = time.monotonic()
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.err + captured.out, time.monotonic() - start
+from tests.limit_helpers import kit, run_timed  # noqa: F401 (kit: a fixture)
 
 
 def _include_the_output(kit: Path) -> None:
@@ -44,17 +25,17 @@ def _include_the_output(kit: Path) -> None:
 @pytest.mark.parametrize("command", ["validate", "list"])
 def test_validate_and_list_never_read_the_output_inside_the_kit(kit, capsys, monkeypatch, command):
     _include_the_output(kit)
-    code, said, _ = _run(capsys, command, "--data", str(kit), "--out", str(kit / "output"))
+    code, said, _ = run_timed(capsys, command, "--data", str(kit), "--out", str(kit / "output"))
     assert code == 1 and "lies in the build's output folder" in said, said
     assert "01-rules.md" in said and "Traceback" not in said
     monkeypatch.chdir(kit)  # the default --out (./output) of a designer working in the kit folder
-    code, said, _ = _run(capsys, command, "--data", str(kit))
+    code, said, _ = run_timed(capsys, command, "--data", str(kit))
     assert code == 1 and "lies in the build's output folder" in said, said
 
 
 def test_without_the_include_validate_reads_the_kit_beside_its_output(kit, capsys):
     (kit / "output" / "mini").mkdir(parents=True)
-    code, said, _ = _run(capsys, "validate", "--data", str(kit), "--out", str(kit / "output"))
+    code, said, _ = run_timed(capsys, "validate", "--data", str(kit), "--out", str(kit / "output"))
     assert code == 0, said
 
 
@@ -64,7 +45,7 @@ def test_a_table_or_text_over_the_budget_is_refused_unread(kit, capsys, rel):
     with open(kit / rel, "r+b") as handle:
         handle.seek(100 * 2**20)
         handle.write(b"\n")
-    code, said, seconds = _run(capsys, "validate", "--data", str(kit))
+    code, said, seconds = run_timed(capsys, "validate", "--data", str(kit))
     assert code == 1, said
     line = next(line for line in said.splitlines() if rel in line)
     assert "larger than 4 MB" in line and "text_file_kb" in line, said
@@ -76,13 +57,13 @@ def test_the_text_file_budget_is_raised_by_the_user_not_the_kit(kit, capsys):
     (a warning at the ask says how the user may grant it) and read once the user grants it with --budget."""
     with open(kit / "components" / "cards.yaml", "a", encoding="utf-8") as handle:
         handle.write("# " + "x" * (5 * 2**20) + "\n")
-    code, said, _ = _run(capsys, "validate", "--data", str(kit))
+    code, said, _ = run_timed(capsys, "validate", "--data", str(kit))
     assert code == 1 and "cards.yaml" in said and "`--budget text_file_kb=8192`" in said, said
     with open(kit / "kit.yaml", "a", encoding="utf-8") as handle:
         handle.write("budgets: {text_file_kb: 8192}\n")
-    code, said, _ = _run(capsys, "validate", "--data", str(kit))
+    code, said, _ = run_timed(capsys, "validate", "--data", str(kit))
     assert code == 1 and "larger than 4 MB" in said, said
     assert "warning: budgets.text_file_kb: the kit asks for 8192" in said, said
-    code, said, _ = _run(capsys, "validate", "--data", str(kit), "--budget", "text_file_kb=8192")
+    code, said, _ = run_timed(capsys, "validate", "--data", str(kit), "--budget", "text_file_kb=8192")
     assert code == 0 and "warning" not in said, said
     assert os.path.getsize(kit / "components" / "cards.yaml") > 5 * 2**20

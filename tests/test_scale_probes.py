@@ -5,32 +5,13 @@ of 20,000 rows per value, 32,768 values each read against 32,768 bounds, 160 mil
 the fixed code a second or two; the time guards are generous, for a loaded machine."""
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 from types import SimpleNamespace
 
-import pytest
+from tests.limit_helpers import MINI, kit, run_timed  # noqa: F401 (kit: a fixture)
 
-from pnpgen.cli import main
-
-MINI = Path(__file__).resolve().parent / "kits" / "mini"
 N = 20_000
-
-
-@pytest.fixture
-def kit(tmp_path) -> Path:
-    root = tmp_path / "mini"
-    shutil.copytree(MINI, root)
-    return root
-
-
-def _run(capsys, *argv) -> tuple[int, str, float]:
-    capsys.readouterr()
-    start = time.monotonic()
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.err + captured.out, time.monotonic() - start
 
 
 def _checks(kit: Path, lines: list[str]) -> int:
@@ -52,7 +33,7 @@ def test_a_selection_per_value_looks_its_row_up(kit, capsys):
     refs[7] = "C7,8\n"
     _write(kit / "data" / "wanted.csv", "code,n\n" + "".join(refs))
     _checks(kit, ["{rule: stock matches, each: 'data/wanted.csv:*.n', equals: 'data/stock.csv:code={code}.qty'}"])
-    code, said, seconds = _run(capsys, "validate", "--quick", "--data", kit)
+    code, said, seconds = run_timed(capsys, "validate", "--quick", "--data", kit)
     assert code == 1 and seconds < 30, said
     assert "data/wanted.csv:9: [7].n: stock matches: is 8, the rules call for 7 ([7].qty)" in said, said
     assert said.count("stock matches") == 1
@@ -69,7 +50,7 @@ def test_a_wildcard_past_the_budget_stops_at_its_rule_and_a_wide_bound_is_read_o
         "{rule: no leaf passes the first, each: 'data/wide.yaml:l4.*.*.*.*.*', "
         "at_most: 'data/wide.yaml:l4.*.*.*.*.*'}",  # 32,768 values, each against a path of 32,768
     ])
-    code, said, seconds = _run(capsys, "validate", "--quick", "--data", kit)
+    code, said, seconds = run_timed(capsys, "validate", "--quick", "--data", kit)
     assert code == 1 and seconds < 30, said
     error = next(s for s in said.splitlines() if "every leaf is small" in s)
     assert f"kit.yaml:{line}: checks[0]: every leaf is small: data/wide.yaml:l5.*.*.*.*.*.* reaches more than " \
@@ -84,7 +65,7 @@ def test_thousands_of_rules_over_a_long_list_stop_at_the_cpu_budget(kit, capsys)
     first = _checks(kit, [f"{{rule: r{i}, each: 'data/items.csv:*.n', at_most: 99999999}}" for i in range(8000)])
     with open(kit / "kit.yaml", "a", encoding="utf-8") as handle:
         handle.write("budgets: {template_seconds: 1}\n")
-    code, said, seconds = _run(capsys, "validate", "--quick", "--data", kit)
+    code, said, seconds = run_timed(capsys, "validate", "--quick", "--data", kit)
     assert code == 1 and seconds < 30, said
     error = next(s for s in said.splitlines() if "over the template_seconds budget" in s)
     index = int(error.split("checks[")[1].split("]")[0])
@@ -117,7 +98,7 @@ def test_a_booklet_too_long_to_typeset_stops_at_its_heading(kit, capsys, tmp_pat
     out = tmp_path / "out"
     _write(kit / "rules" / "02-many.md", "".join(f"# Part {i}\n\nText.\n\n" for i in range(3000)))
     own = sum(line.startswith("#") for line in (MINI / "rules" / "01-rules.md").read_text("utf-8").splitlines())
-    code, said, seconds = _run(capsys, "build", "--data", kit, "--only", "documents", "--out", out, "--quiet")
+    code, said, seconds = run_timed(capsys, "build", "--data", kit, "--only", "documents", "--out", out, "--quiet")
     assert code == 1 and seconds < 60, said
     line = 1 + 4 * (2000 - own)  # the 2,001st heading of the booklet
     assert f"02-many.md:{line}: the booklet document has more than 2000 headings" in said, said
@@ -128,6 +109,6 @@ def test_a_million_row_csv_stops_at_its_limit_line(kit, capsys):
     """A 4 MB CSV of a million rows (within the file budget) is refused at the row past the table limit,
     without reading the rest into memory."""
     (kit / "components" / "tokens.csv").write_text("value,qty\n" + "1,1\n" * 1_000_000, encoding="utf-8")
-    code, said, seconds = _run(capsys, "validate", "--quick", "--data", kit)
+    code, said, seconds = run_timed(capsys, "validate", "--quick", "--data", kit)
     assert code == 1 and seconds < 30 and "Traceback" not in said, said
     assert "tokens.csv:20002: rows: more than 20000 rows by this line" in said, said

@@ -1,4 +1,4 @@
-"""A designer adds a new kind of Space Empires 4X counter with no Python (README, "A new kind of counter"): a
+"""A designer adds a new kind of Space Empires 4X counter with no Python (docs/counters.md, "A new kind of counter"): a
 component table in the kit's components/ (a row per counter, per colour, a rule count), a face template drawn in
 the kit's 100 x 100 counter square (`_counter.svg.j2`'s `on_piece`), printed at the counters' size with its
 backs, counted, and a wrong count stopped at its line."""
@@ -100,7 +100,7 @@ def test_a_numbered_copy_is_proofed_by_its_number_and_a_number_column_is_refused
         in result.err
 
 
-# The README's "Add a counter type to Space Empires 4X": a row in a counter table, a template, a rule count.
+# docs/counters.md's "Add a counter type to Space Empires 4X": a row in a counter table, a template, a rule count.
 PROBE_ROW = "  - {id: probe, set: probe, name: Probe, front: probe, back: probe, value: 2, back_value: 3, qty: 3}\n"
 PROBE = """{% import "_counter.svg.j2" as c %}
 {% call c.on_piece(piece) %}{{ c.colour_ground(colour) }}{{ c.text(name, 50, 40, 16, colour.ink, "middle") }}
@@ -159,16 +159,16 @@ def test_a_mistyped_rule_count_names_the_rule_s_line_in_kit_yaml_beside_the_row(
 
 
 def readme_yaml_blocks(section: str) -> list[str]:
-    """The YAML code blocks of one README section, in order, each without its list item's indent (as a
+    """The YAML code blocks of one section of docs/counters.md, in order, each without its list item's indent (as a
     designer pastes it: the lines keep the indent they take in the kit's file)."""
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "counters.md").read_text(encoding="utf-8")
     body = readme.split(f"\n## {section}\n", 1)[1].split("\n#", 1)[0]   # up to the next heading
     return ["".join(line[len(indent):] for line in block.splitlines(keepends=True))
             for indent, block in re.findall(r"\n( *)```yaml\n(.*?)\n\1```", body, re.S)]
 
 
 def test_the_readme_s_new_ship_type_and_one_more_run_the_ship_sheet_on_to_a_page_of_its_own(kit_copy, tmp_path):
-    """README, "Design your own counter", followed as written (the XX row: its only YAML block), and a second
+    """docs/counters.md, "Design your own counter", followed as written (the XX row: its only YAML block), and a second
     group unit after it, with no edit to aids/sheets.yaml: the ship technology sheet's one page is full, so its
     table runs on to a continued page, its heading row repeated there and each group counter's row printed once."""
     (row,) = readme_yaml_blocks("Design your own counter")

@@ -6,7 +6,7 @@ the callouts; overlay.py places the art itself, as vector, once reportlab has la
 """
 from __future__ import annotations
 
-from pnpgen.games.space_empires_4x.text import marker_label
+from pnpgen.games.space_empires_4x.text import marker_label, said
 from pnpgen.games.space_empires_4x.load import HOME_MARKERS
 from pnpgen.pieces import Piece
 from pnpgen.lengths import parse_length
@@ -51,10 +51,10 @@ def counter_anatomy(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
     for label, patterns in wanted.items():
         spot = find_text(found, patterns, used)
         if spot:
-            callouts.append(Callout(label, *spot))
+            callouts.append(Callout(said(label), *spot))
         else:
             missing.append(label)
-    art = Art(svg, piece.label, f"{p['name']}, group {group}")
+    art = Art(svg, piece.label, said("{name}, group {group}", name=p["name"], group=group))
     return Figure("counter-anatomy", (art,), tuple(callouts), tuple(missing))
 
 
@@ -67,9 +67,9 @@ def marker_faces(kit: Kit, pieces: list[Piece], size_mm: float) -> Figure:
     piece = next((p for p in home if p.front.params["row"].get("value") is not None), home[0])
     colour, row = kit.colours[0].name, piece.front.params["row"]
     label = marker_label(kit.marker_kinds[row["kind"]], row.get("value"))
-    front = Art(render_face(kit, piece, piece.front, "marker-faces", size_mm), label, f"Front: {label}")
+    front = Art(render_face(kit, piece, piece.front, "marker-faces", size_mm), label, said("Front: {label}", label=label))
     back = Art(render_face(kit, piece, piece.back, "marker-faces", size_mm), label,
-               f"Back: every {colour} Home System marker")
+               said("Back: every {colour} Home System marker", colour=colour))
     return Figure("marker-faces", (front, back))
 
 

@@ -40,7 +40,14 @@ def source_note(kit: Kit, chart: str) -> str:
     if not notes.get(chart):
         raise ValueError(f"no source note for chart {chart!r} in {RULINGS_FILE} sources "
                          f"(notes: {', '.join(c for c, note in notes.items() if note) or 'none'})")
-    return "Source: " + render_text(kit, notes[chart], kit.root / RULINGS_FILE)
+    return said("Source: {note}", note=render_text(kit, notes[chart], kit.root / RULINGS_FILE))
+
+
+def said(words: str, **values) -> str:
+    """The module's own words in the edition's language, `{name}` placeholders filled: the kit's chapters
+    mark these msgids with _() (rules/02-the-kit.md) so `pnpgen translate` extracts them."""
+    from pnpgen.i18n.translator import words as translated
+    return translated(words).format(**values)
 
 
 def _by_movement(kit: Kit) -> dict[str, list[str]]:
@@ -69,7 +76,7 @@ def level_fact(level) -> str:
     if level.moves:
         return "/".join(str(m) for m in level.moves)
     if level.hull_capacity is not None:
-        return f"hull {level.hull_capacity:g}"
+        return said("hull {n}", n=f"{level.hull_capacity:g}")
     return f"{level.fighter[0]}{DASH}{level.fighter[1]}" if level.fighter else ""
 
 

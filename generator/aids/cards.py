@@ -90,9 +90,11 @@ def render_cards(kit: Kit, cards: list[PlannedCard], sheet: CardSheet, path: Pat
             for index, card in enumerate(batch):
                 slot = sheet.slots[index] if side == "front" else sheet.back_slot(index)
                 turned = side == "back" and sheet.back_turned()
-                note = core_words("two-sided, {flip}").format(flip=sheet.flip) if side == "front" else ""
                 with draw.card_clip(canvas, slot, turned):
-                    _draw_face(canvas, kit, card, side, slot, note)
+                    _draw_face(canvas, kit, card, side, slot)
+            if side == "front" and sheet.note_at():
+                draw.margin_note(canvas, sheet.note_at(), core_words("{title}: player aids \u00b7 print two-sided, "
+                                                                     "{flip}").format(title=kit.title, flip=sheet.flip))
             draw.cut_marks(canvas, sheet.cut_marks)
             canvas.showPage()
         entries += [_entry(card, sheet, index, page) for index, card in enumerate(batch)]
@@ -100,11 +102,11 @@ def render_cards(kit: Kit, cards: list[PlannedCard], sheet: CardSheet, path: Pat
     return entries, canvas.drawn_glyphs
 
 
-def _draw_face(canvas, kit: Kit, card: PlannedCard, side: str, slot, note: str = "") -> None:
-    """One face in its slot; `note` (fronts: how to print the sheet) closes the band's right words."""
+def _draw_face(canvas, kit: Kit, card: PlannedCard, side: str, slot) -> None:
+    """One face in its slot; nothing about printing (that goes in the page margin, off the cut card)."""
     owned = card.text.per_colour and card.colour.id != "neutral"  # a player's card names its colour
     title = f"{card.text.title} \u00b7 {card.colour.name}" if owned else card.text.title
-    right = " \u00b7 ".join(words for words in (kit.title, core_words(side), note) if words)
+    right = " \u00b7 ".join(words for words in (kit.title, core_words(side)) if words)
     draw.title_band(canvas, band_frame(slot), card.colour, title, right)
     draw.content(canvas, card.faces[side], content_frame(slot))
 

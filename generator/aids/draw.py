@@ -93,6 +93,15 @@ def close_canvas(canvas: IconCanvas, path: Path, kit) -> None:
         write_whole(path, lay_icons(Path(path).read_bytes(), canvas.icon_places, kit.icons, kit.root, Path(path).name))
 
 
+def margin_note(canvas: Canvas, where: tuple[float, float], text: str) -> None:
+    """The sheet's print line, centred in the page margin at `where`, in grey."""
+    canvas.saveState()
+    canvas.setFillGray(0.35)
+    canvas.setFont(band_fonts()[1], 8)
+    canvas.drawCentredString(*where, text)
+    canvas.restoreState()
+
+
 def cut_marks(canvas: Canvas, segments) -> None:
     canvas.saveState()
     canvas.setStrokeColor(CUT_MARK)

@@ -19,6 +19,7 @@ EDGE_TICK = PRINTABLE_MARGIN + 8.0   # a tick from the paper edge along a cut li
 CARD_MARGIN = PRINTABLE_MARGIN + 3.0  # card content keeps this far from every card edge
 BAND_HEIGHT = 17.0   # the coloured title band at the top of each card face
 BAND_GAP = 5.0
+NOTE_ROOM = PRINTABLE_MARGIN + 14.0   # the top margin a print line needs: the printer's margin and a line
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,15 @@ class CardSheet:
     @property
     def flip(self) -> str:
         return flip_words(self.duplex)
+
+    def note_at(self) -> tuple[float, float] | None:
+        """Where the front's print line goes (centre, baseline): in the paper's top margin, above every card,
+        never on one (it would stay on the cut card); None when the cards fill the sheet edge to edge (two
+        half-page cards), where the build's summary and the calibration sheet say how to print instead."""
+        top = max(slot.top for slot in self.slots)
+        if self.height - top < NOTE_ROOM:
+            return None
+        return self.width / 2, (top + self.height) / 2 - 3
 
 
 def card_sheet(paper: str, per_sheet: int, duplex: str = "long",

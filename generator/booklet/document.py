@@ -40,6 +40,7 @@ class BookletDoc(BaseDocTemplate):
         self.addPageTemplates([PageTemplate("cover", [frame]),
                                PageTemplate("body", [frame], onPage=self._page_start, onPageEnd=self._decorate)])
         self.chapter, self.page_chapter, self.page_has_text, self.chapter_met = "", None, False, False
+        self.chapter_pages: list[int] = []   # the page each chapter heading (the outline's top level) is on
 
     def afterFlowable(self, flowable):
         if not isinstance(flowable, Heading):
@@ -55,6 +56,7 @@ class BookletDoc(BaseDocTemplate):
         self.canv.bookmarkPage(flowable.key)
         self.canv.addOutlineEntry(flowable.plain, flowable.key, flowable.toc_level, closed=True)
         if flowable.toc_level == 0:  # the contents list chapters; the PDF outline also has sections
+            self.chapter_pages.append(self.page)
             self.notify("TOCEntry", (0, flowable.plain, self.page, flowable.key))
             if not self.page_has_text:  # the chapter opens the page: the header names it
                 self.page_chapter = self.page_chapter or flowable.plain
@@ -64,6 +66,7 @@ class BookletDoc(BaseDocTemplate):
     def beforeDocument(self):
         """multiBuild lays the story out more than once: every pass starts with the contents."""
         self.chapter, self.page_chapter, self.chapter_met = core_words("Contents"), None, False
+        self.chapter_pages = []
 
     def _page_start(self, canvas, doc):
         """The header names the chapter current at the top of the page: the one running on from the page
@@ -103,29 +106,32 @@ def cover(kit: Kit) -> list:
 
 
 def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, contents_seed: tuple[Path, ...] = (),
-            icon_places: list | None = None) -> bytes:
+            icon_places: list | None = None, laid: dict | None = None) -> bytes:
     """The reading-order PDF (before figure art is laid on it). The contents need the chapters' page numbers,
     so reportlab lays the story out until they stop changing: twice from nothing. `contents_seed` keeps the
     last build's entries: seeded with them, one pass settles when no page moved (the same bytes as two
     passes would give); a stale seed only costs the second pass back. `contents_seed` is the files it may be
     kept in: the first that reads seeds the layout, every one is written. Where the last pass left each inline
-    icon's slot is added to `icon_places` (pnpgen.documents.inline_icons)."""
+    icon's slot is added to `icon_places` (pnpgen.documents.inline_icons), and what the layout placed to
+    `laid` (see build_recording_icons)."""
     buffer = io.BytesIO()
     doc = BookletDoc(buffer, kit, pagesize)
     story = cover(kit) + [f for chapter in chapters for f in chapter]
     toc = next((f for f in story if isinstance(f, TableOfContents)), None)
     if toc is not None:  # beforeBuild() makes them the entries the pass draws
         toc._entries = next((entries for entries in map(_read_entries, contents_seed) if entries), [])
-    build_recording_icons(doc, story, icon_places)
+    build_recording_icons(doc, story, icon_places, laid)
     if toc is not None:
         for seed in contents_seed:
             _write_entries(seed, toc._entries)
     return buffer.getvalue()
 
 
-def build_recording_icons(doc: BaseDocTemplate, story: list, icon_places: list | None) -> None:
+def build_recording_icons(doc: BaseDocTemplate, story: list, icon_places: list | None,
+                          laid: dict | None = None) -> None:
     """doc.multiBuild(story) on IconCanvases; the icon slots of its last pass (the printed one) go to
-    `icon_places`."""
+    `icon_places`, its page count ("pages") and the page of each chapter heading ("chapters") to `laid`:
+    what a check of the layout needs, known as it was placed, so no check reads the PDF back."""
     from pnpgen.documents.inline_icons import IconCanvas
     made = []
 
@@ -135,6 +141,8 @@ def build_recording_icons(doc: BaseDocTemplate, story: list, icon_places: list |
     doc.multiBuild(story, canvasmaker=canvas)
     if icon_places is not None and made:
         icon_places.extend(made[-1].icon_places)
+    if laid is not None:
+        laid.update(pages=doc.page, chapters=list(getattr(doc, "chapter_pages", ())))
 
 
 def _read_entries(path: Path) -> list:

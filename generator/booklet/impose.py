@@ -3,8 +3,9 @@ printed duplex with the build's one flip, folded once and stapled, reads in orde
 a landscape sheet's back over top to bottom, so the back sides are then drawn half a turn round
 (pnpgen.duplex); a short-edge flip needs them as they are. The back sides move by the build's back
 offset (--back-offset, read off the calibration sheet), as every other double-sided file's backs do.
-The first side says how to print the stack (two-sided, the flip, fold and staple) in small type at the
-fold, on the page numbers' line in the bottom margin, between the two halves' numbers and clear of the text.
+Nothing about printing is drawn on the sheets: the booklet's pages fill them, so a print line would stay on
+the covers of the folded booklet. The build's summary and the manifest say how to print the stack (two-sided,
+the flip, fold and staple), and the calibration sheet's landscape page checks the flip.
 
 The blanks that make the page count a multiple of four go at the end, so no page of text is parted
 from the one before it by a blank and none lands alone on the back cover; only a page the kit names
@@ -16,10 +17,7 @@ import io
 from pypdf import PdfReader, PdfWriter
 
 from pnpgen.booklet.pdfforms import draw_forms, page_form
-from pnpgen.duplex import flip_words, mirrors_top_bottom, page_offset
-from pnpgen.i18n.translator import core_words
-
-NOTE_SIZE, NOTE_BASELINE = 6.0, 22.0   # pt; the folio's line (booklet.document), below the text frame
+from pnpgen.duplex import mirrors_top_bottom, page_offset
 
 
 def padded(pages: int, back_cover: bool = False) -> list[int | None]:
@@ -65,31 +63,9 @@ def impose(pdf: bytes, sheet: tuple[float, float], back_cover: bool = False, dup
                 dx, dy = x0 + (width / 2 - float(box.width)) / 2, (height - float(box.height)) / 2
                 matrix = (-1, 0, 0, -1, width - dx, height - dy) if turn_backs and back else (1, 0, 0, 1, dx, dy)
                 placed.append((forms[index], (*matrix[:4], matrix[4] + ox, matrix[5] + oy)))
-        if number == 0:
-            placed.append((page_form(writer, _flip_note(sheet, duplex)), (1, 0, 0, 1, 0, 0)))
         draw_forms(writer, side, placed)
     writer.add_metadata({"/Title": f"{reader.metadata.title} (imposed for saddle stitching)"}
                         if reader.metadata and reader.metadata.title else {})
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
-
-
-def flip_note(duplex: str) -> str:
-    return core_words("Print two-sided, {flip}; fold the stack in half and staple on the fold").format(
-        flip=flip_words(duplex))
-
-
-def _flip_note(sheet: tuple[float, float], duplex: str):
-    """A sheet-sized page with the printing note centred on the fold (vector text, the shipped font)."""
-    from reportlab.pdfgen import canvas
-
-    from pnpgen.fonts import BODY, register_reportlab_fonts
-    register_reportlab_fonts()
-    buffer = io.BytesIO()
-    page = canvas.Canvas(buffer, pagesize=sheet, invariant=1, initialFontName=BODY, initialFontSize=NOTE_SIZE)
-    page.setFillGray(0.35)
-    page.drawCentredString(sheet[0] / 2, NOTE_BASELINE, flip_note(duplex))
-    page.showPage()
-    page.save()
-    return PdfReader(io.BytesIO(buffer.getvalue())).pages[0]

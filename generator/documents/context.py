@@ -19,6 +19,7 @@ from pnpgen import budgets, kit_files
 from pnpgen.documents.charts import build_chart, chart_names_problem
 from pnpgen.booklet.markdown import directive_line
 from pnpgen.documents.table_data import plain_table
+from pnpgen.i18n.translator import words
 from pnpgen.problems import display_path
 from pnpgen.kit_loader import KitLoader
 from pnpgen.sandbox import KitSandbox, KitUndefined, kit_code_failure
@@ -134,7 +135,10 @@ class TableRegistry:
         header = tuple(headers or [c.replace("_", " ").capitalize() for c in columns])
         if len(header) != len(columns):
             raise ValueError(f"table {name!r}: {len(header)} headers for {len(columns)} columns")
-        body = tuple(tuple(_cell(r.get(c)) for c in columns) for r in rows)
+        # A cell prints in the edition's language when the catalogue has its text (a choice value such as a
+        # track's id, a name a count matches on and so cannot be a translated column): the chapter marks
+        # those values with _() so `translate` extracts them. The source edition prints them as written.
+        body = tuple(tuple(words(_cell(r.get(c))) for c in columns) for r in rows)
         return self.keep(plain_table(header, body, _widths(name, widths, len(columns))))
 
     def _chart(self, name: str, columns, section, given) -> str:

@@ -31,16 +31,19 @@ PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
 # run for minutes (the bundled kits' longest booklet: 76 headings, about 500 blocks).
 MAX_HEADINGS = 2000
 MAX_BLOCKS = 10_000  # page objects: a cached PDF is counted unparsed
+LAID_PAGES = ("laid:pages", 0)   # placements entries of what the layout placed: its page count,
+LAID_CHAPTER = "laid:chapter"    # and (LAID_CHAPTER, n): the page of the n-th chapter heading
 
 
-def lay_out_plain(kit, pagesize, chapters: list, icon_places: list | None = None) -> bytes:
+def lay_out_plain(kit, pagesize, chapters: list, icon_places: list | None = None, laid: dict | None = None) -> bytes:
     """A document without cover and contents (a reference sheet): body pages from the first."""
     from reportlab.platypus import NextPageTemplate
     from pnpgen.booklet.document import BookletDoc, build_recording_icons
     buffer = io.BytesIO()
     doc = BookletDoc(buffer, kit, pagesize)
     doc.pageTemplates.sort(key=lambda t: t.id != "body")  # the first page is a body page
-    build_recording_icons(doc, [NextPageTemplate("body")] + [f for chapter in chapters for f in chapter], icon_places)
+    build_recording_icons(doc, [NextPageTemplate("body")] + [f for chapter in chapters for f in chapter], icon_places,
+                          laid)
     return buffer.getvalue()
 
 
@@ -78,19 +81,18 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     if cache is not None and cache.fetch(key, targets):
         pages = len(PAGE.findall(targets[0].read_bytes()))
     else:
-        from pypdf import PdfReader
         from pnpgen.booklet.impose import impose
-        pdf = _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache)
+        pdf, placements = _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache)
+        pages = placements[LAID_PAGES][0]
         back_cover = settings.get("back_cover") is not None
         if back_cover:
-            _check_back_cover(ctx, name, settings, pdf, chapters[-1][1])
+            _check_back_cover(ctx, name, settings, placements, chapters[-1][1])
         ctx.stage.write_bytes(rel, pdf)
         if settings["impose"]:
             ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), back_cover, duplex,
                                                       back_offset))
         if cache is not None:
             cache.store(key, targets)
-        pages = len(PdfReader(io.BytesIO(pdf)).pages)
     return {"files": _files(ctx, settings, rel, imposed, pages, pagesize),
             "chapters": [display_path(path) for path, _ in sources], "figures": sorted(figures)}
 
@@ -119,16 +121,15 @@ def check_extent(name: str, chapters: list) -> None:
                                  f"or shorten it")
 
 
-def _check_back_cover(ctx, name: str, settings: dict, pdf: bytes, blocks: list) -> None:
+def _check_back_cover(ctx, name: str, settings: dict, placements: dict, blocks: list) -> None:
     """The named back cover (the last chapter file) must be the last page alone: its first chapter heading
     on the last page. A back cover that ran onto a second page would put its first page inside the
-    booklet and its continuation on the outside."""
-    from pypdf import PdfReader
-    reader = PdfReader(io.BytesIO(pdf))
-    outline = [item for item in reader.outline if not isinstance(item, list)]  # the chapter headings
+    booklet and its continuation on the outside. The pages are the ones the layout recorded as it placed
+    the headings (the PDF outline's top level), not read back from the PDF."""
+    chapters = [where[0] for key, where in sorted(placements.items()) if key[0] == LAID_CHAPTER]
     own = sum(1 for block in blocks if block.kind == "heading" and block.level == 1)
-    last = len(reader.pages)
-    starts = reader.get_destination_page_number(outline[-own]) + 1 if 0 < own <= len(outline) else None
+    last = placements[LAID_PAGES][0]
+    starts = chapters[-own] if 0 < own <= len(chapters) else None
     if starts != last:
         file, line = ctx.kit.locate("kit", f"documents.{name}.back_cover")
         found = f"it starts on page {starts}" if starts else "it has no chapter heading (# Title)"
@@ -176,13 +177,14 @@ def _figure_chapters(chapters: list) -> dict:
     return places
 
 
-def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache) -> bytes:
-    """The finished PDF: the laid-out pages, with each figure's art (drawn by cairo) laid on them. Pages an
-    earlier build laid out for the same text and figure sizes are reused."""
+def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache) -> tuple[bytes, dict]:
+    """The finished PDF: the laid-out pages, with each figure's art (drawn by cairo) laid on them, and what
+    the layout placed (see _typeset). Pages an earlier build laid out for the same text and figure sizes are
+    reused."""
     seed = contents_seeds(ctx, name, pagesize)
     if not figures:
         pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {}, seed)
-        return _with_icons(ctx.kit, name, pdf, placements)
+        return _with_icons(ctx.kit, name, pdf, placements), placements
     from pnpgen.booklet.overlay import overlay, render_arts
     rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters))
     sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
@@ -194,7 +196,7 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
         layout.store(pdf, placements)
     else:
         ctx.log(f"{name}: only figure art changed: laid on the last layout")
-    return _with_icons(ctx.kit, name, overlay(pdf, rendered, placements), placements)
+    return _with_icons(ctx.kit, name, overlay(pdf, rendered, placements), placements), placements
 
 
 def contents_seeds(ctx, name: str, pagesize) -> tuple[Path, ...]:
@@ -221,18 +223,21 @@ def _with_icons(kit, name: str, pdf: bytes, placements: dict) -> bytes:
 
 
 def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, contents_seed) -> tuple[bytes, dict]:
-    """The laid-out PDF and where each figure's art goes on it ({(figure, index): (page, x, y, w, h)})."""
+    """The laid-out PDF and where each figure's art goes on it ({(figure, index): (page, x, y, w, h)}), with
+    its page count (LAID_PAGES: (pages,)) and each chapter heading's page ((LAID_CHAPTER, n): (page,))."""
     from pnpgen.booklet.document import frame_width, lay_out  # reportlab loads only when typesetting
     from pnpgen.booklet.story import flowables
     from pnpgen.documents.paragraphs import use_kit
     use_kit(kit)  # its fonts registered and chosen (kit.yaml `fonts:`), its icons
-    width, placements, icons = frame_width(pagesize), {}, []
+    width, placements, icons, laid = frame_width(pagesize), {}, [], {}
     tables = {key: (lambda data=data: data) for key, data in registry.made.items()}
     story = [flowables(list(blocks), f"c{number}", width, tables, figures, sizes, placements, {}, display_path(path))
              for number, (path, blocks) in enumerate(chapters)]
-    pdf = (lay_out(kit, pagesize, story, contents_seed, icons) if settings["cover"]
-           else lay_out_plain(kit, pagesize, story, icons))
+    pdf = (lay_out(kit, pagesize, story, contents_seed, icons, laid) if settings["cover"]
+           else lay_out_plain(kit, pagesize, story, icons, laid))
     placements.update({(f"icon:{icon}", number): (page, *matrix) for number, (icon, page, matrix) in enumerate(icons)})
+    placements[LAID_PAGES] = (laid["pages"],)
+    placements.update({(LAID_CHAPTER, number): (page,) for number, page in enumerate(laid["chapters"])})
     return pdf, placements
 
 
@@ -249,7 +254,8 @@ class Layouts:
             return None
         try:
             placed = json.loads(self.files[1].read_text(encoding="utf-8"))
-            return self.files[0].read_bytes(), {(f, i): tuple(where) for f, i, *where in placed}
+            placements = {(f, i): tuple(where) for f, i, *where in placed}
+            return (self.files[0].read_bytes(), placements) if LAID_PAGES in placements else None
         except (OSError, ValueError, TypeError):
             return None  # a broken entry only costs the typesetting
 

@@ -102,9 +102,10 @@ def start(root: Path, kit_doc: dict, raw_kit, language: str | None, problems: Pr
         problems.error(exc.file, exc.line, "", exc.message)
         raise KitError(problems.items) from None
     checks.check_entries(entries, problems)
+    rules = KitRules.of(root, kit_doc)
     translator.activate(translator.Translator(language, languages[0], entries, catalogue.core_entries(language),
-                                              display_path(po), KitRules.of(root, kit_doc)))
-    translate_tree(kit_doc, Rule(KIT_PRINTED), translator.words)
+                                              display_path(po), rules))
+    translate_tree(kit_doc, rules.for_file(root / "kit.yaml") or Rule(KIT_PRINTED), translator.words)  # `translate:` too
     kit_doc["kit"] = edition_id(kit_doc["kit"], language, languages)
 
 

@@ -23,6 +23,7 @@ KIT_PRINTED = frozenset({"title", "subtitle", "name"})  # kit.yaml: titles and c
 SKIPPED = frozenset({"rows", "counts", "checks", "map_rules", "budgets", "fonts", "icons", "files",
                      "preflight", "translate", "languages", "cell", "where", "match", "doc"})
 RULES_FILE_WORDS = {"say": None, "rulings": frozenset({"title", "text", "source"})}  # None: every value
+FORM = "form"  # an aid sheet's form: its `rows` are printed row labels, not a table's data rows
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 
 
@@ -72,7 +73,8 @@ class KitRules:
         if real == self.root / "kit.yaml":
             return Rule(KIT_PRINTED | extra)
         if real == self.data / "rules.yaml":
-            return Rule(top={**RULES_FILE_WORDS, **{key: None for key in extra}})
+            return Rule(top={**RULES_FILE_WORDS, "rulings": RULES_FILE_WORDS["rulings"] | extra,
+                             **{key: None for key in extra}})
         if real in self.module_files or real.is_relative_to(self.data):
             return Rule(extra) if extra else None
         return Rule(PRINTED | extra)
@@ -89,15 +91,21 @@ def yaml_units(tree, rule: Rule):
     yield from _walk(tree, rule.keys)
 
 
-def _walk(node, keys: frozenset):
+def _skipped(key, parent, keys: frozenset) -> bool:
+    """Keys whose values hold no printed words, but a form's `rows` (its row labels print) and a key the kit
+    names in kit.yaml `translate:` (`map_rules` and `caption`: the hex maps' track captions)."""
+    return key in SKIPPED and key not in keys and not (key == "rows" and parent == FORM)
+
+
+def _walk(node, keys: frozenset, parent=None):
     if isinstance(node, dict):
         for key, value in node.items():
-            if key in SKIPPED:
+            if _skipped(key, parent, keys):
                 continue
             if key in keys:
                 yield from _every(value, node, key, _line(node, key), deep=False)
             if isinstance(value, (dict, list)):
-                yield from _walk(value, keys)
+                yield from _walk(value, keys, key)
     elif isinstance(node, list):
         for item in node:
             yield from _walk(item, keys)
@@ -217,16 +225,16 @@ def _pairs(node):
     return [(k.value, v) for k, v in node.value if isinstance(k, yaml.ScalarNode)] if isinstance(node, yaml.MappingNode) else []
 
 
-def _node_walk(node, keys: frozenset) -> list:
+def _node_walk(node, keys: frozenset, parent=None) -> list:
     import yaml
     found = []
     if isinstance(node, yaml.MappingNode):
         for key, value in _pairs(node):
-            if key in SKIPPED:
+            if _skipped(key, parent, keys):
                 continue
             if key in keys:
                 found += _node_every(value, deep=False)
-            found += _node_walk(value, keys)
+            found += _node_walk(value, keys, key)
     elif isinstance(node, yaml.SequenceNode):
         for item in node.value:
             found += _node_walk(item, keys)
@@ -248,12 +256,12 @@ def _node_every(node, deep: bool = True) -> list:
 def translate_yaml_source(source: str, rule: Rule, words) -> str:
     """The YAML source with each printed value replaced by `words(value)`, written back in its own style
     (a block scalar stays a block at its indentation; a quoted or plain one becomes double-quoted)."""
-    spans = []
+    spans = {}  # by where it starts: a node reached twice (a YAML alias, `rows: *economy`) is replaced once
     for node, _line in yaml_source_units(source, rule):
         said = words(node.value)
         if said != node.value:
-            spans.append((node.start_mark.index, node.end_mark.index, _scalar(said, node, source)))
-    for start, end, text in sorted(spans, reverse=True):
+            spans[node.start_mark.index] = (node.start_mark.index, node.end_mark.index, _scalar(said, node, source))
+    for start, end, text in sorted(spans.values(), reverse=True):
         source = source[:start] + text + source[end:]
     return source
 

@@ -18,6 +18,13 @@ def _applies(kit) -> bool:
     return has_double_sided(kit)
 
 
+def _sheets(ctx) -> dict:
+    """Whether the landscape sheet is printed: it follows the aid cards' file and a default booklet's
+    rules/, which kit.yaml alone does not show."""
+    from pnpgen.calibration import prints_landscape_duplex
+    return {"landscape": prints_landscape_duplex(ctx.kit)}
+
+
 PART = Part(
     name="calibration", build=build, order=12, aliases=("duplex-calibration",),
     doc="a duplex calibration sheet for kits with double-sided sheets (it measures --back-offset)",
@@ -28,6 +35,6 @@ PART = Part(
         Option(("--back-offset",), {"default": "0,0", "metavar": "X,Y",
                                     "help": "shift of the back pages in mm, as read from the calibration sheet"}),
     ),
-    # it prints the kit's title and the build's options only: keyed by kit.yaml (and the code, the options)
-    applies=_applies, reads=("kit.yaml",), needs=("cairo",), weight=0.2,
+    # it prints the kit's title and the build's options only: keyed by kit.yaml (and the code, the options, _sheets)
+    applies=_applies, reads=("kit.yaml",), key_extra=_sheets, needs=("cairo",), weight=0.2,
 )

@@ -14,8 +14,12 @@ CURVE_STEPS = 8           # chords per Bézier curve
 ARC_STEP = math.pi / 18   # at most 10 degrees of arc per chord
 FAINT = 0.5               # a stroke less opaque than this is a tint or texture behind text, not a line
 OPAQUE = 0.99             # a fill at least this opaque hides what lies under it
-CELL = 24.0               # points: the side of the grid squares strokes are filed under for near()
-GRID_FROM = 20000         # strokes times texts asked about: below it, scanning them all costs less than filing
+CELL = 24.0               # points: the side of the grid squares runs of strokes are filed under for near()
+GRID_FROM = 2000          # runs times texts asked about: below it, scanning them all costs less than filing
+RUN = 16                  # segments of one stroke or fill held under one box (an arc's chords, a path's sides)
+
+
+_CURVE_STEPS = [(step / CURVE_STEPS, 1 - step / CURVE_STEPS) for step in range(1, CURVE_STEPS + 1)]
 
 
 class StrokeReader:
@@ -28,7 +32,7 @@ class StrokeReader:
         self.width, self.alpha, self.light = 2.0, 1.0, 0.0   # light: the source colour's lightness, 0-1
         self.subpath: list = []       # the segments of the subpath being drawn
         self.areas: list = []         # the path's earlier subpaths that enclose an area, closed (for fills)
-        self.strokes: list = []       # (half width, x0, y0, x1, y1, order): lines, and the edges of fills
+        self.strokes: list = []       # runs [half width, segments, order, lightness, alpha]: lines, fills' edges
         self.covers: list = []        # (order, bounding box, segments) of every opaque fill
         self.text_orders: list = []   # the order of each show_text, the k-th one drawing the face's k-th text
         self.order = 0
@@ -41,33 +45,43 @@ class StrokeReader:
             if handler is not None:
                 self.order = order
                 handler(self, *op[1:])
-        self.strokes = [line[:7] for line in self.strokes if line[7] >= FAINT]
+        self.strokes = [run[:4] for run in self.strokes if run[4] >= FAINT]
         self.covers = [cover[:4] for cover in self.covers if cover[4] >= OPAQUE]
         self.grid, self.reach, self.queries = None, None, 0
         return self
 
+    def _add_run(self, half, segments):
+        """The segments stroked (or a fill's edges) in runs of at most RUN: near() holds a text against a run's
+        box first, so the ten-degree chords of an arc far from it cost one test, not one each."""
+        for start in range(0, len(segments), RUN):
+            self.strokes.append([half, segments[start:start + RUN], self.order, self.light, self.alpha])
+
     def near(self, box) -> list:
-        """The strokes whose ink reaches the box, in drawing order: among all of them while few texts have
-        asked, among those filed under the box's grid squares once many have (the thousands of strokes of a
-        board filed once). Each stroke's box is worked out once, so a stroke far from the text costs four
-        comparisons, not a crossing test."""
+        """The strokes (half width, x0, y0, x1, y1, order, lightness) whose ink reaches the box, in drawing
+        order: the runs' boxes held against it (all of them while few texts have asked, those filed under the
+        box's grid squares once many have: the thousands of strokes of a board filed once), then the
+        segments of the runs that meet it. A stroke far from the text costs part of one comparison."""
         self.queries += 1
         if self.reach is None:
-            self.reach = [(min(x0, x1) - half, min(y0, y1) - half, max(x0, x1) + half, max(y0, y1) + half)
-                          for half, x0, y0, x1, y1, *_ in self.strokes]
+            self.reach = [_run_box(half, segments) for half, segments, _, _ in self.strokes]
         left, top, right, bottom = box[:4]
         if len(self.strokes) * self.queries < GRID_FROM:
-            return [stroke for stroke, (x0, y0, x1, y1) in zip(self.strokes, self.reach)
+            runs = [run for run, (x0, y0, x1, y1) in zip(self.strokes, self.reach)
                     if x0 <= right and x1 >= left and y0 <= bottom and y1 >= top]
-        if self.grid is None:
-            self.grid = _file_by_square(self.reach)
-        found = set()
-        for column in range(math.floor(left / CELL), math.floor(right / CELL) + 1):
-            for row in range(math.floor(top / CELL), math.floor(bottom / CELL) + 1):
-                found.update(self.grid.get((column, row), ()))
-        reach = self.reach
-        return [self.strokes[index] for index in sorted(found) if reach[index][0] <= right and
-                reach[index][2] >= left and reach[index][1] <= bottom and reach[index][3] >= top]
+        else:
+            if self.grid is None:
+                self.grid = _file_by_square(self.reach)
+            found = set()
+            for column in range(math.floor(left / CELL), math.floor(right / CELL) + 1):
+                for row in range(math.floor(top / CELL), math.floor(bottom / CELL) + 1):
+                    found.update(self.grid.get((column, row), ()))
+            reach = self.reach
+            runs = [self.strokes[index] for index in sorted(found) if reach[index][0] <= right and
+                    reach[index][2] >= left and reach[index][1] <= bottom and reach[index][3] >= top]
+        return [(half, x0, y0, x1, y1, order, light) for half, segments, order, light in runs
+                for x0, y0, x1, y1 in segments
+                if min(x0, x1) - half <= right and max(x0, x1) + half >= left
+                and min(y0, y1) - half <= bottom and max(y0, y1) + half >= top]
 
     # State
     def op_save(self):
@@ -87,7 +101,7 @@ class StrokeReader:
         """A group painted at `alpha` (an SVG group's opacity): what it drew is that much fainter."""
         if self.groups:
             strokes, covers = self.groups.pop()
-            self.strokes[strokes:] = [(*line[:7], line[7] * alpha) for line in self.strokes[strokes:]]
+            self.strokes[strokes:] = [[*run[:4], run[4] * alpha] for run in self.strokes[strokes:]]
             self.covers[covers:] = [(*cover[:4], cover[4] * alpha) for cover in self.covers[covers:]]
 
     def op_translate(self, x, y):
@@ -164,12 +178,24 @@ class StrokeReader:
         return x + a * dx + c * dy, y + b * dx + d * dy
 
     def op_curve_to(self, x1, y1, x2, y2, x3, y3):
-        p0 = self._user_point()
-        for step in range(1, CURVE_STEPS + 1):
-            t = step / CURVE_STEPS
-            u = 1 - t
-            self._to(u ** 3 * p0[0] + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
-                     u ** 3 * p0[1] + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3)
+        if self.point is None:   # no current point: cairo starts the curve at its first control point
+            p0 = self._user_point()
+            for step in range(1, CURVE_STEPS + 1):
+                t = step / CURVE_STEPS
+                u = 1 - t
+                self._to(u ** 3 * p0[0] + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
+                         u ** 3 * p0[1] + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3)
+            return
+        (x0, y0), (a, b, c, d, e, f) = self._user_point(), self.matrix
+        points = [self.point]
+        for t, u in _CURVE_STEPS:
+            x = u ** 3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3
+            y = u ** 3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3
+            points.append((a * x + c * y + e, b * x + d * y + f))
+        chords = [(*points[index], *points[index + 1]) for index in range(CURVE_STEPS)]
+        self.path.extend(chords)
+        self.subpath.extend(chords)
+        self.point = points[-1]
 
     def op_rel_curve_to(self, dx1, dy1, dx2, dy2, dx3, dy3):
         """cairosvg draws a rounded rect's corners with it: relative to the current point (left out, every
@@ -196,15 +222,24 @@ class StrokeReader:
         self._arc(cx, cy, r, start, end)
 
     def _arc(self, cx, cy, r, start, end):
+        """The arc's chords, at most ARC_STEP of angle each, added in one go (thousands of arcs on a deck:
+        the points are worked out here, not a call each)."""
         steps = max(1, math.ceil(abs(end - start) / ARC_STEP))
-        first = _apply(self.matrix, cx + r * math.cos(start), cy + r * math.sin(start))
+        a, b, c, d, e, f = self.matrix
+        cos, sin, span = math.cos, math.sin, end - start
+        points = []
+        for step in range(steps + 1):
+            angle = start + span * step / steps if step else start
+            x, y = cx + r * cos(angle), cy + r * sin(angle)
+            points.append((a * x + c * y + e, b * x + d * y + f))
         if self.point is None:
-            self.point = self.start = first
+            self.point = self.start = points[0]
         else:
-            self._segment(first)
-        for step in range(1, steps + 1):
-            angle = start + (end - start) * step / steps
-            self._to(cx + r * math.cos(angle), cy + r * math.sin(angle))
+            self._segment(points[0])
+        chords = [(*points[index], *points[index + 1]) for index in range(steps)]
+        self.path.extend(chords)
+        self.subpath.extend(chords)
+        self.point = points[-1]
 
     def op_rectangle(self, x, y, w, h):
         self.op_move_to(x, y)
@@ -230,7 +265,7 @@ class StrokeReader:
         if self.alpha > 0 and self.width > 0:
             a, b, c, d, _, _ = self.matrix
             half = self.width * math.sqrt(abs(a * d - b * c)) / 2
-            self.strokes.extend((half, *segment, self.order, self.light, self.alpha) for segment in self.path)
+            self._add_run(half, self.path)
 
     def op_stroke(self):
         self.op_stroke_preserve()
@@ -242,7 +277,7 @@ class StrokeReader:
             xs = [x for s in segments for x in (s[0], s[2])]
             ys = [y for s in segments for y in (s[1], s[3])]
             self.covers.append((self.order, (min(xs), min(ys), max(xs), max(ys)), segments, self.light, self.alpha))
-            self.strokes.extend((0.0, *segment, self.order, self.light, self.alpha) for segment in segments)
+            self._add_run(0.0, segments)
 
     def op_fill(self):
         self.op_fill_preserve()
@@ -274,8 +309,15 @@ def _handlers() -> dict:
     return {name[3:]: function for name, function in vars(StrokeReader).items() if name.startswith("op_")}
 
 
+def _run_box(half, segments) -> tuple:
+    """The box (left, top, right, bottom) a run of segments' ink reaches, their half width included."""
+    x0s, y0s, x1s, y1s = zip(*segments)
+    return (min(min(x0s), min(x1s)) - half, min(min(y0s), min(y1s)) - half,
+            max(max(x0s), max(x1s)) + half, max(max(y0s), max(y1s)) + half)
+
+
 def _file_by_square(reach) -> dict:
-    """{(column, row): [stroke index]} of every grid square each stroke's box (its width included) meets."""
+    """{(column, row): [run index]} of every grid square each run's box (its width included) meets."""
     grid: dict = {}
     for index, (x0, y0, x1, y1) in enumerate(reach):
         for column in range(math.floor(x0 / CELL), math.floor(x1 / CELL) + 1):
@@ -310,7 +352,7 @@ def _inside(point, segments) -> bool:
 
 
 def read_ink(ops) -> StrokeReader:
-    """The visible strokes and the edges of opaque fills in `ops` (.strokes: half line width, x0, y0, x1, y1,
-    order, lightness; text that an edge runs through straddles two grounds), the opaque fills that
+    """The visible strokes and the edges of opaque fills in `ops` (.near(box): half line width, x0, y0, x1,
+    y1, order, lightness; text that an edge runs through straddles two grounds), the opaque fills that
     may hide them (.hidden) and the order each text was drawn in (.text_orders), in the face's points."""
     return StrokeReader().read(ops)
