@@ -3,11 +3,12 @@ other piece owns, front and back, with the layout and cut lines untouched."""
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
 from pnpgen.lengths import parse_length
-from pnpgen.render.home_bleed import HOME_BLEED, clip_to_box, slot_allowances
+from pnpgen.render.home_bleed import HOME_BLEED, clip_to_box, clip_to_half_plane, slot_allowances
 from tests.conftest import DEFAULT_KIT_DIR
 from tests.counters_helpers import build_counters, counters_manifest, render_page
 
@@ -17,20 +18,46 @@ FAR = (-1e4, -1e4, 1e4, 1e4)
 
 def grown(rect, room):
     x, y, w, h = rect
-    left, top, right, bottom = room
+    left, top, right, bottom = room[:4]
     return (x - left, y - top, x + w + right, y + h + bottom)
 
 
-def disjoint(a, b) -> bool:
-    return a[2] <= b[0] + 1e-6 or b[2] <= a[0] + 1e-6 or a[3] <= b[1] + 1e-6 or b[3] <= a[1] + 1e-6
+def region(rect, room) -> list[tuple]:
+    """Where a piece's bleed may go, its cut box included: the grown box cut to the room's half-planes."""
+    left, top, right, bottom = grown(rect, room)
+    points = [(left, top), (right, top), (right, bottom), (left, bottom)]
+    for plane in room.apart:
+        points = clip_to_half_plane(points, plane)
+    return points
+
+
+def area(points) -> float:
+    return abs(sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(points, points[1:] + points[:1]))) / 2
+
+
+def overlap(a: list, b: list) -> float:
+    """The area two convex polygons share (b is convex and counter-clockwise or clockwise: cut by its edges)."""
+    sign = 1.0 if sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(b, b[1:] + b[:1])) > 0 else -1.0
+    for p, q in zip(b, b[1:] + b[:1]):          # keep the side of each edge the polygon lies on
+        nx, ny = sign * (q[1] - p[1]), -sign * (q[0] - p[0])
+        a = clip_to_half_plane(a, (nx, ny, nx * p[0] + ny * p[1])) if a else a
+    return area(a) if len(a) >= 3 else 0.0
+
+
+def contains(points, x: float, y: float) -> bool:
+    return overlap(points, [(x - 0.01, y - 0.01), (x + 0.01, y - 0.01), (x + 0.01, y + 0.01), (x - 0.01, y + 0.01)]) > 3e-4
 
 
 def test_abutting_pieces_take_no_room_across_a_shared_line_and_full_bleed_outside():
-    rects = [(0, 0, 36, 36), (36, 0, 36, 36), (0, 36, 36, 36)]
+    rects = [(0, 0, 36, 36), (36, 0, 36, 36), (0, 36, 36, 36)]   # a 2 x 2 grid with a hole at its bottom right
     rooms = slot_allowances(rects, FAR, HOME_BLEED)
-    assert rooms[0] == (HOME_BLEED, HOME_BLEED, 0.0, 0.0)
-    assert rooms[1] == (0.0, HOME_BLEED, HOME_BLEED, HOME_BLEED)  # below it is an empty cell: no one's
-    assert rooms[2] == (HOME_BLEED, 0.0, 0.0, HOME_BLEED)  # the corner of the empty cell: the first one's
+    assert rooms[0][:4] == (HOME_BLEED, HOME_BLEED, 0.0, 0.0)
+    assert rooms[1][:4] == (0.0, HOME_BLEED, HOME_BLEED, HOME_BLEED)  # below it is the hole: no one's
+    assert rooms[2][:4] == (HOME_BLEED, 0.0, HOME_BLEED, HOME_BLEED)  # so is its right: both bleed into the hole
+    assert overlap(region(rects[1], rooms[1]), region(rects[2], rooms[2])) < 1e-9     # and part at its corner
+    assert contains(region(rects[2], rooms[2]), 36 + 0.5 * MM, 36 + 0.6 * MM)        # a cut 0.5 mm off: its own
+    assert contains(region(rects[1], rooms[1]), 36 + 0.6 * MM, 36 + 0.5 * MM)        # colour, near the corner too
+    assert not contains(region(rects[2], rooms[2]), 36 + 0.5 * MM, 36 - 0.5 * MM)    # the neighbour's face: not its
 
 
 def test_a_gutter_is_shared_half_and_half_and_crop_marks_and_bounds_cap_the_outside():
@@ -59,9 +86,9 @@ def test_no_piece_bleeds_into_another_on_real_pages(gutter_build):
     for p in manifest["placements"]:
         pages.setdefault((p["file"], p["page"]), []).append((p["x"], p["y"], p["w"], p["h"]))
     for rects in pages.values():
-        boxes = [grown(r, room) for r, room in zip(rects, slot_allowances(rects, FAR, HOME_BLEED))]
-        for a, b in itertools.combinations(boxes, 2):
-            assert disjoint(a, b)
+        shapes = [region(r, room) for r, room in zip(rects, slot_allowances(rects, FAR, HOME_BLEED))]
+        for a, b in itertools.combinations(shapes, 2):
+            assert overlap(a, b) < 1e-6
 
 
 def colour_at(image, x: float, y: float, scale: float):
@@ -109,11 +136,39 @@ def test_preflight_finds_coloured_edges_left_without_bleed():
     assert bare_edges(rects, rooms, lambda i, side: None) == []  # art that stops short of the cut: nothing to say
 
 
-def test_a_build_says_where_art_has_no_bleed(gutter_build):
-    """Counter sheets stand right under their header band: the top row's art meets it with no bleed, and
-    the preflight names the tables and templates; the 1 mm gutter leaves no shared edge without bleed."""
+def test_a_gutter_leaves_no_edge_without_bleed(gutter_build):
+    """With 1 mm gutters every side has room, the top row bleeds into the header band's bottom 0.5 mm, and
+    the preflight has nothing to say."""
     _, manifest = gutter_build
-    assert not [w for w in manifest["warnings"] if "another colour" in w]
-    found = [w for w in manifest["warnings"] if "header band" in w]
-    assert any(w.startswith("preflight: counters-red.pdf: ") and "table units (unit-front.svg, page 1)" in w
-               for w in found)
+    assert not [w for w in manifest["warnings"] if "bleed" in w]
+
+
+def inside_any(rects, x: float, y: float) -> bool:
+    return any(r["x"] - 0.01 <= x <= r["x"] + r["w"] + 0.01 and r["y"] - 0.01 <= y <= r["y"] + r["h"] + 0.01
+               for r in rects)
+
+
+@pytest.mark.parametrize("page", [1, 2])
+def test_every_free_edge_of_the_default_kit_shows_its_own_colour_half_a_millimetre_past_the_cut(default_kit_build, page):
+    """The default kit's abutting counters (no gutter), front and back: a cut 0.5 mm off on any side that no
+    piece shares (the grid's outer edges, the header band, the holes in the last rows) shows the piece's
+    own colour there, never paper; pieces beside a hole bleed into it as well as the ones above it."""
+    path, scale = "counters-red.pdf", 4
+    manifest = json.loads((default_kit_build / "manifest.json").read_text())["parts"]["components"]
+    rows = [p for p in manifest["placements"] if p["file"] == path and p["page"] == page]
+    image = render_page(default_kit_build / path, page, scale=scale)
+    checked, bare = 0, []
+    for p in rows:
+        for along in (0.25, 0.5, 0.75):
+            for dx, dy, edge in ((-1, 0, (p["x"], p["y"] + along * p["h"])), (1, 0, (p["x"] + p["w"], p["y"] + along * p["h"])),
+                                 (0, -1, (p["x"] + along * p["w"], p["y"])), (0, 1, (p["x"] + along * p["w"], p["y"] + p["h"]))):
+                out = (edge[0] + dx * 0.5 * MM, edge[1] + dy * 0.5 * MM)
+                if inside_any(rows, *out):
+                    continue                                    # a shared cut line: the neighbour's own face
+                own = colour_at(image, edge[0] - dx * 0.4 * MM, edge[1] - dy * 0.4 * MM, scale)
+                if min(own) > 240:
+                    continue                                    # art that stops short of the cut
+                checked += 1
+                if not near(colour_at(image, *out, scale), own, 60):
+                    bare.append((p["x"], p["y"], dx, dy, colour_at(image, *out, scale), own))
+    assert checked > 40 and not bare, bare[:5]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from typing import NamedTuple
 
 from pnpgen.lengths import parse_length
 
@@ -27,33 +28,61 @@ _edges: dict = {}                    # id(art) -> (weak reference to the art, ba
                                      # failed build's fonts must go with it (pnpgen.render.font_reset)
 
 
-def slot_allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[tuple]:
-    """(left, top, right, bottom) bleed allowed for each rect (x, y, w, h) of a page: half the gap to the
-    nearest neighbour on that side (none across a shared cut line; a diagonal neighbour parts along the
-    axis with more room, so two grown boxes never meet), none at all where boxes overlap (nested hexes),
-    and toward the page's free edge at most `outer_cap` and never past `bounds`
-    (left, top, right, bottom)."""
+class Room(NamedTuple):
+    """How far a piece's bleed may reach past each side of its cut box, and the half-planes (nx, ny, c) it
+    keeps to (nx * x + ny * y <= c) where a diagonal neighbour's corner is near: the corner square and the
+    far half of a grid hole's corner are that neighbour's, the side is still the piece's own."""
+    left: float
+    top: float
+    right: float
+    bottom: float
+    apart: tuple = ()
+
+
+def slot_allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[Room]:
+    """The Room of each rect (x, y, w, h) of a page: half the gap to the nearest neighbour on that side (none
+    across a shared cut line), none at all where boxes overlap (nested hexes), toward the page's free edge at
+    most `outer_cap` and never past `bounds` (left, top, right, bottom). A diagonal neighbour near a corner
+    takes no side away: the two part along the 45-degree line between their corners (_mitre), so a piece
+    next to a hole in the grid still bleeds into the hole and the two grown shapes never meet."""
     out = []
     for i, (x, y, w, h) in enumerate(rects):
         free = [x - bounds[0], y - bounds[1], bounds[2] - x - w, bounds[3] - y - h]
         shared: list = [None] * 4               # half the gap to the nearest piece on that side
-        for j, (ox, oy, ow, oh) in enumerate(rects):
+        apart = []
+        for j, other in enumerate(rects):
             if i == j:
                 continue
+            ox, oy, ow, oh = other
             gap_x = max(ox - (x + w), x - (ox + ow))
             gap_y = max(oy - (y + h), y - (oy + oh))
             if gap_x < -0.01 and gap_y < -0.01:    # boxes overlap (nested hexes): no bleed anywhere
-                shared = [0.0] * 4
+                shared, apart = [0.0] * 4, []
                 break
-            if gap_x >= -0.01 and gap_y >= -0.01:     # diagonal: both part along the axis with more room
-                if max(gap_x, gap_y) >= 2 * HOME_BLEED:
-                    continue
-                gap_x, gap_y = (gap_x, -1.0) if gap_x >= gap_y else (-1.0, gap_y)
+            if gap_x >= -0.01 and gap_y >= -0.01:     # diagonal: only the corner is contested
+                if max(gap_x, gap_y) < 2 * HOME_BLEED:
+                    apart.append(_mitre(rects[i], other))
+                continue
             side, gap = (2 if ox >= x + w - 0.01 else 0, gap_x) if gap_y < -0.01 else \
                 (3 if oy >= y + h - 0.01 else 1, gap_y)
             shared[side] = min(max(0.0, gap) / 2, shared[side] if shared[side] is not None else HOME_BLEED)
-        out.append(tuple(max(0.0, min(HOME_BLEED, f, outer_cap if s is None else s)) for f, s in zip(free, shared)))
+        sides = (max(0.0, min(HOME_BLEED, f, outer_cap if s is None else s)) for f, s in zip(free, shared))
+        out.append(Room(*sides, tuple(apart)))
     return out
+
+
+def _mitre(mine: tuple, other: tuple) -> tuple:
+    """The half-plane (nx, ny, c) on `mine`'s side of the 45-degree line through the middle of the gap
+    between the two boxes' facing corners: the line two touching squares' bleeds would meet on, and near
+    enough the corner that it trims a side's bleed only within HOME_BLEED of it."""
+    x, y, w, h = mine
+    ox, oy, ow, oh = other
+    sx = 1.0 if ox >= x + w - 0.01 else -1.0
+    sy = 1.0 if oy >= y + h - 0.01 else -1.0
+    corner = (x + w if sx > 0 else x, y + h if sy > 0 else y)
+    theirs = (ox if sx > 0 else ox + ow, oy if sy > 0 else oy + oh)
+    middle = ((corner[0] + theirs[0]) / 2, (corner[1] + theirs[1]) / 2)
+    return sx, sy, sx * middle[0] + sy * middle[1]
 
 
 def outline_polygon(shape, x: float = 0.0, y: float = 0.0) -> list[tuple]:
@@ -132,19 +161,21 @@ def _sampler(art):
     return colour
 
 
-def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: tuple) -> None:
+def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: Room) -> None:
     """The face's edge bands at (x, y) (art origin, bleed included), turned as the face is, cut to the
-    piece's cut box grown by `room` (left, top, right, bottom) on the page. The bands are cut here, not by a
-    clip: the page's clips stay one per face, as the duplex checks read them."""
-    if not any(room):
+    piece's cut box grown by `room` on the page and to the room's half-planes. The bands are cut here, not
+    by a clip: the page's clips stay one per face, as the duplex checks read them."""
+    if not any(room[:4]):
         return
     bands = edge_bands(art, shape, bleed)
-    left, top, right, bottom = room
+    left, top, right, bottom = room[:4]
     box = (x + bleed - left, y + bleed - top, x + bleed + shape.w + right, y + bleed + shape.h + bottom)
     cr.save()
     for colour, quad, _ in bands:
         points = [(x + art.width - px, y + art.height - py) if turned else (x + px, y + py) for px, py in quad]
         points = clip_to_box(points, box)
+        for plane in room.apart:
+            points = clip_to_half_plane(points, plane)
         if len(points) < 3:
             continue
         cr.set_source_rgb(*colour)
@@ -157,20 +188,25 @@ def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, 
 
 
 def clip_to_box(points: list[tuple], box: tuple) -> list[tuple]:
-    """A convex polygon cut to the box (left, top, right, bottom) (Sutherland-Hodgman)."""
-    for axis, limit, keep_below in ((0, box[0], False), (1, box[1], False), (0, box[2], True), (1, box[3], True)):
-        inside = (lambda p: p[axis] <= limit) if keep_below else (lambda p: p[axis] >= limit)
-        out = []
-        for a, b in zip(points, points[1:] + points[:1]):
-            if inside(a):
-                out.append(a)
-            if inside(a) != inside(b):
-                t = (limit - a[axis]) / (b[axis] - a[axis])
-                out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])))
-        points = out
-        if not points:
-            break
+    """A convex polygon cut to the box (left, top, right, bottom)."""
+    left, top, right, bottom = box
+    for plane in ((-1.0, 0.0, -left), (0.0, -1.0, -top), (1.0, 0.0, right), (0.0, 1.0, bottom)):
+        points = clip_to_half_plane(points, plane)
     return points
+
+
+def clip_to_half_plane(points: list[tuple], plane: tuple) -> list[tuple]:
+    """The part of a convex polygon where nx * x + ny * y <= c, plane = (nx, ny, c) (Sutherland-Hodgman)."""
+    nx, ny, c = plane
+    out = []
+    for a, b in zip(points, points[1:] + points[:1]):
+        da, db = nx * a[0] + ny * a[1] - c, nx * b[0] + ny * b[1] - c
+        if da <= 0:
+            out.append(a)
+        if (da <= 0) != (db <= 0):
+            t = da / (da - db)
+            out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])))
+    return out
 
 
 SIDES = ("left", "top", "right", "bottom")     # the order of a room; a box's polygon edges run top, right,
