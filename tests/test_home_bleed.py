@@ -172,3 +172,15 @@ def test_every_free_edge_of_the_default_kit_shows_its_own_colour_half_a_millimet
                 if not near(colour_at(image, *out, scale), own, 60):
                     bare.append((p["x"], p["y"], dx, dy, colour_at(image, *out, scale), own))
     assert checked > 40 and not bare, bare[:5]
+
+
+def test_a_pale_tint_beside_paper_is_no_finding():
+    """A card whose edge carries a tint within 0.2 of white (SE4's pale ruler ticks) beside a white edge:
+    a cut 0.5 mm off shows no edge there."""
+    from pnpgen.render.home_bleed import bare_edges
+    rects = [(0, 0, 36, 36), (36, 0, 36, 36)]
+    rooms = slot_allowances(rects, FAR, HOME_BLEED)
+    pale = {(0, "right"): (0.84, 0.89, 0.95)}
+    assert bare_edges(rects, rooms, lambda i, side: pale.get((i, side))) == []
+    dark = {(0, "right"): (0.5, 0.6, 0.9)}
+    assert bare_edges(rects, rooms, lambda i, side: dark.get((i, side))) == [(0, "right", "neighbour")]

@@ -224,21 +224,30 @@ def side_colour(art, shape, bleed: float, side: str, turned: bool):
 
 
 def bare_edges(rects: list[tuple], rooms: list[tuple], colour_of) -> list[tuple[int, str, str]]:
-    """(rect index, side, "neighbour" or "edge") of every coloured edge of a box-shaped piece that gets no bleed (room under
-    0.25 mm) and whose cut a neighbour of another colour shares, or that meets the page's printable edge:
-    where a cut 0.5 mm off shows another colour or paper. `colour_of(index, side)` -> side_colour or None."""
+    """(rect index, side, "neighbour" or "edge") of every coloured edge of a box-shaped piece that gets no
+    bleed (room under 0.25 mm) and whose cut a neighbour of another colour shares, or that meets the page's
+    printable edge: where a cut 0.5 mm off shows another colour or paper. `colour_of(index, side)` ->
+    side_colour or None (paper). A tint as pale as SAME_COLOUR counts as paper: beside paper, it shows no edge."""
     out = []
-    for i, ((x, y, w, h), room) in enumerate(zip(rects, rooms)):
+    for i, room in enumerate(rooms):
         for k, side in enumerate(SIDES):
-            if room[k] >= parse_length("0.25mm") or colour_of(i, side) is None:
+            mine = colour_of(i, side) or PAPER
+            if room[k] >= parse_length("0.25mm") or _alike(mine, PAPER):
                 continue
             across = [j for j, other in enumerate(rects) if j != i and _shares(rects[i], other, side)]
-            theirs = [colour_of(j, SIDES[(k + 2) % 4]) for j in across]
             if not across:
                 out.append((i, side, "edge"))
-            elif any(c is None or max(abs(p - q) for p, q in zip(c, colour_of(i, side))) > 0.2 for c in theirs):
+            elif not all(_alike(mine, colour_of(j, SIDES[(k + 2) % 4]) or PAPER) for j in across):
                 out.append((i, side, "neighbour"))
     return out
+
+
+PAPER = (1.0, 1.0, 1.0)
+SAME_COLOUR = 0.2                  # two edge colours this close in every channel read as one at a cut's edge
+
+
+def _alike(a: tuple, b: tuple) -> bool:
+    return max(abs(p - q) for p, q in zip(a, b)) <= SAME_COLOUR
 
 
 def _shares(mine: tuple, other: tuple, side: str) -> bool:
