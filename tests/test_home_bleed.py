@@ -184,3 +184,54 @@ def test_a_pale_tint_beside_paper_is_no_finding():
     assert bare_edges(rects, rooms, lambda i, side: pale.get((i, side))) == []
     dark = {(0, "right"): (0.5, 0.6, 0.9)}
     assert bare_edges(rects, rooms, lambda i, side: dark.get((i, side))) == [(0, "right", "neighbour")]
+
+
+def test_where_four_gutters_cross_there_is_no_paper(gutter_build):
+    """The square where the gutters between four pieces cross is filled to its middle by each piece's
+    corner: no white dot at the crossings."""
+    kit_out, manifest = gutter_build
+    scale = 4
+    rows = [p for p in manifest["placements"] if p["file"] == "counters-blue.pdf" and p["page"] == 1]
+    image = render_page(kit_out / "counters-blue.pdf", 1, scale=scale)
+    crossings = 0
+    for p in rows:
+        right = [q for q in rows if q["y"] == p["y"] and 0 < q["x"] - p["x"] - p["w"] < 1.5 * MM]
+        below = [q for q in rows if q["x"] == p["x"] and 0 < q["y"] - p["y"] - p["h"] < 1.5 * MM]
+        if right and below:
+            crossings += 1
+            x, y = p["x"] + p["w"] + 0.5 * MM, p["y"] + p["h"] + 0.5 * MM
+            for dx, dy in ((-0.3, -0.3), (0.3, -0.3), (-0.3, 0.3), (0.3, 0.3)):
+                assert min(colour_at(image, x + dx * MM, y + dy * MM, scale)) < 230, (p["x"], p["y"], dx, dy)
+    assert crossings > 20
+
+
+class Art:
+    """A stand-in for a rendered face: its size and recording (home_bleed keeps a weak reference to it)."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def test_a_free_corner_is_filled_to_the_full_bleed():
+    """Past a square's corner, with room on both sides, the bleed fills the whole corner square: where 2 mm
+    gutters cross (4X Space Euro's tiles) no white dot is left between four pieces."""
+    import cairocffi
+
+    from pnpgen.render.home_bleed import Room, paint_bleed
+    from pnpgen.shapes import Shape
+    shape, colour = Shape("square", 36.0, 36.0), (0.2, 0.6, 0.3)
+    recording = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None)
+    context = cairocffi.Context(recording)
+    context.set_source_rgb(*colour)
+    context.paint()
+    art = Art(width=36.0, height=36.0, recording=recording)
+    surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, 60, 60)
+    cr = cairocffi.Context(surface)
+    cr.set_source_rgb(1, 1, 1)
+    cr.paint()
+    paint_bleed(cr, art, shape, 0.0, 10.0, 10.0, False, Room(*[HOME_BLEED] * 4))
+    surface.flush()
+    data, stride = bytes(surface.get_data()), surface.get_stride()
+    for px, py in ((10 - 0.9 * HOME_BLEED, 10 - 0.9 * HOME_BLEED), (46 + 0.9 * HOME_BLEED, 46 + 0.9 * HOME_BLEED)):
+        b, g, r = data[int(py) * stride + 4 * int(px): int(py) * stride + 4 * int(px) + 3]
+        assert (r, g, b) == tuple(round(c * 255) for c in colour)

@@ -125,7 +125,7 @@ def edge_bands(art, shape, bleed: float) -> list[tuple]:
             colour = sample(a[0] + ux * mid - nx * INSET, a[1] + uy * mid - ny * INSET)
             if colour is None:
                 continue
-            over = 0.6 * HOME_BLEED          # past the segment's ends: meets its neighbour, fills a corner
+            over = HOME_BLEED                # past the segment's ends: fills the corner square past a box's corner
             lo, hi = t0 - (over if k == 0 else 0.05), t1 + (over if k == pieces - 1 else 0.05)
             inner = 0.1                      # under the face's own edge, so no hairline shows at the cut
             quad = [(a[0] + ux * lo - nx * inner, a[1] + uy * lo - ny * inner),
