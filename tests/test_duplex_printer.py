@@ -64,7 +64,9 @@ def check_build(kit_out: Path, flip: str) -> dict:
     cards = manifest.get("parts", {}).get("cards")
     if cards and cards["cards_per_sheet"] == 2:  # the cards fill the sheet: no margin to say it in, the manifest does
         first_pages[cards["files"][0]["path"]] = cards["duplex"]
-    return {"checked": checked, "bad": bad, "first_pages": first_pages,
+    bare = [w for part in manifest.get("parts", {}).values() if isinstance(part, dict)
+            for w in part.get("warnings", []) if "art runs to" in w]       # the home-bleed preflight's findings
+    return {"checked": checked, "bad": bad, "first_pages": first_pages, "bare": bare,
             "calibration": (kit_out / "duplex-calibration.pdf").is_file()}
 
 
@@ -95,6 +97,14 @@ def test_every_two_sided_file_says_the_builds_one_flip_and_the_kit_has_a_calibra
         assert found["calibration"] == bool(found["first_pages"]), (kit, paper, flip)
     if kit not in ("hexes", "realms"):  # the hex-map kits print nothing two-sided
         assert all(found["checked"] for found in printed.values()), kit
+
+
+def test_every_shipped_kit_prints_with_bleed_wherever_its_art_meets_a_cut(printed, request):
+    """The home-bleed preflight (pnpgen.render.home_bleed.bare_edges) finds nothing in the four kits, Letter
+    or A4: each piece whose colour runs to its cut bleeds past it or meets a neighbour of the same colour."""
+    kit = request.node.callspec.params["printed"]
+    if kit.parent.name == "data":
+        assert not [w for found in printed.values() for w in found["bare"]], kit.name
 
 
 def test_the_printer_itself_turns_paper_as_printing_md_says():

@@ -99,9 +99,9 @@ def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
     from pnpgen.layout import packing, sheets as sheets_layout
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.components import titles
-    from pnpgen.render import pdf, piece_sheets, png
+    from pnpgen.render import home_bleed, pdf, piece_sheets, png
     tables, pages = plan
-    parts = [source_fingerprint(pdf, piece_sheets, png, sheets_layout, packing, duplex, titles),
+    parts = [source_fingerprint(pdf, piece_sheets, home_bleed, png, sheets_layout, packing, duplex, titles),
              renderer_fingerprint(), ctx.kit.title,
              group, repr([(p.side, p.header, p.header_side, p.slots) for p in pages]),
              repr(page_headers(ctx, group, plan))]
@@ -134,7 +134,50 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
     paper = (ctx.kit.sheets.get(runs[0][0].group) or {}).get("paper") or ctx.paper
     return {"path": f"{group}{SUFFIX}", "pages": len(plan[1]), "sheets": sheets_of(plan[1]), "paper": paper,
             "page_size": [round(v, 3) for v in plan[1][0].size],
-            "previews": previews, "placements": placements, "cuts": page_cuts(f"{group}{SUFFIX}", plan[1])}
+            "previews": previews, "placements": placements, "cuts": page_cuts(f"{group}{SUFFIX}", plan[1]),
+            "bare": bare_edge_findings(group, plan, arts)}
+
+
+def bare_edge_findings(group: str, plan: tuple, arts) -> list[str]:
+    """Preflight of the home bleed: per table and template, the pieces whose art runs to a cut line that
+    gets no bleed (a neighbour of another colour shares it, or the page's edge): a cut 0.5 mm off shows
+    that colour or paper there. Box-shaped pieces only (circles and hexes always have a gutter, or nest)."""
+    from pnpgen.render.home_bleed import bare_edges, side_colour
+    from pnpgen.render.piece_sheets import bleed_rooms
+    tables, pages = plan
+    owners = slot_owners(tables)
+    shapes = [table.shape for table, _, _ in owners]
+    memo, found = {}, {}
+
+    def face_of(page, slot):
+        piece = owners[slot.index][1]
+        return piece.front if page.side == "front" else piece.back
+
+    for number, page in enumerate(pages, 1):
+        rooms = bleed_rooms(page, shapes)
+
+        def colour_of(i, side, page=page):
+            slot = page.slots[i]
+            table, _, settings = owners[slot.index]
+            face = face_of(page, slot)
+            if face is None or table.shape.kind not in ("square", "rect"):
+                return None
+            key = (face.key, table.shape, settings.bleed, side, slot.turned)
+            if key not in memo:
+                art = arts.art(face, table.shape, settings.bleed)
+                memo[key] = side_colour(art, table.shape, settings.bleed, side, slot.turned)
+            return memo[key]
+        rects = [(slot.x, slot.y, shapes[slot.index].w, shapes[slot.index].h) for slot in page.slots]
+        for i, _, reason in bare_edges(rects, [rooms[slot.index] for slot in page.slots], colour_of):
+            slot = page.slots[i]
+            found.setdefault((reason, owners[slot.index][0].id, face_of(page, slot).template), set()).add(number)
+    said = {"neighbour": "a cut line it shares with a piece of another colour (a cut 0.5 mm off shows that "
+                         f"colour; a gutter, kit.yaml sheets: {tables[0][0].group}: {{gutter: 2mm}}, gives it bleed)",
+            "edge": "the header band or the printable edge, with no room for bleed (a cut 0.5 mm off shows paper)"}
+    return [f"preflight: {group}{SUFFIX}: art runs to {said[reason]}: " + "; ".join(
+                f"table {table} ({template}.svg, page {', '.join(str(n) for n in sorted(numbers))})"
+                for (why, table, template), numbers in sorted(found.items()) if why == reason)
+            for reason in ("neighbour", "edge") if any(key[0] == reason for key in found)]
 
 
 def page_cuts(path: str, pages: list) -> list[dict]:
@@ -166,11 +209,12 @@ def draw_group(ctx, group: str, plan: tuple, arts: FaceArts, path, previews=()) 
     backs = [arts.art(piece.back, table.shape, settings.bleed) if piece.back else None
              for table, piece, settings in owners]
     bleed, doc = tables[0][2].bleed, None
+    shapes = [table.shape for table, _, _ in owners]
     for number, (page, words) in enumerate(zip(pages, page_headers(ctx, group, plan))):
         if doc is None:
             doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size, final=True)
         doc.new_page(*page.size)
-        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, None, bleed, *words)
+        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, shapes, bleed, *words)
         if previews:
             draw_preview(previews[number], page, owners, arts, (bleed, *words))
     doc.close()
@@ -218,7 +262,8 @@ def draw_preview(path, page, owners: list, arts: FaceArts, words: tuple) -> None
             record = arts.store.get(arts.key_of(face, table.shape, settings.bleed))
             shown[face] = replay(record) if record is not None else arts.art(face, table.shape, settings.bleed)
         pictures[slot.index] = shown.get(face)
-    save_png(str(path), page.size, lambda cr: draw_sheet_page(cr, page, pictures, None, *words))
+    shapes = [table.shape for table, _, _ in owners]
+    save_png(str(path), page.size, lambda cr: draw_sheet_page(cr, page, pictures, shapes, *words))
 
 
 def _placement(group, page_no, page, slot, table, piece, settings) -> dict:
@@ -259,10 +304,11 @@ def _build(ctx) -> dict:
     if arts.findings:  # the kit as designed must print well
         raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
     warnings = sorted(set(arts.warnings)) + [f"preflight: {finding}" for finding in sorted(set(arts.size_findings))]
+    warnings += [finding for f in files for finding in f["bare"]]
     arts.store.save(arts.used)
     ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "
             f"{len(arts.used)} distinct faces, {arts.rendered} rendered, the rest replayed")
-    return {"files": [{k: v for k, v in f.items() if k not in ("placements", "cuts")} for f in files],
+    return {"files": [{k: v for k, v in f.items() if k not in ("placements", "cuts", "bare")} for f in files],
             "placements": [p for f in files for p in f["placements"]], "warnings": warnings,
             "cuts": [cut for f in files for cut in f["cuts"]],
             "faces": {"distinct": len(arts.used), "rendered": arts.rendered},

@@ -7,7 +7,8 @@ import math
 
 from pnpgen.fonts import FAMILY
 from pnpgen.i18n.translator import core_words
-from pnpgen.layout.sheets import SheetPage
+from pnpgen.layout.sheets import CROP_GAP, SheetPage, mark_bounds
+from pnpgen.render.home_bleed import HOME_BLEED, paint_bleed, slot_allowances
 from pnpgen.lengths import pt_from_mm
 
 CUT_GREY = (0.1, 0.1, 0.1)   # a near-black core ...
@@ -16,21 +17,63 @@ CUT_HALO = (1.0, 1.0, 1.0)   # ... on a white halo, so the line reads on every g
 CUT_HALO_WIDTH = 0.9         # vanished into the green and yellow patterns
 
 
-def draw_sheet_page(cr, page: SheetPage, arts: list, shape, bleed: float, title: str, flip: str = "",
+def draw_sheet_page(cr, page: SheetPage, arts: list, shapes, bleed: float, title: str, flip: str = "",
                     hint: str = "", lines: tuple[str, ...] = ()) -> None:
-    """`flip`: how a two-sided file must be printed ("flip on the long edge"), said on its front pages;
+    """`shapes`: each piece's shape by its index (pnpgen.render.home_bleed paints each face's edge colour
+    past its cut, under the face), or None for no such bleed. `flip`: how a two-sided file must be printed ("flip on the long edge"), said on its front pages;
     `hint`: one more line under it (the file's first page: where to check the backs' alignment). A counter
     sheet's header is its `lines` instead: a title line, and on the file's first page the print
     instructions beside the scale check."""
+    rooms = bleed_rooms(page, shapes) if shapes else {}
     for slot in page.slots:
         art = arts[slot.index]
         if art is not None:
+            if slot.index in rooms:
+                paint_bleed(cr, art, shapes[slot.index], bleed, slot.x - bleed, slot.y - bleed, slot.turned,
+                            rooms[slot.index])
             paint_art(cr, art, slot.x - bleed, slot.y - bleed, slot.turned)
     draw_cut_paths(cr, page.cuts, page.outlines)
     if lines:
         draw_title_lines(cr, page.header, lines, scale=len(lines) > 1)
     else:
         draw_header(cr, page, title, flip, hint)
+
+
+def bleed_rooms(page: SheetPage, shapes) -> dict:
+    """{slot index: (left, top, right, bottom) room for its home bleed} on this page (home_bleed.slot_allowances):
+    toward the page's edge no further than the printable area and the header band, and short of the crop
+    marks where the page has them."""
+    rects = [(slot.x, slot.y, shapes[slot.index].w, shapes[slot.index].h) for slot in page.slots]
+    if not rects:
+        return {}
+    grid = (min(r[0] for r in rects), min(r[1] for r in rects), max(r[0] + r[2] for r in rects),
+            max(r[1] + r[3] for r in rects))
+    crop = any(_outside(cut, grid) for cut in page.cuts)
+    outer = CROP_GAP / 2 if crop else HOME_BLEED
+    rooms = slot_allowances(rects, _into_the_header(mark_bounds(page.size, page.header, page.header_side),
+                                                    page.header_side), outer)
+    return {slot.index: room for slot, room in zip(page.slots, rooms)}
+
+
+HEADER_BLEED = 0.5 * 72 / 25.4  # a grid's top row may bleed this far into the band above it: what a cut 0.5 mm off
+                                # needs, and less than the 1.5 pt the lowest band text keeps above its bottom edge
+
+
+def _into_the_header(bounds: tuple, side: str) -> tuple:
+    """The bounds grown by HEADER_BLEED on the header band's side, so the row against the band is not left
+    bare: a cut a little off would show paper there."""
+    left, top, right, bottom = bounds
+    grow = {"top": (0, -HEADER_BLEED, 0, 0), "bottom": (0, 0, 0, HEADER_BLEED),
+            "left": (-HEADER_BLEED, 0, 0, 0), "right": (0, 0, HEADER_BLEED, 0)}.get(side, (0, 0, 0, 0))
+    return left + grow[0], top + grow[1], right + grow[2], bottom + grow[3]
+
+
+def _outside(cut: tuple, grid: tuple) -> bool:
+    """Whether a cut segment lies wholly outside the grid's box (a crop mark, not a cut line)."""
+    x1, y1, x2, y2 = cut
+    left, top, right, bottom = grid
+    return max(x1, x2) < left - 0.01 or min(x1, x2) > right + 0.01 or max(y1, y2) < top - 0.01 \
+        or min(y1, y2) > bottom + 0.01
 
 
 def draw_cut_paths(cr, cuts, outlines) -> None:

@@ -1,0 +1,263 @@
+"""Bleed on the home sheets: each piece's edge colour carried past its cut, so a cut a little off shows the
+piece's own colour and not a white sliver. The sheets keep their layout (no piece moves, no page holds fewer):
+the bleed takes only the room around a piece that is no one's, half the gutter to a neighbour and at most
+HOME_BLEED, and where pieces share a cut line it takes none there (each piece's art already runs to the
+shared line, and painting past it would overprint the neighbour). Past the grid's outer edges it stays short
+of the crop marks and inside the printable area.
+
+The colour is sampled from the piece's own art just inside its cut, a segment of about a millimetre at a
+time, and painted as flat bands under the face: no text or picture is drawn twice, so the page's text and
+the overprint preflight read the same as without it. Backs get the same treatment on their own page, whose
+slots are already mirrored for the duplex flip, so each back's bleed lies behind its front's."""
+from __future__ import annotations
+
+import math
+import weakref
+from typing import NamedTuple
+
+from pnpgen.lengths import parse_length
+
+HOME_BLEED = parse_length("1.5mm")   # the most art is carried past a cut (publishers ask 1-3 mm)
+INSET = parse_length("0.35mm")       # where the edge colour is read: inside the cut, past its soft edge
+SEGMENT = parse_length("1mm")        # one band of colour along an edge
+PX_PER_PT = 3.0                      # the sampling raster (about 8.5 px/mm)
+PAPER_WHITE = 0.94                   # a sample lighter than this in every channel is paper: no bleed needed
+
+_edges: dict = {}                    # id(art) -> (weak reference to the art, bands): each distinct face sampled
+                                     # once, without keeping its recording (and the fonts in it) alive: a
+                                     # failed build's fonts must go with it (pnpgen.render.font_reset)
+
+
+class Room(NamedTuple):
+    """How far a piece's bleed may reach past each side of its cut box, and the half-planes (nx, ny, c) it
+    keeps to (nx * x + ny * y <= c) where a diagonal neighbour's corner is near: the corner square and the
+    far half of a grid hole's corner are that neighbour's, the side is still the piece's own."""
+    left: float
+    top: float
+    right: float
+    bottom: float
+    apart: tuple = ()
+
+
+def slot_allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[Room]:
+    """The Room of each rect (x, y, w, h) of a page: half the gap to the nearest neighbour on that side (none
+    across a shared cut line), none at all where boxes overlap (nested hexes), toward the page's free edge at
+    most `outer_cap` and never past `bounds` (left, top, right, bottom). A diagonal neighbour near a corner
+    takes no side away: the two part along the 45-degree line between their corners (_mitre), so a piece
+    next to a hole in the grid still bleeds into the hole and the two grown shapes never meet."""
+    out = []
+    for i, (x, y, w, h) in enumerate(rects):
+        free = [x - bounds[0], y - bounds[1], bounds[2] - x - w, bounds[3] - y - h]
+        shared: list = [None] * 4               # half the gap to the nearest piece on that side
+        apart = []
+        for j, other in enumerate(rects):
+            if i == j:
+                continue
+            ox, oy, ow, oh = other
+            gap_x = max(ox - (x + w), x - (ox + ow))
+            gap_y = max(oy - (y + h), y - (oy + oh))
+            if gap_x < -0.01 and gap_y < -0.01:    # boxes overlap (nested hexes): no bleed anywhere
+                shared, apart = [0.0] * 4, []
+                break
+            if gap_x >= -0.01 and gap_y >= -0.01:     # diagonal: only the corner is contested
+                if max(gap_x, gap_y) < 2 * HOME_BLEED:
+                    apart.append(_mitre(rects[i], other))
+                continue
+            side, gap = (2 if ox >= x + w - 0.01 else 0, gap_x) if gap_y < -0.01 else \
+                (3 if oy >= y + h - 0.01 else 1, gap_y)
+            shared[side] = min(max(0.0, gap) / 2, shared[side] if shared[side] is not None else HOME_BLEED)
+        sides = (max(0.0, min(HOME_BLEED, f, outer_cap if s is None else s)) for f, s in zip(free, shared))
+        out.append(Room(*sides, tuple(apart)))
+    return out
+
+
+def _mitre(mine: tuple, other: tuple) -> tuple:
+    """The half-plane (nx, ny, c) on `mine`'s side of the 45-degree line through the middle of the gap
+    between the two boxes' facing corners: the line two touching squares' bleeds would meet on, and near
+    enough the corner that it trims a side's bleed only within HOME_BLEED of it."""
+    x, y, w, h = mine
+    ox, oy, ow, oh = other
+    sx = 1.0 if ox >= x + w - 0.01 else -1.0
+    sy = 1.0 if oy >= y + h - 0.01 else -1.0
+    corner = (x + w if sx > 0 else x, y + h if sy > 0 else y)
+    theirs = (ox if sx > 0 else ox + ow, oy if sy > 0 else oy + oh)
+    middle = ((corner[0] + theirs[0]) / 2, (corner[1] + theirs[1]) / 2)
+    return sx, sy, sx * middle[0] + sy * middle[1]
+
+
+def outline_polygon(shape, x: float = 0.0, y: float = 0.0) -> list[tuple]:
+    """The piece's cut path as a polygon (a circle as 96 sides; rounded corners as the box)."""
+    kind, *numbers = shape.outline(x, y)[0]
+    if kind == "circle":
+        cx, cy, r = numbers
+        return [(cx + r * math.cos(-math.pi + 2 * math.pi * k / 96), cy + r * math.sin(-math.pi + 2 * math.pi * k / 96))
+                for k in range(96)]
+    if kind == "poly":
+        return list(numbers[0])
+    bx, by, w, h = numbers[:4]
+    return [(bx, by), (bx + w, by), (bx + w, by + h), (bx, by + h)]
+
+
+def edge_bands(art, shape, bleed: float) -> list[tuple]:
+    """[(colour, quad, edge)] of the face's bleed in art points: for each edge segment whose colour just inside the
+    cut is not paper, a band from the cut outward HOME_BLEED deep (the clip decides how much shows)."""
+    key = id(art)
+    if key in _edges and _edges[key][0]() is art:
+        return _edges[key][1]
+    if len(_edges) > 4096:
+        _edges.clear()
+    sample = _sampler(art)
+    polygon = outline_polygon(shape, bleed, bleed)
+    cx, cy = sum(p[0] for p in polygon) / len(polygon), sum(p[1] for p in polygon) / len(polygon)
+    bands = []
+    for edge, (a, b) in enumerate(zip(polygon, polygon[1:] + polygon[:1])):
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        if length < 1e-6:
+            continue
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        nx, ny = -uy, ux                                            # the normal pointing away from the centre
+        if nx * (cx - a[0]) + ny * (cy - a[1]) > 0:
+            nx, ny = -nx, -ny
+        pieces = max(1, round(length / SEGMENT))
+        for k in range(pieces):
+            t0, t1 = k / pieces * length, (k + 1) / pieces * length
+            mid = (t0 + t1) / 2
+            colour = sample(a[0] + ux * mid - nx * INSET, a[1] + uy * mid - ny * INSET)
+            if colour is None:
+                continue
+            over = HOME_BLEED                # past the segment's ends: fills the corner square past a box's corner
+            lo, hi = t0 - (over if k == 0 else 0.05), t1 + (over if k == pieces - 1 else 0.05)
+            inner = 0.1                      # under the face's own edge, so no hairline shows at the cut
+            quad = [(a[0] + ux * lo - nx * inner, a[1] + uy * lo - ny * inner),
+                    (a[0] + ux * hi - nx * inner, a[1] + uy * hi - ny * inner),
+                    (a[0] + ux * hi + nx * HOME_BLEED, a[1] + uy * hi + ny * HOME_BLEED),
+                    (a[0] + ux * lo + nx * HOME_BLEED, a[1] + uy * lo + ny * HOME_BLEED)]
+            bands.append((colour, quad, edge))
+    _edges[key] = (weakref.ref(art), bands)
+    return bands
+
+
+def _sampler(art):
+    """A function (x, y in art points) -> the opaque, non-paper colour there as (r, g, b) 0-1, or None."""
+    import cairocffi
+    width, height = max(1, math.ceil(art.width * PX_PER_PT)), max(1, math.ceil(art.height * PX_PER_PT))
+    surface = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, width, height)
+    cr = cairocffi.Context(surface)
+    cr.scale(PX_PER_PT, PX_PER_PT)
+    cr.set_source_surface(art.recording, 0, 0)
+    cr.paint()
+    surface.flush()
+    data, stride = bytes(surface.get_data()), surface.get_stride()
+
+    def colour(x: float, y: float):
+        px, py = int(x * PX_PER_PT), int(y * PX_PER_PT)
+        if not (0 <= px < width and 0 <= py < height):
+            return None
+        b, g, r, a = data[py * stride + 4 * px: py * stride + 4 * px + 4]
+        if a < 230:
+            return None
+        rgb = tuple(round(c / a, 3) for c in (r, g, b))
+        return None if min(rgb) > PAPER_WHITE else rgb
+    return colour
+
+
+def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: Room) -> None:
+    """The face's edge bands at (x, y) (art origin, bleed included), turned as the face is, cut to the
+    piece's cut box grown by `room` on the page and to the room's half-planes. The bands are cut here, not
+    by a clip: the page's clips stay one per face, as the duplex checks read them."""
+    if not any(room[:4]):
+        return
+    bands = edge_bands(art, shape, bleed)
+    left, top, right, bottom = room[:4]
+    box = (x + bleed - left, y + bleed - top, x + bleed + shape.w + right, y + bleed + shape.h + bottom)
+    cr.save()
+    for colour, quad, _ in bands:
+        points = [(x + art.width - px, y + art.height - py) if turned else (x + px, y + py) for px, py in quad]
+        points = clip_to_box(points, box)
+        for plane in room.apart:
+            points = clip_to_half_plane(points, plane)
+        if len(points) < 3:
+            continue
+        cr.set_source_rgb(*colour)
+        cr.move_to(*points[0])
+        for point in points[1:]:
+            cr.line_to(*point)
+        cr.close_path()
+        cr.fill()
+    cr.restore()
+
+
+def clip_to_box(points: list[tuple], box: tuple) -> list[tuple]:
+    """A convex polygon cut to the box (left, top, right, bottom)."""
+    left, top, right, bottom = box
+    for plane in ((-1.0, 0.0, -left), (0.0, -1.0, -top), (1.0, 0.0, right), (0.0, 1.0, bottom)):
+        points = clip_to_half_plane(points, plane)
+    return points
+
+
+def clip_to_half_plane(points: list[tuple], plane: tuple) -> list[tuple]:
+    """The part of a convex polygon where nx * x + ny * y <= c, plane = (nx, ny, c) (Sutherland-Hodgman)."""
+    nx, ny, c = plane
+    out = []
+    for a, b in zip(points, points[1:] + points[:1]):
+        da, db = nx * a[0] + ny * a[1] - c, nx * b[0] + ny * b[1] - c
+        if da <= 0:
+            out.append(a)
+        if (da <= 0) != (db <= 0):
+            t = da / (da - db)
+            out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])))
+    return out
+
+
+SIDES = ("left", "top", "right", "bottom")     # the order of a room; a box's polygon edges run top, right,
+EDGE_OF_SIDE = {"top": 0, "right": 1, "bottom": 2, "left": 3}   # bottom, left
+
+
+def side_colour(art, shape, bleed: float, side: str, turned: bool):
+    """The mean colour just inside one side of a box-shaped face as it lies on the page, or None (paper)."""
+    if turned:
+        side = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}[side]
+    colours = [c for c, _, edge in edge_bands(art, shape, bleed) if edge == EDGE_OF_SIDE[side]]
+    if not colours:
+        return None
+    return tuple(sum(c[k] for c in colours) / len(colours) for k in range(3))
+
+
+def bare_edges(rects: list[tuple], rooms: list[tuple], colour_of) -> list[tuple[int, str, str]]:
+    """(rect index, side, "neighbour" or "edge") of every coloured edge of a box-shaped piece that gets no
+    bleed (room under 0.25 mm) and whose cut a neighbour of another colour shares, or that meets the page's
+    printable edge: where a cut 0.5 mm off shows another colour or paper. `colour_of(index, side)` ->
+    side_colour or None (paper). A tint as pale as SAME_COLOUR counts as paper: beside paper, it shows no edge."""
+    out = []
+    for i, room in enumerate(rooms):
+        for k, side in enumerate(SIDES):
+            mine = colour_of(i, side) or PAPER
+            if room[k] >= parse_length("0.25mm") or _alike(mine, PAPER):
+                continue
+            across = [j for j, other in enumerate(rects) if j != i and _shares(rects[i], other, side)]
+            if not across:
+                out.append((i, side, "edge"))
+            elif not all(_alike(mine, colour_of(j, SIDES[(k + 2) % 4]) or PAPER) for j in across):
+                out.append((i, side, "neighbour"))
+    return out
+
+
+PAPER = (1.0, 1.0, 1.0)
+SAME_COLOUR = 0.2                  # two edge colours this close in every channel read as one at a cut's edge
+
+
+def _alike(a: tuple, b: tuple) -> bool:
+    return max(abs(p - q) for p, q in zip(a, b)) <= SAME_COLOUR
+
+
+def _shares(mine: tuple, other: tuple, side: str) -> bool:
+    """Whether `other` lies right across `side` of `mine`, sharing part of that cut line."""
+    x, y, w, h = mine
+    ox, oy, ow, oh = other
+    if side in ("left", "right"):
+        line = x if side == "left" else x + w
+        edge = ox + ow if side == "left" else ox
+        return abs(line - edge) < 0.05 and min(y + h, oy + oh) - max(y, oy) > 0.5
+    line = y if side == "top" else y + h
+    edge = oy + oh if side == "top" else oy
+    return abs(line - edge) < 0.05 and min(x + w, ox + ow) - max(x, ox) > 0.5
