@@ -81,18 +81,29 @@ def _full(module: str) -> str:
     return "pnpgen" if module == "pnpgen" else f"pnpgen.{module}"
 
 
+def _package(module: str) -> str:
+    """The package a module's relative imports start from."""
+    return _full(module) if modules()[module].name == "__init__.py" else _full(module).rpartition(".")[0]
+
+
+def _from_base(node: ast.ImportFrom, package: str) -> str:
+    """The absolute module a `from ... import` reads from (`from .art import Art` in render.pdf: pnpgen.render.art)."""
+    base = node.module or ""
+    if node.level:
+        base = ".".join([package.rsplit(".", node.level - 1)[0]] + ([base] if base else []))
+    return base
+
+
 @cache
 def imports() -> tuple[Import, ...]:
     found = []
     for module, path in modules().items():
-        package = _full(module) if path.name == "__init__.py" else _full(module).rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        package = _package(module)
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.Import):
                 targets = [(alias.name, ()) for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    base = ".".join([package.rsplit(".", node.level - 1)[0]] + ([base] if base else []))
+                base = _from_base(node, package)
                 # `from pnpgen import kit` imports the module kit; `from pnpgen.kit import load_kit` a name of kit
                 targets = [(f"{base}.{a.name}" if _resolve(f"{base}.{a.name}") == _short(f"{base}.{a.name}") else base,
                             (a.name,)) for a in node.names]
@@ -107,6 +118,11 @@ def imports() -> tuple[Import, ...]:
 
 def _short(name: str) -> str:
     return "pnpgen" if name == "pnpgen" else name.removeprefix("pnpgen.")
+
+
+@cache
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
 def test_every_module_has_one_layer():
@@ -138,6 +154,16 @@ def test_no_module_imports_another_modules_private_name():
     private = [f"{i.where()} imports {name} from {shown(i.imported)}" for i in imports() for name in i.names
                if name.startswith("_") and not name.startswith("__")]
     assert not private, "private names imported across modules (make them public or move them):\n" + "\n".join(private)
+
+
+def test_every_name_is_imported_from_the_module_that_makes_it():
+    """One road to each name: a module that only imports a name (a re-export) does not hand it on, so a
+    reader who follows an import lands where the name is made. Every file of generator/, games/, tests/ and
+    scripts/ is read, `from pnpgen.x import name` and `x.name` on an imported module alike. No package
+    __init__ exists only to hand names on today; one that did would be listed in PASS_ON and exempt."""
+    found = [f"{where} takes {name} from {shown(source)}, which only imports it ({shown(source)}:{line}): "
+             f"import it from where it is made" for where, source, name, line in _re_exports()]
+    assert not found, "names taken from a module that only re-exports them:\n" + "\n".join(found)
 
 
 def test_the_picture_shows_the_layers_of_the_table_in_order():
@@ -196,3 +222,84 @@ def _loop_in(start: str, group: set, edges: dict) -> list[Import]:
                 paths[other] = paths[module] + [via]
                 todo.append(other)
     return []
+
+
+IMPORTERS = ("generator", "games", "tests", "scripts")   # every file whose imports must go where a name is made
+PASS_ON: frozenset = frozenset()   # packages whose __init__ only hands names on (exempt); none today
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+@cache
+def _only_imported(module: str) -> dict[str, int]:
+    """The names a module binds at its top level by importing them and never makes itself (def, class,
+    assignment, `global` in a function), each with the line of its import."""
+    tree, made, imported = _tree(modules()[module]), set(), {}
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                imported.setdefault(alias.asname or alias.name.split(".")[0], node.lineno)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            made.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            made.add(node.id)
+        if not isinstance(node, _SCOPES):
+            todo.extend(ast.iter_child_nodes(node))
+    made.update(n for node in ast.walk(tree) if isinstance(node, ast.Global) for n in node.names)
+    return {name: line for name, line in imported.items() if name not in made}
+
+
+def _importer_files() -> list[tuple[Path, str]]:
+    """(file, the package its relative imports start from) for every Python file that imports pnpgen."""
+    module_of = {path: module for module, path in modules().items()}
+    files = sorted(p for folder in IMPORTERS for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts)
+    return [(p, _package(module_of[p]) if p in module_of else "") for p in files]
+
+
+def _module_named(dotted: str) -> str | None:
+    """The package's module `dotted` names exactly (pnpgen.render.pdf), or None (a name in one, or outside)."""
+    module = _resolve(dotted)
+    return module if module is not None and module == _short(dotted) else None
+
+
+def _re_exports() -> list[tuple[str, str, str, int]]:
+    """(file:line, module, name, line of that module's own import) for each name taken from a module that
+    only imports it."""
+    found = []
+    for path, package in _importer_files():
+        where, aliases = str(path.relative_to(ROOT)), {}
+        nodes = list(ast.walk(_tree(path)))
+        for node in nodes:   # which local names are pnpgen modules, for `kit.find_kit` below
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if _module_named(alias.name) and alias.asname:
+                        aliases[alias.asname] = alias.name
+                    elif alias.name.split(".")[0] == "pnpgen":
+                        aliases["pnpgen"] = "pnpgen"
+            elif isinstance(node, ast.ImportFrom):
+                base = _from_base(node, package)
+                for alias in node.names:
+                    if _module_named(f"{base}.{alias.name}"):
+                        aliases[alias.asname or alias.name] = f"{base}.{alias.name}"
+        for node in nodes:
+            if isinstance(node, ast.ImportFrom) and (source := _module_named(_from_base(node, package))):
+                taken = [(a.name, node.lineno) for a in node.names
+                         if not _module_named(f"{_from_base(node, package)}.{a.name}")]
+            elif isinstance(node, ast.Attribute) and (source := _module_named(_dotted(node.value, aliases) or "")):
+                taken = [] if _module_named(f"{_full(source)}.{node.attr}") else [(node.attr, node.lineno)]
+            else:
+                continue
+            found += [(f"{where}:{line}", source, name, _only_imported(source)[name]) for name, line in taken
+                      if name in _only_imported(source) and source not in PASS_ON]
+    return found
+
+
+def _dotted(node: ast.expr, aliases: dict) -> str | None:
+    """`kit` or `pnpgen.render.pdf` as the full module name it stands for, when it is an imported module."""
+    if isinstance(node, ast.Name):
+        return aliases.get(node.id)
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value, aliases)
+        return f"{head}.{node.attr}" if head else None
+    return None
