@@ -5,16 +5,19 @@ dependency), so nothing is imported to check them; the whole walk takes a fracti
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DOC = ROOT / "docs" / "architecture.md"
 FOLDERS = {"pnpgen": ROOT / "generator", "pnpgen.games": ROOT / "games"}   # as setup.py maps them
-TABLE_HEADING = "## Every module's layer"
-ROW = re.compile(r"^\| `(\w+)` \| (.*) \|$")
+# the page's tables are read, and its picture drawn, by one script (`python scripts/architecture_svg.py`)
+_spec = importlib.util.spec_from_file_location("architecture_svg", ROOT / "scripts" / "architecture_svg.py")
+picture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(picture)
+DOC = picture.DOC
 
 
 @dataclass(frozen=True)
@@ -51,19 +54,13 @@ def shown(module: str) -> str:
 @cache
 def layers() -> tuple[list[str], dict[str, str], list[str]]:
     """(layer names bottom up, module -> layer, modules listed twice) from the page's table."""
-    text = DOC.read_text(encoding="utf-8")
-    assert TABLE_HEADING in text, f"{DOC.relative_to(ROOT)} has no section {TABLE_HEADING!r}"
     names, layer_of, twice = [], {}, []
-    for line in text.split(TABLE_HEADING, 1)[1].splitlines():
-        if line.startswith("## "):
-            break
-        match = ROW.match(line)
-        if match:
-            names.append(match.group(1))
-            for module in re.findall(r"`([\w.]+)`", match.group(2)):
-                if module in layer_of:
-                    twice.append(module)
-                layer_of[module] = match.group(1)
+    for name, listed in picture.module_table(DOC.read_text(encoding="utf-8")):
+        names.append(name)
+        for module in listed:
+            if module in layer_of:
+                twice.append(module)
+            layer_of[module] = name
     return names, layer_of, twice
 
 
@@ -131,7 +128,7 @@ def test_every_module_has_one_layer():
     missing = sorted(set(modules()) - set(layer_of))
     gone = sorted(set(layer_of) - set(modules()))
     assert not missing, (f"modules with no layer: add each to the table of {DOC.relative_to(ROOT)} "
-                         f"({TABLE_HEADING}): " + ", ".join(f"{m} ({shown(m)})" for m in missing))
+                         f"({picture.MODULES_HEADING}): " + ", ".join(f"{m} ({shown(m)})" for m in missing))
     assert not gone, f"the table of {DOC.relative_to(ROOT)} names modules that do not exist: {', '.join(gone)}"
     assert not twice, f"modules in two layers of {DOC.relative_to(ROOT)}: {', '.join(twice)}"
 
@@ -166,12 +163,14 @@ def test_every_name_is_imported_from_the_module_that_makes_it():
     assert not found, "names taken from a module that only re-exports them:\n" + "\n".join(found)
 
 
-def test_the_picture_shows_the_layers_of_the_table_in_order():
-    """The page's picture stacks the layers top down: it names them in the table's order, reversed."""
-    names, _, _ = layers()
-    picture = DOC.read_text(encoding="utf-8").split("```text", 1)[1].split("```", 1)[0]
-    shown_order = [name for name in re.findall(r"^\s*\d+ (\w+)", picture, re.M)]
-    assert shown_order == names[::-1], f"the picture shows {shown_order}; the table {names[::-1]}"
+def test_the_picture_is_drawn_from_the_table():
+    """docs/architecture.svg is what scripts/architecture_svg.py draws from the page's tables today, and the
+    page shows it: a module moved in the table and not in the picture fails here."""
+    committed = picture.SVG.read_text(encoding="utf-8") if picture.SVG.exists() else ""
+    assert committed == picture.draw(DOC.read_text(encoding="utf-8")), (
+        f"{picture.SVG.relative_to(ROOT)} is not what the tables of {DOC.relative_to(ROOT)} draw: run "
+        f"`make architecture` and commit the SVG")
+    assert f"]({picture.SVG.name})" in DOC.read_text(encoding="utf-8"), f"{DOC.name} does not show {picture.SVG.name}"
 
 
 def _cycles() -> list[list[Import]]:
