@@ -1,12 +1,12 @@
 """The layers of docs/architecture.md hold in the code: every module of generator/ and games/ has one layer in
-the page's table, no import goes up a layer, no imports run in a loop, and no module imports another's
-private name. Imports are read with ast (module level and inside functions alike: a lazy import is still a
-dependency), so nothing is imported to check them; the whole walk takes a fraction of a second."""
+the page's table, no import goes up a layer, no imports run in a loop, no module imports another's private
+name, no file takes a name from a module that only imports it (a re-export), and the page's picture is the one
+its table draws. Imports are read with ast (module level and inside functions alike: a lazy import is still a
+dependency), so nothing is imported to check them; each file is parsed once."""
 from __future__ import annotations
 
 import ast
 import importlib.util
-import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
