@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: kit test bench golden clean check-system
+.PHONY: kit test bench golden architecture clean check-system
 
 kit: $(STAMP)
 	$(BIN)/pnpgen build
@@ -18,6 +18,9 @@ bench: $(STAMP)
 
 golden: $(STAMP)
 	$(BIN)/python scripts/golden.py
+
+architecture:  # docs/architecture.svg, drawn from the tables of docs/architecture.md
+	@$(PYTHON) scripts/architecture_svg.py
 
 check-system:
 	@$(PYTHON) scripts/check_system.py

@@ -10,7 +10,8 @@ import threading
 from pathlib import Path
 
 from pnpgen import __version__
-from pnpgen.cli_common import config_shown, load, load_quietly, one_language, report_problems, unexpected_failure
+from pnpgen.cli_common import (BUILD_ARGS, RECORDED_ARGS, build_options, config_shown, load, load_quietly, one_language,
+                               report_problems, unexpected_failure)
 from pnpgen.kit_folder import DEFAULT_KIT, bundled_kits, find_kit
 from pnpgen.parts import all_parts
 from pnpgen.problems import BuildError, KitError
@@ -305,22 +306,8 @@ def _declared_checks(root: Path) -> list:
     return checks if isinstance(checks, list) else []
 
 
-BUILD_ARGS = {"kit", "data", "strict", "lang", "budget", "out", "paper", "counter_size", "only", "quiet", "verbose",
-              "watch", "run", "command", "port", "open", "given", "rebuilds"}
-RECORDED_ARGS = {"paper", "counter_size"}  # of BUILD_ARGS, those the manifest records (with the parts' options)
-
-
-def _build_options(args):
-    from pnpgen.build import BuildOptions
-    extra = {k: v for k, v in vars(args).items() if k not in BUILD_ARGS}
-    given = getattr(args, "given", None)  # None: called without a command line, every option set is given
-    return BuildOptions(out=Path(args.out), paper=args.paper, counter_size=args.counter_size,
-                        only=args.only, extra=extra, strict=args.strict,
-                        given=None if given is None else tuple(n for n in given if n in RECORDED_ARGS or n in extra))
-
-
 def _build(args) -> int:
-    options = _build_options(args)
+    options = build_options(args)
     progress = Progress(quiet=args.quiet, verbose=args.verbose)
     root = find_kit(args.kit, args.data)
     if args.watch:
@@ -405,7 +392,7 @@ def _serve(args) -> int:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be between 0 and 65535, not {args.port}")
     root = find_kit(args.kit, args.data)
-    return serve(root, _build_options(args), lambda: load_quietly(args, root), args.port, args.open)
+    return serve(root, build_options(args), lambda: load_quietly(args, root), args.port, args.open)
 
 
 def _proof(args) -> int:

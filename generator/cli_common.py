@@ -1,6 +1,7 @@
 """What the command line and its commands (`diff`, `build --watch`, `serve`) share: a kit loaded from the
-command's arguments, its problems printed, a failure nothing located said in words, where lasting grants
-live. Kept apart from pnpgen.cli so a command imports these, never the CLI that imports it."""
+command's arguments, the build options they ask for, its problems printed, a failure nothing located said in
+words, where lasting grants live. Kept apart from pnpgen.cli so a command imports these, never the CLI that
+imports it."""
 from __future__ import annotations
 
 import sys
@@ -63,6 +64,22 @@ def _piece_sizes(values) -> dict:
             raise ValueError(f"--piece-size wants TABLE=SIZE such as sectors=80mm, not {value!r}")
         sizes[table.strip()] = size.strip()
     return sizes
+
+
+BUILD_ARGS = {"kit", "data", "strict", "lang", "budget", "out", "paper", "counter_size", "only", "quiet", "verbose",
+              "watch", "run", "command", "port", "open", "given", "rebuilds"}
+RECORDED_ARGS = {"paper", "counter_size"}  # of BUILD_ARGS, those the manifest records (with the parts' options)
+
+
+def build_options(args):
+    """The build a command line asks for (`build` and `serve` alike): the build's own options by name, every
+    other option the parts' `extra`, and of the options given, those the manifest records."""
+    from pnpgen.build import BuildOptions
+    extra = {k: v for k, v in vars(args).items() if k not in BUILD_ARGS}
+    given = getattr(args, "given", None)  # None: called without a command line, every option set is given
+    return BuildOptions(out=Path(args.out), paper=args.paper, counter_size=args.counter_size,
+                        only=args.only, extra=extra, strict=args.strict,
+                        given=None if given is None else tuple(n for n in given if n in RECORDED_ARGS or n in extra))
 
 
 def report_problems(problems) -> None:

@@ -22,11 +22,11 @@ from pathlib import Path
 from pnpgen import kit_files, resources
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
 from pnpgen.signing import may_replace, read_sealed, seal
+from pnpgen.template_files import BUILTIN_TEMPLATES, template_dirs
 from pnpgen.whole_files import write_whole
 
 GENERATOR = resources.code()
 GAMES = resources.games_code()   # the game modules' code: a change there rebuilds their kits too
-BUILTIN_TEMPLATES = resources.builtin_templates()   # as pnpgen.render.templates names it (not imported: jinja)
 # The built-in default kit: a kit without aid texts of its own (or charts) falls back to its files
 # (generator/aids/sources.py, generator/kit.py for charts), as templates fall back to the built-in folder, so they are every other kit's input.
 FALLBACK_KIT = BUILTIN_DATA / DEFAULT_KIT
@@ -34,11 +34,6 @@ FALLBACK_KIT = BUILTIN_DATA / DEFAULT_KIT
 RESOURCE_FOLDERS = tuple(p.resolve() for p in (BUILTIN_DATA, BUILTIN_TEMPLATES, GAMES))
 RACY_SECONDS = 2.0
 MEMO_VERSION = 1
-
-
-def template_dirs(kit_root: Path) -> list[Path]:
-    """The folders templates come from, kit first (pnpgen.render.templates.template_dirs, without jinja)."""
-    return [Path(kit_root) / "templates", BUILTIN_TEMPLATES]
 
 
 class DigestMemo:

@@ -14,7 +14,7 @@ from pnpgen.documents.context import chart_context
 from pnpgen.documents.load import check_documents, check_files_apart
 from pnpgen.documents.rulings import check_rulings_file
 from pnpgen.i18n import editions, translator
-from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE, find_kit  # noqa: F401 (re-exported)
+from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE
 from pnpgen.model import Colour, Kit
 from pnpgen.problems import KitError, Problem, Problems, display_path
 from pnpgen.schema import INVALID, Where
@@ -72,8 +72,8 @@ def _check_texts(kit: Kit, problems: Problems, aids_too: bool) -> None:
     """Templates parsed (whatever else is wrong), chapters rendered and aid cards read once the data is sound:
     what a build would trip on, found now. `aids_too`: read the aid cards beside other problems (a game
     module's kit whose data files are sound: what its aid texts quote is whole)."""
-    from pnpgen.aids.schema import CARDS_FILE, SHEETS_FILE, check_aid_file
-    from pnpgen.aids.sources import has_aid_cards, has_sheets
+    from pnpgen.aids.schema import check_aid_file
+    from pnpgen.aids.sources import CARDS_FILE, SHEETS_FILE, has_aid_cards, has_sheets
     from pnpgen.validate_texts import check_chapters, check_template_files
     sound = not problems.errors()
     check_template_files(kit.root, problems)

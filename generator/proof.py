@@ -30,7 +30,8 @@ from pnpgen.output import BuildLock, OutputStage
 from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 from pnpgen.pdf_update import add_print_scaling_none
 from pnpgen.pieces import Piece
-from pnpgen.render.pdf import Art, PdfDocument
+from pnpgen.render.art import Art
+from pnpgen.render.pdf import PdfDocument
 from pnpgen.render.piece_sheets import draw_scale, outline_path, paint_art
 from pnpgen.render.png import save_png
 from pnpgen.shapes import Shape

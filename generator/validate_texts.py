@@ -17,7 +17,8 @@ def check_template_files(root: Path, problems: Problems) -> None:
     import jinja2
 
     from pnpgen.known_good import KnownGood
-    from pnpgen.render.templates import SUFFIX, template_env
+    from pnpgen.render.templates import template_env
+    from pnpgen.template_files import SUFFIX
     from pnpgen.text import TextError, read_text
 
     folder = root / "templates"

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from pnpgen.problems import BuildError, KitError
-from pnpgen.render.templates import template_dirs
+from pnpgen.template_files import template_dirs
 from pnpgen.terminal import safe
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT  # noqa: E402
+from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT  # noqa: E402
 from pnpgen.newkit import BLANK_KIT  # noqa: E402
 
 RUNNER = """

@@ -37,7 +37,7 @@ import pypdfium2 as pdfium  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from pnpgen.cli import main as pnpgen  # noqa: E402
-from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT  # noqa: E402
+from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden" / DEFAULT_KIT
 DEFAULT_KIT_DIR = BUILTIN_DATA / DEFAULT_KIT

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from pnpgen.cli import main
-from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT, load_kit
+from pnpgen.kit import load_kit
+from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
 
 # A shell starts a background job (`pytest ... &`) with SIGINT ignored, and an ignored signal stays ignored in
 # every child: the Ctrl-C tests' builds then never see their Ctrl-C. A handled one is reset at exec.

@@ -1,20 +1,23 @@
 """The layers of docs/architecture.md hold in the code: every module of generator/ and games/ has one layer in
-the page's table, no import goes up a layer, no imports run in a loop, and no module imports another's
-private name. Imports are read with ast (module level and inside functions alike: a lazy import is still a
-dependency), so nothing is imported to check them; the whole walk takes a fraction of a second."""
+the page's table, no import goes up a layer, no imports run in a loop, no module imports another's private
+name, no file takes a name from a module that only imports it (a re-export), and the page's picture is the one
+its table draws. Imports are read with ast (module level and inside functions alike: a lazy import is still a
+dependency), so nothing is imported to check them; each file is parsed once."""
 from __future__ import annotations
 
 import ast
-import re
+import importlib.util
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DOC = ROOT / "docs" / "architecture.md"
 FOLDERS = {"pnpgen": ROOT / "generator", "pnpgen.games": ROOT / "games"}   # as setup.py maps them
-TABLE_HEADING = "## Every module's layer"
-ROW = re.compile(r"^\| `(\w+)` \| (.*) \|$")
+# the page's tables are read, and its picture drawn, by one script (`python scripts/architecture_svg.py`)
+_spec = importlib.util.spec_from_file_location("architecture_svg", ROOT / "scripts" / "architecture_svg.py")
+picture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(picture)
+DOC = picture.DOC
 
 
 @dataclass(frozen=True)
@@ -51,19 +54,13 @@ def shown(module: str) -> str:
 @cache
 def layers() -> tuple[list[str], dict[str, str], list[str]]:
     """(layer names bottom up, module -> layer, modules listed twice) from the page's table."""
-    text = DOC.read_text(encoding="utf-8")
-    assert TABLE_HEADING in text, f"{DOC.relative_to(ROOT)} has no section {TABLE_HEADING!r}"
     names, layer_of, twice = [], {}, []
-    for line in text.split(TABLE_HEADING, 1)[1].splitlines():
-        if line.startswith("## "):
-            break
-        match = ROW.match(line)
-        if match:
-            names.append(match.group(1))
-            for module in re.findall(r"`([\w.]+)`", match.group(2)):
-                if module in layer_of:
-                    twice.append(module)
-                layer_of[module] = match.group(1)
+    for name, listed in picture.module_table(DOC.read_text(encoding="utf-8")):
+        names.append(name)
+        for module in listed:
+            if module in layer_of:
+                twice.append(module)
+            layer_of[module] = name
     return names, layer_of, twice
 
 
@@ -81,18 +78,29 @@ def _full(module: str) -> str:
     return "pnpgen" if module == "pnpgen" else f"pnpgen.{module}"
 
 
+def _package(module: str) -> str:
+    """The package a module's relative imports start from."""
+    return _full(module) if modules()[module].name == "__init__.py" else _full(module).rpartition(".")[0]
+
+
+def _from_base(node: ast.ImportFrom, package: str) -> str:
+    """The absolute module a `from ... import` reads from (`from .art import Art` in render.pdf: pnpgen.render.art)."""
+    base = node.module or ""
+    if node.level:
+        base = ".".join([package.rsplit(".", node.level - 1)[0]] + ([base] if base else []))
+    return base
+
+
 @cache
 def imports() -> tuple[Import, ...]:
     found = []
     for module, path in modules().items():
-        package = _full(module) if path.name == "__init__.py" else _full(module).rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        package = _package(module)
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.Import):
                 targets = [(alias.name, ()) for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    base = ".".join([package.rsplit(".", node.level - 1)[0]] + ([base] if base else []))
+                base = _from_base(node, package)
                 # `from pnpgen import kit` imports the module kit; `from pnpgen.kit import load_kit` a name of kit
                 targets = [(f"{base}.{a.name}" if _resolve(f"{base}.{a.name}") == _short(f"{base}.{a.name}") else base,
                             (a.name,)) for a in node.names]
@@ -109,13 +117,18 @@ def _short(name: str) -> str:
     return "pnpgen" if name == "pnpgen" else name.removeprefix("pnpgen.")
 
 
+@cache
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
 def test_every_module_has_one_layer():
     names, layer_of, twice = layers()
     assert len(names) == len(set(names)) >= 6, f"the layers of {DOC.name}: {names}"
     missing = sorted(set(modules()) - set(layer_of))
     gone = sorted(set(layer_of) - set(modules()))
     assert not missing, (f"modules with no layer: add each to the table of {DOC.relative_to(ROOT)} "
-                         f"({TABLE_HEADING}): " + ", ".join(f"{m} ({shown(m)})" for m in missing))
+                         f"({picture.MODULES_HEADING}): " + ", ".join(f"{m} ({shown(m)})" for m in missing))
     assert not gone, f"the table of {DOC.relative_to(ROOT)} names modules that do not exist: {', '.join(gone)}"
     assert not twice, f"modules in two layers of {DOC.relative_to(ROOT)}: {', '.join(twice)}"
 
@@ -140,12 +153,24 @@ def test_no_module_imports_another_modules_private_name():
     assert not private, "private names imported across modules (make them public or move them):\n" + "\n".join(private)
 
 
-def test_the_picture_shows_the_layers_of_the_table_in_order():
-    """The page's picture stacks the layers top down: it names them in the table's order, reversed."""
-    names, _, _ = layers()
-    picture = DOC.read_text(encoding="utf-8").split("```text", 1)[1].split("```", 1)[0]
-    shown_order = [name for name in re.findall(r"^\s*\d+ (\w+)", picture, re.M)]
-    assert shown_order == names[::-1], f"the picture shows {shown_order}; the table {names[::-1]}"
+def test_every_name_is_imported_from_the_module_that_makes_it():
+    """One road to each name: a module that only imports a name (a re-export) does not hand it on, so a
+    reader who follows an import lands where the name is made. Every file of generator/, games/, tests/ and
+    scripts/ is read, `from pnpgen.x import name` and `x.name` on an imported module alike. No package
+    __init__ exists only to hand names on today; one that did would be listed in PASS_ON and exempt."""
+    found = [f"{where} takes {name} from {shown(source)}, which only imports it ({shown(source)}:{line}): "
+             f"import it from where it is made" for where, source, name, line in _re_exports()]
+    assert not found, "names taken from a module that only re-exports them:\n" + "\n".join(found)
+
+
+def test_the_picture_is_drawn_from_the_table():
+    """docs/architecture.svg is what scripts/architecture_svg.py draws from the page's tables today, and the
+    page shows it: a module moved in the table and not in the picture fails here."""
+    committed = picture.SVG.read_text(encoding="utf-8") if picture.SVG.exists() else ""
+    assert committed == picture.draw(DOC.read_text(encoding="utf-8")), (
+        f"{picture.SVG.relative_to(ROOT)} is not what the tables of {DOC.relative_to(ROOT)} draw: run "
+        f"`make architecture` and commit the SVG")
+    assert f"]({picture.SVG.name})" in DOC.read_text(encoding="utf-8"), f"{DOC.name} does not show {picture.SVG.name}"
 
 
 def _cycles() -> list[list[Import]]:
@@ -196,3 +221,84 @@ def _loop_in(start: str, group: set, edges: dict) -> list[Import]:
                 paths[other] = paths[module] + [via]
                 todo.append(other)
     return []
+
+
+IMPORTERS = ("generator", "games", "tests", "scripts")   # every file whose imports must go where a name is made
+PASS_ON: frozenset = frozenset()   # packages whose __init__ only hands names on (exempt); none today
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+@cache
+def _only_imported(module: str) -> dict[str, int]:
+    """The names a module binds at its top level by importing them and never makes itself (def, class,
+    assignment, `global` in a function), each with the line of its import."""
+    tree, made, imported = _tree(modules()[module]), set(), {}
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                imported.setdefault(alias.asname or alias.name.split(".")[0], node.lineno)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            made.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            made.add(node.id)
+        if not isinstance(node, _SCOPES):
+            todo.extend(ast.iter_child_nodes(node))
+    made.update(n for node in ast.walk(tree) if isinstance(node, ast.Global) for n in node.names)
+    return {name: line for name, line in imported.items() if name not in made}
+
+
+def _importer_files() -> list[tuple[Path, str]]:
+    """(file, the package its relative imports start from) for every Python file that imports pnpgen."""
+    module_of = {path: module for module, path in modules().items()}
+    files = sorted(p for folder in IMPORTERS for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts)
+    return [(p, _package(module_of[p]) if p in module_of else "") for p in files]
+
+
+def _module_named(dotted: str) -> str | None:
+    """The package's module `dotted` names exactly (pnpgen.render.pdf), or None (a name in one, or outside)."""
+    module = _resolve(dotted)
+    return module if module is not None and module == _short(dotted) else None
+
+
+def _re_exports() -> list[tuple[str, str, str, int]]:
+    """(file:line, module, name, line of that module's own import) for each name taken from a module that
+    only imports it."""
+    found = []
+    for path, package in _importer_files():
+        where, aliases = str(path.relative_to(ROOT)), {}
+        nodes = list(ast.walk(_tree(path)))
+        for node in nodes:   # which local names are pnpgen modules, for `kit.find_kit` below
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if _module_named(alias.name) and alias.asname:
+                        aliases[alias.asname] = alias.name
+                    elif alias.name.split(".")[0] == "pnpgen":
+                        aliases["pnpgen"] = "pnpgen"
+            elif isinstance(node, ast.ImportFrom):
+                base = _from_base(node, package)
+                for alias in node.names:
+                    if _module_named(f"{base}.{alias.name}"):
+                        aliases[alias.asname or alias.name] = f"{base}.{alias.name}"
+        for node in nodes:
+            if isinstance(node, ast.ImportFrom) and (source := _module_named(_from_base(node, package))):
+                taken = [(a.name, node.lineno) for a in node.names
+                         if not _module_named(f"{_from_base(node, package)}.{a.name}")]
+            elif isinstance(node, ast.Attribute) and (source := _module_named(_dotted(node.value, aliases) or "")):
+                taken = [] if _module_named(f"{_full(source)}.{node.attr}") else [(node.attr, node.lineno)]
+            else:
+                continue
+            found += [(f"{where}:{line}", source, name, _only_imported(source)[name]) for name, line in taken
+                      if name in _only_imported(source) and source not in PASS_ON]
+    return found
+
+
+def _dotted(node: ast.expr, aliases: dict) -> str | None:
+    """`kit` or `pnpgen.render.pdf` as the full module name it stands for, when it is an imported module."""
+    if isinstance(node, ast.Name):
+        return aliases.get(node.id)
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value, aliases)
+        return f"{head}.{node.attr}" if head else None
+    return None

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from pnpgen.cli import main
-from pnpgen.kit import BUILTIN_DATA
+from pnpgen.kit_folder import BUILTIN_DATA
 
 KITS = sorted(p for p in BUILTIN_DATA.iterdir() if (p / "kit.yaml").is_file())
 NUMBER = re.compile(r"(?<![\w.#])-?\d+(\.\d+)?(?![\w.])")

@@ -245,7 +245,7 @@ def test_the_markup_parsers_are_linear_and_say_what_the_regexes_said():
 def test_the_watcher_watches_the_kits_own_folders_and_follows_no_link(tmp_path):
     """`notes/usr -> /usr` and a link to a folder of the kit add no watch; the output, hidden folders and
     caches are left out; every folder watched is a real one inside the kit or the built-in templates."""
-    from pnpgen.render.templates import template_dirs
+    from pnpgen.template_files import template_dirs
     from pnpgen.watch import watched_folders
     kit = mini_copy(tmp_path)
     (kit / "notes" / "deep").mkdir(parents=True)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -172,7 +173,7 @@ def test_ctrl_c_while_the_stage_is_made_leaves_no_staging_folder(tmp_path, monke
     def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(output.os, "chmod", interrupted)
+    monkeypatch.setattr(os, "chmod", interrupted)
     with pytest.raises(KeyboardInterrupt):
         output.OutputStage(tmp_path / "out" / KIT, KIT)
     assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".staging-")]

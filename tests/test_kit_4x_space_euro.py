@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from pnpgen.cli import main
-from pnpgen.kit import BUILTIN_DATA
+from pnpgen.kit_folder import BUILTIN_DATA
 from tests.conftest import edit
 from tests.duplex_printer import lands_on, page_size
 from tests.paper_helpers import assert_pieces_apart, sheets_of

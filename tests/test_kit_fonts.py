@@ -72,13 +72,13 @@ def test_two_kits_with_the_same_family_names_each_draw_their_own(tmp_path):
 STUDIO = '''
     import json, sys
     from pathlib import Path
-    from pnpgen.cli import _build_options, command_parser
-    from pnpgen.cli_common import load_quietly
+    from pnpgen.cli import command_parser
+    from pnpgen.cli_common import build_options, load_quietly
     from pnpgen.studio.session import Studio
     from pnpgen.studio.state import StudioState
     args = command_parser().parse_args(["serve", "--data", sys.argv[1], "--out", sys.argv[2], "--only", "components"])
     state = StudioState()
-    studio = Studio(state, lambda: load_quietly(args, Path(sys.argv[1])), _build_options(args))
+    studio = Studio(state, lambda: load_quietly(args, Path(sys.argv[1])), build_options(args))
     print(studio.attempt())
     piece = next(p for p in state.view["pieces"] if p["ref"] == sys.argv[3])
     Path(sys.argv[4]).write_bytes(state.pictures.get(piece["front"]))

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from pnpgen.cli import main
-from pnpgen.kit import BUILTIN_DATA
+from pnpgen.kit_folder import BUILTIN_DATA
 
 KIT = BUILTIN_DATA / "se4-board-game"
 TABLES = ("hulls", "facilities", "colonies", "techs", "components", "armour", "reference")

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from pnpgen.cli import main
-from pnpgen.kit import BUILTIN_DATA
+from pnpgen.kit_folder import BUILTIN_DATA
 from pnpgen.preflight import overprints
 from pnpgen.render.ink_lines import read_ink
 from pnpgen.render.svg_ops import record

@@ -104,7 +104,7 @@ def test_a_size_chosen_on_the_command_line_makes_findings_warnings(mini_copy, ca
 
 def test_the_default_kit_s_counter_faces_are_measured(tmp_path):
     """Counter faces are checked too: the measured glyphs of every stored face reach the preflight."""
-    from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT
+    from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
     from pnpgen.render.face_store import PackedFaceStore
     assert main(["build", "--data", str(BUILTIN_DATA / DEFAULT_KIT), "--out", str(tmp_path), "-q", "--only", "counters"]) == 0
     records = list(PackedFaceStore(tmp_path / ".cache" / DEFAULT_KIT / "piece-faces.bin").records.values())

@@ -15,7 +15,7 @@ from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 
 from pnpgen.cli import main
-from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT
+from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
 
 MINI = Path(__file__).parent / "kits" / "mini"
 BLEED = 9.0                      # 1/8 in, in points

@@ -12,7 +12,7 @@ from pnpgen.booklet.story import heading
 from pnpgen.booklet.styles import table_look
 from pnpgen.documents.table_data import plain_table
 from pnpgen.documents.table_flow import table_flowable
-from pnpgen.kit import BUILTIN_DATA
+from pnpgen.kit_folder import BUILTIN_DATA
 from pnpgen.problems import BuildError
 from tests.test_fuzz import run_cli
 

@@ -370,8 +370,9 @@ def test_a_missing_kit_folder_is_refused_before_serving(tmp_path, capsys):
 def test_a_served_builds_options_hold_only_build_options():
     """`serve` runs for hours and takes its budgets per build (its `rebuilds` default): that is how the
     command runs, not an option of the build, so a served build's manifest must not record it."""
-    from pnpgen.cli import _build_options, command_parser
-    options = _build_options(command_parser().parse_args(["serve", "space-empires-4x"]))
+    from pnpgen.cli import command_parser
+    from pnpgen.cli_common import build_options
+    options = build_options(command_parser().parse_args(["serve", "space-empires-4x"]))
     assert "rebuilds" not in options.extra, options.extra
 
 

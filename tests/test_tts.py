@@ -180,7 +180,8 @@ def test_only_naming_the_part_builds_it_without_for(tmp_path):
 def test_the_space_empires_counters_and_maps_go_to_the_table_too(tmp_path):
     """The game-module kit: a bag of two-sided square tiles per print group (every counter, at the kit's
     counter size), and each hex map as a board image."""
-    from pnpgen.kit import BUILTIN_DATA, DEFAULT_KIT, load_kit
+    from pnpgen.kit import load_kit
+    from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
     assert main(["build", "--out", str(tmp_path), "--for", "tts", "--only", "tts", "-q"]) == 0
     saved = json.loads((tmp_path / DEFAULT_KIT / "tts" / f"{DEFAULT_KIT}.json").read_text())
     kit, _ = load_kit(BUILTIN_DATA / DEFAULT_KIT)

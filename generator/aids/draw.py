@@ -8,10 +8,10 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.aids.fit import Fitted, Frame, draw_fitted
-from pnpgen.aids.styles import CONDENSED, CUT_MARK, band_fonts
+from pnpgen.aids.styles import CUT_MARK, band_fonts
 from pnpgen.documents.inline_icons import IconCanvas, lay_icons
 from pnpgen.documents.paragraphs import needs_paragraph
-from pnpgen.fonts import register_reportlab_fonts
+from pnpgen.fonts import CONDENSED_FACE as CONDENSED, register_reportlab_fonts
 from pnpgen.model import Colour
 
 

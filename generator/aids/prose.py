@@ -18,7 +18,7 @@ from pnpgen.documents.table_flow import table_flowable
 from pnpgen.model import Kit
 from pnpgen.problems import BuildError, KitError, Problems, display_path
 from pnpgen.yamlio import LocatedDict
-from pnpgen.aids.sources import AIDS_FILE, BLOCK_KINDS, aids_path
+from pnpgen.aids.sources import BLOCK_KINDS, CARDS_FILE, aids_path
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def load_aid_yaml(kit: Kit, rel: Path, schema=None) -> tuple[LocatedDict, str]:
 
 
 def load_card_texts(kit: Kit) -> list[CardText]:
-    doc, name = load_aid_yaml(kit, AIDS_FILE)
+    doc, name = load_aid_yaml(kit, CARDS_FILE)
     return [_card_text(card_id, doc["cards"], name) for card_id in doc["cards"]]
 
 

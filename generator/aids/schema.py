@@ -13,12 +13,10 @@ import re
 from pathlib import Path
 
 from pnpgen.problems import Problems
-from pnpgen.aids.sources import SHEETS_FILE
+from pnpgen.aids.sources import BLOCK_KINDS, CARDS_FILE, SHEETS_FILE
 from pnpgen.known_good import KnownGood
 from pnpgen.schema import INVALID, Bool, Choice, Field, ListOf, MapOf, Number, Record, Spec, Str, Where, optional
 
-CARDS_FILE = Path("aids") / "cards.yaml"
-BLOCK_KINDS = ("heading", "text", "bullets", "chart")
 SHEET_BLOCK_KINDS = BLOCK_KINDS + ("field", "form")  # a record sheet adds lines and grids to write on
 
 

@@ -22,7 +22,8 @@ from reportlab.platypus import Spacer
 from pnpgen.aids import draw
 from pnpgen.aids.fit import Fitted, Frame, flow
 from pnpgen.aids.prose import block_flowables, load_aid_yaml
-from pnpgen.aids.schema import SHEET_BLOCK_KINDS, SHEETS_FILE, sheets_schema
+from pnpgen.aids.schema import SHEET_BLOCK_KINDS, sheets_schema
+from pnpgen.aids.sources import SHEETS_FILE
 from pnpgen.aids.styles import grid_table, para, sheet_look
 from pnpgen.documents.context import chart_context
 from pnpgen.i18n.translator import core_words

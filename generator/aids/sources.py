@@ -7,12 +7,12 @@ from pathlib import Path
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
 from pnpgen.model import Kit
 
-AIDS_FILE = Path("aids") / "cards.yaml"
+CARDS_FILE = Path("aids") / "cards.yaml"
 SHEETS_FILE = Path("aids") / "sheets.yaml"
 BLOCK_KINDS = ("heading", "text", "bullets", "chart")
 
 
-def aids_path(kit: Kit, rel: Path = AIDS_FILE) -> Path:
+def aids_path(kit: Kit, rel: Path = CARDS_FILE) -> Path:
     """The kit's own aid file; a game module's kit without one falls back to the built-in default kit's (as
     templates fall back to the built-in folder). A kit of data only has aid cards when it writes them."""
     own = kit.root / rel

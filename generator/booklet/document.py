@@ -14,7 +14,8 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen.booklet.markdown import section_before_chapter
 from pnpgen.booklet.story import Heading, contents
-from pnpgen.booklet.styles import BODY, HEADER_FILL, ITALIC, RULE, styles
+from pnpgen.booklet.styles import HEADER_FILL, RULE, styles
+from pnpgen.fonts import BODY, ITALIC
 from pnpgen.i18n.translator import core_words
 from pnpgen.model import Kit
 from pnpgen.problems import BuildError

@@ -7,10 +7,11 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen.booklet.figure import Figure
 from pnpgen.booklet.markdown import Block
-from pnpgen.booklet.styles import BOLD, CONDENSED, styles, table_look
+from pnpgen.booklet.styles import CONDENSED, styles, table_look
 from pnpgen.documents.paragraphs import paragraph
 from pnpgen.documents.table_data import TableData
 from pnpgen.documents.table_flow import WholeTable, table_flowable
+from pnpgen.fonts import BOLD
 from pnpgen.problems import BuildError
 
 

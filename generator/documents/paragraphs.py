@@ -6,7 +6,8 @@ from __future__ import annotations
 from reportlab.platypus import Paragraph
 
 from pnpgen.documents.doc_fonts import FontProblem, check_paragraph, unknown_face, use_document_fonts
-from pnpgen.documents.inline_icons import ICON, IconProblem, with_icons
+from pnpgen.documents.inline_icons import IconProblem, with_icons
+from pnpgen.icon_names import ICON
 from pnpgen.problems import BuildError
 
 _ICONS: list = [{}]   # the icons of the kit being typeset (set with its fonts: pnpgen.documents.doc_fonts)

@@ -34,8 +34,9 @@ def build(ctx) -> dict:
 def printed(ctx) -> dict:
     """The sheets file as rendered, and each chart it shows as built: everything the pages print that does
     not come from kit.yaml."""
-    from pnpgen.aids.schema import SHEETS_FILE, check_aid_file  # no reportlab: a build that draws no
-    from pnpgen.documents.charts import build_chart              # sheet must not load it for a key
+    from pnpgen.aids.schema import check_aid_file  # no reportlab: a build that draws no
+    from pnpgen.aids.sources import SHEETS_FILE    # sheet must not load it for a key
+    from pnpgen.documents.charts import build_chart
     from pnpgen.documents.context import chart_context
     from pnpgen.problems import Problems
     doc = check_aid_file(ctx.kit, SHEETS_FILE, Problems())  # checked at load: a build gets this far only if valid

@@ -9,7 +9,8 @@ from pathlib import Path
 from pnpgen.fonts import FAMILY
 from pnpgen.layout.calibration import RING, Calibration
 from pnpgen.i18n.translator import core_words
-from pnpgen.render.pdf import PdfDocument, cairo
+from pnpgen.render.cairo_lib import cairo
+from pnpgen.render.pdf import PdfDocument
 from pnpgen.render.png import save_png
 
 

@@ -180,7 +180,8 @@ def special_op(context, name: str, args: list, keep: list, for_pdf: bool = False
     elif name == "fill_pattern":
         fill_pattern(context, *args, keep=keep, for_pdf=for_pdf)
     elif name == "paint_image":
-        from pnpgen.render.images import ImageRefused, replay_image
+        from pnpgen.render.images import replay_image
+        from pnpgen.render.pdf_images import ImageRefused
         try:
             replay_image(context, *args, for_pdf=for_pdf)
         except ImageRefused as exc:

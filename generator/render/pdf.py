@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pnpgen.problems import BuildError
 from pnpgen.render.art import Art, cairo_and_cairosvg
-from pnpgen.render.cairo_lib import cairo  # noqa: F401 (what the drawing modules call cairocffi by)
+from pnpgen.render.cairo_lib import cairo
 
 FIXED_DATE = "2000-01-01T00:00:00Z"  # PDF dates are fixed so the same data builds the same bytes
 

@@ -16,8 +16,8 @@ from pnpgen.preflight import check_face, overprints, preflight_rules
 from pnpgen.render.drawing_keys import renderer_fingerprint, svg_key
 from pnpgen.render.ink_lines import read_ink
 from pnpgen.render.images import PLACED
+from pnpgen.template_files import SUFFIX
 
-SUFFIX_SVG = ".svg.j2"
 MIN_DPI = 300
 WORKERS = 2
 PARALLEL_FROM = 48   # fewer new faces than this are drawn in this process: forking costs more than it saves
@@ -71,7 +71,7 @@ class FaceArts:
         for warning in face_warnings(svg):
             if (face.template, warning) not in self.faces_warned:
                 self.faces_warned.add((face.template, warning))
-                self.warnings.append(f"{Where(self, face)}: {face.template}{SUFFIX_SVG}: {warning}")
+                self.warnings.append(f"{Where(self, face)}: {face.template}{SUFFIX}: {warning}")
 
     def prepare(self, wanted: list) -> None:
         """Render and record, in two processes, every face of `wanted` [(face, shape, bleed)] that the store
@@ -145,7 +145,7 @@ class FaceArts:
         lenient = face.params.get("piece", {}).get("table") in self.chosen_sizes
         for finding in found:
             (self.size_findings if lenient else self.findings).append(
-                f"{where}: {face.template}{SUFFIX_SVG} ({face.params.get('side')}): {finding}")
+                f"{where}: {face.template}{SUFFIX} ({face.params.get('side')}): {finding}")
 
     def art(self, face, shape, bleed_pt: float):
         key = (face.key, round(bleed_pt, 3))
@@ -202,7 +202,7 @@ class FaceArts:
             dpi = min(across, down)
             if dpi < MIN_DPI:
                 rel = self._kit_relative(path)
-                self.warnings.append(f"{where}: {template}{SUFFIX_SVG}: image {rel} prints at {dpi:.0f} dpi "
+                self.warnings.append(f"{where}: {template}{SUFFIX}: image {rel} prints at {dpi:.0f} dpi "
                                      f"(below {MIN_DPI}); use a larger image or print it smaller")
 
 
@@ -273,10 +273,10 @@ def _prepare_one(index: int):
 def draw_face(svg: str, where: str, root: Path):
     """(art for a PDF, record or None, images placed): the fast subset drawer when the SVG stays inside it,
     else cairosvg. A stored record is replayed, so this build draws what the next one will replay."""
+    from pnpgen.render.cairo_lib import cairo
     from pnpgen.render.face_store import record_svg
-    from pnpgen.render.images import ImageRefused
+    from pnpgen.render.pdf_images import ImageRefused
     from pnpgen.render.svg_ops import Unsupported, record
-    from pnpgen.render.pdf import cairo
     from pnpgen.svg_depth import TooDeep
     try:
         made = record(svg, root)

@@ -14,11 +14,12 @@ from pnpgen import budgets
 from pnpgen.kit_files import KitFileError
 from pnpgen.pieces import colour_params
 from pnpgen.problems import BuildError, display_path
-from pnpgen.render.templates import SUFFIX, template_dirs, template_env, template_failure
+from pnpgen.render.templates import template_env, template_failure
 from pnpgen.render.templates import template_location as _template_line
 from pnpgen.render.textbox import TextFitError, icons_in_text
 from pnpgen.shapes import Shape
 from pnpgen.svg_depth import TooDeep, check_depth
+from pnpgen.template_files import SUFFIX, template_dirs
 
 SVG_ROOT = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
             'width="{w}mm" height="{h}mm" viewBox="{x} {y} {w} {h}">')

@@ -600,7 +600,8 @@ _KIT_IMAGES: dict = {}   # (kit folder, href) -> (path, size and mtime, content 
 def kit_image(base: Path, href: str) -> tuple[str, str, int, int]:
     """(resolved path, content hash, pixel width, height) of a raster image of the kit, read once per process
     while the file is unchanged (a picture on 500 faces is read and measured once)."""
-    from pnpgen.render.images import ImageRefused, image_size, kit_fetcher
+    from pnpgen.render.images import image_size, kit_fetcher
+    from pnpgen.render.pdf_images import ImageRefused
     key = (str(base), href)
     cached = _KIT_IMAGES.get(key)
     if cached is not None:

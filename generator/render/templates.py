@@ -17,7 +17,7 @@ from pnpgen.kit_files import KitFileError
 from pnpgen.kit_loader import KitLoader
 from pnpgen.problems import BuildError, display_path
 from pnpgen.sandbox import KitSandbox, code_folder, kit_code_failure
-from pnpgen.template_files import BUILTIN_TEMPLATES, SUFFIX, template_dirs, template_path  # noqa: F401 (re-exported)
+from pnpgen.template_files import BUILTIN_TEMPLATES, SUFFIX, template_dirs, template_path
 
 def template_env(kit_root: Path) -> jinja2.Environment:
     """The environment for a kit. Jinja reloads a template whose file changed, but it would keep serving a

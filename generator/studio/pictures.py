@@ -65,7 +65,8 @@ class FacePictures:
     def _besides_rows(self, kit) -> str | None:
         """The digest of all but the templates a face may read besides its own row: every kit file but the
         tables' rows and the templates, and its context as loaded (None: it could not be taken)."""
-        from pnpgen.inputs import BUILTIN_TEMPLATES, FolderDigest, template_dirs
+        from pnpgen.inputs import FolderDigest
+        from pnpgen.template_files import template_dirs
         if self.sources is None or self.sources.folders[0] != kit.root:
             self.sources = FolderDigest([kit.root], (*self.skip, *template_dirs(kit.root)))
             self.templates = FolderDigest(template_dirs(kit.root), self.skip)
@@ -85,7 +86,7 @@ class FacePictures:
         is named by a variable (it may read any), of every template. None: one cannot be read (the render
         says why)."""
         from jinja2 import meta
-        from pnpgen.render.templates import SUFFIX
+        from pnpgen.template_files import SUFFIX
         total, seen, todo = hashlib.sha256(), set(), [f"{name}{SUFFIX}"]
         while todo:
             current = todo.pop()
