@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pnpgen.cli import main
-from pnpgen.render import check_memo, piece_arts
+from pnpgen.render import check_memo, ink_lines
 
 MINI = Path(__file__).parent / "kits" / "mini"
 
@@ -36,8 +36,8 @@ def test_a_new_output_folder_takes_the_findings_without_reading_the_drawings_aga
     first = capsys.readouterr().err
     assert "text 'STRUCK' at" in first and "crossed by a line" in first
     reads = []
-    real = piece_arts.read_ink
-    monkeypatch.setattr(piece_arts, "read_ink", lambda ops: reads.append(1) or real(ops))
+    real = ink_lines.read_ink
+    monkeypatch.setattr(ink_lines, "read_ink", lambda ops: reads.append(1) or real(ops))
     assert _components(struck_kit, "second") == 1
     assert capsys.readouterr().err == first and reads == []   # the same words, no drawing read
     monkeypatch.setattr(check_memo, "checker_salt", lambda: "the checking code changed")

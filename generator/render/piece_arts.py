@@ -14,7 +14,7 @@ from pnpgen.lengths import mm
 from pnpgen.problems import BuildError
 from pnpgen.preflight import check_face, overprints, preflight_rules
 from pnpgen.render.drawing_keys import renderer_fingerprint, svg_key
-from pnpgen.render.ink_lines import read_ink
+from pnpgen.render import ink_lines
 from pnpgen.render.images import PLACED
 from pnpgen.template_files import SUFFIX
 
@@ -140,7 +140,7 @@ class FaceArts:
             if texts:  # a drawing without text has nothing a line could cross
                 found += self.overprints_of.findings(
                     f"{key}:{round(bleed_pt, 3)}:{'ops' in record}",
-                    lambda: overprints(texts, read_ink(record.get("ops", ())), bleed_pt))
+                    lambda: overprints(texts, ink_lines.read_ink(record.get("ops", ())), bleed_pt))
             self.findings_of[memo] = found
         lenient = face.params.get("piece", {}).get("table") in self.chosen_sizes
         for finding in found:
