@@ -35,11 +35,13 @@ def build(ctx) -> dict:
     titles, code and templates) comes back from the output cache with its manifest entries."""
     hexmaps = chosen_maps(ctx.kit, ctx.option("map"))
     arts, files, maps = ArtCache(), [], []
-    cache, drawn = OutputCache(ctx.cache_dir / "maps"), 0
+    cache, drawn, warnings = OutputCache(ctx.cache_dir / "maps"), 0, []
+    from pnpgen.kit_fonts import note_face_warnings
     for hexmap in hexmaps:
         _check_counter_fits(hexmap, ctx.counter_size)
         board = compose(ctx.kit, hexmap, ctx.counter_size)
         svg = map_svg(ctx.kit, board)
+        note_face_warnings(svg, f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2", warnings)
         plan = plan_tiles(board.width, board.height, ctx.paper)
         entry, drew = _cached_map(ctx, cache, board, svg, plan, arts)
         files += entry["files"]
@@ -50,7 +52,7 @@ def build(ctx) -> dict:
     if not ctx.option("map"):  # a --map build leaves the other maps' entries for the next whole build
         cache.prune()
     ctx.log(f"maps: drew {drawn} of {len(hexmaps)} maps, the rest from the cache")
-    return {"files": files, "maps": maps}
+    return {"files": files, "maps": maps} | ({"warnings": warnings} if warnings else {})
 
 
 def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan, arts: ArtCache) -> tuple:
