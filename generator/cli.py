@@ -293,8 +293,8 @@ def _load(args, root: Path | None = None):
     return kit
 
 
-def _load_quietly(args, root: Path | None = None):
-    """(kit, its warnings): the warnings are the caller's to print."""
+def _load_quietly(args, root: Path | None = None, texts: bool = True):
+    """(kit, its warnings): the warnings are the caller's to print. `texts`: pnpgen.kit.load_kit's."""
     from pnpgen.kit import load_kit
     root = root or find_kit(args.kit, args.data)
     counter_size = getattr(args, "counter_size", None)
@@ -302,7 +302,7 @@ def _load_quietly(args, root: Path | None = None):
         from pnpgen.build import check_counter_size
         check_counter_size(counter_size)  # out of range: a wrong command line (exit 2), before any loading
     return load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)),
-                    counter_size=counter_size, language=_one_language(args, root))
+                    counter_size=counter_size, language=_one_language(args, root), texts=texts)
 
 
 def _one_language(args, root: Path) -> str | None:
@@ -466,7 +466,7 @@ def _serve(args) -> int:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be between 0 and 65535, not {args.port}")
     root = find_kit(args.kit, args.data)
-    return serve(root, _build_options(args), lambda: _load_quietly(args, root), args.port, args.open)
+    return serve(root, _build_options(args), lambda **how: _load_quietly(args, root, **how), args.port, args.open)
 
 
 def _proof(args) -> int:

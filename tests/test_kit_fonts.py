@@ -77,7 +77,7 @@ STUDIO = '''
     from pnpgen.studio.state import StudioState
     args = _parser().parse_args(["serve", "--data", sys.argv[1], "--out", sys.argv[2], "--only", "components"])
     state = StudioState()
-    studio = Studio(state, lambda: _load_quietly(args, Path(sys.argv[1])), _build_options(args))
+    studio = Studio(state, lambda **how: _load_quietly(args, Path(sys.argv[1]), **how), _build_options(args))
     print(studio.attempt())
     piece = next(p for p in state.view["pieces"] if p["ref"] == sys.argv[3])
     Path(sys.argv[4]).write_bytes(state.pictures.get(piece["front"]))

@@ -51,12 +51,15 @@ class StudioState:
         self.files: dict[str, Path] = {}   # what /file/ serves: the build's own files, by relative path
         self.good = {"pieces": [], "files": []}   # the last build that succeeded, shown again after a failure
         self.proof_pictures: set[str] = set()
+        self.watching = 0            # pages following /events now
+        self.sent: set[str] = set()  # pictures sent since the view last changed
 
     def update(self, **changes) -> None:
         """A new view; the pictures kept are those it, the last good build and the last proof show."""
         with self.changed:
             self.view = {**self.view, **changes}
             self.version += 1
+            self.sent = set()
             shown = pictures_named(self.view["pieces"], self.view["files"], self.proof_pictures)
             self.pictures.keep_only(shown | pictures_named(self.good["pieces"], self.good["files"]))
             self.changed.notify_all()
@@ -72,6 +75,24 @@ class StudioState:
         with self.changed:
             good = dict(self.good)
         self.update(status="failed", problems=problems, **good)
+
+    def follow(self, step: int) -> None:
+        """A page starts (1) or stops (-1) following the view's changes."""
+        with self.changed:
+            self.watching += step
+            self.changed.notify_all()
+
+    def picture_sent(self, name: str) -> None:
+        with self.changed:
+            self.sent.add(name)
+            self.changed.notify_all()
+
+    def wait_sent(self, names: set[str], timeout: float) -> bool:
+        """Block until every picture of `names` went to a page, no page follows the view, the studio stops
+        or `timeout` seconds pass: the build that follows takes both cores, and the page fetching a save's
+        new pictures meanwhile waited for its turn. Whether they went."""
+        with self.changed:
+            return self.changed.wait_for(lambda: names <= self.sent or not self.watching or self.stopping, timeout)
 
     def allow_files(self, files: dict[str, Path]) -> None:
         with self.changed:
