@@ -418,3 +418,45 @@ def test_the_studio_reports_what_a_build_does_and_builds_a_save_made_as_the_pict
                                 f" && {ALL_LOADED}", seconds=60)
         assert browser.evaluate("document.getElementById('problems').textContent") == ""
         assert served.view()["problems"] == []
+
+
+def test_a_chapter_problem_found_after_the_pieces_showed_fails_the_attempt_where_validate_says(tmp_path, run_cli):
+    """The studio checks the documents' texts after a save's pieces show (load_kit(texts=False), then
+    check_kit_texts): a broken chapter still fails the attempt, its problem in the view at the line validate
+    gives, the last good pictures kept."""
+    from pnpgen.build import BuildOptions
+    from pnpgen.kit import load_kit
+    from pnpgen.problems import KitError
+    from pnpgen.studio.session import Studio
+    from pnpgen.studio.state import StudioState
+    kit = tmp_path / "kit"
+    assert main(["new", "--blank", str(kit)]) == 0
+    chapter = kit / "rules" / "01-rules.md"
+    chapter.write_text(chapter.read_text() + "\n{{ no_such_name.field }}\n")
+    said = run_cli("validate", "--data", kit)
+    assert said.code == 1 and "01-rules.md:" in said.err, said.err
+    state = StudioState()
+    studio = Studio(state, lambda texts=True: load_kit(kit, texts=texts), BuildOptions(out=tmp_path / "out"))
+    with pytest.raises(KitError):
+        studio.attempt()
+    view = state.snapshot()
+    assert view["status"] == "failed" and view["pieces"] == []   # nothing had built: no pieces to keep
+    assert [p["where"] for p in view["problems"]] == [line.split(": ")[0] for line in said.err.splitlines()
+                                                       if "01-rules.md:" in line], (view["problems"], said.err)
+
+
+def test_the_build_waits_for_the_page_to_fetch_a_saves_pictures_a_moment_at_most():
+    """wait_sent: at once when no page follows the view; when one does, until it fetched every new picture,
+    or the timeout."""
+    import threading
+    import time
+    from pnpgen.studio.state import StudioState
+    state = StudioState()
+    assert state.wait_sent({"a.png"}, 5.0)   # no page: no wait
+    state.follow(1)
+    start = time.monotonic()
+    assert not state.wait_sent({"a.png"}, 0.1) and time.monotonic() - start >= 0.1
+    threading.Timer(0.05, state.picture_sent, ["a.png"]).start()
+    assert state.wait_sent({"a.png"}, 5.0)
+    state.update(status="built")   # a new view: what was sent counts again from nothing
+    assert not state.wait_sent({"a.png"}, 0.05)
