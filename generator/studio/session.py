@@ -54,7 +54,11 @@ class Studio:
         from pnpgen.build import build
         from pnpgen.kit import check_kit_texts
         from pnpgen.kit_fonts import use_kit_fonts
-        kit, warnings = self.load(texts=False)  # the documents' texts checked once the pieces show
+        try:
+            kit, warnings = self.load(texts=False)  # the documents' texts checked once the pieces show
+        except KitError:
+            self.load()  # a broken kit: every problem at once, the texts' too, as validate says them
+            raise
         use_kit_fonts(kit.fonts)  # as build() does, before the first face is drawn: cairo keeps what a family meant
         shown_warnings = [problem_view(p) for p in warnings]
         pieces = self.faces.pieces(kit)  # at the size the kit was loaded at (--counter-size resizes tables)
