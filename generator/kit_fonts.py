@@ -140,42 +140,12 @@ def check_document_fonts(chosen: dict, fonts: tuple, kit_file: Path, raw_kit, pr
     for role, family in (chosen or {}).items():
         if family is None:
             continue
-        line = block.line_of(role) if hasattr(block, "line_of") else raw_kit.line_of("fonts")
         if family not in named:
+            line = block.line_of(role) if hasattr(block, "line_of") else raw_kit.line_of("fonts")
             problems.error(kit_file, line, f"fonts.{role}", no_such_family(family, families))
             continue
         good[role] = named[family]   # a font's other name means its family
-        _role_styles(role, good[role], fonts, (kit_file, line), problems)
     return good
-
-
-ROLE_STYLES = {  # what the documents set in each role of kit.yaml `fonts:` (pnpgen.documents.doc_fonts)
-    "body": ("bold", "italic"), "headings": ("bold",), "tables": ("bold",)}
-ROLE_TEXT = {"body": "the documents' {style} text is", "headings": "the documents' headings are",
-             "tables": "the documents' table headings are"}
-
-
-def _role_styles(role: str, family: str, fonts: tuple, where: tuple, problems: Problems) -> None:
-    """A warning for each style a document role sets (headings are bold) that the kit's family has no file of:
-    reportlab prints it in the nearest file the family has (nearest_style), and says nothing."""
-    have = {(f.bold, f.italic): f for f in fonts if f.family == family}
-    for style in ROLE_STYLES.get(role, ()) if have else ():
-        wanted = (style == "bold", style == "italic")
-        if wanted not in have:
-            face = have[nearest_style(set(have), wanted)]
-            problems.warn(where[0], where[1], f"fonts.{role}",
-                          f"{ROLE_TEXT[role].format(style=style)} set in {family!r} {style}, but the kit's fonts/ "
-                          f"has no {style} file of it: {'it prints' if role == 'body' else 'they print'} in "
-                          f"{display_path(face.file)} "
-                          f"({_style(face.bold, face.italic)})")
-
-
-def nearest_style(have: set, wanted: tuple) -> tuple:
-    """The (bold, italic) a family prints `wanted` in: that one, else regular, else the nearest it has."""
-    for style in (wanted, (False, False), (wanted[0], False), (False, wanted[1]), *sorted(have)):
-        if style in have:
-            return style
-    raise KeyError(wanted)
 
 
 def _name(value) -> str:

@@ -74,8 +74,10 @@ def _style_names(family: str, fonts: list) -> tuple[str, str, str]:
 
 def _pick(family: str, have: set, wanted: tuple) -> str:
     """The registered name of the nearest style the family has: the one asked for, else regular, else any."""
-    from pnpgen.kit_fonts import nearest_style
-    return _name(family, *nearest_style(have, wanted))
+    for style in (wanted, (False, False), (wanted[0], False), (False, wanted[1]), *sorted(have)):
+        if style in have:
+            return _name(family, *style)
+    raise KeyError(family)
 
 
 def _name(family: str, bold: bool, italic: bool) -> str:
