@@ -392,7 +392,7 @@ def _serve(args) -> int:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be between 0 and 65535, not {args.port}")
     root = find_kit(args.kit, args.data)
-    return serve(root, build_options(args), lambda: load_quietly(args, root), args.port, args.open)
+    return serve(root, build_options(args), lambda **how: load_quietly(args, root, **how), args.port, args.open)
 
 
 def _proof(args) -> int:

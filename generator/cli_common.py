@@ -34,8 +34,8 @@ def load(args, root: Path | None = None):
     return kit
 
 
-def load_quietly(args, root: Path | None = None):
-    """(kit, its warnings): the warnings are the caller's to print."""
+def load_quietly(args, root: Path | None = None, texts: bool = True):
+    """(kit, its warnings): the warnings are the caller's to print. `texts`: pnpgen.kit.load_kit's."""
     from pnpgen.kit import load_kit
     root = root or find_kit(args.kit, args.data)
     counter_size = getattr(args, "counter_size", None)
@@ -43,7 +43,7 @@ def load_quietly(args, root: Path | None = None):
         from pnpgen.build import check_counter_size
         check_counter_size(counter_size)  # out of range: a wrong command line (exit 2), before any loading
     return load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)),
-                    counter_size=counter_size, language=one_language(args, root))
+                    counter_size=counter_size, language=one_language(args, root), texts=texts)
 
 
 def one_language(args, root: Path) -> str | None:

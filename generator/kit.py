@@ -24,10 +24,13 @@ from pnpgen.yamlio import LocatedDict, index_lines, read_mapping
 
 
 def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
-             counter_size: str | None = None, language: str | None = None) -> tuple[Kit, list[Problem]]:
+             counter_size: str | None = None, language: str | None = None,
+             texts: bool = True) -> tuple[Kit, list[Problem]]:
     """The validated kit and its warnings; raises KitError with every located problem otherwise. `sizes`
     ({table: size}, --piece-size) and `counter_size` (every square table, --counter-size) resize tables.
-    `language`: the edition to read (pnpgen.i18n.editions; None: the source, the kit as written)."""
+    `language`: the edition to read (pnpgen.i18n.editions; None: the source, the kit as written).
+    `texts=False` leaves the documents' texts unchecked (charts, chapters, aid cards, templates parsed:
+    check_kit_texts does it later), so the studio shows a save's pieces first."""
     problems = Problems()
     root = Path(root)
     raw_kit = read_mapping(root / KIT_FILE, root, problems, "kit folder")
@@ -46,9 +49,8 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
     module = _game_module(kit_doc, raw_kit, root / KIT_FILE, problems)
     kit = module.load(root, kit_doc, raw_kit, base, problems) if module else Kit(**base)
     kit = dataclasses.replace(kit, **_load_generic(root, kit_doc, raw_kit, kit, problems, lines, broken))
-    if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
-        check_charts(kit.charts, chart_context(kit), problems, kit.icons)
-    _check_texts(kit, problems, aids_too=bool(module) and _module_data_sound(root, kit_doc, problems))
+    if texts:
+        _check_all_texts(kit, problems, aids_too=bool(module) and _module_data_sound(root, kit_doc, problems))
     editions.finish(kit, kit_doc, problems)
     kit = dataclasses.replace(kit, edition=translator.active())
     stop_on(problems, strict)
@@ -66,6 +68,21 @@ def _apply_budgets(settings: dict | None, kit_file: Path, lines: dict, problems:
                       f"the kit asks for {value} ({budgets.DOCS[name]}); a kit may only lower its budgets, so it "
                       f"has {have}. If you trust it, grant it as the person who builds: `--budget {name}={value}`,"
                       f" or `{name}: {value}` in {budgets.config_file()}")
+
+
+def check_kit_texts(kit: Kit, strict: bool = False) -> list[Problem]:
+    """What load_kit(texts=False) left unchecked, for a kit it loaded without an error: its warnings, or
+    KitError with every located problem."""
+    problems = Problems()
+    _check_all_texts(kit, problems, aids_too=True)
+    stop_on(problems, strict)
+    return problems.warnings()
+
+
+def _check_all_texts(kit: Kit, problems: Problems, aids_too: bool) -> None:
+    if kit.charts and not problems.errors():  # every chart built once with the kit's data: errors at validation
+        check_charts(kit.charts, chart_context(kit), problems, kit.icons)
+    _check_texts(kit, problems, aids_too)
 
 
 def _check_texts(kit: Kit, problems: Problems, aids_too: bool) -> None:

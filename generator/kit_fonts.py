@@ -216,6 +216,14 @@ def face_warnings(svg: str) -> list[str]:
     return found
 
 
+def note_face_warnings(svg: str, where: str, warnings: list) -> None:
+    """Add to `warnings` each of face_warnings(svg) not there yet, located at `where` (a board's or a map's
+    file and template: pieces note theirs once per template, pnpgen.render.piece_arts)."""
+    for warning in face_warnings(svg):
+        if f"{where}: {warning}" not in warnings:
+            warnings.append(f"{where}: {warning}")
+
+
 def _other_face(family: str, bold: bool, italic: bool, face: KitFont) -> str:
     wanted = [f for f in _KIT_FONTS[family] if (f.bold, f.italic) == (bold, italic)]
     why = (f"{display_path(wanted[0].file)} holds only {len(wanted[0].chars)} characters, too few to cover a "

@@ -78,7 +78,7 @@ STUDIO = '''
     from pnpgen.studio.state import StudioState
     args = command_parser().parse_args(["serve", "--data", sys.argv[1], "--out", sys.argv[2], "--only", "components"])
     state = StudioState()
-    studio = Studio(state, lambda: load_quietly(args, Path(sys.argv[1])), build_options(args))
+    studio = Studio(state, lambda **how: load_quietly(args, Path(sys.argv[1]), **how), build_options(args))
     print(studio.attempt())
     piece = next(p for p in state.view["pieces"] if p["ref"] == sys.argv[3])
     Path(sys.argv[4]).write_bytes(state.pictures.get(piece["front"]))
@@ -256,3 +256,26 @@ def test_a_font_file_changed_under_the_same_family_draws_the_board_anew(tmp_path
     write_font(kit / "fonts" / "TestSans-Regular.ttf", "DejaVuSansCondensed.ttf", "Test Sans")
     assert _run(BUILD.replace('"components"', '"boards"'), out, kit) == ["0"]
     assert sum(embedded_widths(poster)["TestSans"]) < 0.95 * sum(before)
+
+
+def test_boards_and_maps_say_which_face_a_style_the_kit_lacks_prints_in(tmp_path, run_cli):
+    """Test Sans with a Regular file only, named for boards: a board's and a hex map's bold texts print in
+    the Regular. Each is a located warning naming the face it got, once (were silent: only piece faces said
+    so); --strict refuses."""
+    import shutil
+    board_kit = font_kit(tmp_path / "board-kit")
+    hex_kit = tmp_path / "hexes"
+    shutil.copytree(ROOT / "tests" / "kits" / "hexes", hex_kit)
+    write_font(hex_kit / "fonts" / "TestSans-Regular.ttf", "DejaVuSans.ttf", "Test Sans")
+    for kit in (board_kit, hex_kit):
+        with (kit / "kit.yaml").open("a", encoding="utf-8") as kit_file:
+            kit_file.write("fonts:\n  boards: Test Sans\n")
+    regular = "but the kit's fonts/ has no bold file of it: it prints in {0}/fonts/TestSans-Regular.ttf (regular)"
+    boards = run_cli("build", "--data", board_kit, "--out", tmp_path / "out", "--only", "boards")
+    said = "boards/board.yaml: board board: board.svg.j2: the text asks for 'Test Sans' bold, " + regular.format(board_kit)
+    assert boards.code == 0 and boards.err.count(said) == 1, boards.err
+    maps = run_cli("build", "--data", hex_kit, "--out", tmp_path / "out", "--only", "maps")
+    said = "map.svg.j2: the text asks for 'Test Sans' bold, " + regular.format(hex_kit)
+    assert maps.code == 0 and maps.err.count(said) == 1 and ": map " in maps.err, maps.err
+    strict = run_cli("build", "--strict", "--data", hex_kit, "--out", tmp_path / "strict", "--only", "maps")
+    assert strict.code == 1 and said in strict.err, strict.err

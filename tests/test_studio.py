@@ -419,3 +419,53 @@ def test_the_studio_reports_what_a_build_does_and_builds_a_save_made_as_the_pict
                                 f" && {ALL_LOADED}", seconds=60)
         assert browser.evaluate("document.getElementById('problems').textContent") == ""
         assert served.view()["problems"] == []
+
+
+@pytest.mark.parametrize("data_too", [False, True])
+def test_a_chapter_problem_found_after_the_pieces_showed_fails_the_attempt_where_validate_says(tmp_path, run_cli,
+                                                                                               data_too):
+    """The studio checks the documents' texts after a save's pieces show (load_kit(texts=False), then
+    check_kit_texts): a broken chapter still fails the attempt, its problem in the view at the line validate
+    gives; a broken template beside a broken row, both at once, as validate says them."""
+    from pnpgen.build import BuildOptions
+    from pnpgen.kit import load_kit
+    from pnpgen.problems import KitError
+    from pnpgen.studio.session import Studio
+    from pnpgen.studio.state import StudioState
+    kit = tmp_path / "kit"
+    assert main(["new", "--blank", str(kit)]) == 0
+    chapter = kit / "rules" / "01-rules.md"
+    if data_too:   # a broken row keeps the chapters unread; the templates are parsed all the same
+        write_cell(kit / "components" / "tokens.csv", "\n5,1", "\n9,1")
+        write_cell(kit / "templates" / "tile-back.svg.j2", "{{ p.ground(", "{% if %}{{ p.ground(")
+    else:
+        chapter.write_text(chapter.read_text() + "\n{{ no_such_name.field }}\n")
+    said = run_cli("validate", "--data", kit)
+    files = ("tokens.csv:", "tile-back.svg.j2") if data_too else ("01-rules.md:",)
+    assert said.code == 1 and all(file in said.err for file in files), said.err
+    state = StudioState()
+    studio = Studio(state, lambda texts=True: load_kit(kit, texts=texts), BuildOptions(out=tmp_path / "out"))
+    with pytest.raises(KitError):
+        studio.attempt()
+    view = state.snapshot()
+    assert view["status"] == "failed" and view["pieces"] == []   # nothing had built: no pieces to keep
+    assert sorted(p["where"] for p in view["problems"]) == sorted(
+        line.split(": ")[0] for line in said.err.splitlines() if any(file in line for file in files)), said.err
+
+
+def test_the_build_waits_for_the_page_to_fetch_a_saves_pictures_a_moment_at_most():
+    """wait_sent: at once when no page follows the view; when one does, until it fetched every new picture
+    (one fetched for an earlier view counts: the page keeps it), or the timeout."""
+    import threading
+    import time
+    from pnpgen.studio.state import StudioState
+    state = StudioState()
+    assert state.wait_sent({"a.png"}, 5.0)   # no page: no wait
+    state.follow(1)
+    start = time.monotonic()
+    assert not state.wait_sent({"a.png"}, 0.1) and time.monotonic() - start >= 0.1
+    threading.Timer(0.05, state.picture_sent, ["a.png"]).start()
+    assert state.wait_sent({"a.png"}, 5.0)
+    state.update(status="built")   # an edit undone: the page has the picture already, nothing to wait for
+    assert state.wait_sent({"a.png"}, 0.0)
+    assert not state.wait_sent({"a.png", "b.png"}, 0.05)

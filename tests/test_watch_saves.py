@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import threading
 import time
 from pathlib import Path
@@ -104,3 +105,83 @@ def test_a_touch_that_changes_nothing_builds_nothing_again(tmp_path):
         session.save("changed")
         time.sleep(0.5)
         assert len(session.built) == builds
+
+
+# The same through the studio (issue 35): each save reaches what the page shows -----------------------------
+
+class StudioSession:
+    """`pnpgen serve`'s session without its server: the real watcher, kit loading and list of pieces of the
+    blank kit; stand-ins for drawing their pictures and for the build of the files (the first one slow, as a
+    first build is). `shown()` reads the view the page reads from /view.json."""
+
+    def __init__(self, folder: Path, monkeypatch, first_build_s: float = 0.3):
+        from pnpgen.build import BuildOptions, BuildResult
+        from pnpgen.cli import main
+        from pnpgen.kit import load_kit
+        from pnpgen.studio.session import Studio
+        from pnpgen.studio.state import StudioState
+        self.kit, self.out = folder / "kit", folder / "out"
+        assert main(["new", "--blank", str(self.kit)]) == 0
+        self.builds, self.first_build_s = 0, first_build_s
+        self.started = threading.Event()
+
+        def build(kit, options):   # the files' part of an attempt: the pictures are already on the page
+            self.builds += 1
+            self.started.set()
+            time.sleep(self.first_build_s if self.builds == 1 else random.uniform(0, 0.05))
+            return BuildResult(self.out / kit.id, [], 0.0, ["components"])
+        monkeypatch.setattr("pnpgen.build.build", build)
+        # a face's picture is named by its parameters, undrawn: what is tested is which save the page shows
+        monkeypatch.setattr("pnpgen.studio.pictures.FacePictures._picture",
+                            lambda faces, arts, face, *rest: f"{hash(face.key) & 0xFFFFFFFF:08x}.png")
+        self.state = StudioState()
+        studio = Studio(self.state, lambda texts=True: load_kit(self.kit, texts=texts), BuildOptions(out=self.out))
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=watch.watch, daemon=True,
+                                       args=(self.kit, self.out, studio.attempt, self.stop, io.StringIO()))
+
+    def save(self, card: str, title: str) -> None:
+        """A card's new title, saved as an editor does (the whole file written again)."""
+        rows = self.kit / "components" / "cards.yaml"
+        rows.write_text(re.sub(rf"(\{{title: ){card}[^,]*", rf"\g<1>{title}", rows.read_text()))
+
+    def shown(self, *titles: str) -> bool:
+        """Within WAIT_S, a built view whose cards carry every one of `titles`."""
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            view = self.state.snapshot()
+            if view["status"] == "built" and set(titles) <= {p["label"] for p in view["pieces"]}:
+                return True
+            time.sleep(0.005)
+        return False
+
+    def __enter__(self) -> "StudioSession":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join(timeout=10)
+        assert not self.thread.is_alive()
+
+
+def test_saves_at_random_moments_each_reach_the_studios_page(tmp_path, monkeypatch):
+    """50 saves: 5 during the first build (which read the kit before them), 45 at random moments of the builds
+    the saves before them started, each changing one of two cards: every one is on the page within WAIT_S."""
+    chance, lost = random.Random(3535), []
+    for attempt in range(5):
+        with StudioSession(tmp_path / f"first{attempt}", monkeypatch) as session:
+            assert session.started.wait(WAIT_S)
+            time.sleep(chance.uniform(0, 0.3))   # within the first build's files, or just after
+            session.save("Explore", f"First{attempt}")
+            if not session.shown(f"First{attempt}"):
+                lost.append(("first build", attempt))
+    with StudioSession(tmp_path / "random", monkeypatch, first_build_s=0.0) as session:
+        assert session.shown("Explore", "Trade")
+        for number in range(45):
+            card = ("Explore", "Trade")[number % 2]
+            session.save(card, f"{card}{number}")
+            time.sleep(chance.uniform(0, 0.08))   # the next save lands before, during or after this one's build
+            if number % 2 and not session.shown(f"Explore{number - 1}", f"Trade{number}"):
+                lost.append(("random", number, session.state.snapshot()["status"]))
+    assert not lost, lost

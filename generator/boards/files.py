@@ -99,8 +99,9 @@ def build(ctx) -> dict:
     comes back from the output cache, its manifest entries computed from the numbers alone."""
     from pnpgen.output_cache import OutputCache
     from pnpgen.render.pdf import ArtCache
+    from pnpgen.kit_fonts import note_face_warnings
     from pnpgen.render.check_memo import CheckMemo, drawing_key
-    arts, files, boards, findings = ArtCache(ctx.kit.root), [], [], []
+    arts, files, boards, findings, warnings = ArtCache(ctx.kit.root), [], [], [], []
     cache, checked = OutputCache(ctx.cache_dir / "boards"), CheckMemo("boards", ctx.kit.root)
     for board in ctx.kit.boards:
         for colour in (ctx.kit.colours if board.per_colour else (None,)):
@@ -108,6 +109,7 @@ def build(ctx) -> dict:
             title = core_words("{kit}: {name}").format(kit=ctx.kit.title, name=board.name) + (
                 f" ({colour.name})" if colour else "")
             svg = board_document(ctx, board, colour)
+            note_face_warnings(svg, f"{display_path(board.file)}: board {board.id}: {board.template}.svg.j2", warnings)
             width, height = pt_from_mm(board.w), pt_from_mm(board.h)
             plan = plan_tiles(width, height, ctx.paper)
             rels = [f"{FOLDER}/{name}-poster.pdf", f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"]
@@ -132,7 +134,7 @@ def build(ctx) -> dict:
         raise BuildError("preflight: these boards would print badly:\n" + "\n".join(findings))
     cache.prune()
     ctx.log(f"boards: {len(boards)} boards, {len(files)} files")
-    return {"files": files, "boards": boards}
+    return {"files": files, "boards": boards} | ({"warnings": warnings} if warnings else {})
 
 
 def _key(ctx, svg: str, title: str, paper: str) -> str:

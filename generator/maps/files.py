@@ -35,13 +35,15 @@ def build(ctx) -> dict:
     titles, code and templates) comes back from the output cache with its manifest entries."""
     hexmaps = chosen_maps(ctx.kit, ctx.option("map"))
     arts, files, maps = ArtCache(), [], []
-    cache, drawn = OutputCache(ctx.cache_dir / "maps"), 0
+    cache, drawn, warnings = OutputCache(ctx.cache_dir / "maps"), 0, []
+    from pnpgen.kit_fonts import note_face_warnings
     from pnpgen.render.check_memo import CheckMemo
     checked = CheckMemo("maps", ctx.kit.root)   # what earlier builds' overprint checks found
     for hexmap in hexmaps:
         _check_counter_fits(hexmap, ctx.counter_size)
         board = compose(ctx.kit, hexmap, ctx.counter_size)
         svg = map_svg(ctx.kit, board)
+        note_face_warnings(svg, f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2", warnings)
         plan = plan_tiles(board.width, board.height, ctx.paper)
         entry, drew = _cached_map(ctx, cache, board, svg, plan, arts, checked)
         files += entry["files"]
@@ -53,7 +55,7 @@ def build(ctx) -> dict:
         cache.prune()
     checked.save()
     ctx.log(f"maps: drew {drawn} of {len(hexmaps)} maps, the rest from the cache")
-    return {"files": files, "maps": maps}
+    return {"files": files, "maps": maps} | ({"warnings": warnings} if warnings else {})
 
 
 def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan, arts: ArtCache, checked) -> tuple:

@@ -148,8 +148,10 @@ class StudioHandler(BaseHTTPRequestHandler):
         if data is None:
             return self._send_text(HTTPStatus.NOT_FOUND, "no such picture (the build moved on: reload the view)")
         if self.headers.get("If-None-Match") == f'"{name}"':
-            return self._send(HTTPStatus.NOT_MODIFIED, b"", "image/png", IMMUTABLE, etag=name)
-        self._send(HTTPStatus.OK, data, "image/png", IMMUTABLE, etag=name)
+            self._send(HTTPStatus.NOT_MODIFIED, b"", "image/png", IMMUTABLE, etag=name)
+        else:
+            self._send(HTTPStatus.OK, data, "image/png", IMMUTABLE, etag=name)
+        self.server.state.picture_sent(name)
 
     def _file(self, rel: str) -> None:
         path = self.server.state.file(rel)
@@ -183,6 +185,7 @@ class StudioHandler(BaseHTTPRequestHandler):
         if self.command == "HEAD":
             return
         version = -1
+        state.follow(1)
         try:
             while not state.stopping:
                 now = state.wait_past(version, KEEP_ALIVE_S) if version >= 0 else state.version
@@ -194,6 +197,8 @@ class StudioHandler(BaseHTTPRequestHandler):
                 version = now
         except (BrokenPipeError, ConnectionResetError):
             pass  # the tab was closed
+        finally:
+            state.follow(-1)
 
     def _send_json(self, data: dict, status: HTTPStatus = HTTPStatus.OK) -> None:
         body = json.dumps(data, ensure_ascii=False).encode()

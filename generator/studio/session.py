@@ -14,14 +14,16 @@ from pathlib import Path
 from typing import Callable
 
 from pnpgen.problems import BuildError, KitError
-from pnpgen.studio.pictures import FacePictures, PagePictures
+from pnpgen.studio.pictures import FacePictures, PagePictures, pictures_named
 from pnpgen.studio.state import StudioState, message_view, message_views, problem_view
 
+HEAD_START_S = 0.5  # the most a build waits for the page to fetch a save's new pictures before it takes the cores
 PROOF_DPI = 192.0   # twice the browser's 96 CSS px an inch: a proof shown at print size stays sharp
 
 
 class Studio:
-    """The attempts and proofs behind the page; `load()` returns (kit, warnings) or raises KitError."""
+    """The attempts and proofs behind the page; `load(texts=...)` returns (kit, warnings) or raises KitError
+    (pnpgen.kit.load_kit: texts=False leaves the documents' texts for check_kit_texts)."""
 
     def __init__(self, state: StudioState, load: Callable, options):
         self.state, self.load, self.options = state, load, options
@@ -50,12 +52,20 @@ class Studio:
 
     def _attempt(self, start: float) -> str:
         from pnpgen.build import build
+        from pnpgen.kit import check_kit_texts
         from pnpgen.render.font_reset import use_kit_fonts
-        kit, warnings = self.load()
+        try:
+            kit, warnings = self.load(texts=False)  # the documents' texts checked once the pieces show
+        except KitError:
+            self.load()  # a broken kit: every problem at once, the texts' too, as validate says them
+            raise
         use_kit_fonts(kit.fonts)  # as build() does, before the first face is drawn: cairo keeps what a family meant
         shown_warnings = [problem_view(p) for p in warnings]
         pieces = self.faces.pieces(kit)  # at the size the kit was loaded at (--counter-size resizes tables)
+        before = pictures_named(self.state.snapshot()["pieces"], [])
         self.state.update(title=kit.title, pieces=pieces, problems=shown_warnings, status="building pages")
+        self.state.wait_sent(pictures_named(pieces, []) - before, HEAD_START_S)
+        shown_warnings += [problem_view(p) for p in check_kit_texts(kit, self.options.strict)]
         result = build(kit, self.options)
         files = self.pages.files(result.kit_out, result.files)
         self.kit = kit

@@ -13,6 +13,7 @@ from pathlib import Path
 from pnpgen.problems import Problem
 from pnpgen.studio.pictures import PictureStore, pictures_named
 
+SENT_KEPT = 100_000   # names of pictures a page fetched, remembered (about 10 MB)
 LOCATION = re.compile(r"\S+\.\w+(:\d+)?")  # a file name with no spaces, then maybe its line: `cards.yaml:12`
 
 
@@ -51,6 +52,8 @@ class StudioState:
         self.files: dict[str, Path] = {}   # what /file/ serves: the build's own files, by relative path
         self.good = {"pieces": [], "files": []}   # the last build that succeeded, shown again after a failure
         self.proof_pictures: set[str] = set()
+        self.watching = 0            # pages following /events now
+        self.sent: set[str] = set()  # pictures a page fetched (it keeps them: their names are their bytes)
 
     def update(self, **changes) -> None:
         """A new view; the pictures kept are those it, the last good build and the last proof show."""
@@ -72,6 +75,27 @@ class StudioState:
         with self.changed:
             good = dict(self.good)
         self.update(status="failed", problems=problems, **good)
+
+    def follow(self, step: int) -> None:
+        """A page starts (1) or stops (-1) following the view's changes."""
+        with self.changed:
+            self.watching += step
+            self.changed.notify_all()
+
+    def picture_sent(self, name: str) -> None:
+        with self.changed:
+            if len(self.sent) >= SENT_KEPT:
+                self.sent.clear()   # bounded: at worst a build waits once more for pictures a page has
+            self.sent.add(name)
+            self.changed.notify_all()
+
+    def wait_sent(self, names: set[str], timeout: float) -> bool:
+        """Block until every picture of `names` went to a page (now or before: an edit undone shows pictures
+        the page keeps), no page follows the view, the studio stops or `timeout` seconds pass: the build that
+        follows takes both cores, and the page fetching a save's new pictures meanwhile waited for its turn.
+        Whether they went."""
+        with self.changed:
+            return self.changed.wait_for(lambda: names <= self.sent or not self.watching or self.stopping, timeout)
 
     def allow_files(self, files: dict[str, Path]) -> None:
         with self.changed:
