@@ -16,7 +16,7 @@ from pathlib import Path
 from pnpgen import kit_files
 from pnpgen.lengths import mm
 from pnpgen.problems import BuildError
-from pnpgen.preflight import check_face, overprints, preflight_rules
+from pnpgen.preflight import check_face, contrasts, overprints, piece_kind, preflight_rules
 from pnpgen.render.ink_lines import read_ink
 from pnpgen.render.images import PLACED
 
@@ -135,18 +135,26 @@ class FaceArts:
         cairosvg beyond what it can store, is held to size and margins only). One drawing is checked once
         per shape and bleed: the rows that print the same drawing (a deck's repeated backs, a counter
         printed in six colours with one back) share its findings, each said at its own row."""
-        memo = (key, shape, round(bleed_pt, 3), "ops" in record)
+        memo = (key, shape, round(bleed_pt, 3), "ops" in record, self._kind(face, shape))
         found = self.findings_of.get(memo)
         if found is None:
             texts = record.get("texts", ())
-            found = check_face(texts, shape, bleed_pt, self.rules, self._image_labels(record.get("svg_images", ())))
-            if texts:  # a drawing without text has nothing a line could cross
-                found += overprints(texts, read_ink(record.get("ops", ())), bleed_pt)
+            found = check_face(texts, shape, bleed_pt, self.rules, self._image_labels(record.get("svg_images", ())),
+                               self._kind(face, shape), record.get("fine", ()))
+            if texts:  # a drawing without text has nothing a line could cross, nor a ground to be read on
+                ink = read_ink(record.get("ops", ()))
+                found += overprints(texts, ink, bleed_pt)
+                found += contrasts(texts, ink, self.rules, bleed_pt, self._kit_relative)
             self.findings_of[memo] = found
         lenient = face.params.get("piece", {}).get("table") in self.chosen_sizes
         for finding in found:
             (self.size_findings if lenient else self.findings).append(
                 f"{where}: {face.template}{SUFFIX_SVG} ({face.params.get('side')}): {finding}")
+
+    def _kind(self, face, shape) -> str:
+        """'card' or 'counter': the face's table's declared `kind`, else by its size (preflight.piece_kind)."""
+        table = getattr(self.kit, "tables", {}).get(face.params.get("piece", {}).get("table"))
+        return piece_kind(shape, getattr(table, "kind", None))
 
     def art(self, face, shape, bleed_pt: float):
         key = (face.key, round(bleed_pt, 3))
