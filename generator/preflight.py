@@ -19,6 +19,7 @@ CARD_SIDE = parse_length("40mm")     # a rect or square piece whose shorter side
 CUT_MARGIN = parse_length("1mm")     # text closer to a cut than this is cut into by an ordinary hand
 CONTRAST = 4.5                       # WCAG 2 AA for body text: text against its ground, relative luminance
 KINDS = ("card", "counter")
+SIZE_SLACK = 0.01                    # points: what a size given in mm (pt(7) = 2.469 mm) loses to rounding
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,8 @@ def check_face(texts, shape: Shape, bleed: float, rules: Rules, sources=(), kind
         named = _named(run, indexes[0], sources) + noted(_text(run))  # a translation: its PO line
         floor = rules.card_text if kind == "card" and not fine.issuperset(indexes) else rules.min_text
         smallest = min(size for size, _, _ in run)
-        if smallest < floor - 1e-6:
-            small.append((named, sorted({round(size, 1) for size, _, _ in run if size < floor}), floor))
+        if smallest < floor - SIZE_SLACK:
+            small.append((named, sorted({round(size, 1) for size, _, _ in run if size < floor - SIZE_SLACK}), floor))
         gap = min(clearance(box, shape) for _, _, box in run)
         if gap < rules.cut_margin - 0.03:  # 0.01 mm: what the rounding of a layout leaves
             near.append((named, gap))
