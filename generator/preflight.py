@@ -183,7 +183,7 @@ def contrasts(texts, ink, rules: Rules, bleed: float = 0.0, image_name=None) -> 
         ratio = contrast_ratio(ink_colour, ground)
         if ratio < rules.contrast - 0.005 and (words, None) not in seen:
             seen.add((words, None))
-            findings.append(f"text {words!r} ({_hex(ink_colour)} on {_hex(ground)}) has a contrast of "
+            findings.append(f"text {words!r} ({hex_colour(ink_colour)} on {hex_colour(ground)}) has a contrast of "
                             f"{ratio:.1f}:1, below {rules.contrast:g}:1{noted(words)}")
     return findings
 
@@ -200,8 +200,17 @@ def relative_luminance(rgb) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def _hex(rgb) -> str:
+def hex_colour(rgb) -> str:
+    """An (r, g, b) of 0-1 as #rrggbb, for messages."""
     return "#" + "".join(f"{round(max(0.0, min(1.0, c)) * 255):02x}" for c in rgb)
+
+
+def over_paper(layers) -> tuple:
+    """The colour of fills laid over the white paper, each (rgb, alpha), the topmost first."""
+    colour = (1.0, 1.0, 1.0)
+    for paint, alpha in reversed(layers):
+        colour = tuple(alpha * p + (1 - alpha) * c for p, c in zip(paint, colour))
+    return colour
 
 
 def _image_name(path: str) -> str:

@@ -175,3 +175,22 @@ def test_text_over_a_picture_needs_an_opaque_backing(tmp_path):
     drawn = record(svg, tmp_path)
     findings = contrasts(drawn["texts"], read_ink(drawn["ops"]), Rules())
     assert len(findings) == 1 and findings[0].startswith("text 'Bare' at (") and "pale.png with no backing" in findings[0]
+
+
+def test_a_reportlab_page_finds_text_of_too_little_contrast_on_its_fill(tmp_path):
+    """Aid cards and record sheets: the canvas notes each glyph's colour and the rectangles filled before it."""
+    from reportlab.lib import colors
+    from pnpgen.page_contrast import drawn_contrasts
+    from pnpgen.render.drawn_text import DrawnGlyphs, GlyphCanvas
+    canvas = GlyphCanvas(str(tmp_path / "p.pdf"), pagesize=(200, 200))
+    canvas.drawn_glyphs = DrawnGlyphs()
+    canvas.setFillColor(colors.HexColor("#f2f2f2"))
+    canvas.rect(10, 100, 180, 40, stroke=0, fill=1)
+    canvas.setFillColor(colors.HexColor("#8a8a8a"))
+    canvas.setFont("Helvetica", 8)
+    canvas.drawString(20, 110, "start 1")
+    canvas.setFillColor(colors.HexColor("#333333"))
+    canvas.drawString(20, 60, "plain")
+    canvas.showPage()
+    assert drawn_contrasts(canvas.drawn_glyphs) == [
+        (1, "text 'start1' (#8a8a8a on #f2f2f2) has a contrast of 3.1:1, below 4.5:1")]

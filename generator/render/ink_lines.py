@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from pnpgen.preflight import over_paper
 from pnpgen.render.svg_ops import apply as _apply, multiply
 
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -322,12 +323,12 @@ class StrokeReader:
                 continue
             if segments is None:
                 if _meets(bounds, box):
-                    return _composite(layers), paint
+                    return over_paper(layers), paint
             elif _covers(bounds, segments, box):
                 layers.append((paint, alpha))
                 if alpha >= OPAQUE:
                     break
-        return _composite(layers), None
+        return over_paper(layers), None
 
     def ground(self, box, before: int) -> float:
         """The lightness of what lies under the whole box before the order `before`: the last opaque fill
@@ -359,14 +360,6 @@ def _file_by_square(reach) -> dict:
             for row in range(math.floor(y0 / CELL), math.floor(y1 / CELL) + 1):
                 grid.setdefault((column, row), []).append(index)
     return grid
-
-
-def _composite(layers) -> tuple:
-    """The colour of fills laid (last first in `layers`) over the white paper, each at its opacity."""
-    colour = (1.0, 1.0, 1.0)
-    for paint, alpha in reversed(layers):
-        colour = tuple(alpha * p + (1 - alpha) * c for p, c in zip(paint, colour))
-    return colour
 
 
 def _meets(bounds, box) -> bool:
