@@ -194,3 +194,21 @@ def test_a_reportlab_page_finds_text_of_too_little_contrast_on_its_fill(tmp_path
     canvas.showPage()
     assert drawn_contrasts(canvas.drawn_glyphs) == [
         (1, "text 'start1' (#8a8a8a on #f2f2f2) has a contrast of 3.1:1, below 4.5:1")]
+
+
+def test_a_booklet_figure_grows_until_its_text_reads_and_says_where_it_cannot():
+    """Figures: the recorded sizes times the layout's scale, held to 6 pt (pnpgen.booklet.overlay)."""
+    from types import SimpleNamespace
+    from pnpgen.booklet.figure import Art, Figure
+    from pnpgen.booklet.overlay import figure_text_sizes, readable
+    from pnpgen.booklet.story import FigureBox
+    from pnpgen.problems import BuildError
+    card = Figure("cards.scout", (Art("<svg/>", "scout", "Front: Cards: Scout"),))
+    drawn = {("cards.scout", 0): SimpleNamespace(width=180.0, height=250.0,
+                                                 texts=((7.0, 0, 0, 10, 10, "Move"), (12.0, 0, 0, 9, 9, "Scout")))}
+    wide = readable({"cards.scout": card}, drawn, FigureBox.default_width)["cards.scout"]
+    assert FigureBox.default_width(card) == 118 and wide.width == pytest.approx(180 * 6 / 7 + 0.5, abs=0.1)
+    figure_text_sizes({"cards.scout": wide}, drawn, {("cards.scout", 0): (6, 0, 0, wide.width, 0)})   # reads: no error
+    with pytest.raises(BuildError, match=r"rules/01.md: figure cards.scout \(scout\) on page 6: text 'Move' at 4.6 pt"):
+        figure_text_sizes({"cards.scout": card}, drawn, {("cards.scout", 0): (6, 0, 0, 118.0, 0)},
+                          {"cards.scout": "rules/01.md"})
