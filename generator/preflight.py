@@ -1,24 +1,34 @@
 """Preflight: what would print badly, found before it prints. Every glyph a face draws was measured as it
-was drawn (pnpgen.render.face_store.glyph_box); here each is held against the piece's cut path and a
-minimum size. Findings name the text so a designer can find it in the template."""
+was drawn (pnpgen.render.face_store.glyph_box); here each is held against the piece's cut path and the
+minimum size of its kind of piece (a card's text 7 pt, a counter's, token's or tile's 6 pt, as published
+counters print), and its colour against the ground drawn under it (pnpgen.render.ink_lines). Findings name
+the text so a designer can find it in the template."""
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
+from pnpgen.contrast import contrast_ratio, hex_colour
 from pnpgen.i18n.translator import noted
 from pnpgen.lengths import parse_length
 from pnpgen.overlaps import OVERLAP, overlapping_pairs
 from pnpgen.shapes import Shape, hex_corners
 
-MIN_TEXT = parse_length("6pt")       # smaller text is hard to read at arm's length
+MIN_TEXT = parse_length("6pt")       # a counter's, token's or tile's smallest text, as published counters print
+CARD_TEXT = parse_length("7pt")      # a card's: held in the hand, read at arm's length
+CARD_SIDE = parse_length("40mm")     # a rect or square piece whose shorter side is this or more is a card
 CUT_MARGIN = parse_length("1mm")     # text closer to a cut than this is cut into by an ordinary hand
+CONTRAST = 4.5                       # WCAG 2 AA for body text: text against its ground, relative luminance
+KINDS = ("card", "counter")
+SIZE_SLACK = 0.01                    # points: what a size given in mm (pt(7) = 2.469 mm) loses to rounding
 
 
 @dataclass(frozen=True)
 class Rules:
     min_text: float = MIN_TEXT
     cut_margin: float = CUT_MARGIN
+    card_text: float = CARD_TEXT
+    contrast: float = CONTRAST
 
 
 def preflight_rules(kit) -> Rules:
@@ -26,24 +36,40 @@ def preflight_rules(kit) -> Rules:
     own = getattr(kit, "preflight", None) or {}
     defaults = Rules()
     return Rules(parse_length(own["min_text"]) if own.get("min_text") else defaults.min_text,
-                 parse_length(own["cut_margin"]) if own.get("cut_margin") else defaults.cut_margin)
+                 parse_length(own["cut_margin"]) if own.get("cut_margin") else defaults.cut_margin,
+                 parse_length(own["card_text"]) if own.get("card_text") else defaults.card_text,
+                 float(own["contrast"]) if own.get("contrast") else defaults.contrast)
 
 
-def check_face(texts, shape: Shape, bleed: float, rules: Rules, sources=()) -> list[str]:
-    """Findings for one face: runs of text below the minimum size, or too near (or over) the cut path.
-    `sources`: (label, first, end) of the glyphs an image drew (a kit's SVG icon, "the icon :credit:
-    (art/credit.svg)"): a run among them is named with its label, since the template does not hold it."""
+def piece_kind(shape: Shape, declared: str | None = None) -> str:
+    """'card' or 'counter' (a counter, token or tile): the table's own `kind`, else a square or rect piece
+    whose shorter side is at least CARD_SIDE (40 mm) is a card; smaller ones, circles and hexes are not."""
+    if declared in KINDS:
+        return declared
+    return "card" if shape.kind in ("square", "rect") and min(shape.w, shape.h) >= CARD_SIDE - 1e-6 else "counter"
+
+
+def check_face(texts, shape: Shape, bleed: float, rules: Rules, sources=(), kind: str = "counter",
+               fine=()) -> list[str]:
+    """Findings for one face: runs of text below the minimum size of its kind of piece, or too near (or
+    over) the cut path. `sources`: (label, first, end) of the glyphs an image drew (a kit's SVG icon, "the
+    icon :credit: (art/credit.svg)"): a run among them is named with its label, since the template does not
+    hold it. `fine`: the indexes of the texts a template marks as fine print (class="fine-print"), held to
+    the counters' floor on a card too."""
     small, near = [], []
     text_runs = runs(texts, bleed)
+    fine = set(fine)
     for run, indexes in zip(text_runs, _run_indexes(text_runs)):
         named = _named(run, indexes[0], sources) + noted(_text(run))  # a translation: its PO line
+        floor = rules.card_text if kind == "card" and not fine.issuperset(indexes) else rules.min_text
         smallest = min(size for size, _, _ in run)
-        if smallest < rules.min_text - 1e-6:
-            small.append((named, sorted({round(size, 1) for size, _, _ in run if size < rules.min_text})))
+        if smallest < floor - SIZE_SLACK:
+            small.append((named, sorted({round(size, 1) for size, _, _ in run if size < floor - SIZE_SLACK}), floor))
         gap = min(clearance(box, shape) for _, _, box in run)
         if gap < rules.cut_margin - 0.03:  # 0.01 mm: what the rounding of a layout leaves
             near.append((named, gap))
-    findings = [f"text {text} is {_list(sizes)} pt, below the {rules.min_text:g} pt minimum" for text, sizes in small]
+    what = "a card's" if kind == "card" else "the"
+    findings = [f"text {text} is {_list(sizes)} pt, below {what} {floor:g} pt minimum" for text, sizes, floor in small]
     findings += [f"text {text} comes within {max(gap, 0) * 25.4 / 72:.2f} mm of the cut line "
                  f"(keep {rules.cut_margin * 25.4 / 72:g} mm clear)" for text, gap in near]
     return findings
@@ -132,6 +158,40 @@ def overprints(texts, ink, bleed: float = 0.0) -> list[str]:
             findings.append(f"text {text!r} at {_at(box, bleed)} is crossed by {what} from "
                             f"{_point(crossing[1:3], bleed)} to {_point(crossing[3:5], bleed)}{noted(text)}")
     return findings
+
+
+def contrasts(texts, ink, rules: Rules, bleed: float = 0.0, image_name=None) -> list[str]:
+    """Findings for one drawing: text whose colour stands out from the ground drawn under it by less than
+    the rules' contrast ratio (WCAG's, of relative luminances), and text set over a picture with no opaque
+    shape drawn between them as its backing. `ink`: what pnpgen.render.ink_lines.read_ink found in the
+    drawing's calls; a drawing whose calls were not kept (ink without a colour per text) has none.
+    `image_name(path)`: how the message names a picture (default: its folder and file)."""
+    if len(ink.text_colours) != len(texts):
+        return []
+    findings, seen = [], set()
+    for order, (rgb, alpha), text in zip(ink.text_orders, ink.text_colours, texts):
+        box = text[1:5]
+        ground, picture = ink.backing(box, order)
+        words = text[5].strip()
+        if not words or (words, picture) in seen:
+            continue
+        if picture is not None:
+            seen.add((words, picture))
+            findings.append(f"text {words!r} at {_at(box, bleed)} is set over the image {(image_name or _image_name)(picture)} "
+                            f"with no backing: draw an opaque shape under the text{noted(words)}")
+            continue
+        ink_colour = tuple(alpha * c + (1 - alpha) * g for c, g in zip(rgb, ground))
+        ratio = contrast_ratio(ink_colour, ground)
+        if ratio < rules.contrast - 0.005 and (words, None) not in seen:
+            seen.add((words, None))
+            findings.append(f"text {words!r} ({hex_colour(ink_colour)} on {hex_colour(ground)}) has a contrast of "
+                            f"{ratio:.1f}:1, below {rules.contrast:g}:1{noted(words)}")
+    return findings
+
+
+def _image_name(path: str) -> str:
+    parts = str(path).replace("\\", "/").split("/")
+    return "/".join(parts[-2:])
 
 
 def art_overprints(art) -> list[str]:

@@ -6,7 +6,7 @@ from pnpgen.declared_checks import CHECK
 from pnpgen.maps.declared import MAP_RULES
 from pnpgen.lengths import LENGTH_PATTERN
 from pnpgen.schema import (
-    Bool, Choice, Field, Int, Length, ListOf, MapOf, Nullable, Record, Str, optional,
+    Bool, Choice, Field, Int, Length, ListOf, MapOf, Nullable, Number, Record, Str, optional,
 )
 
 from pnpgen.budgets import CEILINGS, DOCS as BUDGET_DOCS, Budgets as DEFAULT_BUDGETS
@@ -101,9 +101,14 @@ KIT = Record({
     "map_rules": optional(MAP_RULES, None, "what the hex maps' legend words, fields and tracks mean, and the "
                                            "rules their regions obey (pnpgen.maps.declared)"),
     "preflight": optional(Record({
-        "min_text": optional(LENGTH, "6pt", "the smallest text a piece may print"),
+        "min_text": optional(LENGTH, "6pt", "the smallest text a counter, token or tile may print (and a card's "
+                                           "fine print)"),
+        "card_text": optional(LENGTH, "7pt", "the smallest text a card may print"),
         "cut_margin": optional(LENGTH, "1mm", "how far text must keep from a piece's cut line"),
-    }, "{min_text, cut_margin}"), {"min_text": "6pt", "cut_margin": "1mm"}, "what every build checks on every piece"),
+        "contrast": optional(Number(1, 21), 4.5, "the least contrast ratio of text and its ground (WCAG)"),
+    }, "{min_text, card_text, cut_margin, contrast}"),
+        {"min_text": "6pt", "card_text": "7pt", "cut_margin": "1mm", "contrast": 4.5},
+        "what every build checks on every piece"),
     "languages": optional(ListOf(Str(r"[a-z]{2,3}(_[A-Z]{2})?", "a language code such as en, fr, es or pt_BR")),
                           [], "the editions the kit prints in, its source language first (docs/translations.md)"),
     "translate": optional(MapOf(ListOf(Str()), key=Str(r"[A-Za-z0-9_][A-Za-z0-9_./-]*",

@@ -296,7 +296,8 @@ def test_data_keys_win_over_dict_methods_in_templates(mini_copy):
     (mini_copy / "data").mkdir()
     (mini_copy / "data" / "trade.yaml").write_text("get: 3\nitems: 2\n")
     template = mini_copy / "templates" / "chit.svg.j2"
-    template.write_text(template.read_text() + '<text x="2" y="6" font-size="2.5">{{ data.trade.get }}+{{ data.trade.items }}</text>\n')
+    template.write_text(template.read_text() + '<rect x="1.5" y="3.5" width="7" height="3.2" fill="#ffffff"/>'  # its backing
+                        '<text x="2" y="6" font-size="2.5">{{ data.trade.get }}+{{ data.trade.items }}</text>\n')
     out = mini_copy.parent / "out"
     assert main(["build", "--data", str(mini_copy), "--out", str(out), "-q", "--only", "components"]) == 0
     assert "3+2" in "".join(page_texts(out / "mini" / "chits.pdf"))

@@ -326,7 +326,7 @@ def test_text_too_small_inside_an_icon_names_the_icon(kit_to_break, run_cli):
     assert result.code == 1, result.err
     finding = next(line for line in result.err.splitlines() if "'CR'" in line)
     assert "cards.yaml:" in finding and "cards row Build" in finding and "card-front.svg.j2 (front)" in finding
-    assert "text 'CR' in the icon :credit: (art/credit.svg) is " in finding and "below the 6 pt minimum" in finding
+    assert "text 'CR' in the icon :credit: (art/credit.svg) is " in finding and "below a card's 7 pt minimum" in finding
 
 
 # Item 2: a kit's own fonts --------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ SCRIPT = textwrap.dedent('''
             code = main(["build", "--data", str(kit), "--out", str(out), "-q", "--only", "components"])
         print(code, err.getvalue().strip().replace("\\n", " | "))
 
-    text = '<text x="12" y="20" font-family="DejaVu Sans" font-size="{}">{}</text>\\n'
+    text = '<text x="12" y="20" font-family="DejaVu Sans" font-size="{}" fill="#ffffff">{}</text>\\n'
     build("")                                           # faces drawn: cairo's DejaVu Sans face in use
     build(text.format(1000000000, "x"))                 # FreeType refuses the size: a located error
     build(text.format(4.321, "Mended"))                 # fixed, at a size this process never drew

@@ -108,7 +108,7 @@ def test_tactics_carry_a_lightning_mark_and_their_own_colour(built):
     tactics = {a["name"] for a in actions.values() if a["kind"] == "tactic"}
     assert tactics == {"Swift Manoeuvres", "Hidden Weapons", "Decoy Fleet", "Local Sympathisers"}
     assert {colours[t] for t in tactics} == {"#800080"}
-    assert colours["Move"] == "#3fa538" and colours["Engage"] == "#d8301e"
+    assert colours["Move"] == "#32832c" and colours["Engage"] == "#d8301e"
     assert colours["Sell"] == colours["Produce"] and colours["Outpost"] == colours["Colonize"]
     assert colours["Build"] == colours["Research"]
     assert len({colours[n] for n in ("Move", "Engage", "Sell", "Outpost", "Build", "Swift Manoeuvres")}) == 6

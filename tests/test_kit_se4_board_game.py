@@ -222,7 +222,7 @@ def test_every_hull_card_prints_its_numbers(cards, tables, kit_yaml):
         else:
             speed, attack, defence = r.get("crippled_speed", 0), r.get("crippled_attack", -1), r.get("crippled_defence", -1)
             assert "CRIPPLED" in text
-        m = re.search(r"SPEED(-?\d+)ATTACK([+-]?\d+)DEFENCE([+-]?\d+)COST(\d+)UPKEEP(\d+)", text)
+        m = re.search(r"Speed(-?\d+)Attack([+-]?\d+)Defence([+-]?\d+)Cost(\d+)Upkeep(\d+)", text)
         assert m, (row, side, text[:80])
         assert m.groups() == (str(speed), _signed(attack), _signed(defence), str(r["cost"]), str(r["maintenance"])), (row, side)
         if side == "front":

@@ -127,3 +127,89 @@ def test_the_default_kit_s_counters_pass_and_a_stricter_kit_fails_located(kit_co
     assert main(["build", "--data", str(kit_copy), "--out", str(out), "-q", "--only", "counters",
                  "--counter-size", "1/2in"]) == 0
     assert "warning: preflight:" in capsys.readouterr().err
+
+
+def _drawn(body: str, size_mm: str = "63x88") -> dict:
+    """A face drawn by the SVG subset drawer (what a build stores): its texts, calls and fine print."""
+    from pnpgen.render.svg_ops import record
+    w, h = size_mm.split("x")
+    return record(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}">'
+                  f'{body}</svg>', None)
+
+
+def test_a_card_holds_its_text_to_7_pt_save_its_marked_fine_print():
+    from pnpgen.preflight import piece_kind
+    card, chit = Shape("rect", 63 * MM, 88 * MM), Shape("square", 16 * MM, 16 * MM)
+    assert piece_kind(card) == "card" and piece_kind(chit) == "counter" and piece_kind(card, "counter") == "counter"
+    assert piece_kind(Shape("hex", 90 * MM, 78 * MM)) == "counter"          # a tile, however large
+    drawn = _drawn('<text x="10" y="20" font-size="2.3">Body</text>'
+                   '<text class="fine-print" x="10" y="40" font-size="2.2">Credit</text>')
+    findings = check_face(drawn["texts"], card, 0, Rules(), kind="card", fine=drawn.get("fine", ()))
+    assert [f for f in findings if "minimum" in f] == ["text 'Body' is 6.5 pt, below a card's 7 pt minimum"]
+    assert check_face(drawn["texts"], card, 0, Rules(), kind="counter") == []
+
+
+def test_text_on_a_ground_of_too_little_contrast_or_on_a_bare_picture_is_found():
+    from pnpgen.contrast import contrast_ratio
+    from pnpgen.preflight import contrasts
+    from pnpgen.render.ink_lines import read_ink
+    assert contrast_ratio((0, 0, 0), (1, 1, 1)) == pytest.approx(21)
+    assert contrast_ratio((1, 1, 1), (0x77 / 255,) * 3) == pytest.approx(4.48, abs=0.01)   # WCAG's own example
+    drawn = _drawn('<rect width="63" height="20" fill="#3fa538"/><text x="5" y="10" font-size="4" fill="#ffffff">Move</text>'
+                   '<rect y="30" width="63" height="20" fill="#1b5e20"/><text x="5" y="40" font-size="4" fill="#fff">Go</text>'
+                   '<text x="5" y="70" font-size="3" fill="#999999">Footnote</text>')
+    findings = contrasts(drawn["texts"], read_ink(drawn["ops"]), Rules())
+    assert findings == ["text 'Move' (#ffffff on #3fa538) has a contrast of 3.2:1, below 4.5:1",
+                        "text 'Footnote' (#999999 on #ffffff) has a contrast of 2.8:1, below 4.5:1"]
+
+
+def test_text_over_a_picture_needs_an_opaque_backing(tmp_path):
+    from pnpgen.preflight import contrasts
+    from pnpgen.render.ink_lines import read_ink
+    from pnpgen.render.svg_ops import record
+    from PIL import Image
+    Image.new("RGB", (8, 8), (230, 230, 240)).save(tmp_path / "pale.png")
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 63 88">'
+           '<image href="pale.png" x="0" y="0" width="63" height="60"/>'
+           '<text x="5" y="20" font-size="4">Bare</text>'
+           '<rect x="2" y="30" width="50" height="10" fill="#ffffff"/><text x="5" y="37" font-size="4">Backed</text></svg>')
+    drawn = record(svg, tmp_path)
+    findings = contrasts(drawn["texts"], read_ink(drawn["ops"]), Rules())
+    assert len(findings) == 1 and findings[0].startswith("text 'Bare' at (") and "pale.png with no backing" in findings[0]
+
+
+def test_a_reportlab_page_finds_text_of_too_little_contrast_on_its_fill(tmp_path):
+    """Aid cards and record sheets: the canvas notes each glyph's colour and the rectangles filled before it."""
+    from reportlab.lib import colors
+    from pnpgen.page_contrast import drawn_contrasts
+    from pnpgen.render.drawn_text import DrawnGlyphs, GlyphCanvas
+    canvas = GlyphCanvas(str(tmp_path / "p.pdf"), pagesize=(200, 200))
+    canvas.drawn_glyphs = DrawnGlyphs()
+    canvas.setFillColor(colors.HexColor("#f2f2f2"))
+    canvas.rect(10, 100, 180, 40, stroke=0, fill=1)
+    canvas.setFillColor(colors.HexColor("#8a8a8a"))
+    canvas.setFont("Helvetica", 8)
+    canvas.drawString(20, 110, "start 1")
+    canvas.setFillColor(colors.HexColor("#333333"))
+    canvas.drawString(20, 60, "plain")
+    canvas.showPage()
+    assert drawn_contrasts(canvas.drawn_glyphs) == [
+        (1, "text 'start1' (#8a8a8a on #f2f2f2) has a contrast of 3.1:1, below 4.5:1")]
+
+
+def test_a_booklet_figure_grows_until_its_text_reads_and_says_where_it_cannot():
+    """Figures: the recorded sizes times the layout's scale, held to 6 pt (pnpgen.booklet.overlay)."""
+    from types import SimpleNamespace
+    from pnpgen.booklet.figure import Art, Figure
+    from pnpgen.booklet.overlay import figure_text_sizes, readable
+    from pnpgen.booklet.story import FigureBox
+    from pnpgen.problems import BuildError
+    card = Figure("cards.scout", (Art("<svg/>", "scout", "Front: Cards: Scout"),))
+    drawn = {("cards.scout", 0): SimpleNamespace(width=180.0, height=250.0,
+                                                 texts=((7.0, 0, 0, 10, 10, "Move"), (12.0, 0, 0, 9, 9, "Scout")))}
+    wide = readable({"cards.scout": card}, drawn, FigureBox.default_width)["cards.scout"]
+    assert FigureBox.default_width(card) == 118 and wide.width == pytest.approx(180 * 6 / 7 + 0.5, abs=0.1)
+    figure_text_sizes({"cards.scout": wide}, drawn, {("cards.scout", 0): (6, 0, 0, wide.width, 0)})   # reads: no error
+    with pytest.raises(BuildError, match=r"rules/01.md: figure cards.scout \(scout\) on page 6: text 'Move' at 4.6 pt"):
+        figure_text_sizes({"cards.scout": card}, drawn, {("cards.scout", 0): (6, 0, 0, 118.0, 0)},
+                          {"cards.scout": "rules/01.md"})

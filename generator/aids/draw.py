@@ -12,6 +12,7 @@ from pnpgen.aids.styles import CUT_MARK, band_fonts
 from pnpgen.documents.inline_icons import IconCanvas, lay_icons
 from pnpgen.documents.paragraphs import needs_paragraph
 from pnpgen.fonts import CONDENSED_FACE as CONDENSED, register_reportlab_fonts
+from pnpgen.render.drawn_text import DrawnGlyphs
 from pnpgen.model import Colour
 
 
@@ -22,7 +23,7 @@ def open_canvas(path: Path, title: str, size: tuple[float, float]) -> Canvas:
     register_reportlab_fonts()
     canvas = IconCanvas(str(path), pagesize=size, invariant=1, pageCompression=1, initialFontName=CONDENSED,
                         initialFontSize=8)
-    canvas.drawn_glyphs = {}
+    canvas.drawn_glyphs = DrawnGlyphs()
     canvas.setTitle(title)
     canvas.setAuthor("pnpgen")
     canvas.setCreator("pnpgen")

@@ -3,6 +3,7 @@ drawn by pypdf as a form XObject into the room its FigureBox reserved, scaled to
 own marks so callout lines and dots show on top of the art."""
 from __future__ import annotations
 
+import dataclasses
 import io
 import tempfile
 from collections import defaultdict
@@ -32,6 +33,47 @@ def render_arts(figures: dict, base: Path, places: dict | None = None) -> dict:
     if findings:
         raise BuildError("preflight: these booklet figures would print badly:\n" + "\n".join(findings))
     return rendered
+
+
+FIGURE_TEXT = 6.0   # points: the smallest text a figure may print at the size its page gives it
+
+
+def readable(figures: dict, rendered: dict, default) -> dict:
+    """The figures, each widened where its printed width (its own, else `default(figure)`) would set its
+    smallest text below FIGURE_TEXT: a card's 7 pt lines shown at half size are 3.5 pt. The layout still
+    holds a figure to its column; what stays too small there is a finding (figure_text_sizes)."""
+    out = {}
+    for name, figure in figures.items():
+        needed = max((FIGURE_TEXT * art.width / smallest
+                      for art in (rendered[(name, i)] for i in range(len(figure.arts)))
+                      if (smallest := min((t[0] for t in art.texts if str(t[5]).strip()), default=0)) > 0),
+                     default=0.0)
+        width = figure.width or default(figure)
+        out[name] = dataclasses.replace(figure, width=round(needed + 0.5, 1)) if needed > width else figure
+    return out
+
+
+def figure_text_sizes(figures: dict, rendered: dict, placements: dict, places: dict | None = None) -> None:
+    """Stop the build when a figure, scaled to the room its page gave it, prints text below FIGURE_TEXT:
+    a piece drawn at a third of its size shows a 7 pt card line at 2.3 pt, legible to nobody. Each finding
+    names the chapter, the figure, the page and the text, as drawn (the sizes cairo recorded, times the
+    scale the layout chose), never read back from the PDF."""
+    findings = []
+    for key in sorted(k for k in placements if k in rendered):
+        art, (page, _, _, w, _) = rendered[key], placements[key]
+        scale = w / art.width if art.width else 1.0
+        small = sorted({(round(size * scale, 1), str(text).strip()) for size, *_, text in art.texts
+                        if size * scale < FIGURE_TEXT - 0.01 and str(text).strip()})
+        if small:
+            name, index = key
+            source = figures[name].arts[index].source if name in figures else ""
+            shown = ", ".join(f"{text!r} at {size:g} pt" for size, text in small[:4])
+            more = f" and {len(small) - 4} more" if len(small) > 4 else ""
+            findings.append(f"{(places or {}).get(name, 'booklet')}: figure {name} ({source}) on page {page}: "
+                            f"text {shown}{more}, below the {FIGURE_TEXT:g} pt minimum at the size the page "
+                            f"prints it ({scale * 100:.0f} %): show fewer pieces, or give the figure more room")
+    if findings:
+        raise BuildError("preflight: these booklet figures print text too small to read:\n" + "\n".join(findings))
 
 
 def art_pdf(arts: list, folder: Path) -> PdfReader:

@@ -65,11 +65,17 @@ class FigureBox(Flowable):
     art can be laid on the page afterwards (placements[(figure, index)] = (page, x, y, w, h))."""
 
     ART = 118.0  # points: the art's printed width in the figure (a 5/8 in counter shown about 2.6 times)
+    GAP = 30.0   # points between two arts of a row
 
     def __init__(self, figure: Figure, art_sizes: list[tuple[float, float]], placements: dict):
         super().__init__()
         self.figure, self.art_sizes, self.placements = figure, art_sizes, placements
-        self.art = figure.width or (self.ART if len(figure.arts) == 1 else self.ART * 0.8)
+        self.art = figure.width or self.default_width(figure)
+
+    @classmethod
+    def default_width(cls, figure: Figure) -> float:
+        """The printed width of each art of a figure that gives none: ART alone, a little less in a row."""
+        return cls.ART if len(figure.arts) == 1 else cls.ART * 0.8
 
     def _art_height(self, index: int) -> float:
         w, h = self.art_sizes[index]
@@ -77,12 +83,14 @@ class FigureBox(Flowable):
 
     def wrap(self, avail_width, avail_height):
         self.width = avail_width
+        n = len(self.figure.arts)
+        self.art = min(self.art, (avail_width - (n - 1) * self.GAP) / n)   # a wide piece: as wide as the column
         self.height = max(self._art_height(i) for i in range(len(self.figure.arts))) + 22
         return self.width, self.height
 
     def _slots(self) -> list[float]:
         """The left x of each art, centred as a row."""
-        n, gap = len(self.figure.arts), 30
+        n, gap = len(self.figure.arts), self.GAP
         row = n * self.art + (n - 1) * gap
         return [(self.width - row) / 2 + i * (self.art + gap) for i in range(n)]
 

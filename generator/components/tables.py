@@ -57,6 +57,9 @@ TABLE = Record({
     "order": optional(Int(-1000, 1000), 0, "where the table comes in its print group (lower first; then file name)"),
     "numbered": optional(Bool(), False, "number the copies of every row 1..qty: templates see `number`, labels "
                                         "end in it (group counters: DD 1, DD 2 ...)"),
+    "kind": optional(Choice(("card", "counter")), None, "card (text at least 7 pt) or counter, token or tile (6 pt); "
+                                                         "default: a square or rect whose shorter side is 40 mm "
+                                                         "or more is a card, every other piece a counter"),
     "mirror_bleed": optional(Bool(), False, "its templates draw to the trim only: a print shop's bleed is made "
                                             "by mirroring each face's edges (print-shop and deck exports)"),
     "columns": optional(MapOf(COLUMN), {}, "the table's own columns"),
@@ -102,6 +105,7 @@ class Table:
     numbered: bool = False            # each copy of a row numbered 1..qty (`number` in its templates)
     mirror_bleed: bool = False        # templates draw to the trim; exports mirror the edges for bleed
     size_chosen: bool = False         # printed at a size the command line chose (--counter-size, --piece-size)
+    kind: str | None = None           # card or counter as declared (None: by its size, preflight.piece_kind)
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # dotted path -> line
 
 
@@ -136,7 +140,7 @@ def load_table(path: Path, raw, problems: Problems, root: Path | None = None,
                  back=doc["back"], group=doc["group"] or table_id, per_colour=doc["per_colour"],
                  columns=doc["columns"], rows=tuple(rows), counts=doc["counts"], order=doc["order"],
                  colour_files=doc["colour_files"], numbered=doc["numbered"], mirror_bleed=doc["mirror_bleed"],
-                 lines=_known_lines(raw))
+                 kind=doc["kind"], lines=_known_lines(raw))
 
 
 def _default_size(doc: dict, raw, where: Where, counter_size: str) -> str | None:

@@ -180,17 +180,21 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
     if not figures:
         pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {}, seed)
         return _with_icons(ctx.kit, name, pdf, placements), placements
-    from pnpgen.booklet.overlay import overlay, render_arts
+    from pnpgen.booklet.overlay import figure_text_sizes, overlay, readable, render_arts
+    from pnpgen.booklet.story import FigureBox
     rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters))
+    figures = readable(figures, rendered, FigureBox.default_width)
     sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
              for f in figures.values()}
-    layout = Layouts(ctx, name, cache, content_key_of("layout", text_key, repr(sorted(sizes.items()))))
+    widths = sorted((f.name, f.width) for f in figures.values())   # (readable() may widen a figure)
+    layout = Layouts(ctx, name, cache, content_key_of("layout", text_key, repr(sorted(sizes.items())), repr(widths)))
     pdf, placements = layout.fetch() or (None, None)
     if pdf is None:
         pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, figures, sizes, seed)
         layout.store(pdf, placements)
     else:
         ctx.log(f"{name}: only figure art changed: laid on the last layout")
+    figure_text_sizes(figures, rendered, placements, _figure_chapters(chapters))
     return _with_icons(ctx.kit, name, overlay(pdf, rendered, placements), placements), placements
 
 

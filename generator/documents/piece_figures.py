@@ -1,6 +1,8 @@
 """Figures any kit's documents may place without code: a component piece as its sheets print it, front and
 back, drawn from the kit's own templates. `{{ figure('cards.Explore') }}` names the piece by its ref (table
-and row); a per-colour piece shows its first colour."""
+and row), `figure('cards.Explore:front')` (or `:back`) one side alone; a per-colour piece shows its first
+colour. Like every figure, it prints large enough for its smallest text to read at 6 pt
+(pnpgen.booklet.overlay.readable), as wide as the column at most."""
 from __future__ import annotations
 
 from pnpgen.booklet.figure import Art, Figure
@@ -8,22 +10,29 @@ from pnpgen.i18n.translator import core_words
 
 
 def piece_figures(kit) -> dict:
-    """{ref: () -> Figure} for the first piece of every ref of the kit's component tables."""
+    """{ref: () -> Figure} for the first piece of every ref of the kit's component tables, and
+    {ref:front, ref:back: () -> Figure} for each of its sides alone."""
     first: dict = {}
     for piece in kit.component_pieces:
         first.setdefault(piece.ref, piece)
-    return {ref: (lambda piece=piece: piece_figure(kit, piece)) for ref, piece in first.items()}
+    out = {ref: (lambda piece=piece: piece_figure(kit, piece)) for ref, piece in first.items()}
+    for ref, piece in first.items():
+        for side in ("front", "back"):
+            out[f"{ref}:{side}"] = lambda piece=piece, side=side: piece_figure(kit, piece, side)
+    return out
 
 
-def piece_figure(kit, piece) -> Figure:
+def piece_figure(kit, piece, only: str | None = None) -> Figure:
+    """The piece's sides (or the one `only` names) as a figure."""
     from pnpgen.render.piece_faces import face_document
     shape = kit.tables[piece.ref.split(".", 1)[0]].shape
     sides = [("Front", piece.front)] + ([("Back", piece.back)] if piece.back and piece.back != piece.front else [])
+    sides = [(side, face) for side, face in sides if only is None or side.lower() == only] or sides[:1]
     caption = caption_name(kit, piece)
     arts = [Art(face_document(kit, face, shape, 0, f"figure {piece.ref}"), piece.label,
                 f"{core_words(side)}: {caption}")
             for side, face in sides]
-    return Figure(piece.ref, tuple(arts))
+    return Figure(piece.ref if only is None else f"{piece.ref}:{only}", tuple(arts))
 
 
 def caption_name(kit, piece) -> str:

@@ -33,12 +33,13 @@ def build(ctx) -> dict:
 
 
 def _preflight(glyphs: dict, entries: list, name: str) -> None:
-    """Text that overprints text on a card page (the glyphs as the canvas set them) stops the build, naming
-    the cards on that page."""
+    """Text that overprints text on a card page, or reads at too little contrast on its ground (the glyphs
+    and fills as the canvas set them), stops the build, naming the cards on that page."""
+    from pnpgen.page_contrast import drawn_contrasts
     from pnpgen.page_overprint import drawn_overprints
     from pnpgen.problems import BuildError
     found = []
-    for page, finding in drawn_overprints(glyphs):
+    for page, finding in drawn_overprints(glyphs) + drawn_contrasts(glyphs):
         cards = sorted({f"{e['card']} ({side})" for e in entries for side in ("front", "back") if e[side]["page"] == page})
         found.append(f"aids/cards.yaml: {name} page {page} ({', '.join(cards)}): {finding}")
     if found:

@@ -17,12 +17,13 @@ def build(ctx) -> dict:
     from pnpgen.aids.sheets import page_frames, plan_sheets, render_sheet  # reportlab loads only when built
     (width, height), _, _ = page_frames(ctx.paper)
     files, pages = [], {}
+    from pnpgen.page_contrast import drawn_contrasts
     from pnpgen.page_overprint import drawn_overprints
     found = []
     for sheet in plan_sheets(ctx.kit, ctx.paper):
         pages[sheet.id], glyphs = render_sheet(ctx.kit, sheet, ctx.paper, ctx.stage.path(sheet.file))
         found += [f"aids/sheets.yaml: sheets.{sheet.id}: {sheet.file} page {page}: {finding}"
-                  for page, finding in drawn_overprints(glyphs)]
+                  for page, finding in drawn_overprints(glyphs) + drawn_contrasts(glyphs)]
         files.append({"path": sheet.file, "pages": len(sheet.pages), "paper": ctx.paper,
                       "page_size": [round(width, 3), round(height, 3)]})
         ctx.log(f"sheets: {sheet.file}: {len(sheet.pages)} pages")

@@ -2,7 +2,9 @@
 its size, page by page. The text object already knows the font, the size, the pen and the matrices when it
 writes a string, so the box costs a few multiplications here; reading the written PDF back through pdfium to
 find the same boxes cost more than drawing the page. The aid cards' and record sheets' overprint check
-(pnpgen.page_overprint.drawn_overprints) reads this record.
+(pnpgen.page_overprint.drawn_overprints) reads this record; the contrast check (pnpgen.page_contrast) reads
+the colour each glyph was set in and the filled rectangles and pictures drawn before it, kept beside it
+(DrawnGlyphs.inks and .grounds).
 
 Boxes are in points from the page's top-left corner, as pnpgen.page_overprint.page_lines reads them out of
 a PDF: the glyph's outline box from the font's `glyf` table (what pdfium reports for a TrueType glyph), or
@@ -20,6 +22,17 @@ from reportlab.pdfgen.textobject import PDFTextObject
 _FONTS: dict = {}   # font name -> _FontInk
 
 
+class DrawnGlyphs(dict):
+    """{page number: [glyph records]} (see GlyphCanvas), with beside them `inks` {page: [(r, g, b) of each
+    glyph record, in step]} and `grounds` {page: [(glyphs set before it, box, (r, g, b) or None for a
+    picture, alpha)]}: every filled rectangle and picture drawn, in the same top-left points as the boxes."""
+
+    def __init__(self):
+        super().__init__()
+        self.inks: dict = {}
+        self.grounds: dict = {}
+
+
 class GlyphCanvas(Canvas):
     """A reportlab canvas whose text objects record each glyph they set in `drawn_glyphs`, once it is made a
     dict: {page number: [(glyph, (x0, top, x1, bottom), baseline, size, direction)]}, in drawing order
@@ -34,6 +47,35 @@ class GlyphCanvas(Canvas):
         if self.drawn_glyphs is None:
             return super().beginText(x, y, direction=direction)
         return RecordingText(self, x, y, direction=direction)
+
+    def rect(self, x, y, width, height, stroke=1, fill=0):
+        if fill:
+            self._ground(x, y, width, height, _rgb(self._fillColorObj))
+        return super().rect(x, y, width, height, stroke=stroke, fill=fill)
+
+    def roundRect(self, x, y, width, height, radius, stroke=1, fill=0):
+        if fill:   # the rectangle inside the rounded corners' reach stands for it
+            inset = min(radius, width / 2, height / 2) * 0.3
+            self._ground(x + inset, y + inset, width - 2 * inset, height - 2 * inset, _rgb(self._fillColorObj))
+        return super().roundRect(x, y, width, height, radius, stroke=stroke, fill=fill)
+
+    def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
+        if width is not None and height is not None:
+            self._ground(x, y, width, height, None)
+        return super().drawImage(image, x, y, width, height, *args, **kwargs)
+
+    def _ground(self, x, y, width, height, rgb) -> None:
+        """Note a filled rectangle (or a picture, rgb None) where the page shows it, after the glyphs so far."""
+        if not isinstance(self.drawn_glyphs, DrawnGlyphs):
+            return
+        page = self.getPageNumber()
+        a, b, c, d, e, f = self._currentMatrix
+        xs = [e + a * px + c * py for px in (x, x + width) for py in (y, y + height)]
+        ys = [f + b * px + d * py for px in (x, x + width) for py in (y, y + height)]
+        top = self._pagesize[1]
+        box = (min(xs), top - max(ys), max(xs), top - min(ys))
+        self.drawn_glyphs.grounds.setdefault(page, []).append(
+            (len(self.drawn_glyphs.get(page, ())), box, rgb, getattr(self, "_fillAlpha", 1) or 1))
 
 
 class RecordingText(PDFTextObject):
@@ -87,7 +129,7 @@ class RecordingText(PDFTextObject):
         char_space, word_space = getattr(self, "_charSpace", 0), getattr(self, "_wordSpace", 0)
         matrix = _multiply(self._line, canvas._currentMatrix)
         place = _Place(matrix, canvas._pagesize[1], size, scale, self._rise)
-        add = canvas.drawn_glyphs.setdefault(canvas.getPageNumber(), []).append
+        add = _adder(canvas, self)
         if not (char_space or word_space) and not _SPACED.search(text) and ink.run(text, self._pen, place, add):
             self._pen += ink.width(text) * place.wide
             return
@@ -99,6 +141,33 @@ class RecordingText(PDFTextObject):
                      place.baseline(pen), place.shown, place.direction))
             pen += advance * place.wide + (char_space + (word_space if char == " " else 0)) * scale
         self._pen = pen
+
+
+def _adder(canvas, text) -> object:
+    """The append of the page's glyph records; with DrawnGlyphs, one that also notes each one's colour."""
+    page = canvas.getPageNumber()
+    glyphs = canvas.drawn_glyphs.setdefault(page, [])
+    if not isinstance(canvas.drawn_glyphs, DrawnGlyphs):
+        return glyphs.append
+    inks = canvas.drawn_glyphs.inks.setdefault(page, [])
+    colour = _rgb(getattr(text, "_fillColorObj", None) or canvas._fillColorObj)
+
+    def add(record):
+        glyphs.append(record)
+        inks.append(colour)
+    return add
+
+
+def _rgb(colour) -> tuple:
+    """A reportlab colour (a Color, a CMYKColor or a tuple) as (r, g, b), 0-1 each."""
+    if colour is None:
+        return (0.0, 0.0, 0.0)
+    if hasattr(colour, "rgb"):
+        return tuple(float(v) for v in colour.rgb())
+    if len(colour) == 4:
+        c, m, y, k = colour
+        return tuple((1 - v) * (1 - k) for v in (c, m, y))
+    return tuple(float(v) for v in colour[:3])
 
 
 class _Place:

@@ -1,12 +1,14 @@
 """The lines a recorded face strokes, as straight segments in the face's points, and the opaque fills drawn
 over them: read back from its cairo calls (pnpgen.render.face_store records them) so the preflight can tell
-text that a visible line crosses. Curves and arcs are cut into short chords; clips, patterns and images are
-left out."""
+text that a visible line crosses, and the colour each text is set in over the grounds drawn under it (the
+fills, whatever their opacity, and the images, for the contrast preflight). Curves and arcs are cut into
+short chords; clips and patterns are left out."""
 from __future__ import annotations
 
 import math
 from functools import lru_cache
 
+from pnpgen.contrast import over_paper
 from pnpgen.render.svg_ops import apply as _apply, multiply
 
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -32,6 +34,10 @@ class StrokeReader:
         self.subpath: list = []       # the segments (x0, y0, x1, y1), device points, of the subpath being drawn
         self.ended: list = []         # (segments, end point, start point) of the path's earlier subpaths:
                                       # joined, and closed into areas, only when the path is stroked or filled
+        self.rgb = (0.0, 0.0, 0.0)    # the source colour, 0-1 each
+        self.clip_box = None          # the bounds of the last clip path (an <image>'s own rectangle)
+        self.grounds: list = []       # [order, bounds, segments or None (an image), rgb, alpha] of every fill
+        self.text_colours: list = []  # (rgb, alpha) of each show_text, in the order of text_orders
         self.strokes: list = []       # runs [half width, segments, order, lightness, alpha]: lines, fills' edges
         self.covers: list = []        # (order, bounding box, segments) of every opaque fill
         self.text_orders: list = []   # the order of each show_text, the k-th one drawing the face's k-th text
@@ -92,24 +98,25 @@ class StrokeReader:
 
     # State
     def op_save(self):
-        self.stack.append((self.matrix, self.width, self.alpha, self.light))
+        self.stack.append((self.matrix, self.width, self.alpha, self.light, self.rgb))
 
     def op_restore(self):
         if self.stack:
-            self.matrix, self.width, self.alpha, self.light = self.stack.pop()
+            self.matrix, self.width, self.alpha, self.light, self.rgb = self.stack.pop()
 
     def op_push_group(self):
         self.op_save()
-        self.groups.append((len(self.strokes), len(self.covers)))
+        self.groups.append((len(self.strokes), len(self.covers), len(self.grounds)))
 
     op_pop_group_to_source = op_restore
 
     def op_paint_with_alpha(self, alpha):
         """A group painted at `alpha` (an SVG group's opacity): what it drew is that much fainter."""
         if self.groups:
-            strokes, covers = self.groups.pop()
+            strokes, covers, grounds = self.groups.pop()
             self.strokes[strokes:] = [[*run[:4], run[4] * alpha] for run in self.strokes[strokes:]]
             self.covers[covers:] = [(*cover[:4], cover[4] * alpha) for cover in self.covers[covers:]]
+            self.grounds[grounds:] = [[*ground[:4], ground[4] * alpha] for ground in self.grounds[grounds:]]
 
     def op_translate(self, x, y):
         self.matrix = multiply(self.matrix, (1, 0, 0, 1, x, y))
@@ -134,10 +141,10 @@ class StrokeReader:
         self.width = width
 
     def op_set_source_rgba(self, r, g, b, a):
-        self.alpha, self.light = a, lightness(r, g, b)
+        self.alpha, self.light, self.rgb = a, lightness(r, g, b), (r, g, b)
 
     def op_set_source_rgb(self, r, g, b):
-        self.alpha, self.light = 1.0, lightness(r, g, b)
+        self.alpha, self.light, self.rgb = 1.0, lightness(r, g, b), (r, g, b)
 
     # Path
     def _to(self, x, y):
@@ -272,15 +279,20 @@ class StrokeReader:
         self.op_stroke_preserve()
         self.op_new_path()
 
+    def _areas(self) -> list:
+        """The current path's subpaths, each closed into the area it encloses (for a fill or a clip)."""
+        segments = [segment for ended in self.ended for segment in _closed(*ended)]
+        return segments + _closed(self.subpath, self.point, self.start)
+
     def op_fill_preserve(self):
         if self.alpha <= 0:
             return
-        segments = [segment for ended in self.ended for segment in _closed(*ended)]
-        segments += _closed(self.subpath, self.point, self.start)
+        segments = self._areas()
         if segments:
             xs = [x for s in segments for x in (s[0], s[2])]
             ys = [y for s in segments for y in (s[1], s[3])]
             self.covers.append((self.order, (min(xs), min(ys), max(xs), max(ys)), segments, self.light, self.alpha))
+            self.grounds.append([self.order, self.covers[-1][1], segments, self.rgb, self.alpha])
             self._add_run(0.0, segments)
 
     def op_fill(self):
@@ -288,15 +300,43 @@ class StrokeReader:
         self.op_new_path()
 
     def op_clip(self):
+        segments = self._areas()
+        if segments:
+            xs = [x for s in segments for x in (s[0], s[2])]
+            ys = [y for s in segments for y in (s[1], s[3])]
+            self.clip_box = (min(xs), min(ys), max(xs), max(ys))
         self.op_new_path()
+
+    def op_paint_image(self, path, digest, opacity=1.0):
+        """A picture (svg_ops clips it to its own rectangle first): a ground no colour can be read from."""
+        if self.clip_box is not None and opacity > 0:
+            self.grounds.append([self.order, self.clip_box, None, path, opacity])
 
     def op_show_text(self, text):
         self.text_orders.append(self.order)
+        self.text_colours.append((self.rgb, self.alpha))
 
     def hidden(self, box, after: int, before: int) -> bool:
         """Whether an opaque fill drawn between the orders `after` and `before` covers the whole box."""
         return any(after < order < before and _covers(bounds, segments, box)
                    for order, bounds, segments, _ in self.covers)
+
+    def backing(self, box, before: int) -> tuple:
+        """(colour, image) under the whole box before the order `before`: the fills that cover all of it
+        composited over the white paper (each at its opacity), and the path of a picture drawn over the box
+        with no opaque fill between it and the text (None when there is none)."""
+        layers = []
+        for order, bounds, segments, paint, alpha in reversed(self.grounds):
+            if order >= before:
+                continue
+            if segments is None:
+                if _meets(bounds, box):
+                    return over_paper(layers), paint
+            elif _covers(bounds, segments, box):
+                layers.append((paint, alpha))
+                if alpha >= OPAQUE:
+                    break
+        return over_paper(layers), None
 
     def ground(self, box, before: int) -> float:
         """The lightness of what lies under the whole box before the order `before`: the last opaque fill
@@ -346,6 +386,11 @@ def _file_by_square(reach) -> dict:
             for row in range(math.floor(y0 / CELL), math.floor(y1 / CELL) + 1):
                 grid.setdefault((column, row), []).append(index)
     return grid
+
+
+def _meets(bounds, box) -> bool:
+    """Whether two boxes overlap by more than a hair (a picture that only touches a text's edge does not)."""
+    return min(bounds[2], box[2]) - max(bounds[0], box[0]) > 0.5 and min(bounds[3], box[3]) - max(bounds[1], box[1]) > 0.5
 
 
 def lightness(r, g, b) -> float:

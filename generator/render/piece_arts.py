@@ -4,6 +4,7 @@ images it shows, replayed on later builds, and preflighted (text size and margin
 New faces are rendered and recorded in two processes when there are enough of them."""
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -12,9 +13,9 @@ from pathlib import Path
 
 from pnpgen.lengths import mm
 from pnpgen.problems import BuildError
-from pnpgen.preflight import check_face, overprints, preflight_rules
-from pnpgen.render.drawing_keys import renderer_fingerprint, svg_key
+from pnpgen.preflight import check_face, contrasts, overprints, piece_kind, preflight_rules
 from pnpgen.render import ink_lines
+from pnpgen.render.drawing_keys import renderer_fingerprint, svg_key
 from pnpgen.render.images import PLACED
 from pnpgen.template_files import SUFFIX
 
@@ -49,6 +50,7 @@ class FaceArts:
         self.findings_of: dict = {}   # (drawing key, shape, bleed, recorded?) -> its findings, checked once
         from pnpgen.render.check_memo import CheckMemo
         self.overprints_of = CheckMemo("faces", kit.root)   # what earlier builds' overprint checks found
+        self.rules_key = hashlib.sha1(repr(self.rules).encode("utf-8")).hexdigest()[:12]  # the kit's limits
 
     def svg(self, face, shape, bleed_pt: float) -> str:
         """The face's SVG document: its template rendered with its row, wrapped and clipped to the shape (the
@@ -132,20 +134,32 @@ class FaceArts:
         cairosvg beyond what it can store, is held to size and margins only). One drawing is checked once
         per shape and bleed: the rows that print the same drawing (a deck's repeated backs, a counter
         printed in six colours with one back) share its findings, each said at its own row."""
-        memo = (key, shape, round(bleed_pt, 3), "ops" in record)
+        memo = (key, shape, round(bleed_pt, 3), "ops" in record, self._kind(face, shape))
         found = self.findings_of.get(memo)
         if found is None:
             texts = record.get("texts", ())
-            found = check_face(texts, shape, bleed_pt, self.rules, self._image_labels(record.get("svg_images", ())))
-            if texts:  # a drawing without text has nothing a line could cross
+            found = check_face(texts, shape, bleed_pt, self.rules, self._image_labels(record.get("svg_images", ())),
+                               self._kind(face, shape), record.get("fine", ()))
+            if texts:  # a drawing without text has nothing a line could cross, nor a ground to be read on
                 found += self.overprints_of.findings(
-                    f"{key}:{round(bleed_pt, 3)}:{'ops' in record}",
-                    lambda: overprints(texts, ink_lines.read_ink(record.get("ops", ())), bleed_pt))
+                    f"{key}:{round(bleed_pt, 3)}:{'ops' in record}:{self.rules_key}",
+                    lambda: self._ink_findings(texts, record, bleed_pt))
             self.findings_of[memo] = found
         lenient = face.params.get("piece", {}).get("table") in self.chosen_sizes
         for finding in found:
             (self.size_findings if lenient else self.findings).append(
                 f"{where}: {face.template}{SUFFIX} ({face.params.get('side')}): {finding}")
+
+    def _ink_findings(self, texts, record, bleed_pt: float) -> list[str]:
+        """What the face's drawing calls show: a line crossing its text, text on too faint a ground or on a
+        picture with no backing."""
+        ink = ink_lines.read_ink(record.get("ops", ()))
+        return overprints(texts, ink, bleed_pt) + contrasts(texts, ink, self.rules, bleed_pt, self._kit_relative)
+
+    def _kind(self, face, shape) -> str:
+        """'card' or 'counter': the face's table's declared `kind`, else by its size (preflight.piece_kind)."""
+        table = getattr(self.kit, "tables", {}).get(face.params.get("piece", {}).get("table"))
+        return piece_kind(shape, getattr(table, "kind", None))
 
     def art(self, face, shape, bleed_pt: float):
         key = (face.key, round(bleed_pt, 3))

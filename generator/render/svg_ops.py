@@ -27,7 +27,8 @@ INHERITED = ("fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "str
              "font-size", "font-weight", "font-style", "text-anchor", XML_SPACE)
 OWN = {"x", "y", "width", "height", "rx", "ry", "cx", "cy", "r", "x1", "y1", "x2", "y2", "points", "d",
        "transform", "opacity", "clip-path", "id", "href", XLINK_HREF, "preserveAspectRatio", "viewBox",
-       "text-rendering", "shape-rendering", "version", "dx", "dy"}
+       "text-rendering", "shape-rendering", "version", "dx", "dy", "class"}
+FINE = "fine-print"   # the class a template gives text that is fine print (held to a counter's floor on a card)
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 PATH_TOKEN = re.compile(r"[MmZzLlHhVvCcSsQqTtAa]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
@@ -138,6 +139,7 @@ class Drawing:
         self.root, self.base = root, base
         self.ops: list = []
         self.texts: list = []
+        self.fine: list = []          # indexes into texts of the fine print (class="fine-print")
         self.placed: list = []
         self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
         self.stack: list = []
@@ -162,7 +164,8 @@ class Drawing:
         self.op("set_miter_limit", 4.0)
         for child in root:
             self.element(child, {})
-        return {"width": width, "height": height, "ops": self.ops, "texts": self.texts, "placed": self.placed}
+        drawn = {"width": width, "height": height, "ops": self.ops, "texts": self.texts, "placed": self.placed}
+        return drawn | ({"fine": self.fine} if self.fine else {})
 
     def op(self, *args) -> None:
         self.ops.append(list(args))
@@ -225,6 +228,8 @@ class Drawing:
         if element.get("display") == "none":
             return
         style = {**inherited, **{k: element.get(k) for k in INHERITED if element.get(k) is not None}}
+        if FINE in (element.get("class") or "").split():
+            style[FINE] = True
         if tag == "g":
             self.group(element, style)
         elif tag in SHAPES:
@@ -514,6 +519,8 @@ class Drawing:
             if unknown:
                 raise Unsupported(f"attribute {unknown[0]} on <tspan>")
             child_style = {**style, **{k: child.get(k) for k in INHERITED if child.get(k) is not None}}
+            if FINE in (child.get("class") or "").split():
+                child_style[FINE] = True
             self._chunks(child, child_style, out)
             out.append([child.tail or "", style, (None, None, None, None)])
 
@@ -544,6 +551,8 @@ class Drawing:
             self.op("move_to", x + align, y)
             self.op("show_text", text)
             self.op("restore")
+            if style.get(FINE):
+                self.fine.append(len(self.texts))
             self._note_glyphs(text, x + align, y, x_bearing, y_bearing, width, height, size)
         self.cursor = [x + x_advance, y]
 

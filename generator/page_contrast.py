@@ -1,0 +1,79 @@
+"""Contrast on pages a reportlab canvas set (aid cards, record sheets): each glyph's colour against the
+ground drawn under it, as the canvas recorded both while drawing (pnpgen.render.drawn_text.DrawnGlyphs),
+never read back from the PDF. The ground is the last filled rectangle drawn before the glyph that covers
+its whole box, over the white paper; a picture under it with no such fill between is a finding too."""
+from __future__ import annotations
+
+from pnpgen.contrast import contrast_ratio, hex_colour, over_paper
+from pnpgen.preflight import CONTRAST
+
+SLACK = 0.5   # points: a fill this close to a glyph's edge still counts as under it (rounding, strokes)
+
+
+def drawn_contrasts(drawn, least: float = CONTRAST) -> list[tuple[int, str]]:
+    """(page, finding) for every line of text set below `least`:1 against its ground, or on a picture:
+    one finding per page, colour pair and run of neighbouring glyphs (a line, not its letters)."""
+    inks, grounds = getattr(drawn, "inks", None), getattr(drawn, "grounds", None)
+    if inks is None or grounds is None:
+        return []
+    found = []
+    for page in sorted(drawn):
+        glyphs, colours = drawn[page], inks.get(page, [])
+        if len(colours) != len(glyphs):
+            continue
+        found += [(page, finding) for finding in _page_findings(glyphs, colours, grounds.get(page, []), least)]
+    return found
+
+
+def _page_findings(glyphs, colours, grounds, least: float) -> list[str]:
+    """The page's findings: consecutive glyphs of one verdict join into one quoted phrase."""
+    runs: list = []   # [verdict, words, the last record's text]
+    for index, (record, ink) in enumerate(zip(glyphs, colours)):
+        ground, picture = _ground(record[1], index, grounds)
+        verdict = None
+        if picture:
+            verdict = ("picture", None, None)
+        else:
+            ratio = contrast_ratio(ink, ground)
+            if ratio < least - 0.005:
+                verdict = ("low", ink, ground, round(ratio, 1))
+        if verdict is None:
+            runs.append([None, "", ""])
+        elif runs and runs[-1][0] == verdict:
+            joined = len(record[0]) == 1 and len(runs[-1][2]) == 1   # letters set one by one join up
+            runs[-1][1] += ("" if joined else " ") + record[0]
+            runs[-1][2] = record[0]
+        else:
+            runs.append([verdict, record[0], record[0]])
+    out = []
+    for verdict, words, _ in runs:
+        if verdict is None or not words.strip():
+            continue
+        text = words.strip() if len(words.strip()) <= 40 else words.strip()[:37] + "..."
+        if verdict[0] == "picture":
+            out.append(f"text {text!r} is set over a picture with no backing")
+        else:
+            _, ink, ground, ratio = verdict
+            out.append(f"text {text!r} ({hex_colour(ink)} on {hex_colour(ground)}) has a contrast of {ratio:.1f}:1, "
+                       f"below {least:g}:1")
+    return sorted(set(out), key=out.index)
+
+
+def _ground(box, index: int, grounds) -> tuple:
+    """(colour under the box, whether a picture shows under it) of the glyph drawn `index`-th on its page."""
+    layers = []
+    for order, bounds, rgb, alpha in reversed(grounds):
+        if order > index or not _covers(bounds, box):
+            continue
+        if rgb is None:
+            return over_paper(layers), True
+        layers.append((rgb, alpha))
+        if alpha >= 0.99:
+            break
+    return over_paper(layers), False
+
+
+def _covers(bounds, box) -> bool:
+    return bounds[0] - SLACK <= box[0] and bounds[1] - SLACK <= box[1] and \
+        box[2] <= bounds[2] + SLACK and box[3] <= bounds[3] + SLACK
+
