@@ -60,6 +60,18 @@ DOCUMENT = Record({
                                         "cover (default: none; the imposed copy's blank pages go at the end)"),
 }, "a document: {chapters, title, page, impose, cover, back_cover}")
 
+COVER = Record({
+    "art": optional(Choice(("hexes", "stars")), "hexes", "the front cover's picture, drawn from the kit's colours: "
+                                                       "a drift of hexes over a starfield, or the starfield alone"),
+    "colours": optional(ListOf(Str(r"[a-z0-9][a-z0-9_-]*", "a colour id of kit.yaml colours:, or neutral"), 1), None,
+                        "the colours the hexes take (default: every player colour)"),
+    "sky": optional(HEX_COLOUR, "#101a33", "the picture's background"),
+    "ages": optional(Str(), None, "who the game is for, as the box says it: 14+"),
+    "time": optional(Str(), None, "how long a game takes, as the box says it: 60-120 minutes"),
+    "version": optional(Str(), None, "the kit's edition or version, printed on the front cover"),
+    "credits": optional(ListOf(Str()), [], "lines printed on the back cover: the game's designers, the kit's makers"),
+}, "a cover: {art, colours, sky, ages, time, version, credits}")
+
 KIT_COUNT = Record({
     "rule": Field(Str(), doc="the rule's name"),
     "tables": optional(ListOf(Str(), 1), None, "tables whose pieces count"),
@@ -86,6 +98,8 @@ KIT = Record({
     "data": optional(Str(), "data", "folder of free data files that templates and texts quote"),
     "sheets": optional(MapOf(SHEET), {}, "settings per print group"),
     "documents": optional(MapOf(DOCUMENT), None, "documents to typeset (default: a booklet from rules/)"),
+    "cover": optional(Nullable(COVER), None, "the designed front and back cover of every document with a cover "
+                                             "(default: none, a plain title page)"),
     "counts": optional(ListOf(KIT_COUNT), [], "rule counts across tables"),
     "icons": optional(MapOf(Str(r"[^:]+", "a path inside the kit folder, such as art/credit.svg"),
                             key=Str(r"[a-z0-9][a-z0-9_-]*", "an icon name of lower-case letters, digits, _ or -")),
