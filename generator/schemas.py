@@ -48,7 +48,11 @@ SHEET = Record({
                        "on a new row, the print instructions on the first page, cut lines on the backs too)"),
     "title": optional(Str(), None, "the words naming the group's file on its pages (default: its tables' names); "
                                    "a one-colour file adds the colour's name"),
-}, "a sheet setting: {paper, gutter, marks, bleed, nest, layout, title}")
+    "remainders": optional(Str(r"[a-z0-9][a-z0-9_-]*", "a print group's name such as cards"), None,
+                           "a print file that takes the pieces of this group's (and its per-colour files') "
+                           "partly filled last sheet, packed after its own, where that saves a sheet (same "
+                           "sides, paper and packed layout; docs/kit-format.md). Default: each file keeps its own"),
+}, "a sheet setting: {paper, gutter, marks, bleed, nest, layout, title, remainders}")
 
 DOCUMENT = Record({
     "chapters": Field(Str(), doc="a folder of Markdown chapters, or one .md file, inside the kit"),
