@@ -66,9 +66,9 @@ DOCUMENT = Record({
 
 COVER = Record({
     "art": optional(Choice(("hexes", "stars")), "hexes", "the front cover's picture, drawn from the kit's colours: "
-                                                       "a drift of hexes over a starfield, or the starfield alone"),
+                                                       "a drift of hexes over a starfield, or stars and a planet"),
     "colours": optional(ListOf(Str(r"[a-z0-9][a-z0-9_-]*", "a colour id of kit.yaml colours:, or neutral"), 1), None,
-                        "the colours the hexes take (default: every player colour)"),
+                        "the colours the hexes take, or the planet the first (default: every player colour)"),
     "sky": optional(HEX_COLOUR, "#101a33", "the picture's background"),
     "ages": optional(Str(), None, "who the game is for, as the box says it: 14+"),
     "time": optional(Str(), None, "how long a game takes, as the box says it: 60-120 minutes"),

@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Frame, KeepInFrame, PageTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import KeepInFrame, PageTemplate, Spacer, Table, TableStyle
 
 from pnpgen.booklet.styles import HEADER_FILL, RULE, styles
 from pnpgen.i18n.translator import core_words
@@ -23,6 +23,7 @@ EDGE = 22.0          # points from the page edge to the picture: inside any home
 FRONT_ART = 0.56     # share of the page's height the front picture takes
 BACK_ART = 64.0      # points: the back cover's strip of sky
 HEX_ACROSS = 7       # hexes across the front picture
+SHADES = 12          # steps of a planet's shading
 
 
 def templates(doc, cover, frame_for) -> list[PageTemplate]:
@@ -56,11 +57,10 @@ def back_flowables(cover, paragraph, width: float) -> list:
     flow = [paragraph(core_words("In this kit"), st["back-head"], "the back cover")]
     half = -(-len(cover.contents) // 2)
     columns = [cover.contents[:half], cover.contents[half:]]
-    cells = [[paragraph(escape(line), st["back-line"], "the back cover") for line in column] for column in columns]
-    cells[1] += [Spacer(1, 0)] * (len(cells[0]) - len(cells[1]))  # a string cell would set Helvetica
-    rows = [list(pair) for pair in zip(*cells)]
-    if rows:
-        table = Table(rows, colWidths=[width / 2] * 2, hAlign="LEFT")
+    cells = [[paragraph(escape(line), st["back-line"], "the back cover") for line in column] or [Spacer(1, 0)]
+             for column in columns]  # each column a list of its own lines: a long line moves only its column
+    if cover.contents:
+        table = Table([cells], colWidths=[width / 2] * 2, hAlign="LEFT")
         table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), st["back-line"].fontName),  # not Helvetica
                                    ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                    ("RIGHTPADDING", (0, 0), (-1, -1), 6), ("TOPPADDING", (0, 0), (-1, -1), 0.5),
@@ -116,6 +116,11 @@ def _sky(canvas, box, cover, hexes: bool) -> None:
                       stroke=0, fill=1)
     if hexes:
         _hex_drift(canvas, box, cover, rnd)
+    elif h > BACK_ART:  # the starfield alone: a planet in the palette's first colour and a few bright stars
+        _planet(canvas, box, colors.HexColor(cover.palette[0]), sky, rnd)
+        for _ in range(5):
+            _bright_star(canvas, x + rnd.uniform(0.08, 0.92) * w, y + rnd.uniform(0.1, 0.9) * h,
+                         rnd.uniform(3.0, 6.0), _mix(sky, colors.white, 0.85))
     canvas.restoreState()
     canvas.saveState()
     canvas.setStrokeColor(RULE)
@@ -140,6 +145,39 @@ def _hex_drift(canvas, box, cover, rnd) -> None:
             fill = colors.HexColor(rnd.choice(cover.palette))
             _hexagon(canvas, cx, cy, r * 0.94, fill, _mix(fill, colors.black, 0.35), 0.8)
             _hexagon(canvas, cx, cy, r * 0.62, None, _mix(fill, colors.white, 0.45), 0.7)
+
+
+def _planet(canvas, box, colour, sky, rnd) -> None:
+    """A planet low in the picture, lit from the upper left: a thin ring behind its disc, shaded in steps."""
+    x, y, w, h = box
+    r = min(w, h) * rnd.uniform(0.26, 0.32)
+    cx, cy = x + w * rnd.uniform(0.58, 0.72), y + h * rnd.uniform(0.22, 0.34)
+    canvas.saveState()
+    canvas.translate(cx, cy)
+    canvas.rotate(-18)
+    canvas.scale(1, 0.22)
+    canvas.setLineWidth(r * 0.09)
+    canvas.setStrokeColor(_mix(colour, colors.white, 0.6))
+    canvas.circle(0, 0, r * 1.55, stroke=1, fill=0)
+    canvas.restoreState()  # the ring first: the disc hides its middle
+    for step in range(SHADES):  # shaded in steps towards the light, each disc inside the last
+        t = step / (SHADES - 1)
+        shade = _mix(_mix(colour, sky, 0.45), _mix(colour, colors.white, 0.35), t)
+        canvas.setFillColor(shade)
+        canvas.circle(cx - r * 0.3 * t, cy + r * 0.3 * t, r * (1 - 0.62 * t), stroke=0, fill=1)
+
+
+def _bright_star(canvas, cx: float, cy: float, size: float, colour) -> None:
+    """A star with four thin flares."""
+    canvas.setFillColor(colour)
+    canvas.circle(cx, cy, size * 0.22, stroke=0, fill=1)
+    path = canvas.beginPath()
+    for dx, dy in ((size, 0), (0, size), (-size, 0), (0, -size)):
+        path.moveTo(cx + dx, cy + dy)
+        path.lineTo(cx + dy * 0.08, cy + dx * 0.08)
+        path.lineTo(cx - dy * 0.08, cy - dx * 0.08)
+        path.close()
+    canvas.drawPath(path, stroke=0, fill=1)
 
 
 def _hexagon(canvas, cx: float, cy: float, r: float, fill, stroke, width: float) -> None:
