@@ -11,7 +11,7 @@ from pnpgen.components.load import (
 )
 from pnpgen.documents.charts import CHARTS_FILE, charts_path, check_charts, load_charts
 from pnpgen.documents.context import chart_context
-from pnpgen.documents.load import check_documents, check_files_apart
+from pnpgen.documents.load import check_cover, check_documents, check_files_apart
 from pnpgen.documents.rulings import check_rulings_file
 from pnpgen.i18n import editions, translator
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT, KIT_FILE
@@ -171,6 +171,7 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, broken: bool) ->
                      kit_file, lines, problems)
     documents = check_documents(root, kit_doc["documents"], kit_file, lines, problems)
     check_files_apart(documents, tables.values(), kit_file, lines, problems)
+    check_cover(kit_doc["cover"], kit.colours, kit_file, lines, problems)
     icons = check_icons(root, kit_doc["icons"], kit_file, raw_kit, problems)
     if not kit.has_game_module:  # a module runs them with its own files beside the kit's
         from pnpgen.declared_checks import check_declared
@@ -179,7 +180,7 @@ def _load_generic(root, kit_doc, raw_kit, kit, problems, lines, broken: bool) ->
     fonts = load_kit_fonts(root, problems)
     document_fonts = check_document_fonts(kit_doc["fonts"], fonts, kit_file, raw_kit, problems)
     return {"icons": icons, "fonts": fonts, "document_fonts": document_fonts, "data": data, "boards": boards, "maps": maps,
-            "sheets": kit_doc["sheets"], "documents": documents, "preflight": kit_doc["preflight"]}
+            "sheets": kit_doc["sheets"], "documents": documents, "cover": kit_doc["cover"], "preflight": kit_doc["preflight"]}
 
 
 def check_icons(root: Path, icons: dict, kit_file: Path, raw_kit, problems: Problems) -> dict:

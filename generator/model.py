@@ -37,6 +37,7 @@ class Kit:
     data: dict = field(default_factory=dict, compare=False, repr=False)
     sheets: dict = field(default_factory=dict, compare=False, repr=False)
     documents: dict | None = field(default=None, compare=False, repr=False)
+    cover: dict | None = field(default=None, compare=False, repr=False)  # kit.yaml `cover:` (documents/cover_data.py)
     component_pieces: tuple = field(default=(), compare=False, repr=False)
     preflight: dict = field(default_factory=dict, compare=False, repr=False)
     charts: dict = field(default_factory=dict, compare=False, repr=False)  # Chart per name (documents/charts.py)

@@ -24,8 +24,22 @@ def paper_of_files(kit_out: Path) -> dict[str, str]:
     the files alone)."""
     manifest = read_manifest(kit_out)
     duplex = (manifest.get("options") or {}).get("duplex") or "long"
-    return {path: (f"{_describe(entry, part, backs)}; {sides}" if entry else sides)
+    return {path: (f"{_describe(entry, part, backs)}; {sides}{shared_said(entry)}" if entry else sides)
             for path, entry, part, backs, sides in _printed_files(manifest, duplex)}
+
+
+def shared_said(entry: dict) -> str:
+    """Where a file's last pieces went, or whose last pieces it holds (kit.yaml sheets.<group>.remainders):
+    a player printing one file alone must know the other."""
+    went, holds = entry.get("last_pieces_in"), entry.get("holds") or []
+    words = ""
+    if isinstance(went, dict) and went.get("file"):
+        words += "; its last {count} pieces print in {file}".format(count=went.get("pieces"),
+                                                                                 file=went["file"])
+    if holds:
+        words += "; also holds the last pieces of {files}".format(
+            files=", ".join(f"{h.get('file')} ({h.get('pieces')})" for h in holds if isinstance(h, dict)))
+    return words
 
 
 def printing_of_parts(parts: dict, duplex: str) -> dict[str, str]:

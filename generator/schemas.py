@@ -48,7 +48,11 @@ SHEET = Record({
                        "on a new row, the print instructions on the first page, cut lines on the backs too)"),
     "title": optional(Str(), None, "the words naming the group's file on its pages (default: its tables' names); "
                                    "a one-colour file adds the colour's name"),
-}, "a sheet setting: {paper, gutter, marks, bleed, nest, layout, title}")
+    "remainders": optional(Str(r"[a-z0-9][a-z0-9_-]*", "a print group's name such as cards"), None,
+                           "a print file that takes the pieces of this group's (and its per-colour files') "
+                           "partly filled last sheet, packed after its own, where that saves a sheet (same "
+                           "sides, paper and packed layout; docs/kit-format.md). Default: each file keeps its own"),
+}, "a sheet setting: {paper, gutter, marks, bleed, nest, layout, title, remainders}")
 
 DOCUMENT = Record({
     "chapters": Field(Str(), doc="a folder of Markdown chapters, or one .md file, inside the kit"),
@@ -59,6 +63,18 @@ DOCUMENT = Record({
     "back_cover": optional(Str(), None, "a chapter file of one page, printed last, on the folded booklet's back "
                                         "cover (default: none; the imposed copy's blank pages go at the end)"),
 }, "a document: {chapters, title, page, impose, cover, back_cover}")
+
+COVER = Record({
+    "art": optional(Choice(("hexes", "stars")), "hexes", "the front cover's picture, drawn from the kit's colours: "
+                                                       "a drift of hexes over a starfield, or stars and a planet"),
+    "colours": optional(ListOf(Str(r"[a-z0-9][a-z0-9_-]*", "a colour id of kit.yaml colours:, or neutral"), 1), None,
+                        "the colours the hexes take, or the planet the first (default: every player colour)"),
+    "sky": optional(HEX_COLOUR, "#101a33", "the picture's background"),
+    "ages": optional(Str(), None, "who the game is for, as the box says it: 14+"),
+    "time": optional(Str(), None, "how long a game takes, as the box says it: 60-120 minutes"),
+    "version": optional(Str(), None, "the kit's edition or version, printed on the front cover"),
+    "credits": optional(ListOf(Str()), [], "lines printed on the back cover: the game's designers, the kit's makers"),
+}, "a cover: {art, colours, sky, ages, time, version, credits}")
 
 KIT_COUNT = Record({
     "rule": Field(Str(), doc="the rule's name"),
@@ -86,6 +102,8 @@ KIT = Record({
     "data": optional(Str(), "data", "folder of free data files that templates and texts quote"),
     "sheets": optional(MapOf(SHEET), {}, "settings per print group"),
     "documents": optional(MapOf(DOCUMENT), None, "documents to typeset (default: a booklet from rules/)"),
+    "cover": optional(Nullable(COVER), None, "the designed front and back cover of every document with a cover "
+                                             "(default: none, a plain title page)"),
     "counts": optional(ListOf(KIT_COUNT), [], "rule counts across tables"),
     "icons": optional(MapOf(Str(r"[^:]+", "a path inside the kit folder, such as art/credit.svg"),
                             key=Str(r"[a-z0-9][a-z0-9_-]*", "an icon name of lower-case letters, digits, _ or -")),

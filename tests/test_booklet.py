@@ -370,3 +370,29 @@ def test_a_swapped_picture_reaches_a_figure_that_shows_it(run_cli, tmp_path):
     after = (tmp_path / "out" / "mini" / BOOKLET).read_bytes()
     assert run_cli(*build, "--out", tmp_path / "fresh").code == 0
     assert after != before and after == (tmp_path / "fresh" / "mini" / BOOKLET).read_bytes()
+
+
+def test_the_designed_covers_say_the_kit_from_its_data(built, default_kit):
+    """kit.yaml `cover:`: the front names the kit, its players and version over a picture in the player
+    colours; the back what the kit holds (counted from its tables), how to print it and the credits."""
+    document = pdfium.PdfDocument(str(built / BOOKLET))
+    front, back = (" ".join(document[i].get_textpage().get_text_range().split()) for i in (0, len(document) - 1))
+    low, high = default_kit.players
+    for words in (default_kit.title, default_kit.subtitle, "Rules booklet", f"For {low}–{high} players",
+                  f"Kit version {default_kit.cover['version']}"):
+        assert words in front
+    units = sum(1 for p in default_kit.component_pieces if p.ref.startswith("units."))
+    for words in ("In this kit", f"{units} × Units", "How to print", "counters-<colour>.pdf",
+                  "booklet-imposed.pdf, double-sided", "Credits", "Jim Krohn"):
+        assert words in back
+    pixels = document[0].render(scale=30 / 72).to_pil().convert("RGB")  # 30 dpi
+    w, h = pixels.size
+    art = pixels.crop((int(w * 0.1), int(h * 0.08), int(w * 0.9), int(h * 0.5)))
+    colours = art.getcolors(art.width * art.height)
+    dark = sum(n for n, (r, g, b) in colours if r + g + b < 150)
+    assert dark > 0.3 * art.width * art.height  # the sky
+    for hexa in (c.print for c in default_kit.colours):  # hexes in each player colour
+        want = tuple(int(hexa[i:i + 2], 16) for i in (1, 3, 5))
+        assert any(sum(abs(a - b) for a, b in zip(rgb, want)) < 40 for _, rgb in colours), hexa
+    words_band = pixels.crop((0, int(h * 0.62), w, h)).convert("L")
+    assert min(words_band.get_flattened_data()) < 100 and sum(words_band.get_flattened_data()) / (words_band.width * words_band.height) > 200

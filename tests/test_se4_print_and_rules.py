@@ -210,10 +210,10 @@ def test_no_booklet_text_is_below_6pt(out):
 
 def test_running_header_names_the_chapter_current_at_the_top_of_the_page(out):
     """A chapter heading (15 pt) that opens a page names it; otherwise the header keeps the chapter that runs
-    on from the page before."""
+    on from the page before. The last page is the designed back cover (kit.yaml cover:): no running header."""
     pdf = out / "booklet.pdf"
     current, checked = "Contents", 0
-    for page in range(3, len(PdfReader(pdf).pages) + 1):
+    for page in range(3, len(PdfReader(pdf).pages)):
         found, width, height = glyphs(pdf, page)
         header = "".join(g[0] for g in found if g[5] < 40 and g[2] > width / 2)
         body = sorted((g for g in found if g[3] > 40 and g[5] < height - 30), key=lambda g: (round(g[6]), g[2]))

@@ -12,6 +12,7 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageT
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from pnpgen.booklet.cover import back_flowables, front_flowables, templates as cover_templates
 from pnpgen.booklet.markdown import section_before_chapter
 from pnpgen.booklet.story import Heading, contents
 from pnpgen.booklet.styles import HEADER_FILL, RULE, styles
@@ -52,18 +53,24 @@ MARGIN = {"left": 34.0, "right": 34.0, "top": 46.0, "bottom": 40.0}
 class BookletDoc(BaseDocTemplate):
     """Two page templates (cover, body); headings feed the contents, the outline and the running header."""
 
-    def __init__(self, buffer, kit: Kit, pagesize: tuple[float, float]):
+    def __init__(self, buffer, kit: Kit, pagesize: tuple[float, float], designed=None):
         super().__init__(buffer, pagesize=pagesize, invariant=1, title=f"{kit.title}: rules",
                          author=kit.title, creator="pnpgen", subject="Rules booklet",
                          leftMargin=MARGIN["left"], rightMargin=MARGIN["right"],
                          topMargin=MARGIN["top"], bottomMargin=MARGIN["bottom"],
                          initialFontName=BODY, initialFontSize=9)  # no stray unembedded Helvetica
         self.kit = kit
-        frame = self.frame_used = LayoutFrame(self.leftMargin, self.bottomMargin, self.width, self.height,
-                                              id="text", leftPadding=0, rightPadding=0, topPadding=0,
-                                              bottomPadding=0)
-        self.addPageTemplates([PageTemplate("cover", [frame]),
-                               PageTemplate("body", [frame], onPage=self._page_start, onPageEnd=self._decorate)])
+        made: list = []   # every frame of every page template: a sketched pass sketches in all of them
+
+        def frame_for(x: float, y: float, width: float, height: float, name: str) -> Frame:
+            made.append(_frame(x, y, width, height, name))
+            return made[-1]
+        frame = frame_for(self.leftMargin, self.bottomMargin, self.width, self.height, "text")
+        covers = ([PageTemplate("cover", [frame])] if designed is None
+                  else cover_templates(self, designed, frame_for))   # a designed front (and back) cover: its own
+        self.addPageTemplates([covers[0], PageTemplate("body", [frame], onPage=self._page_start,
+                                                       onPageEnd=self._decorate), *covers[1:]])
+        self.frames_used = made
         self.chapter, self.page_chapter, self.page_has_text, self.chapter_met = "", None, False, False
         self.chapter_pages: list[int] = []   # the page each chapter heading (the outline's top level) is on
 
@@ -96,13 +103,15 @@ class BookletDoc(BaseDocTemplate):
     def sketch_first_pass(self) -> None:
         """Lay the first pass out without drawing it: for a contents that starts empty (no seed), whose
         first pass is always followed by another that draws every page with the chapters' pages known."""
-        self.frame_used.sketch = True
+        for frame in self.frames_used:
+            frame.sketch = True
 
     def _allSatisfied(self):
         """reportlab's multiBuild saves the first pass its indexing flowables are happy with: a sketched
         pass never is (it drew nothing), so the next pass is laid out and drawn in full."""
-        if self.frame_used.sketch:
-            self.frame_used.sketch = False
+        if any(frame.sketch for frame in self.frames_used):
+            for frame in self.frames_used:
+                frame.sketch = False
             return False
         return super()._allSatisfied()
 
@@ -128,10 +137,18 @@ class BookletDoc(BaseDocTemplate):
         canvas.restoreState()
 
 
-def cover(kit: Kit) -> list:
-    """The cover (title and subtitle in the kit's heading and body fonts, checked) and the contents page."""
+def _frame(x: float, y: float, width: float, height: float, name: str) -> Frame:
+    return LayoutFrame(x, y, width, height, id=name, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+
+
+def cover(kit: Kit, designed=None) -> list:
+    """The cover (title and subtitle in the kit's heading and body fonts, checked; the designed one where the
+    kit declares it) and the contents page."""
     from pnpgen.documents.paragraphs import paragraph
     st = styles()
+    if designed is not None:
+        return [*front_flowables(designed, paragraph), NextPageTemplate("body"), PageBreak(),
+                paragraph(core_words("Contents"), st["h1"], "the booklet's contents"), contents(), PageBreak()]
     players = f"{kit.players[0]}–{kit.players[1]}" if kit.players[0] != kit.players[1] else str(kit.players[0])
     title, subtitle = (paragraph(escape(text), st[style], "{}:{}".format(*kit.locate("kit", field)))
                        for text, style, field in ((kit.title, "cover-title", "title"),
@@ -143,18 +160,27 @@ def cover(kit: Kit) -> list:
             contents(), PageBreak()]
 
 
+def back(designed, width: float) -> list:
+    """The designed back cover, on a page of its own after the last chapter."""
+    from pnpgen.documents.paragraphs import paragraph
+    return [NextPageTemplate("back"), PageBreak(), *back_flowables(designed, paragraph, width)]
+
+
 def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, contents_seed: tuple[Path, ...] = (),
-            icon_places: list | None = None, laid: dict | None = None) -> bytes:
+            icon_places: list | None = None, laid: dict | None = None, designed=None) -> bytes:
     """The reading-order PDF (before figure art is laid on it). The contents need the chapters' page numbers,
     so reportlab lays the story out until they stop changing: twice from nothing. `contents_seed` keeps the
     last build's entries: seeded with them, one pass settles when no page moved (the same bytes as two
     passes would give); a stale seed only costs the second pass back. `contents_seed` is the files it may be
     kept in: the first that reads seeds the layout, every one is written. Where the last pass left each inline
     icon's slot is added to `icon_places` (pnpgen.documents.inline_icons), and what the layout placed to
-    `laid` (see build_recording_icons)."""
+    `laid` (see build_recording_icons). `designed`: the kit's designed covers (documents.cover_data.Cover), a
+    front before the contents and a back after the last chapter."""
     buffer = io.BytesIO()
-    doc = BookletDoc(buffer, kit, pagesize)
-    story = cover(kit) + [f for chapter in chapters for f in chapter]
+    doc = BookletDoc(buffer, kit, pagesize, designed)
+    story = cover(kit, designed) + [f for chapter in chapters for f in chapter]
+    if designed is not None:
+        story += back(designed, frame_width(pagesize))
     toc = next((f for f in story if isinstance(f, TableOfContents)), None)
     if toc is not None:  # beforeBuild() makes them the entries the pass draws
         toc._entries = next((entries for entries in map(_read_entries, contents_seed) if entries), [])

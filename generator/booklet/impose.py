@@ -8,8 +8,9 @@ the covers of the folded booklet. The build's summary and the manifest say how t
 the flip, fold and staple), and the calibration sheet's landscape page checks the flip.
 
 The blanks that make the page count a multiple of four go at the end, so no page of text is parted
-from the one before it by a blank and none lands alone on the back cover; only a page the kit names
-as its back cover (documents.<id>.back_cover) stays last, with the blanks before it."""
+from the one before it by a blank and none lands alone on the back cover; only the designed back cover
+(kit.yaml `cover:`) and a page the kit names as its back cover (documents.<id>.back_cover; the inside back
+cover when there is a designed one, on the same leaf) stay last, with the blanks before them."""
 from __future__ import annotations
 
 import io
@@ -20,16 +21,15 @@ from pnpgen.booklet.pdfforms import draw_forms, page_form
 from pnpgen.duplex import mirrors_top_bottom, page_offset
 
 
-def padded(pages: int, back_cover: bool = False) -> list[int | None]:
-    """Page indexes padded with blanks (None) to a multiple of 4: at the end, or before the last page
-    when that page is the back cover."""
+def padded(pages: int, back_cover: int = 0) -> list[int | None]:
+    """Page indexes padded with blanks (None) to a multiple of 4: at the end, or before the last
+    `back_cover` pages (the back cover, and the inside back cover) that stay last."""
     blanks = [None] * (-(-pages // 4) * 4 - pages)
-    if not back_cover or pages < 2:
-        return list(range(pages)) + blanks
-    return list(range(pages - 1)) + blanks + [pages - 1]
+    kept = min(int(back_cover), pages - 1) if pages >= 2 else 0
+    return list(range(pages - kept)) + blanks + list(range(pages - kept, pages))
 
 
-def sheet_sides(pages: int, back_cover: bool = False) -> list[tuple[int | None, int | None]]:
+def sheet_sides(pages: int, back_cover: int = 0) -> list[tuple[int | None, int | None]]:
     """(left, right) page index of every printed side, in print order: sheet 1 front, sheet 1 back, ..."""
     seq = padded(pages, back_cover)
     n, sides = len(seq), []
@@ -40,10 +40,10 @@ def sheet_sides(pages: int, back_cover: bool = False) -> list[tuple[int | None, 
     return sides
 
 
-def impose(pdf: bytes, sheet: tuple[float, float], back_cover: bool = False, duplex: str = "short",
+def impose(pdf: bytes, sheet: tuple[float, float], back_cover: int = 0, duplex: str = "short",
            back_offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
     """A new PDF of landscape sheets, each booklet page centred in its half (drawn as a form XObject);
-    `back_cover`: the last page is the back cover and stays there. The back sides are turned half a turn
+    `back_cover`: how many last pages stay there (the back cover, the inside back cover). The back sides are turned half a turn
     where the `duplex` flip stands them on their heads, and moved by `back_offset` (points, portrait: x
     right, y down)."""
     reader = PdfReader(io.BytesIO(pdf))

@@ -51,6 +51,24 @@ def batches(kit) -> "OrderedDict[str, list]":
     return groups
 
 
+def printed_files(ctx) -> tuple["OrderedDict[str, list]", dict]:
+    """(file -> runs, {source file: (target file, pieces)}): the print groups' batches, with the remainders
+    kit.yaml asks to share moved to the file that holds them (pnpgen.components.remainders)."""
+    from pnpgen.components.remainders import share_remainders
+    return share_remainders(ctx, batches(ctx.kit), plan_group)
+
+
+def shared_words(moved: dict) -> dict[str, dict]:
+    """What the manifest says of each file the sharing touched: where a file's last pieces went
+    ("last_pieces_in") and which files' last pieces a file holds ("holds")."""
+    said: dict[str, dict] = {}
+    for source, (target, count) in moved.items():
+        said.setdefault(f"{source}{SUFFIX}", {})["last_pieces_in"] = {"file": f"{target}{SUFFIX}", "pieces": count}
+        said.setdefault(f"{target}{SUFFIX}", {}).setdefault("holds", []).append(
+            {"file": f"{source}{SUFFIX}", "pieces": count})
+    return said
+
+
 def group_sheet(ctx, table) -> dict | None:
     """The kit's sheet settings of the table's group (kit.yaml `sheets:`), with --gutter as the gap of a
     group that sets no gutter of its own, packed or counter sheet: as --paper is the paper of a group that
@@ -298,7 +316,10 @@ def _build(ctx) -> dict:
     arts.prepare(wanted_faces(ctx, kit))
     from pnpgen.output_cache import OutputCache
     cache = OutputCache(ctx.cache_dir / "piece-sheets")
-    files = [write_group(ctx, group, runs, arts, cache) for group, runs in batches(kit).items()]
+    printed, moved = printed_files(ctx)
+    files = [write_group(ctx, group, runs, arts, cache) for group, runs in printed.items()]
+    said = shared_words(moved)
+    files = [{**f, **said.get(f["path"], {})} for f in files]
     cache.prune()
     arts.overprints_of.save()
     if arts.findings:  # the kit as designed must print well

@@ -203,13 +203,18 @@ def load_data_files(root: Path, rel: str, kit_file: Path, line: int, problems: P
 
 
 def check_sheets(sheets: dict, groups: set, table_groups: set, kit_file, lines: dict, problems: Problems) -> None:
-    """Sheet settings must name a print group that exists and a paper that parses."""
+    """Sheet settings must name a print group that exists, a paper that parses and, for remainders, a
+    print file (a group's own file, not a group split per colour)."""
     known = table_groups | groups
     for name, sheet in sheets.items():
         line = lines.get(("kit", f"sheets.{name}"), ("", 0))[1]
         if name not in known:
             problems.error(kit_file, line, f"sheets.{name}", f"no print group named {name!r} "
                            f"(groups: {', '.join(sorted(table_groups)) or 'none'})")
+        if sheet.get("remainders") and sheet["remainders"] not in groups:
+            problems.error(kit_file, lines.get(("kit", f"sheets.{name}.remainders"), ("", line))[1] or line,
+                           f"sheets.{name}.remainders", f"no print file named {sheet['remainders']!r} takes "
+                           f"remainders (files: {', '.join(sorted(groups)) or 'none'})")
         if sheet.get("paper"):
             try:
                 paper_points(sheet["paper"], "letter")

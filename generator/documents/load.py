@@ -74,3 +74,15 @@ def chapter_files(kit, chapters: str, back_cover: str | None = None) -> list:
     path = (kit.root / chapters)
     files = sorted(path.glob("*.md")) if path.is_dir() else [path]
     return sorted(files, key=lambda f: f.name == back_cover)
+
+
+def check_cover(cover: dict | None, colours: tuple, kit_file: Path, lines: dict, problems: Problems) -> None:
+    """Every colour the cover's picture names is a kit colour (or neutral), located at its list item."""
+    if not cover or not cover.get("colours"):
+        return
+    known = {c.id for c in colours} | {"neutral"}
+    for number, colour in enumerate(cover["colours"]):
+        if colour not in known:
+            line = lines.get(("kit", f"cover.colours[{number}]"), lines.get(("kit", "cover.colours"), ("", 0)))[1]
+            problems.error(kit_file, line, f"cover.colours[{number}]",
+                           f"{colour!r} is not a colour of the kit (its colours: {', '.join(sorted(known))})")

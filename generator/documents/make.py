@@ -19,13 +19,14 @@ from pnpgen import resources
 from pnpgen.documents import imposed_copy
 from pnpgen.duplex import build_setting, flip_said
 from pnpgen.documents.context import chapter_context, render_chapter
+from pnpgen.documents.cover_data import cover_of
 from pnpgen.documents.load import chapter_files
 from pnpgen.documents.map_figures import map_figures
 from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
 from pnpgen.text import read_text
 
-TYPESETTING = ("document", "impose", "markdown", "story", "styles", "pdfforms", "figure")
+TYPESETTING = ("document", "cover", "impose", "markdown", "story", "styles", "pdfforms", "figure")
 TEXT = ("table_flow", "paragraphs", "doc_fonts", "inline_icons")  # documents/ modules that set text
 OVERLAY = ("overlay", "pdfforms")  # what lays figure art on laid-out pages
 PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
@@ -57,6 +58,8 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     kit = ctx.kit
     pagesize = half_page_size(ctx.paper) if settings["page"] == "half" else paper_size(ctx.paper)
     duplex, back_offset = build_setting(ctx)
+    if settings["cover"]:  # the kit's designed covers (None: a plain title page), a part of the cache key
+        settings = {**settings, "designed": cover_of(kit, name, settings, duplex)}
     context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex, map_figures(kit))
     sources = [(path, render_chapter(path, context, kit.root))
                for path in chapter_files(kit, settings["chapters"], settings.get("back_cover"))]
@@ -79,17 +82,22 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
         from pnpgen.booklet.impose import impose
         pdf, placements = _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache)
         pages = placements[LAID_PAGES][0]
-        back_cover = settings.get("back_cover") is not None
-        if back_cover:
+        if settings.get("back_cover") is not None:
             _check_back_cover(ctx, name, settings, placements, chapters[-1][1])
         ctx.stage.write_bytes(rel, pdf)
         if settings["impose"]:
-            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), back_cover, duplex,
-                                                      back_offset))
+            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), kept_last(settings),
+                                                      duplex, back_offset))
         if cache is not None:
             cache.store(key, targets)
     return {"files": _files(ctx, settings, rel, imposed, pages, pagesize),
             "chapters": [display_path(path) for path, _ in sources], "figures": sorted(figures)}
+
+
+def kept_last(settings: dict) -> int:
+    """How many pages end the imposed booklet whatever its blanks: the designed back cover, and the chapter
+    named as the back cover (with a designed back it is the inside back cover, on the same leaf)."""
+    return (settings.get("designed") is not None) + (settings.get("back_cover") is not None)
 
 
 def on_a_page_of_its_own(blocks: list) -> list:
@@ -123,7 +131,7 @@ def _check_back_cover(ctx, name: str, settings: dict, placements: dict, blocks: 
     the headings (the PDF outline's top level), not read back from the PDF."""
     chapters = [where[0] for key, where in sorted(placements.items()) if key[0] == LAID_CHAPTER]
     own = sum(1 for block in blocks if block.kind == "heading" and block.level == 1)
-    last = placements[LAID_PAGES][0]
+    last = placements[LAID_PAGES][0] - (settings.get("designed") is not None)  # the designed back comes after
     starts = chapters[-own] if 0 < own <= len(chapters) else None
     if starts != last:
         file, line = ctx.kit.locate("kit", f"documents.{name}.back_cover")
@@ -232,7 +240,7 @@ def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, 
     tables = {key: (lambda data=data: data) for key, data in registry.made.items()}
     story = [flowables(list(blocks), f"c{number}", width, tables, figures, sizes, placements, {}, display_path(path))
              for number, (path, blocks) in enumerate(chapters)]
-    pdf = (lay_out(kit, pagesize, story, contents_seed, icons, laid) if settings["cover"]
+    pdf = (lay_out(kit, pagesize, story, contents_seed, icons, laid, settings.get("designed")) if settings["cover"]
            else lay_out_plain(kit, pagesize, story, icons, laid))
     placements.update({(f"icon:{icon}", number): (page, *matrix) for number, (icon, page, matrix) in enumerate(icons)})
     placements[LAID_PAGES] = (laid["pages"],)

@@ -115,7 +115,7 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
     from pnpgen.export.decks import ExportArts
     from pnpgen.output import BuildLock, OutputStage
     from pnpgen.owned_folders import check_replaceable
-    from pnpgen.components.files import batches, write_group
+    from pnpgen.components.files import printed_files, write_group
     from pnpgen.pdf_update import mark_print_scaling
     wanted = [p for p in pieces if (p.ref, p.colour) in keys]
     groups = {p.group for p in wanted}
@@ -125,7 +125,8 @@ def write_reprint(kit, pieces: list, keys: set, out: Path, paper: str | None = N
     with BuildLock(Path(out) / kit.id), OutputStage(target, kit.id, REPORT) as stage:  # never beside a build
         ctx = BuildContext(kit, pieces, reprint_options(out, paper, replayed or {}), stage, lambda _: None)
         arts = ExportArts(kit)
-        files = [write_group(ctx, group, runs, arts) for group, runs in batches(kit).items() if group in groups]
+        files = [write_group(ctx, group, runs, arts) for group, runs in printed_files(ctx)[0].items()
+                 if any(p.group in groups for _, pieces in runs for p in pieces)]  # shared remainders too
         mark_print_scaling(stage.dir / rel for rel in stage.written)
         stage.write_json(REPORT, {"kit": kit.id, "groups": sorted(groups),
                                   "pieces": sorted(f"{r}:{c}" for r, c in keys),

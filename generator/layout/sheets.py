@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pnpgen.duplex import back_place, mirrors_top_bottom, page_offset
 from pnpgen.lengths import parse_length
 from pnpgen.paper import PRINTABLE_MARGIN, paper_points
-from pnpgen.shapes import PAIR, Shape
+from pnpgen.shapes import Shape
 
 HEADER = 30.0                       # title line and scale bars above the grid
 PACKED, COUNTER_SHEET = "packed", "counter-sheet"
