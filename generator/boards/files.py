@@ -8,7 +8,7 @@ from pathlib import Path
 from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import pt_from_mm
 from pnpgen.maps.files import STEP_LEADING, wrapped_steps
-from pnpgen.maps.tiling import MARK_ARM, TICK, assembly_steps, plan_tiles
+from pnpgen.maps.tiling import MARK_ARM, assembly_steps, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.pieces import colour_params
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
@@ -55,19 +55,15 @@ def write_tiles(ctx, name: str, title: str, art, arts) -> dict:
     plan = plan_tiles(art.width, art.height, ctx.paper)
     rel = f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{title} ({plan.paper} tiles)", *plan.page)
-    marks_svg = render_template(ctx.kit.root, "map-marks", svg_size(art.width, art.height) |
-                                {"marks": plan.marks, "ink": "#c00060", "radius": TICK / 2}, needed_by=title)
-    marks = arts.get(marks_svg, f"{title} marks")
-    _assembly(ctx, doc, title, (art, marks), plan, arts)
-    draw_tile_pages(ctx, doc, plan, (art, marks), arts, title)
+    _assembly(ctx, doc, title, art, plan, arts)
+    draw_tile_pages(ctx, doc, plan, art, arts, title)
     doc.close()
     return _tiles_entry(rel, plan)
 
 
-def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
+def _assembly(ctx, doc, title: str, art, plan, arts) -> None:
     doc.new_page()
     width, height = plan.page
-    art = whole[0]
     margin = PRINTABLE_MARGIN + MARK_ARM / 2
     inch = 72.0
     ruler = {"x": width - margin - inch, "y": margin + 60, "length": inch, "inches": "1", "caption": ""}
@@ -76,8 +72,7 @@ def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
     top = margin + 100 + max(0, len(steps) - len(_steps(plan))) * STEP_LEADING  # a wrapped line pushes the map down
     scale = min((width - 2 * margin) / art.width, (height - top - margin) / art.height)
     x0 = (width - art.width * scale) / 2
-    for one in whole:
-        place_scaled(doc, one, x0, top, scale)
+    place_scaled(doc, art, x0, top, scale)
     context = svg_size(width, height) | {
         "title": title, "count": plan.count, "margin": margin, "steps": steps, "numbered": True,
         "tiles": [{"label": t.label, "x": x0 + t.source.x * scale, "y": top + t.source.y * scale,
@@ -140,7 +135,7 @@ def _key(ctx, svg: str, title: str, paper: str) -> str:
     from pnpgen.render import ink_lines, pdf, svg_ops
     from pnpgen.render.templates import template_source
     from pnpgen.kit_fonts import fonts_key
-    furniture = [template_source(ctx.kit.root, t) for t in ("map-marks", "map-tile", "map-assembly")]
+    furniture = [template_source(ctx.kit.root, t) for t in ("map-tile", "map-assembly")]
     return content_key(source_fingerprint(pdf, svg_ops, tiling, pages, preflight, overlaps, ink_lines), Path(__file__).read_text(encoding="utf-8"),
                        *furniture, svg, title, paper, *filter(None, [fonts_key(svg)]))   # a kit font changed: drawn anew
 
