@@ -252,3 +252,25 @@ def test_counters_too_big_for_the_hexes_stop_the_build(run_cli, tmp_path):
     assert result.code == 1
     assert "maps/duel-small.yaml:7: hex_size: 1.25in across the flats cannot hold a 1in counter" in result.err
     assert not (tmp_path / "space-empires-4x" / "maps").exists()
+
+
+def test_space_empires_map_draws_terrain_per_hex_kind(built, board):
+    """The poster, rendered: every deep-space hex shows its starfield (star-grey pixels), no home-system hex
+    does; each Homeworld shows its planet (a white disc on the tinted hex), no other home hex does; the
+    legend names the starfield, so colour is never the only cue."""
+    kit_out, _ = built
+    page = pypdfium2.PdfDocument(kit_out / "maps" / f"{MAP}-poster.pdf")[0]
+    image = page.render(scale=1).to_pil().convert("RGB")
+    flats = board.hexmap.hex_size
+    for cell in board.hexes:
+        x, y = cell.centre
+        box = tuple(round(v) for v in (x - 0.32 * flats, y - 0.22 * flats, x + 0.32 * flats, y + 0.36 * flats))
+        pixels = list(image.crop(box).get_flattened_data())
+        stars = sum(abs(r - 125) < 30 and abs(g - 136) < 30 and abs(b - 168) < 30 and b > r + 20 for r, g, b in pixels)
+        white = sum(min(p) > 245 for p in pixels)
+        if cell.region == "deep-space":
+            assert stars >= 20 and white == 0, (cell.label, stars, white)
+        else:
+            assert stars <= 3 or cell.mark == "homeworld", (cell.label, stars)   # blue dots, blue rings: near the grey
+            assert (white >= 40) == (cell.mark == "homeworld"), (cell.label, white)
+    assert "starfield, no emblem" in PdfReader(kit_out / "maps" / f"{MAP}-poster.pdf").pages[0].extract_text()
