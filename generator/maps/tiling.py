@@ -20,7 +20,6 @@ OVERLAP = parse_length("1/2in")       # map shown twice across a seam: the glue 
 MARK_GAP = parse_length("3/16in")     # between the printable margin and the map: trim and glue ticks
 LABEL_BAND = parse_length("5/16in")   # the tile label and instructions above the map
 MARK_ARM = parse_length("3/8in")      # length of an alignment tick across a GLUE strip
-TICK = parse_length("1/8in")
 TICK_CLEAR = parse_length("0.5mm")    # a tick stops this short of the seam: a cut or a tile that far off hides it
 SEAM_CLEAR = parse_length("1mm")      # a kept box stays this far from a seam: a cut that far off still misses it
 
