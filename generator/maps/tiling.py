@@ -72,19 +72,30 @@ def tiles_needed(length: float, window: float, overlap: float = OVERLAP) -> int:
     return len(seam_starts(length, window, (), overlap)[0])
 
 
-def seam_starts(length: float, window: float, spans, overlap: float = OVERLAP) -> tuple[list[float], int]:
+def seam_starts(length: float, window: float, spans, overlap: float = OVERLAP,
+                slack: float = math.inf) -> tuple[list[float], int]:
     """Where each tile starts along one direction, and how many seams cut a span: 0, then each seam as far on
     as the tile before can reach (its window less the overlap), moved back until it runs clear of every
-    (start, end) span; a seam that finds no clear place within the tile before stays at its farthest
-    (pnpgen.maps.seams.crossings names what it cuts)."""
+    (start, end) span, by `slack` points at most in all (the room the last tile leaves keeps the page
+    count); a seam that finds no clear place goes where it cuts the fewest spans (pnpgen.maps.seams.crossings
+    names them)."""
     starts, cut = [0.0], 0
     spans = sorted(spans)
     while starts[-1] + window < length - 1e-6:
         farthest = math.floor(starts[-1] + window - overlap)   # whole points: tiles share pixel phase
-        seam = _clear_of(farthest, spans, floor=starts[-1] + overlap)
+        floor = max(starts[-1] + overlap, farthest - slack)
+        seam = _clear_of(farthest, spans, floor)
         cut += seam is None
-        starts.append(farthest if seam is None else seam)
+        starts.append(_least_cut(farthest, spans, floor) if seam is None else seam)
+        slack -= farthest - starts[-1]
     return starts, cut
+
+
+def _least_cut(x: float, spans, floor: float) -> float:
+    """Where between floor and x a seam cuts the fewest spans (the farthest such place): for a page with
+    text all across it, where no place is clear."""
+    places = [x] + [math.floor(a) for a, _ in spans if floor <= a < x]
+    return min(places, key=lambda p: (sum(a < p < b for a, b in spans), -p))
 
 
 def _clear_of(x: float, spans, floor: float) -> float | None:
@@ -103,21 +114,31 @@ def content_box(page: tuple[float, float]) -> Rect:
     return Rect(edge, top, page[0] - 2 * edge, page[1] - top - edge)
 
 
-def plan_tiles(width: float, height: float, paper: str, keep: tuple[Box, ...] = ()) -> TilePlan:
+def plan_tiles(width: float, height: float, paper: str, keep: tuple[Box, ...] = (),
+               spend_paper: bool = True) -> TilePlan:
     """Tiles for a `width` x `height` map on `paper`, portrait or landscape: the one whose seams cut no box of
     `keep` (map points), then the one taking fewer pages. A seam moves back off a box where the tile before
-    leaves room, which may add a tile."""
+    leaves room, which may add a tile; with `spend_paper` False, only within the room the last tile leaves,
+    so the page count stays what the paper alone needs (a seam may then cut a box)."""
     xs = [(x0 - SEAM_CLEAR, x1 + SEAM_CLEAR) for x0, _, x1, _ in keep]
     ys = [(y0 - SEAM_CLEAR, y1 + SEAM_CLEAR) for _, y0, _, y1 in keep]
     options = []
     for landscape in (False, True):
         page = paper_size(paper, landscape)
         box = content_box(page)
-        (cols, cut_x), (rows, cut_y) = seam_starts(width, box.w, xs), seam_starts(height, box.h, ys)
+        slack_x, slack_y = (_slack(width, box.w), _slack(height, box.h)) if not spend_paper else (math.inf,) * 2
+        (cols, cut_x), (rows, cut_y) = seam_starts(width, box.w, xs, slack=slack_x), seam_starts(height, box.h, ys, slack=slack_y)
         options.append((cut_x + cut_y, len(cols) * len(rows), landscape, page, box, cols, rows))
-    *_, landscape, page, box, cols, rows = min(options, key=lambda o: o[:3])
+    order = (lambda o: o[:3]) if spend_paper else (lambda o: (o[1], o[0], o[2]))   # fewer cuts, or pages, first
+    *_, landscape, page, box, cols, rows = min(options, key=order)
     tiles = tuple(_tile((cols, rows), (width, height), box, r, c) for r in range(len(rows)) for c in range(len(cols)))
     return TilePlan(paper, landscape, page, box, len(cols), len(rows), tiles, (tuple(cols[1:]), tuple(rows[1:])))
+
+
+def _slack(length: float, window: float) -> float:
+    """How far the seams may move back in all and the tiles the paper needs still cover `length`."""
+    starts, _ = seam_starts(length, window, ())
+    return starts[-1] + window - length
 
 
 def tile_label(row: int, col: int) -> str:
