@@ -147,8 +147,9 @@ def plan(built, board, default_kit):
     from pnpgen.maps.files import plan_map_tiles
     from pnpgen.render.pdf import ArtCache
     from pnpgen.maps.draw import map_svg
-    plan = plan_map_tiles(board, ArtCache().get(map_svg(default_kit, board)), "letter")
+    plan, cut = plan_map_tiles(board, ArtCache().get(map_svg(default_kit, board)), "letter")
     entry = built[1]["parts"]["maps"]["maps"][0]
+    assert cut == entry["seams_cut"] == []
     regions = [p["region_pt"] for p in entry["pages"] if p["kind"] == "tile"]
     assert regions == [[round(v, 2) for v in (t.source.x, t.source.y, t.source.w, t.source.h)] for t in plan.tiles]
     return plan

@@ -69,30 +69,32 @@ def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, arts: ArtCache)
         return json.loads(noted.read_text(encoding="utf-8")), False
     art = arts.get(svg, source=f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2")
     _check_overprints(hexmap, art)
-    plan = plan_map_tiles(board, art, ctx.paper)
+    plan, cut = plan_map_tiles(board, art, ctx.paper)
+    for found in cut:
+        ctx.log(f"maps: a tile seam cuts text: {found}")
     poster = write_poster(ctx, board, art)
     tiles, pages = write_tiles(ctx, board, art, plan, arts)
     entry = {"files": [poster, tiles],
              "map": {"map": hexmap.id, **_named_entries(hexmap), "file": str(hexmap.file.name),
                      "size_in": [round(board.width / 72, 3), round(board.height / 72, 3)],
                      "hexes": len(board.hexes), "poster": poster["path"], "tiles": tiles["path"],
-                     "tile_grid": [plan.rows, plan.cols], "pages": pages}}
+                     "tile_grid": [plan.rows, plan.cols], "pages": pages, "seams_cut": cut}}
     noted.write_text(json.dumps(entry), encoding="utf-8")
     cache.store(key, [ctx.stage.path(rel) for rel in rels] + [noted])
     return entry, True
 
 
-def plan_map_tiles(board: Board, art, paper: str) -> TilePlan:
-    """The tiles, every seam clear of the map's text blocks and legend entries (as the art drew them); a
-    block no seam can avoid stops the build, named with its place."""
+def plan_map_tiles(board: Board, art, paper: str) -> tuple[TilePlan, list[str]]:
+    """The tiles, every seam clear of the map's text blocks and legend entries (as the art drew them) within
+    the room the paper leaves (no sheet more, and a translation prints on the sheets the English does), and
+    each block a seam still cuts, located. A grid's vertical seam runs through every row of tiles, so a title
+    at the top and a legend entry at the bottom that overlap across (the French duel-large map on Letter:
+    its subtitle ends at 544 pt, its second legend entry starts at 529 pt) leave no clear place: the seam
+    then cuts the fewest, and the manifest and the build log name them rather than failing a translation."""
     blocks = text_blocks(art.texts, [(b.x, b.y, b.x + b.w, b.y + b.h) for b, _ in board.legend])
-    plan = plan_tiles(board.width, board.height, paper, tuple(box for box, _ in blocks))
-    found = crossings(plan, blocks)
-    if found:
-        where = f"{display_path(board.hexmap.file)}: map {board.hexmap.id}: {paper} tiles"
-        raise BuildError("preflight: a tile seam would cut this map's text:\n" +
-                         "\n".join(f"{where}: {f}" for f in found))
-    return plan
+    plan = plan_tiles(board.width, board.height, paper, tuple(box for box, _ in blocks), spend_paper=False)
+    where = f"{display_path(board.hexmap.file)}: map {board.hexmap.id}: {paper} tiles"
+    return plan, [f"{where}: {found}" for found in crossings(plan, blocks)]
 
 
 def _check_overprints(hexmap, art) -> None:
