@@ -103,7 +103,10 @@ def test_same_pieces_and_placements(editions):
     assert sum(p["count"] for p in es["pieces"]) == sum(p["count"] for p in en["pieces"]) > 800
     assert es["parts"]["components"]["cuts"] == en["parts"]["components"]["cuts"]
     assert es["parts"]["calibration"] == en["parts"]["calibration"]
-    assert es["parts"]["boards"]["files"] == en["parts"]["boards"]["files"]
+    # the same board files, pages and paper; the tiles' seams follow each edition's own text (its widths)
+    sheets = lambda m: [{k: v for k, v in f.items() if k not in ("tiles", "seams_cut")}  # noqa: E731
+                        for f in m["parts"]["boards"]["files"]]
+    assert sheets(es) == sheets(en)
     assert es["parts"]["documents"]["files"] == en["parts"]["documents"]["files"]
     # every piece on the same page, side and spot (its ref and label follow the edition's language)
     where = lambda m: [(p["file"], p["page"], p["side"], p["x"], p["y"], p["w"], p["h"], p["colour"], p["face"])  # noqa: E731

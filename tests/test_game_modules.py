@@ -78,7 +78,7 @@ def test_built_in_templates_are_only_what_every_kit_shares():
     """The game's faces (units, markers, counters, its hex map) are its kit's own templates."""
     built_in = {p.name for p in (ROOT / "templates").glob("*.svg.j2")}
     assert built_in == {"_board.svg.j2", "_pieces.svg.j2", "board.svg.j2", "map.svg.j2", "map-assembly.svg.j2",
-                        "map-marks.svg.j2", "map-tile.svg.j2"}
+                        "map-tile.svg.j2"}
     own = {p.name for p in (ROOT / "data" / "space-empires-4x" / "templates").glob("*.svg.j2")}
     assert {"unit-front.svg.j2", "_counter.svg.j2", "marker-danger.svg.j2", "map.svg.j2"} <= own
 

@@ -81,3 +81,26 @@ def test_tile_plan_on_letter_covers_the_map_with_overlaps():
 def test_a4_and_letter_plans_differ_and_a_small_board_fits_one_page():
     assert plan_tiles(500, 700, "letter").count == 1
     assert plan_tiles(500, 700, "a4").page == paper_size("a4")
+
+
+def test_a_seam_moves_back_off_a_kept_box_and_a_box_too_wide_for_any_seam_is_named():
+    """A box astride where the first seam would fall pushes the seam to 1 mm before the box (on a whole
+    point), the tiles still cover the map with their overlap; a box wider than a tile stays cut, and
+    crossings() names it with its place and seam."""
+    from pnpgen.maps.seams import crossings
+    from pnpgen.maps.tiling import SEAM_CLEAR
+    width, height = 17.35 * 72, 23.75 * 72
+    free = plan_tiles(width, height, "letter")
+    seam = free.seams[0][0]
+    legend = (seam - 40, 500, seam + 60, 520)
+    plan = plan_tiles(width, height, "letter", (legend,))
+    moved = plan.seams[0][0]
+    assert moved == math.floor(legend[0] - SEAM_CLEAR) and moved == int(moved)
+    assert plan.count == free.count and not crossings(plan, [(legend, "Red home system")])
+    a1, a2 = plan.tiles[0].source, plan.tiles[1].source
+    assert a2.x == moved and a1.x + a1.w == pytest.approx(moved + OVERLAP)
+    title = (10, 30, width - 10, 50)
+    wide = plan_tiles(width, height, "letter", (title,))
+    found = crossings(wide, [(title, "A title as wide as the board")])
+    assert found and found[0].startswith("text 'A title as wide as the board' at (10, 30)-(")
+    assert "crosses the seam between tile columns 1 and 2" in found[0]

@@ -9,7 +9,7 @@ from pypdf import PdfReader
 
 from pnpgen.cli import main
 from pnpgen.maps.draw import compose
-from pnpgen.maps.tiling import OVERLAP, plan_tiles
+from pnpgen.maps.tiling import OVERLAP
 
 MAP = "four-player"
 SCALE = 2  # render at 144 dpi: one point is two pixels
@@ -58,9 +58,8 @@ def test_poster_holds_the_scenario_legend_and_every_coordinate(built, board):
     assert text.count("HOMEWORLD") == 4
 
 
-def test_tiles_pdf_has_an_assembly_page_and_one_labelled_page_per_tile(built, board):
+def test_tiles_pdf_has_an_assembly_page_and_one_labelled_page_per_tile(built, plan):
     kit_out, manifest = built
-    plan = plan_tiles(board.width, board.height, "letter")
     reader = PdfReader(kit_out / "maps" / f"{MAP}-tiles-letter.pdf")
     assert len(reader.pages) == plan.count + 1 == 9
     assert "putting the 8 tiles together" in reader.pages[0].extract_text()
@@ -77,14 +76,14 @@ def test_tiles_pdf_has_an_assembly_page_and_one_labelled_page_per_tile(built, bo
 
 
 @pytest.mark.parametrize("first, second, side", [("A1", "A2", "right"), ("B1", "C1", "bottom")])
-def test_hex_edges_meet_in_the_overlap_of_neighbouring_tiles(built, board, first, second, side):
-    """Render both tiles; the strip one shows at its right/bottom edge equals what the other shows first."""
+def test_hex_edges_meet_in_the_overlap_of_neighbouring_tiles(built, plan, first, second, side):
+    """Render both tiles; the strip one shows at its right/bottom edge equals what the other shows first,
+    but for the pink ticks across the GLUE strip (the tile glued over it hides them)."""
     kit_out, _ = built
-    plan = plan_tiles(board.width, board.height, "letter")
     tiles = {t.label: t for t in plan.tiles}
     a, b = tiles[first], tiles[second]
     pdf = pypdfium2.PdfDocument(kit_out / "maps" / f"{MAP}-tiles-letter.pdf")
-    image_a, image_b = (pdf[t.page].render(scale=SCALE).to_pil().convert("L") for t in (a, b))
+    image_a, image_b = (pdf[t.page].render(scale=SCALE).to_pil().convert("RGB") for t in (a, b))
     inset = 3  # keep clear of the dashed trim and glue lines drawn on the strip's edges
     if side == "right":
         box_a = (a.clip.x + a.clip.w - OVERLAP + inset, a.clip.y + inset, a.clip.x + a.clip.w - inset,
@@ -94,9 +93,14 @@ def test_hex_edges_meet_in_the_overlap_of_neighbouring_tiles(built, board, first
         box_a = (a.clip.x + inset, a.clip.y + a.clip.h - OVERLAP + inset, a.clip.x + a.clip.w - inset,
                  a.clip.y + a.clip.h - inset)
         box_b = (box_a[0], b.clip.y + inset, box_a[2], b.clip.y + OVERLAP - inset)
-    strip_a = image_a.crop(tuple(round(v * SCALE) for v in box_a))
-    strip_b = image_b.crop(tuple(round(v * SCALE) for v in box_b))
+    strip_a, strip_b = (image.crop(tuple(round(v * SCALE) for v in box)) for image, box in ((image_a, box_a), (image_b, box_b)))
     assert strip_a.size == strip_b.size
+    ticks = {xy for xy, p in zip(_pixels(strip_a), strip_a.get_flattened_data()) if _is_pink(p)}
+    assert ticks and not any(_is_pink(p) for p in strip_b.get_flattened_data())
+    near = {(x + dx, y + dy) for x, y in ticks for dx in range(-3, 4) for dy in range(-3, 4)}
+    for xy in near & set(_pixels(strip_a)):   # under the ticks, what the other tile shows
+        strip_a.putpixel(xy, strip_b.getpixel(xy))
+    strip_a, strip_b = strip_a.convert("L"), strip_b.convert("L")
     dark_a = {xy for xy in _pixels(strip_a) if strip_a.getpixel(xy) < 100}
     dark_b = {xy for xy in _pixels(strip_b) if strip_b.getpixel(xy) < 100}
     assert len(dark_a) > 200  # hex edges (and coordinates) really cross this seam
@@ -137,31 +141,93 @@ def _text_positions(page) -> dict:
     return found
 
 
-def test_every_tile_shows_the_alignment_marks_on_its_seams(built, board):
-    """Each mark crossing a tile's seam is printed on that tile (cairo would drop all but the first tile's
-    marks from the shared art if the first use were clipped)."""
+@pytest.fixture(scope="module")
+def plan(built, board, default_kit):
+    """The plan the build used (its seams follow the map's text): the manifest's tile regions are its."""
+    from pnpgen.maps.files import plan_map_tiles
+    from pnpgen.render.pdf import ArtCache
+    from pnpgen.maps.draw import map_svg
+    plan, cut = plan_map_tiles(board, ArtCache().get(map_svg(default_kit, board)), "letter")
+    entry = built[1]["parts"]["maps"]["maps"][0]
+    assert cut == entry["seams_cut"] == []
+    regions = [p["region_pt"] for p in entry["pages"] if p["kind"] == "tile"]
+    assert regions == [[round(v, 2) for v in (t.source.x, t.source.y, t.source.w, t.source.h)] for t in plan.tiles]
+    return plan
+
+
+def _kept(tile, plan) -> tuple:
+    """The page area of a tile that stays in view once the tiles are glued: its clip less its GLUE strips."""
+    right = tile.clip.x + tile.clip.w - (OVERLAP if "right" in tile.neighbours else 0)
+    bottom = tile.clip.y + tile.clip.h - (OVERLAP if "bottom" in tile.neighbours else 0)
+    return tile.clip.x, tile.clip.y, right, bottom
+
+
+def _is_pink(pixel) -> bool:
+    """The ticks' #c00060: the red player's inks have as much blue as green, the pink far more."""
+    r, g, b = pixel[:3]
+    return r > 150 and g < 110 and b - g > 40
+
+
+def test_alignment_ticks_print_only_where_the_assembled_map_hides_them(built, board, plan):
+    """Render every tile, paste what each keeps where it goes on the board (the map assembled): no pink tick
+    pixel is left on it, while each tile carries its ticks in its GLUE strips and cut-off margins, and the
+    assembled map's ink matches the poster's."""
+    from PIL import Image
     kit_out, _ = built
-    plan = plan_tiles(board.width, board.height, "letter")
     pdf = pypdfium2.PdfDocument(kit_out / "maps" / f"{MAP}-tiles-letter.pdf")
+    assembled = Image.new("RGB", (round(board.width), round(board.height)), "white")
     for tile in plan.tiles:
-        image = pdf[tile.page].render(scale=SCALE).to_pil().convert("RGB")
-        checked = 0
-        for x1, y1, x2, y2 in plan.marks:
-            for t in (0.25, 0.75):
-                x, y = tile.at[0] + x1 + (x2 - x1) * t, tile.at[1] + y1 + (y2 - y1) * t
-                if tile.clip.x + 2 < x < tile.clip.x + tile.clip.w - 2 and tile.clip.y + 2 < y < tile.clip.y + tile.clip.h - 2:
-                    assert _pink_near(image, x * SCALE, y * SCALE), (tile.label, (x1, y1))
-                    checked += 1
-        assert checked >= 2 * len(tile.neighbours)
+        image = pdf[tile.page].render(scale=1).to_pil().convert("RGB")
+        pink = sum(_is_pink(p) for p in image.get_flattened_data())
+        assert pink >= 10 * len(tile.neighbours), tile.label   # a few ticks per seam side, ~1 pt wide
+        x0, y0, x1, y1 = (round(v) for v in _kept(tile, plan))
+        assembled.paste(image.crop((x0, y0, x1, y1)), (round(tile.source.x), round(tile.source.y)))
+    assert not [xy for xy, p in zip(_pixels(assembled), assembled.get_flattened_data()) if _is_pink(p)]
+    poster = pypdfium2.PdfDocument(kit_out / "maps" / f"{MAP}-poster.pdf")[0].render(scale=1).to_pil().convert("L")
+    dark_poster = sum(v < 100 for v in poster.get_flattened_data())
+    dark_assembled = sum(v < 100 for v in assembled.convert("L").get_flattened_data())
+    assert abs(dark_assembled - dark_poster) <= 0.02 * dark_poster
 
 
-def _pink_near(image, x: float, y: float) -> bool:
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            r, g, b = image.getpixel((round(x) + dx, round(y) + dy))
-            if r > 150 and g < 110 and b > 50:
-                return True
-    return False
+def test_no_text_crosses_a_seam_on_any_tile(built, plan):
+    """Each tile page's text layer (the whole map's text, clipped): no line of text runs across the tile's
+    seams, the cut edge on its left/top and the edge of its GLUE strip on its right/bottom; the legend
+    prints whole on the tiles."""
+    kit_out, _ = built
+    pdf = pypdfium2.PdfDocument(kit_out / "maps" / f"{MAP}-tiles-letter.pdf")
+    whole_legend = set()
+    for tile in plan.tiles:
+        page = pdf[tile.page]
+        height = page.get_size()[1]
+        x0, y0, x1, y1 = _kept(tile, plan)
+        seams_x = [x for x, side in ((x0, "left"), (x1, "right")) if side in tile.neighbours]
+        seams_y = [y for y, side in ((y0, "top"), (y1, "bottom")) if side in tile.neighbours]
+        for text, (left, top, right, bottom) in _lines(page.get_textpage(), height):
+            assert not any(left < x < right for x in seams_x), (tile.label, text, "vertical seam")
+            assert not any(top < y < bottom for y in seams_y), (tile.label, text, "horizontal seam")
+            if "homesystem(26hexes)" in text and x0 <= left and right <= x1 and y0 <= top and bottom <= y1:
+                whole_legend.add(text)
+    assert len(whole_legend) == 4
+
+
+def _lines(textpage, height):
+    """(text, box in page points from the top) of each line of characters on a page."""
+    lines, last = [], None
+    for index in range(textpage.count_chars()):
+        left, low, right, high = textpage.get_charbox(index)
+        char = textpage.get_text_range(index, 1)
+        if char.strip() == "" or right <= left:
+            continue
+        box = (left, height - high, right, height - low)
+        size = box[3] - box[1]
+        if last and abs(box[3] - last[1][3]) < size * 0.6 and -1 <= box[0] - last[1][2] <= size * 1.2:
+            text, prev = last
+            last = (text + char, (prev[0], min(prev[1], box[1]), box[2], max(prev[3], box[3])))
+            lines[-1] = last
+        else:
+            last = (char, box)
+            lines.append(last)
+    return lines
 
 
 def test_pointy_orientation_and_hex_size_are_configurable(run_cli, kit_copy, tmp_path):
@@ -187,3 +253,25 @@ def test_counters_too_big_for_the_hexes_stop_the_build(run_cli, tmp_path):
     assert result.code == 1
     assert "maps/duel-small.yaml:7: hex_size: 1.25in across the flats cannot hold a 1in counter" in result.err
     assert not (tmp_path / "space-empires-4x" / "maps").exists()
+
+
+def test_space_empires_map_draws_terrain_per_hex_kind(built, board):
+    """The poster, rendered: every deep-space hex shows its starfield (star-grey pixels), no home-system hex
+    does; each Homeworld shows its planet (a white disc on the tinted hex), no other home hex does; the
+    legend names the starfield, so colour is never the only cue."""
+    kit_out, _ = built
+    page = pypdfium2.PdfDocument(kit_out / "maps" / f"{MAP}-poster.pdf")[0]
+    image = page.render(scale=1).to_pil().convert("RGB")
+    flats = board.hexmap.hex_size
+    for cell in board.hexes:
+        x, y = cell.centre
+        box = tuple(round(v) for v in (x - 0.32 * flats, y - 0.22 * flats, x + 0.32 * flats, y + 0.36 * flats))
+        pixels = list(image.crop(box).get_flattened_data())
+        stars = sum(abs(r - 125) < 30 and abs(g - 136) < 30 and abs(b - 168) < 30 and b > r + 20 for r, g, b in pixels)
+        white = sum(min(p) > 245 for p in pixels)
+        if cell.region == "deep-space":
+            assert stars >= 20 and white == 0, (cell.label, stars, white)
+        else:
+            assert stars <= 3 or cell.mark == "homeworld", (cell.label, stars)   # blue dots, blue rings: near the grey
+            assert (white >= 40) == (cell.mark == "homeworld"), (cell.label, white)
+    assert "starfield, no emblem" in PdfReader(kit_out / "maps" / f"{MAP}-poster.pdf").pages[0].extract_text()

@@ -3,12 +3,14 @@ template, then printed whole as a poster and tiled onto home paper (glue strips,
 an assembly page), with the same tiling as the hex maps (pnpgen.maps.tiling)."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import pt_from_mm
 from pnpgen.maps.files import STEP_LEADING, wrapped_steps
-from pnpgen.maps.tiling import MARK_ARM, TICK, assembly_steps, plan_tiles
+from pnpgen.maps.seams import crossings, text_blocks
+from pnpgen.maps.tiling import MARK_ARM, assembly_steps, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.pieces import colour_params
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
@@ -50,24 +52,30 @@ def write_poster(ctx, name: str, title: str, art) -> dict:
     return {"path": rel, "pages": 1, "paper": "poster", "page_size": [round(art.width, 3), round(art.height, 3)]}
 
 
-def write_tiles(ctx, name: str, title: str, art, arts) -> dict:
+def write_tiles(ctx, name: str, title: str, art, arts) -> tuple[dict, list[str]]:
+    """The assembly page and the tiles, every seam moved clear of the board's text (as its art drew it) where
+    the tile before leaves room without taking more sheets, else to where it cuts the fewest; returns the file's entry (with `seams_cut`, the texts a seam still
+    cuts, located) and what the build log says of them. A board is a designer's free page: one with text all
+    across it (Eclipse's A3 player board) or a title wider than a tile (SE4's galaxy: clearing it took 9
+    sheets instead of 6) is better printed as its poster, so this is a note, not a warning that --strict
+    would fail; a hex map's seams always find a place, and cutting its text is an error (pnpgen.maps.files)."""
     from pnpgen.render.pdf import PdfDocument
-    plan = plan_tiles(art.width, art.height, ctx.paper)
+    blocks = text_blocks(art.texts)
+    plan = plan_tiles(art.width, art.height, ctx.paper, tuple(b for b, _ in blocks), spend_paper=False)
+    found = crossings(plan, blocks)
+    notes = [f"{title}: {ctx.paper} tiles: {len(found)} text(s) cross a tile seam (print the poster, or leave "
+             f"the board a clear band for the seam), first: {found[0]}"] if found else []
     rel = f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{title} ({plan.paper} tiles)", *plan.page)
-    marks_svg = render_template(ctx.kit.root, "map-marks", svg_size(art.width, art.height) |
-                                {"marks": plan.marks, "ink": "#c00060", "radius": TICK / 2}, needed_by=title)
-    marks = arts.get(marks_svg, f"{title} marks")
-    _assembly(ctx, doc, title, (art, marks), plan, arts)
-    draw_tile_pages(ctx, doc, plan, (art, marks), arts, title)
+    _assembly(ctx, doc, title, art, plan, arts)
+    draw_tile_pages(ctx, doc, plan, art, arts, title)
     doc.close()
-    return _tiles_entry(rel, plan)
+    return _tiles_entry(rel, plan) | {"seams_cut": found}, notes
 
 
-def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
+def _assembly(ctx, doc, title: str, art, plan, arts) -> None:
     doc.new_page()
     width, height = plan.page
-    art = whole[0]
     margin = PRINTABLE_MARGIN + MARK_ARM / 2
     inch = 72.0
     ruler = {"x": width - margin - inch, "y": margin + 60, "length": inch, "inches": "1", "caption": ""}
@@ -76,8 +84,7 @@ def _assembly(ctx, doc, title: str, whole: tuple, plan, arts) -> None:
     top = margin + 100 + max(0, len(steps) - len(_steps(plan))) * STEP_LEADING  # a wrapped line pushes the map down
     scale = min((width - 2 * margin) / art.width, (height - top - margin) / art.height)
     x0 = (width - art.width * scale) / 2
-    for one in whole:
-        place_scaled(doc, one, x0, top, scale)
+    place_scaled(doc, art, x0, top, scale)
     context = svg_size(width, height) | {
         "title": title, "count": plan.count, "margin": margin, "steps": steps, "numbered": True,
         "tiles": [{"label": t.label, "x": x0 + t.source.x * scale, "y": top + t.source.y * scale,
@@ -96,7 +103,7 @@ def _steps(plan) -> list[str]:
 
 def build(ctx) -> dict:
     """Each board's poster and tiles; a board whose SVG (and the code drawing it) an earlier build printed
-    comes back from the output cache, its manifest entries computed from the numbers alone."""
+    comes back from the output cache, with its tiles' manifest entry (planned from the drawing) kept beside it."""
     from pnpgen.output_cache import OutputCache
     from pnpgen.render.pdf import ArtCache
     from pnpgen.kit_fonts import note_face_warnings
@@ -111,10 +118,10 @@ def build(ctx) -> dict:
             svg = board_document(ctx, board, colour)
             note_face_warnings(svg, f"{display_path(board.file)}: board {board.id}: {board.template}.svg.j2", warnings)
             width, height = pt_from_mm(board.w), pt_from_mm(board.h)
-            plan = plan_tiles(width, height, ctx.paper)
-            rels = [f"{FOLDER}/{name}-poster.pdf", f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"]
-            key = _key(ctx, svg, title, plan.paper)
-            targets = [ctx.stage.path(rel) for rel in rels]
+            rels = [f"{FOLDER}/{name}-poster.pdf", f"{FOLDER}/{name}-tiles-{ctx.paper}.pdf"]
+            noted = ctx.cache_dir / f".board-{name}.json"   # the tiles' entry (planned from the drawing)
+            key = _key(ctx, svg, title, ctx.paper)
+            targets = [ctx.stage.path(rel) for rel in rels] + [noted]
             if not cache.fetch(key, targets):
                 art = arts.get(svg, f"board {board.id}")  # what board_art draws, from the SVG in hand
                 found = checked.findings(drawing_key(svg, ctx.kit.root), lambda: art_overprints(art))
@@ -123,9 +130,12 @@ def build(ctx) -> dict:
                 if found:
                     continue
                 write_poster(ctx, name, title, art)
-                write_tiles(ctx, name, title, art, arts)
+                noted.write_text(json.dumps(write_tiles(ctx, name, title, art, arts)), encoding="utf-8")
                 cache.store(key, targets)
-            files += [_poster_entry(rels[0], width, height), _tiles_entry(rels[1], plan)]
+            tiles, notes = json.loads(noted.read_text(encoding="utf-8"))
+            files += [_poster_entry(rels[0], width, height), tiles]
+            for note in notes:
+                ctx.log(f"boards: {note}")
             boards.append({"board": board.id, "colour": colour.id if colour else None, "name": board.name,
                            "size_mm": [board.w, board.h], "places": len(board.doc["places"]),
                            "links": len(board.doc["links"]), "tracks": len(board.doc["tracks"])})
@@ -139,13 +149,13 @@ def build(ctx) -> dict:
 
 def _key(ctx, svg: str, title: str, paper: str) -> str:
     from pnpgen.output_cache import content_key, source_fingerprint
-    from pnpgen.maps import pages, tiling
+    from pnpgen.maps import pages, seams, tiling
     from pnpgen import overlaps, preflight
     from pnpgen.render import ink_lines, pdf, svg_ops
     from pnpgen.render.templates import template_source
     from pnpgen.kit_fonts import fonts_key
-    furniture = [template_source(ctx.kit.root, t) for t in ("map-marks", "map-tile", "map-assembly")]
-    return content_key(source_fingerprint(pdf, svg_ops, tiling, pages, preflight, overlaps, ink_lines), Path(__file__).read_text(encoding="utf-8"),
+    furniture = [template_source(ctx.kit.root, t) for t in ("map-tile", "map-assembly")]
+    return content_key(source_fingerprint(pdf, svg_ops, tiling, seams, pages, preflight, overlaps, ink_lines), Path(__file__).read_text(encoding="utf-8"),
                        *furniture, svg, title, paper, *filter(None, [fonts_key(svg)]))   # a kit font changed: drawn anew
 
 

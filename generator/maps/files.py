@@ -19,7 +19,8 @@ from pnpgen.maps.board import Board
 from pnpgen.maps.draw import compose, map_svg, map_title
 from pnpgen.maps.hexmap import hex_too_small
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
-from pnpgen.maps.tiling import MARK_ARM, TICK, TilePlan, assembly_steps, plan_tiles
+from pnpgen.maps.seams import crossings, text_blocks
+from pnpgen.maps.tiling import MARK_ARM, TilePlan, assembly_steps, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.preflight import art_overprints
 from pnpgen.problems import BuildError, UsageError, display_path
@@ -44,13 +45,13 @@ def build(ctx) -> dict:
         board = compose(ctx.kit, hexmap, ctx.counter_size)
         svg = map_svg(ctx.kit, board)
         note_face_warnings(svg, f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2", warnings)
-        plan = plan_tiles(board.width, board.height, ctx.paper)
-        entry, drew = _cached_map(ctx, cache, board, svg, plan, arts, checked)
+        entry, drew = _cached_map(ctx, cache, board, svg, arts, checked)
         files += entry["files"]
         drawn += drew
         maps.append(entry["map"])
+        rows, cols = entry["map"]["tile_grid"]
         ctx.log(f"maps: {hexmap.id}: poster {board.width / 72:.2f} x {board.height / 72:.2f} in, "
-                f"{plan.count} {ctx.paper} tiles ({plan.rows} x {plan.cols})")
+                f"{rows * cols} {ctx.paper} tiles ({rows} x {cols})")
     if not ctx.option("map"):  # a --map build leaves the other maps' entries for the next whole build
         cache.prune()
     checked.save()
@@ -58,29 +59,47 @@ def build(ctx) -> dict:
     return {"files": files, "maps": maps} | ({"warnings": warnings} if warnings else {})
 
 
-def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, plan: TilePlan, arts: ArtCache, checked) -> tuple:
-    """({"files": [poster, tiles], "map": manifest entry}, drawn?): from the cache, else drawn and kept."""
+def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, arts: ArtCache, checked) -> tuple:
+    """({"files": [poster, tiles], "map": manifest entry}, drawn?): from the cache, else drawn and kept. The
+    tiles are planned from the drawing (its text blocks), so the key holds what the plan follows from: the
+    SVG, the paper and the code."""
     hexmap = board.hexmap
     from pnpgen.kit_fonts import fonts_key
-    key = content_key(ctx.code_key, svg, repr(replace(hexmap, file=Path(hexmap.file.name))), repr(plan),
+    key = content_key(ctx.code_key, svg, repr(replace(hexmap, file=Path(hexmap.file.name))),
                       _title(ctx.kit, board), ctx.kit.title, ctx.paper, ctx.counter_size,
                       *filter(None, [fonts_key(svg)]))   # a kit font file changed: drawn anew
-    rels = [f"{FOLDER}/{hexmap.id}-poster.pdf", f"{FOLDER}/{hexmap.id}-tiles-{plan.paper}.pdf"]
+    rels = [f"{FOLDER}/{hexmap.id}-poster.pdf", f"{FOLDER}/{hexmap.id}-tiles-{ctx.paper}.pdf"]
     noted = ctx.cache_dir / f".map-{hexmap.id}.json"   # the manifest entries travel with the files
     if cache.fetch(key, [ctx.stage.path(rel) for rel in rels] + [noted]):
         return json.loads(noted.read_text(encoding="utf-8")), False
     art = arts.get(svg, source=f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2")
     _check_overprints(hexmap, art, svg, checked)
+    plan, cut = plan_map_tiles(board, art, ctx.paper)
+    for found in cut:
+        ctx.log(f"maps: a tile seam cuts text: {found}")
     poster = write_poster(ctx, board, art)
     tiles, pages = write_tiles(ctx, board, art, plan, arts)
     entry = {"files": [poster, tiles],
              "map": {"map": hexmap.id, **_named_entries(hexmap), "file": str(hexmap.file.name),
                      "size_in": [round(board.width / 72, 3), round(board.height / 72, 3)],
                      "hexes": len(board.hexes), "poster": poster["path"], "tiles": tiles["path"],
-                     "tile_grid": [plan.rows, plan.cols], "pages": pages}}
+                     "tile_grid": [plan.rows, plan.cols], "pages": pages, "seams_cut": cut}}
     noted.write_text(json.dumps(entry), encoding="utf-8")
     cache.store(key, [ctx.stage.path(rel) for rel in rels] + [noted])
     return entry, True
+
+
+def plan_map_tiles(board: Board, art, paper: str) -> tuple[TilePlan, list[str]]:
+    """The tiles, every seam clear of the map's text blocks and legend entries (as the art drew them) within
+    the room the paper leaves (no sheet more, and a translation prints on the sheets the English does), and
+    each block a seam still cuts, located. A grid's vertical seam runs through every row of tiles, so a title
+    at the top and a legend entry at the bottom that overlap across (the French duel-large map on Letter:
+    its subtitle ends at 544 pt, its second legend entry starts at 529 pt) leave no clear place: the seam
+    then cuts the fewest, and the manifest and the build log name them rather than failing a translation."""
+    blocks = text_blocks(art.texts, [(b.x, b.y, b.x + b.w, b.y + b.h) for b, _ in board.legend])
+    plan = plan_tiles(board.width, board.height, paper, tuple(box for box, _ in blocks), spend_paper=False)
+    where = f"{display_path(board.hexmap.file)}: map {board.hexmap.id}: {paper} tiles"
+    return plan, [f"{where}: {found}" for found in crossings(plan, blocks)]
 
 
 def _check_overprints(hexmap, art, svg: str, memo) -> None:
@@ -129,10 +148,9 @@ def write_tiles(ctx, board: Board, art, plan: TilePlan, arts: ArtCache) -> tuple
     rel = f"{FOLDER}/{board.hexmap.id}-tiles-{plan.paper}.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.hexmap.id} ({plan.paper} tiles)",
                       *plan.page)
-    marks = arts.get(_marks_svg(ctx.kit, board, plan), source=f"map {board.hexmap.id} marks")
-    pages = [_assembly_page(ctx, doc, board, (art, marks), plan, arts)]
+    pages = [_assembly_page(ctx, doc, board, art, plan, arts)]
     title = _title(ctx.kit, board)
-    draw_tile_pages(ctx, doc, plan, (art, marks), arts, title)
+    draw_tile_pages(ctx, doc, plan, art, arts, title)
     pages += [_tile_entry(board, tile) for tile in plan.tiles]
     doc.close()
     entry = {"path": rel, "pages": doc.pages, "paper": plan.paper, "page_size": list(plan.page),
@@ -149,11 +167,6 @@ def _named_entries(hexmap) -> dict:
     return {f.name: hexmap.extra[f.name] for f in hexmap.rules.fields if f.kind == "entry"}
 
 
-def _marks_svg(kit, board: Board, plan: TilePlan) -> str:
-    context = svg_size(board.width, board.height) | {"marks": plan.marks, "ink": "#c00060", "radius": TICK / 2}
-    return render_template(kit.root, "map-marks", context, needed_by=f"map {board.hexmap.id}")
-
-
 def _tile_entry(board: Board, tile) -> dict:
     """What the manifest says about a tile page: its label and the part of the map it shows."""
     s = tile.source
@@ -167,8 +180,8 @@ def _tile_entry(board: Board, tile) -> dict:
     return entry
 
 
-def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: TilePlan, arts: ArtCache) -> dict:
-    """Page 1: the whole map (and its seam marks) in small, each tile's outline and label, the steps."""
+def _assembly_page(ctx, doc: PdfDocument, board: Board, art, plan: TilePlan, arts: ArtCache) -> dict:
+    """Page 1: the whole map in small, each tile's outline and label, the steps."""
     doc.new_page()
     width, height = plan.page
     margin = PRINTABLE_MARGIN + MARK_ARM / 2
@@ -178,8 +191,7 @@ def _assembly_page(ctx, doc: PdfDocument, board: Board, whole: tuple, plan: Tile
     top = max(margin + 100, margin + STEP_TOP + len(steps) * STEP_LEADING + 14)
     scale = min((width - 2 * margin) / board.width, (height - top - margin) / board.height)
     x0 = (width - board.width * scale) / 2
-    for art in whole:
-        place_scaled(doc, art, x0, top, scale)
+    place_scaled(doc, art, x0, top, scale)
     context = svg_size(width, height) | {
         "title": _title(ctx.kit, board), "count": plan.count, "margin": margin,
         "title_size": _title_size(core_words("{title}: putting the {count} tiles together").format(

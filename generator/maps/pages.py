@@ -33,14 +33,13 @@ def tile_svg(kit, plan: TilePlan, tile, title: str) -> str:
     return render_template(kit.root, "map-tile", context, needed_by=f"tile {tile.label}")
 
 
-def draw_tile_pages(ctx, doc, plan: TilePlan, whole: tuple, arts: ArtCache, title: str) -> None:
-    """One page per tile: the board art and its seam marks clipped to the tile, and the tile's furniture."""
-    art, marks = whole
+def draw_tile_pages(ctx, doc, plan: TilePlan, art, arts: ArtCache, title: str) -> None:
+    """One page per tile: the board art clipped to the tile, and the tile's furniture (its alignment ticks
+    among it, in the GLUE strips and the margins a cut takes off, never on the map that stays in view)."""
     for tile in plan.tiles:
         doc.new_page()
         clip = (tile.clip.x, tile.clip.y, tile.clip.w, tile.clip.h)
         doc.place(art, *tile.at, clip=clip)
-        doc.place(marks, *tile.at, clip=clip)
         doc.place(arts.get(tile_svg(ctx.kit, plan, tile, title)), 0, 0)
 
 

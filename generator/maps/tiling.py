@@ -1,8 +1,12 @@
 """Splitting a board across printer pages, pure numbers in points: which part of the map each tile shows,
-where it lands on its page, the trim and glue guides, and the alignment marks that meet across seams.
+where it lands on its page, the trim and glue guides, and the alignment ticks of each seam.
 
 Assembly: every tile that has a neighbour to its left (above) is trimmed along its left (top) content
-edge and laid over the neighbour's right (bottom) GLUE strip, which shows the same `OVERLAP` of map.
+edge and laid over the neighbour's right (bottom) GLUE strip, which shows the same `OVERLAP` of map. The
+seam is that cut edge. A seam never runs through a box the caller asks to keep whole (a text block, a
+legend entry): it moves back towards its tile until it runs clear, so each prints whole on one tile.
+The pink ticks of a seam print only where nobody sees them once the map is assembled: across the GLUE
+strip that the next tile covers, and in the margin the cut takes off the next tile.
 """
 from __future__ import annotations
 
@@ -15,10 +19,12 @@ from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 OVERLAP = parse_length("1/2in")       # map shown twice across a seam: the glue strip
 MARK_GAP = parse_length("3/16in")     # between the printable margin and the map: trim and glue ticks
 LABEL_BAND = parse_length("5/16in")   # the tile label and instructions above the map
-MARK_ARM = parse_length("3/8in")      # half-length of an alignment mark across a seam
-TICK = parse_length("1/8in")
+MARK_ARM = parse_length("3/8in")      # length of an alignment tick across a GLUE strip
+TICK_CLEAR = parse_length("0.5mm")    # a tick stops this short of the seam: a cut or a tile that far off hides it
+SEAM_CLEAR = parse_length("1mm")      # a kept box stays this far from a seam: a cut that far off still misses it
 
 Line = tuple[float, float, float, float]
+Box = tuple[float, float, float, float]   # x0, y0, x1, y1 in map points
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,7 @@ class Tile:
     glue: tuple[Rect, ...]           # strips a neighbour covers (page points)
     crops: tuple[Line, ...]          # corner ticks on the board's outer edges
     neighbours: dict                 # side -> neighbour label
+    ticks: tuple[Line, ...] = ()     # pink alignment ticks (page points): in GLUE strips and cut-off margins
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,7 @@ class TilePlan:
     cols: int
     rows: int
     tiles: tuple[Tile, ...]
-    marks: tuple[Line, ...]   # alignment marks in map points: each crosses one seam at its middle
+    seams: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())   # x of each vertical, y of each horizontal seam
 
     @property
     def count(self) -> int:
@@ -62,9 +69,43 @@ class TilePlan:
 
 def tiles_needed(length: float, window: float, overlap: float = OVERLAP) -> int:
     """Pages along one direction: each after the first adds `window - overlap` of map."""
-    if length <= window:
-        return 1
-    return math.ceil((length - overlap) / (window - overlap))
+    return len(seam_starts(length, window, (), overlap)[0])
+
+
+def seam_starts(length: float, window: float, spans, overlap: float = OVERLAP,
+                slack: float = math.inf) -> tuple[list[float], int]:
+    """Where each tile starts along one direction, and how many seams cut a span: 0, then each seam as far on
+    as the tile before can reach (its window less the overlap), moved back until it runs clear of every
+    (start, end) span, by `slack` points at most in all (the room the last tile leaves keeps the page
+    count); a seam that finds no clear place goes where it cuts the fewest spans (pnpgen.maps.seams.crossings
+    names them)."""
+    starts, cut = [0.0], 0
+    spans = sorted(spans)
+    while starts[-1] + window < length - 1e-6:
+        farthest = math.floor(starts[-1] + window - overlap)   # whole points: tiles share pixel phase
+        floor = max(starts[-1] + overlap, farthest - slack)
+        seam = _clear_of(farthest, spans, floor)
+        cut += seam is None
+        starts.append(_least_cut(farthest, spans, floor) if seam is None else seam)
+        slack -= farthest - starts[-1]
+    return starts, cut
+
+
+def _least_cut(x: float, spans, floor: float) -> float:
+    """Where between floor and x a seam cuts the fewest spans (the farthest such place): for a page with
+    text all across it, where no place is clear."""
+    places = [x] + [math.floor(a) for a, _ in spans if floor <= a < x]
+    return min(places, key=lambda p: (sum(a < p < b for a, b in spans), -p))
+
+
+def _clear_of(x: float, spans, floor: float) -> float | None:
+    """The last whole point at or before x that no span covers, not before floor; None when there is none."""
+    for _ in range(len(spans) + 1):
+        inside = [a for a, b in spans if a < x < b]
+        if not inside:
+            return x if x >= floor else None
+        x = math.floor(min(inside))
+    return None
 
 
 def content_box(page: tuple[float, float]) -> Rect:
@@ -73,33 +114,52 @@ def content_box(page: tuple[float, float]) -> Rect:
     return Rect(edge, top, page[0] - 2 * edge, page[1] - top - edge)
 
 
-def plan_tiles(width: float, height: float, paper: str) -> TilePlan:
-    """Tiles for a `width` x `height` map on `paper`, portrait or landscape, whichever takes fewer pages."""
+def plan_tiles(width: float, height: float, paper: str, keep: tuple[Box, ...] = (),
+               spend_paper: bool = True) -> TilePlan:
+    """Tiles for a `width` x `height` map on `paper`, portrait or landscape: the one whose seams cut no box of
+    `keep` (map points), then the one taking fewer pages. A seam moves back off a box where the tile before
+    leaves room, which may add a tile; with `spend_paper` False, only within the room the last tile leaves,
+    so the page count stays what the paper alone needs (a seam may then cut a box)."""
+    xs = [(x0 - SEAM_CLEAR, x1 + SEAM_CLEAR) for x0, _, x1, _ in keep]
+    ys = [(y0 - SEAM_CLEAR, y1 + SEAM_CLEAR) for _, y0, _, y1 in keep]
     options = []
     for landscape in (False, True):
         page = paper_size(paper, landscape)
         box = content_box(page)
-        cols, rows = tiles_needed(width, box.w), tiles_needed(height, box.h)
-        options.append((cols * rows, landscape, page, box, cols, rows))
-    _, landscape, page, box, cols, rows = min(options, key=lambda o: (o[0], o[1]))
-    tiles = tuple(_tile(width, height, box, cols, rows, r, c) for r in range(rows) for c in range(cols))
-    return TilePlan(paper, landscape, page, box, cols, rows, tiles, _marks(tiles, cols, rows))
+        slack_x, slack_y = (_slack(width, box.w), _slack(height, box.h)) if not spend_paper else (math.inf,) * 2
+        (cols, cut_x), (rows, cut_y) = seam_starts(width, box.w, xs, slack=slack_x), seam_starts(height, box.h, ys, slack=slack_y)
+        options.append((cut_x + cut_y, len(cols) * len(rows), landscape, page, box, cols, rows))
+    order = (lambda o: o[:3]) if spend_paper else (lambda o: (o[1], o[0], o[2]))   # fewer cuts, or pages, first
+    *_, landscape, page, box, cols, rows = min(options, key=order)
+    tiles = tuple(_tile((cols, rows), (width, height), box, r, c) for r in range(len(rows)) for c in range(len(cols)))
+    return TilePlan(paper, landscape, page, box, len(cols), len(rows), tiles, (tuple(cols[1:]), tuple(rows[1:])))
+
+
+def _slack(length: float, window: float) -> float:
+    """How far the seams may move back in all and the tiles the paper needs still cover `length`."""
+    starts, _ = seam_starts(length, window, ())
+    return starts[-1] + window - length
 
 
 def tile_label(row: int, col: int) -> str:
     return f"{chr(ord('A') + row)}{col + 1}"
 
 
-def _tile(width, height, box: Rect, cols, rows, row, col) -> Tile:
-    sx, sy = col * (box.w - OVERLAP), row * (box.h - OVERLAP)
-    source = Rect(sx, sy, min(box.w, width - sx), min(box.h, height - sy))
+def _tile(starts: tuple, size: tuple, box: Rect, row: int, col: int) -> Tile:
+    """The tile at (row, col): its map from its own seam to the next seam plus the overlap (or the map's end)."""
+    (xs, ys), (width, height) = starts, size
+    sx, sy = xs[col], ys[row]
+    ex = xs[col + 1] + OVERLAP if col + 1 < len(xs) else width
+    ey = ys[row + 1] + OVERLAP if row + 1 < len(ys) else height
+    source = Rect(sx, sy, ex - sx, ey - sy)
     clip = Rect(box.x, box.y, source.w, source.h)
-    sides = {"left": col > 0, "right": col < cols - 1, "top": row > 0, "bottom": row < rows - 1}
+    sides = {"left": col > 0, "right": col < len(xs) - 1, "top": row > 0, "bottom": row < len(ys) - 1}
     steps = {"left": (0, -1), "right": (0, 1), "top": (-1, 0), "bottom": (1, 0)}
     neighbours = {s: tile_label(row + steps[s][0], col + steps[s][1]) for s, has in sides.items() if has}
-    return Tile(label=tile_label(row, col), row=row, col=col, page=row * cols + col + 1, source=source,
+    kept = (sx, sy, xs[col + 1] if sides["right"] else ex, ys[row + 1] if sides["bottom"] else ey)
+    return Tile(label=tile_label(row, col), row=row, col=col, page=row * len(xs) + col + 1, source=source,
                 at=(box.x - sx, box.y - sy), clip=clip, trims=_trims(clip, sides), glue=_glue(clip, sides),
-                crops=_crops(clip, sides), neighbours=neighbours)
+                crops=_crops(clip, sides), neighbours=neighbours, ticks=_ticks(clip, kept, source, sides))
 
 
 def _trims(clip: Rect, sides: dict) -> tuple[Line, ...]:
@@ -135,23 +195,25 @@ def _crops(clip: Rect, sides: dict) -> tuple[Line, ...]:
     return tuple(ticks)
 
 
-def _marks(tiles: tuple[Tile, ...], cols: int, rows: int) -> tuple[Line, ...]:
-    """Two marks per seam segment, each a line across the seam at a place both tiles show.
-
-    A vertical seam lies at the left content edge of the right-hand tile; the mark runs MARK_ARM either
-    side of it, so the left tile shows it whole and the right tile its right half, which meets it."""
-    marks = []
-    for tile in tiles:
-        s = tile.source
-        if tile.col > 0:
-            top = s.y + (OVERLAP if tile.row > 0 else 0)
-            bottom = s.y + s.h - (OVERLAP if tile.row < rows - 1 else 0)
-            marks += [(s.x - MARK_ARM, y, s.x + MARK_ARM, y) for y in _thirds(top, bottom)]
-        if tile.row > 0:
-            left = s.x + (OVERLAP if tile.col > 0 else 0)
-            right = s.x + s.w - (OVERLAP if tile.col < cols - 1 else 0)
-            marks += [(x, s.y - MARK_ARM, x, s.y + MARK_ARM) for x in _thirds(left, right)]
-    return tuple(marks)
+def _ticks(clip: Rect, kept: Box, source: Rect, sides: dict) -> tuple[Line, ...]:
+    """Two ticks per seam side, at a third and two thirds of the map both tiles keep along it, so the ticks of
+    two neighbours line up (they share the seam's map): on the covered tile each runs from the seam across
+    its GLUE strip; on the cut tile, through the margin its cut takes off, up to its dashed edge. Nothing
+    of them stays on the assembled map."""
+    dx, dy = clip.x - source.x, clip.y - source.y
+    across_x = [y + dy for y in _thirds(kept[1], kept[3])]
+    across_y = [x + dx for x in _thirds(kept[0], kept[2])]
+    ticks = []
+    seam_x, seam_y, gap = kept[2] + dx, kept[3] + dy, TICK_CLEAR
+    if sides["right"]:
+        ticks += [(seam_x + gap, y, seam_x + MARK_ARM, y) for y in across_x]
+    if sides["bottom"]:
+        ticks += [(x, seam_y + gap, x, seam_y + MARK_ARM) for x in across_y]
+    if sides["left"]:
+        ticks += [(clip.x - MARK_GAP + 1, y, clip.x - gap, y) for y in across_x]
+    if sides["top"]:
+        ticks += [(x, clip.y - MARK_GAP + 1, x, clip.y - gap) for x in across_y]
+    return tuple(ticks)
 
 
 def _thirds(start: float, end: float) -> tuple[float, float]:
@@ -170,9 +232,9 @@ def assembly_steps(plan: TilePlan, first: str, hex_lines: bool) -> list[str]:
         lay = core_words("Lay the tiles out as below: rows A to {row} from the top, in one column, 1.")
     else:
         lay = core_words("Lay the tiles out as below: in one row, A, columns 1 to {cols} from the left.")
-    glue = (core_words("Glue each tile over the GLUE strip of its neighbour: the hex lines and the pink round marks meet.")
+    glue = (core_words("Glue each tile over the GLUE strip of its neighbour, its cut edge along the ends of the pink ticks: the hex lines run on.")
             if hex_lines else
-            core_words("Glue each tile over the GLUE strip of its neighbour: the lines and the pink round marks meet."))
+            core_words("Glue each tile over the GLUE strip of its neighbour, its cut edge along the ends of the pink ticks: the lines run on."))
     join = (core_words("Join the tiles of each row first, then the rows; trim the outer edge at the corner ticks.")
             if plan.rows > 1 and plan.cols > 1 else
             core_words("Join the tiles in order; trim the outer edge at the corner ticks."))
