@@ -138,6 +138,9 @@ def part_failure(name: str, exc: BaseException) -> BuildError:
     """An exception no step of the part located, said with the part and what to do."""
     if isinstance(exc, MemoryError):
         return budgets.memory_error(f"the {name} part")
+    if isinstance(exc, OSError) and isinstance(exc.strerror, int):  # cairocffi's: (cairo's words, its status)
+        return BuildError(f"the {name} part: cairo could not write a file ({exc.errno}): check that the output "
+                          f"folder is writable and the disk has room (or no file size limit is reached)")
     if isinstance(exc, OSError):
         return BuildError(f"the {name} part: {exc.filename or 'a file'}: {exc.strerror or exc}: check that the "
                           f"output folder is writable and the disk has room")

@@ -90,7 +90,9 @@ def test_a_signal_mid_build_leaves_the_previous_output_whole(good, tmp_path, sig
     proc.send_signal(signum)
     proc.send_signal(signal.SIGCONT)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == code, err
+    # 128 + the signal, or (Python re-raising a Ctrl-C that came as the process ended) ended by it: either way
+    # a calling shell sees a build stopped by the signal
+    assert proc.returncode in (code, -signum), err
     assert "Traceback" not in err and "nothing half-written" in err, err
     assert snapshot(out) == good[1]
     assert not [p for p in out.iterdir() if p.name.startswith(".staging-")]
