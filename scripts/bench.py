@@ -140,8 +140,11 @@ def edit_template(kit: Path, run_number: int) -> None:
 
 CHECKS = {  # what a check is called: (module, attribute) it is timed at, where the build calls it
     "faces: text size and margins": [("pnpgen.render.piece_arts", "check_face")],
-    "faces: overprint (ink read from the record)": [("pnpgen.render.piece_arts", "overprints"),
-                                                    ("pnpgen.render.piece_arts", "read_ink")],
+    "faces: overprint and contrast (ink read from the record)": [("pnpgen.render.piece_arts", "overprints"),
+                                                                 ("pnpgen.render.piece_arts", "contrasts"),
+                                                                 ("pnpgen.render.ink_lines", "read_ink")],
+    "sheets: home bleed's bare edges": [("pnpgen.render.home_bleed", "bare_edges")],
+    "aid pages: contrast": [("pnpgen.page_contrast", "drawn_contrasts")],
     "maps, boards, figures: overprint": [("pnpgen.maps.files", "art_overprints"),
                                          ("pnpgen.boards.files", "art_overprints"),
                                          ("pnpgen.booklet.overlay", "art_overprints")],

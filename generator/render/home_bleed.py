@@ -40,6 +40,20 @@ class Room(NamedTuple):
 
 
 def slot_allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[Room]:
+    """As _allowances, once for each layout: a file's pages share a few grids (each pair of pieces is
+    weighed, so a page of 100 pieces costs 10,000 comparisons)."""
+    key = (tuple(tuple(rect) for rect in rects), tuple(bounds), outer_cap)
+    if key not in _rooms:
+        if len(_rooms) > 256:
+            _rooms.clear()
+        _rooms[key] = _allowances(rects, bounds, outer_cap)
+    return list(_rooms[key])
+
+
+_rooms: dict = {}
+
+
+def _allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[Room]:
     """The Room of each rect (x, y, w, h) of a page: half the gap to the nearest neighbour on that side (none
     across a shared cut line), none at all where boxes overlap (nested hexes), toward the page's free edge at
     most `outer_cap` and never past `bounds` (left, top, right, bottom). A diagonal neighbour near a corner
@@ -228,18 +242,38 @@ def bare_edges(rects: list[tuple], rooms: list[tuple], colour_of) -> list[tuple[
     bleed (room under 0.25 mm) and whose cut a neighbour of another colour shares, or that meets the page's
     printable edge: where a cut 0.5 mm off shows another colour or paper. `colour_of(index, side)` ->
     side_colour or None (paper). A tint as pale as SAME_COLOUR counts as paper: beside paper, it shows no edge."""
-    out = []
+    out, facing, least = [], _facing_edges(rects), parse_length("0.25mm")
     for i, room in enumerate(rooms):
         for k, side in enumerate(SIDES):
-            mine = colour_of(i, side) or PAPER
-            if room[k] >= parse_length("0.25mm") or _alike(mine, PAPER):
+            if room[k] >= least:
                 continue
-            across = [j for j, other in enumerate(rects) if j != i and _shares(rects[i], other, side)]
+            mine = colour_of(i, side) or PAPER
+            if _alike(mine, PAPER):
+                continue
+            line = round(_line(rects[i], side) * 10)
+            near = [j for step in (-1, 0, 1) for j in facing[side].get(line + step, ())]
+            across = [j for j in sorted(set(near)) if j != i and _shares(rects[i], rects[j], side)]
             if not across:
                 out.append((i, side, "edge"))
             elif not all(_alike(mine, colour_of(j, SIDES[(k + 2) % 4]) or PAPER) for j in across):
                 out.append((i, side, "neighbour"))
     return out
+
+
+def _line(rect: tuple, side: str) -> float:
+    x, y, w, h = rect
+    return {"left": x, "right": x + w, "top": y, "bottom": y + h}[side]
+
+
+def _facing_edges(rects: list[tuple]) -> dict:
+    """{side: {cut line in tenths of a point: [rects whose opposite edge lies on it]}}: the neighbours across
+    a side are looked up, not searched for among every piece of the page."""
+    opposite = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
+    facing: dict = {side: {} for side in SIDES}
+    for j, rect in enumerate(rects):
+        for side in SIDES:
+            facing[side].setdefault(round(_line(rect, opposite[side]) * 10), []).append(j)
+    return facing
 
 
 PAPER = (1.0, 1.0, 1.0)
