@@ -181,24 +181,43 @@ def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, 
     by a clip: the page's clips stay one per face, as the duplex checks read them."""
     if not any(room[:4]):
         return
-    bands = edge_bands(art, shape, bleed)
-    left, top, right, bottom = room[:4]
-    box = (x + bleed - left, y + bleed - top, x + bleed + shape.w + right, y + bleed + shape.h + bottom)
     cr.save()
-    for colour, quad, _ in bands:
-        points = [(x + art.width - px, y + art.height - py) if turned else (x + px, y + py) for px, py in quad]
-        points = clip_to_box(points, box)
-        for plane in room.apart:
-            points = clip_to_half_plane(points, plane)
-        if len(points) < 3:
-            continue
+    for colour, points in _cut_bands(art, shape, bleed, turned, room, x, y):
         cr.set_source_rgb(*colour)
-        cr.move_to(*points[0])
-        for point in points[1:]:
-            cr.line_to(*point)
+        cr.move_to(x + points[0][0], y + points[0][1])
+        for px, py in points[1:]:
+            cr.line_to(x + px, y + py)
         cr.close_path()
         cr.fill()
     cr.restore()
+
+
+_cuts: dict = {}    # (id(art), turned, room in the slot's frame) -> the bands cut: a sheet's like slots share one
+
+
+def _cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: float) -> list[tuple]:
+    """[(colour, polygon)] of the face's bands cut to its room, in the slot's own frame (x, y at the origin):
+    worked out once for each face and room (a sheet of hex tiles repeats a few faces in a few rooms, and a
+    hex's bands are many: cutting them was most of a tile sheet's drawing)."""
+    planes = tuple((nx, ny, round(c - nx * x - ny * y, 4)) for nx, ny, c in room.apart)
+    key = (id(art), turned, tuple(round(v, 4) for v in room[:4]), planes)
+    found = _cuts.get(key)
+    if found is not None and found[0]() is art:
+        return found[1]
+    if len(_cuts) > 16384:
+        _cuts.clear()
+    left, top, right, bottom = room[:4]
+    box = (bleed - left, bleed - top, bleed + shape.w + right, bleed + shape.h + bottom)
+    cut = []
+    for colour, quad, _ in edge_bands(art, shape, bleed):
+        points = [(art.width - px, art.height - py) if turned else (px, py) for px, py in quad]
+        points = clip_to_box(points, box)
+        for plane in planes:
+            points = clip_to_half_plane(points, plane)
+        if len(points) >= 3:
+            cut.append((colour, points))
+    _cuts[key] = (weakref.ref(art), cut)
+    return cut
 
 
 def clip_to_box(points: list[tuple], box: tuple) -> list[tuple]:
