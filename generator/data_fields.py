@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from pnpgen.components.columns import COLUMN, COLUMN_TYPES, Anything, column_spec
-from pnpgen.problems import Problems, display_path
+from pnpgen.problems import Problems
 from pnpgen.schema import INVALID, Bool, Choice, Field, Int, ListOf, MapOf, Nullable, Record, Str, Where, optional
 from pnpgen.yamlio import LocatedDict
 

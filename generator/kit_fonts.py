@@ -63,7 +63,7 @@ def load_kit_fonts(root: Path, problems: Problems) -> tuple:
     for name in names:
         path = folder / name
         if path.suffix.lower() in SKIPPED:
-            problems.warn(path, 0, "", f"not read: pnpgen uses only .ttf and .otf fonts (TrueType or OpenType)")
+            problems.warn(path, 0, "", "not read: pnpgen uses only .ttf and .otf fonts (TrueType or OpenType)")
         if path.suffix.lower() not in SUFFIXES:
             continue   # a licence, a folder, anything else: never opened, never shown to fontconfig
         font = _read_font(path, root, problems)

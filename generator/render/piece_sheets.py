@@ -8,8 +8,9 @@ import math
 from pnpgen.fonts import FAMILY
 from pnpgen.i18n.translator import core_words
 from pnpgen.layout.sheets import CROP_GAP, SheetPage, mark_bounds
-from pnpgen.render.home_bleed import HOME_BLEED, paint_bleed, slot_allowances
 from pnpgen.lengths import pt_from_mm
+from pnpgen.render.art import Art
+from pnpgen.render.home_bleed import HOME_BLEED, paint_bleed, slot_allowances
 
 CUT_GREY = (0.1, 0.1, 0.1)   # a near-black core ...
 CUT_WIDTH = 0.3              # points: thin enough to vanish under a blade, visible enough to follow
