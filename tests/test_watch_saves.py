@@ -20,7 +20,30 @@ from pnpgen import watch
 WAIT_S = 5.0   # a save not built within this is lost (a build here takes well under 0.1 s)
 
 
-class Session:
+def within_wait(seen) -> bool:
+    """Whether seen() comes true within WAIT_S (polled every 5 ms)."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        if seen():
+            return True
+        time.sleep(0.005)
+    return False
+
+
+class WatchThread:
+    """A watcher run on its own thread for a `with` block (self.thread, self.stop), ended and joined after."""
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join(timeout=10)
+        assert not self.thread.is_alive()
+
+
+class Session(WatchThread):
     """`watch.watch` in a thread over a folder holding `value.txt`; `built` lists what each build read."""
 
     def __init__(self, folder: Path, first_build_s: float = 0.0, build_s: float = 0.03):
@@ -48,21 +71,7 @@ class Session:
         self.file.write_text(value)
 
     def wait_built(self, value: str) -> bool:
-        deadline = time.monotonic() + WAIT_S
-        while time.monotonic() < deadline:
-            if self.built and self.built[-1] == value and self.file.read_text() == value:
-                return True
-            time.sleep(0.005)
-        return False
-
-    def __enter__(self) -> "Session":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop.set()
-        self.thread.join(timeout=10)
-        assert not self.thread.is_alive()
+        return within_wait(lambda: self.built and self.built[-1] == value and self.file.read_text() == value)
 
 
 def test_a_save_during_the_first_build_is_built(tmp_path):
@@ -109,7 +118,7 @@ def test_a_touch_that_changes_nothing_builds_nothing_again(tmp_path):
 
 # The same through the studio (issue 35): each save reaches what the page shows -----------------------------
 
-class StudioSession:
+class StudioSession(WatchThread):
     """`pnpgen serve`'s session without its server: the real watcher, kit loading and list of pieces of the
     blank kit; stand-ins for drawing their pictures and for the build of the files (the first one slow, as a
     first build is). `shown()` reads the view the page reads from /view.json."""
@@ -147,22 +156,10 @@ class StudioSession:
 
     def shown(self, *titles: str) -> bool:
         """Within WAIT_S, a built view whose cards carry every one of `titles`."""
-        deadline = time.monotonic() + WAIT_S
-        while time.monotonic() < deadline:
+        def seen() -> bool:
             view = self.state.snapshot()
-            if view["status"] == "built" and set(titles) <= {p["label"] for p in view["pieces"]}:
-                return True
-            time.sleep(0.005)
-        return False
-
-    def __enter__(self) -> "StudioSession":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop.set()
-        self.thread.join(timeout=10)
-        assert not self.thread.is_alive()
+            return view["status"] == "built" and set(titles) <= {p["label"] for p in view["pieces"]}
+        return within_wait(seen)
 
 
 def test_saves_at_random_moments_each_reach_the_studios_page(tmp_path, monkeypatch):
