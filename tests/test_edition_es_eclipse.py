@@ -10,11 +10,11 @@ import json
 import re
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 from babel.messages.pofile import read_po
 
 from pnpgen.cli import main
+from tests.edition_helpers import printed, read_pdfs
 
 KIT = Path(__file__).resolve().parent.parent / "data" / "eclipse"
 CATALOGUE = KIT / "locale" / "es.po"
@@ -38,24 +38,6 @@ def editions(tmp_path_factory) -> dict:
 @pytest.fixture(scope="module")
 def pdfs(editions) -> dict:
     return {language: read_pdfs(folder) for language, folder in editions.items()}
-
-
-def read_pdfs(folder: Path) -> dict:
-    """{PDF: {"sizes": [(w, h) in points], "text": every page's text, whitespace made single spaces}}."""
-    found = {}
-    for path in sorted(folder.rglob("*.pdf")):
-        document = pdfium.PdfDocument(str(path))
-        found[path.relative_to(folder).as_posix()] = {
-            "sizes": [[round(v, 2) for v in page.get_size()] for page in document],
-            "text": " ".join(" ".join(page.get_textpage().get_text_range() for page in document).split())}
-    return found
-
-
-def printed(msgid: str) -> str:
-    """The words of a source string as a PDF shows them: up to its first placeholder, without markup."""
-    words = re.split(r"\{\{|\{%|\{[a-z]|%\(|%s", msgid)[0]
-    words = re.sub(r"<[^>]+>|\*\*|\*", "", words)
-    return " ".join(words.split()).rstrip(" :(")
 
 
 def test_same_files_page_counts_and_sizes(pdfs):

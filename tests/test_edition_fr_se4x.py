@@ -10,11 +10,11 @@ import json
 import re
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 from babel.messages.pofile import read_po
 
 from pnpgen.cli import main
+from tests.edition_helpers import printed, read_pdfs
 from tests.conftest import DEFAULT_KIT_DIR
 
 GOLDEN = Path(__file__).parent / "golden" / "space-empires-4x"
@@ -41,24 +41,6 @@ def french(tmp_path_factory) -> Path:
 def english() -> dict:
     return {"text": json.loads((GOLDEN / "text.json").read_text(encoding="utf-8")),
             "manifest": json.loads((GOLDEN / "manifest.json").read_text(encoding="utf-8"))}
-
-
-def read_pdfs(folder: Path) -> dict:
-    """{PDF: {"sizes": [(w, h) in points], "text": every page's text, whitespace made single spaces}}."""
-    found = {}
-    for path in sorted(folder.rglob("*.pdf")):
-        document = pdfium.PdfDocument(str(path))
-        found[path.relative_to(folder).as_posix()] = {
-            "sizes": [[round(v, 2) for v in page.get_size()] for page in document],
-            "text": " ".join(" ".join(page.get_textpage().get_text_range() for page in document).split())}
-    return found
-
-
-def printed(msgid: str) -> str:
-    """The words of a source string as a PDF shows them: up to its first placeholder, without markup."""
-    words = re.split(r"\{\{|\{%|\{[a-z]|%\(", msgid)[0]
-    words = re.sub(r"<[^>]+>|\*\*|\*", "", words)
-    return " ".join(words.split()).rstrip(" :(")
 
 
 def test_same_files_page_counts_and_sizes(french, english):
