@@ -24,7 +24,7 @@ def paper_of_files(kit_out: Path) -> dict[str, str]:
     the files alone)."""
     manifest = read_manifest(kit_out)
     duplex = (manifest.get("options") or {}).get("duplex") or "long"
-    return {path: (f"{_describe(entry, part, backs)}; {sides}{shared_said(entry)}" if entry else sides)
+    return {path: (f"{_describe(entry, part, backs)}; {sides}{shared_said(entry)}{extra_said(entry)}" if entry else sides)
             for path, entry, part, backs, sides in _printed_files(manifest, duplex)}
 
 
@@ -40,6 +40,15 @@ def shared_said(entry: dict) -> str:
         words += "; also holds the last pieces of {files}".format(
             files=", ".join(f"{h.get('file')} ({h.get('pieces')})" for h in holds if isinstance(h, dict)))
     return words
+
+
+def extra_said(entry: dict) -> str:
+    """Tiles that took more sheets than the paper alone needs (pnpgen.maps.tiling: the fewest that keep every
+    text whole on one tile) say so, and why."""
+    extra = entry.get("extra_sheets")
+    if not isinstance(extra, int) or extra <= 0:
+        return ""
+    return f"; {extra} sheet{'s' if extra > 1 else ''} more than the paper alone needs, so that no seam cuts a text"
 
 
 def printing_of_parts(parts: dict, duplex: str) -> dict[str, str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import pt_from_mm
-from pnpgen.maps.files import STEP_LEADING, wrapped_steps
+from pnpgen.maps.files import STEP_LEADING, extra_entry, wrapped_steps
 from pnpgen.maps.seams import crossings, text_blocks
 from pnpgen.maps.tiling import MARK_ARM, assembly_steps, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
@@ -53,18 +53,20 @@ def write_poster(ctx, name: str, title: str, art) -> dict:
 
 
 def write_tiles(ctx, name: str, title: str, art, arts) -> tuple[dict, list[str]]:
-    """The assembly page and the tiles, every seam moved clear of the board's text (as its art drew it) where
-    the tile before leaves room without taking more sheets, else to where it cuts the fewest; returns the file's entry (with `seams_cut`, the texts a seam still
-    cuts, located) and what the build log says of them. A board is a designer's free page: one with text all
-    across it (Eclipse's A3 player board) or a title wider than a tile (SE4's galaxy: clearing it took 9
-    sheets instead of 6) is better printed as its poster, so this is a note, not a warning that --strict
-    would fail; a hex map's seams always find a place, and cutting its text is an error (pnpgen.maps.files)."""
+    """The assembly page and the tiles, every seam clear of the board's text (as its art drew it) in the fewest
+    sheets that allow it (pnpgen.maps.tiling; `extra_sheets` in the entry when that is more than the paper
+    alone needs); returns the file's entry (with `seams_cut`, the texts a seam still cuts, located: a text
+    wider than any tile) and what the build log says of them. A board is a designer's free page, better
+    printed as its poster when a text is that wide, so this is a note, not a warning that --strict would
+    fail."""
     from pnpgen.render.pdf import PdfDocument
     blocks = text_blocks(art.texts)
     plan = plan_tiles(art.width, art.height, ctx.paper, tuple(b for b, _ in blocks), spend_paper=False)
     found = crossings(plan, blocks)
     notes = [f"{title}: {ctx.paper} tiles: {len(found)} text(s) cross a tile seam (print the poster, or leave "
              f"the board a clear band for the seam), first: {found[0]}"] if found else []
+    notes += [f"{title}: {ctx.paper} tiles: {plan.extra_sheets} sheet(s) more than the paper alone needs, so "
+              f"that no seam cuts a text"] if plan.extra_sheets else []
     rel = f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{title} ({plan.paper} tiles)", *plan.page)
     _assembly(ctx, doc, title, art, plan, arts)
@@ -167,4 +169,4 @@ def _tiles_entry(rel: str, plan) -> dict:
     tiles = [{"page": t.page + 1, "label": t.label, "region_pt": [round(v, 2) for v in (t.source.x, t.source.y, t.source.w, t.source.h)],
               "neighbours": t.neighbours} for t in plan.tiles]
     return {"path": rel, "pages": plan.count + 1, "paper": plan.paper, "page_size": list(plan.page),
-            "landscape": plan.landscape, "tiles": tiles}
+            "landscape": plan.landscape, "tiles": tiles} | extra_entry(plan)

@@ -77,6 +77,9 @@ def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, arts: ArtCache,
     plan, cut = plan_map_tiles(board, art, ctx.paper)
     for found in cut:
         ctx.log(f"maps: a tile seam cuts text: {found}")
+    if plan.extra_sheets:
+        ctx.log(f"maps: {hexmap.id}: {plan.extra_sheets} {ctx.paper} sheet(s) more than the paper alone needs, "
+                f"so that no seam cuts a text")
     poster = write_poster(ctx, board, art)
     tiles, pages = write_tiles(ctx, board, art, plan, arts)
     entry = {"files": [poster, tiles],
@@ -90,12 +93,11 @@ def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, arts: ArtCache,
 
 
 def plan_map_tiles(board: Board, art, paper: str) -> tuple[TilePlan, list[str]]:
-    """The tiles, every seam clear of the map's text blocks and legend entries (as the art drew them) within
-    the room the paper leaves (no sheet more, and a translation prints on the sheets the English does), and
-    each block a seam still cuts, located. A grid's vertical seam runs through every row of tiles, so a title
-    at the top and a legend entry at the bottom that overlap across (the French duel-large map on Letter:
-    its subtitle ends at 544 pt, its second legend entry starts at 529 pt) leave no clear place: the seam
-    then cuts the fewest, and the manifest and the build log name them rather than failing a translation."""
+    """The tiles, every seam clear of the map's text blocks and legend entries (as the art drew them), in the
+    fewest sheets that allow it (pnpgen.maps.tiling: a straight grid in the sheets the paper alone needs where
+    it can, else staggered rows, else more tiles, counted in the plan's extra_sheets), and each block a seam
+    still cuts, located (a text wider than any tile): the manifest and the build log name them rather than
+    failing a translation."""
     blocks = text_blocks(art.texts, [(b.x, b.y, b.x + b.w, b.y + b.h) for b, _ in board.legend])
     plan = plan_tiles(board.width, board.height, paper, tuple(box for box, _ in blocks), spend_paper=False)
     where = f"{display_path(board.hexmap.file)}: map {board.hexmap.id}: {paper} tiles"
@@ -154,8 +156,14 @@ def write_tiles(ctx, board: Board, art, plan: TilePlan, arts: ArtCache) -> tuple
     pages += [_tile_entry(board, tile) for tile in plan.tiles]
     doc.close()
     entry = {"path": rel, "pages": doc.pages, "paper": plan.paper, "page_size": list(plan.page),
-             "landscape": plan.landscape}
+             "landscape": plan.landscape} | extra_entry(plan)
     return entry, pages
+
+
+def extra_entry(plan: TilePlan) -> dict:
+    """The tiles file's `extra_sheets` (said in the build's summary, pnpgen.paper_use) when keeping every text
+    whole took tiles beyond what the paper alone needs; nothing otherwise."""
+    return {"extra_sheets": plan.extra_sheets} if plan.extra_sheets else {}
 
 
 def _title(kit, board: Board) -> str:

@@ -27,10 +27,16 @@ def tile_svg(kit, plan: TilePlan, tile, title: str) -> str:
         # the scale check, centred in the band under the map (the corner ticks and GLUE labels keep to the sides)
         "scale_at": ((plan.page[0] - SCALE_WIDTH) / 2, plan.page[1] - PRINTABLE_MARGIN - 5),
         "trimmed": " and ".join(s for s in ("left", "top") if s in sides),
-        "glued_over": core_words(" and ").join(sides[s] for s in ("left", "top") if s in sides),
-        "covered_by": core_words(" and ").join(sides[s] for s in ("right", "bottom") if s in sides),
+        "glued_over": core_words(" and ").join(_labels(sides, ("left", "top"))),
+        "covered_by": core_words(" and ").join(_labels(sides, ("right", "bottom"))),
     }
     return render_template(kit.root, "map-tile", context, needed_by=f"tile {tile.label}")
+
+
+def _labels(sides: dict, which: tuple) -> list[str]:
+    """The neighbours' labels on those sides, in order (a side of a staggered row may meet two tiles)."""
+    return [label for side in which if side in sides
+            for label in ([sides[side]] if isinstance(sides[side], str) else sides[side])]
 
 
 def draw_tile_pages(ctx, doc, plan: TilePlan, art, arts: ArtCache, title: str) -> None:

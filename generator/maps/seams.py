@@ -30,20 +30,36 @@ def text_blocks(texts, swatches=()) -> list[tuple[tuple, str]]:
 
 
 def crossings(plan, blocks) -> list[str]:
-    """A finding for each block a seam of `plan` cuts: the text, where it sits and which seam, in map points."""
-    (xs, ys), found = plan.seams, []
+    """A finding for each block a seam of `plan` cuts: the text, where it sits and which seam, in map points.
+    A row's vertical seams cut only what that row keeps in view (staggered rows have their own)."""
+    (_, ys), found = plan.seams, []
+    rows = list(zip((0.0, *ys), (*ys, float("inf"))))
     for box, text in blocks:
         x0, y0, x1, y1 = box
-        for index, x in enumerate(xs, 1):
-            if x0 < x < x1:
-                found.append(f"text {_short(text)!r} at ({x0:.0f}, {y0:.0f})-({x1:.0f}, {y1:.0f}) pt crosses the "
-                             f"seam between tile columns {index} and {index + 1} (x = {x:.1f} pt)")
+        for row, xs in enumerate(plan.row_seams or (plan.seams[0],) * len(rows)):
+            if y1 <= rows[row][0] or y0 >= rows[row][1]:
+                continue
+            for index, x in enumerate(xs, 1):
+                if x0 < x < x1:
+                    where = f"tile columns {index} and {index + 1}" + (f" of row {chr(ord('A') + row)}"
+                                                                         if _staggered(plan) else "")
+                    found.append(f"text {_short(text)!r} at ({x0:.0f}, {y0:.0f})-({x1:.0f}, {y1:.0f}) pt crosses the "
+                                 f"seam between {where} (x = {x:.1f} pt)")
         for index, y in enumerate(ys):
             if y0 < y < y1:
-                rows = f"{chr(ord('A') + index)} and {chr(ord('B') + index)}"
+                rows_named = f"{chr(ord('A') + index)} and {chr(ord('B') + index)}"
                 found.append(f"text {_short(text)!r} at ({x0:.0f}, {y0:.0f})-({x1:.0f}, {y1:.0f}) pt crosses the "
-                             f"seam between tile rows {rows} (y = {y:.1f} pt)")
-    return found
+                             f"seam between tile rows {rows_named} (y = {y:.1f} pt)")
+    return _unique(found)
+
+
+def _staggered(plan) -> bool:
+    return len(set(plan.row_seams)) > 1
+
+
+def _unique(found: list[str]) -> list[str]:
+    """Each finding once: a block in two rows' view (beside the seam between them) meets the same seam once."""
+    return list(dict.fromkeys(found))
 
 
 def _short(text: str) -> str:

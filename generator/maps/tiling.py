@@ -61,6 +61,8 @@ class TilePlan:
     rows: int
     tiles: tuple[Tile, ...]
     seams: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())   # x of each vertical, y of each horizontal seam
+    row_seams: tuple[tuple[float, ...], ...] = ()   # x of each vertical seam, row by row (staggered rows differ)
+    extra_sheets: int = 0  # tiles beyond what the paper alone needs, spent to keep every text whole
 
     @property
     def count(self) -> int:
@@ -116,23 +118,58 @@ def content_box(page: tuple[float, float]) -> Rect:
 
 def plan_tiles(width: float, height: float, paper: str, keep: tuple[Box, ...] = (),
                spend_paper: bool = True) -> TilePlan:
-    """Tiles for a `width` x `height` map on `paper`, portrait or landscape: the one whose seams cut no box of
-    `keep` (map points), then the one taking fewer pages. A seam moves back off a box where the tile before
-    leaves room, which may add a tile; with `spend_paper` False, only within the room the last tile leaves,
-    so the page count stays what the paper alone needs (a seam may then cut a box)."""
-    xs = [(x0 - SEAM_CLEAR, x1 + SEAM_CLEAR) for x0, _, x1, _ in keep]
-    ys = [(y0 - SEAM_CLEAR, y1 + SEAM_CLEAR) for _, y0, _, y1 in keep]
+    """Tiles for a `width` x `height` map on `paper`, portrait or landscape, whose seams cut no box of `keep`
+    (map points) in the fewest pages. First a grid whose vertical seams run straight through every row (with
+    `spend_paper` False, seams move back only within the room the last tile leaves, so the page count is what
+    the paper alone needs); where that cuts a box, staggered rows (each row's vertical seams placed for the
+    boxes in that row alone, as bricks: the rows are joined first, then to each other), which may take more
+    tiles: the fewest that cut nothing, counted in `extra_sheets`. Where nothing clears every box, the grid
+    that cuts the fewest (pnpgen.maps.seams.crossings names them)."""
     options = []
+    for clear in (SEAM_CLEAR, 0.0):   # a seam that only grazes a box's 1 mm margin beats a sheet more
+        options += _options(width, height, paper, keep, clear, spend_paper)
+    order = (lambda o: o[:5]) if spend_paper else (lambda o: (o[0] > 0, o[1], o[2], o[0], o[3], o[4]))
+    *_, landscape, page, box, cols, rows = min(options, key=order)
+    tiles = _tiles(cols, rows, (width, height), box)
+    least = min(len(seam_starts(width, b.w, ())[0]) * len(seam_starts(height, b.h, ())[0])
+                for b in (content_box(paper_size(paper, land)) for land in (False, True)))
+    return TilePlan(paper, landscape, page, box, max(map(len, cols)), len(rows), tiles,
+                    (tuple(cols[0][1:]), tuple(rows[1:])), tuple(tuple(c[1:]) for c in cols), len(tiles) - least)
+
+
+def _options(width: float, height: float, paper: str, keep: tuple, clear: float, spend_paper: bool) -> list:
+    """(cuts, pages, margin rank, kind rank, landscape, page, box, each row's tile starts, row starts) of each
+    plan that keeps `clear` points between a seam and a box: the straight grid and, where it cuts, staggered rows."""
+    xs = [(x0 - clear, x1 + clear, y0, y1) for x0, y0, x1, y1 in keep]
+    ys = [(y0 - clear, y1 + clear) for _, y0, _, y1 in keep]
+    rank, options = int(clear < SEAM_CLEAR), []
     for landscape in (False, True):
         page = paper_size(paper, landscape)
         box = content_box(page)
         slack_x, slack_y = (_slack(width, box.w), _slack(height, box.h)) if not spend_paper else (math.inf,) * 2
-        (cols, cut_x), (rows, cut_y) = seam_starts(width, box.w, xs, slack=slack_x), seam_starts(height, box.h, ys, slack=slack_y)
-        options.append((cut_x + cut_y, len(cols) * len(rows), landscape, page, box, cols, rows))
-    order = (lambda o: o[:3]) if spend_paper else (lambda o: (o[1], o[0], o[2]))   # fewer cuts, or pages, first
-    *_, landscape, page, box, cols, rows = min(options, key=order)
-    tiles = tuple(_tile((cols, rows), (width, height), box, r, c) for r in range(len(rows)) for c in range(len(cols)))
-    return TilePlan(paper, landscape, page, box, len(cols), len(rows), tiles, (tuple(cols[1:]), tuple(rows[1:])))
+        (cols, cut_x), (rows, cut_y) = (seam_starts(width, box.w, [s[:2] for s in xs], slack=slack_x),
+                                        seam_starts(height, box.h, ys, slack=slack_y))
+        options.append((cut_x + cut_y, len(cols) * len(rows), rank, 0, landscape, page, box, [cols] * len(rows), rows))
+        if cut_x + cut_y:
+            options += [o[:2] + (rank,) + o[2:] for o in _staggered(width, height, box, xs, ys, landscape, page)]
+    return options
+
+
+def _staggered(width: float, height: float, box: Rect, xs: list, ys: list, landscape: bool, page) -> list:
+    """The staggered option (cuts, pages, rank, ...) for one orientation: rows where the paper alone puts
+    them (else as far on as the boxes let them), each row's vertical seams clear of the boxes that row keeps
+    in view; none when a box cuts anyway."""
+    options = []
+    for slack in (_slack(height, box.h), math.inf):
+        rows, cut = seam_starts(height, box.h, ys, slack=slack)
+        if cut:
+            continue
+        ends = rows[1:] + [height]
+        cols = [seam_starts(width, box.w, [(a, b) for a, b, y0, y1 in xs if y0 < end and y1 > start])
+                for start, end in zip(rows, ends)]
+        if not any(cut for _, cut in cols):
+            options.append((0, sum(len(c) for c, _ in cols), 1, landscape, page, box, [c for c, _ in cols], rows))
+    return options
 
 
 def _slack(length: float, window: float) -> float:
@@ -145,8 +182,31 @@ def tile_label(row: int, col: int) -> str:
     return f"{chr(ord('A') + row)}{col + 1}"
 
 
-def _tile(starts: tuple, size: tuple, box: Rect, row: int, col: int) -> Tile:
-    """The tile at (row, col): its map from its own seam to the next seam plus the overlap (or the map's end)."""
+def _tiles(cols: list, rows: list, size: tuple, box: Rect) -> tuple[Tile, ...]:
+    """Every tile, row by row (each row with its own vertical seams), numbered in reading order; the ticks of
+    a horizontal seam sit at the thirds of what a tile shares with each tile across it, so both halves meet."""
+    width, height = size
+    kept = [[(xs[c], xs[c + 1] if c + 1 < len(xs) else width) for c in range(len(xs))] for xs in cols]
+    tiles, page = [], 1
+    for r, xs in enumerate(cols):
+        for c in range(len(xs)):
+            above = [k for k in (kept[r - 1] if r else []) if _shared(k, kept[r][c])]
+            below = [k for k in (kept[r + 1] if r + 1 < len(rows) else []) if _shared(k, kept[r][c])]
+            tiles.append(_tile((xs, rows), size, box, r, c, page, (above, below), cols))
+            page += 1
+    return tuple(tiles)
+
+
+def _shared(a: tuple, b: tuple) -> tuple | None:
+    """The part of the map two kept ranges (start, end) share along a seam; None when they only touch."""
+    start, end = max(a[0], b[0]), min(a[1], b[1])
+    return (start, end) if end > start + 1e-6 else None
+
+
+def _tile(starts: tuple, size: tuple, box: Rect, row: int, col: int, page: int = 0,
+          across: tuple = ([], []), cols: list | None = None) -> Tile:
+    """The tile at (row, col): its map from its own seam to the next seam plus the overlap (or the map's end);
+    `across`: the kept ranges of the tiles above and below it that it meets (staggered rows meet several)."""
     (xs, ys), (width, height) = starts, size
     sx, sy = xs[col], ys[row]
     ex = xs[col + 1] + OVERLAP if col + 1 < len(xs) else width
@@ -154,12 +214,18 @@ def _tile(starts: tuple, size: tuple, box: Rect, row: int, col: int) -> Tile:
     source = Rect(sx, sy, ex - sx, ey - sy)
     clip = Rect(box.x, box.y, source.w, source.h)
     sides = {"left": col > 0, "right": col < len(xs) - 1, "top": row > 0, "bottom": row < len(ys) - 1}
-    steps = {"left": (0, -1), "right": (0, 1), "top": (-1, 0), "bottom": (1, 0)}
-    neighbours = {s: tile_label(row + steps[s][0], col + steps[s][1]) for s, has in sides.items() if has}
     kept = (sx, sy, xs[col + 1] if sides["right"] else ex, ys[row + 1] if sides["bottom"] else ey)
-    return Tile(label=tile_label(row, col), row=row, col=col, page=row * len(xs) + col + 1, source=source,
+    neighbours = {"left": tile_label(row, col - 1), "right": tile_label(row, col + 1)}
+    for side, step, ranges in (("top", -1, across[0]), ("bottom", 1, across[1])):
+        row_xs = (cols or [xs] * len(ys))[row + step] if sides[side] else []
+        labels = [tile_label(row + step, c) for c in range(len(row_xs))
+                  if _shared((row_xs[c], row_xs[c + 1] if c + 1 < len(row_xs) else width), kept[::2])]
+        neighbours[side] = labels[0] if len(labels) == 1 else labels
+    neighbours = {s: neighbours[s] for s in ("left", "right", "top", "bottom") if sides[s]}
+    shared = [[_shared(k, kept[::2]) for k in ranges] or [kept[::2]] for ranges in across]
+    return Tile(label=tile_label(row, col), row=row, col=col, page=page or row * len(xs) + col + 1, source=source,
                 at=(box.x - sx, box.y - sy), clip=clip, trims=_trims(clip, sides), glue=_glue(clip, sides),
-                crops=_crops(clip, sides), neighbours=neighbours, ticks=_ticks(clip, kept, source, sides))
+                crops=_crops(clip, sides), neighbours=neighbours, ticks=_ticks(clip, kept, source, sides, shared))
 
 
 def _trims(clip: Rect, sides: dict) -> tuple[Line, ...]:
@@ -195,24 +261,27 @@ def _crops(clip: Rect, sides: dict) -> tuple[Line, ...]:
     return tuple(ticks)
 
 
-def _ticks(clip: Rect, kept: Box, source: Rect, sides: dict) -> tuple[Line, ...]:
+def _ticks(clip: Rect, kept: Box, source: Rect, sides: dict, shared: list | None = None) -> tuple[Line, ...]:
     """Two ticks per seam side, at a third and two thirds of the map both tiles keep along it, so the ticks of
     two neighbours line up (they share the seam's map): on the covered tile each runs from the seam across
     its GLUE strip; on the cut tile, through the margin its cut takes off, up to its dashed edge. Nothing
-    of them stays on the assembled map."""
+    of them stays on the assembled map. `shared`: the ranges along its top and its bottom seam that it shares
+    with each tile across (its whole kept width where the rows are not staggered)."""
     dx, dy = clip.x - source.x, clip.y - source.y
+    above, below = shared or ([kept[::2]], [kept[::2]])
     across_x = [y + dy for y in _thirds(kept[1], kept[3])]
-    across_y = [x + dx for x in _thirds(kept[0], kept[2])]
+    along_top = [x + dx for a, b in above for x in _thirds(a, b)]
+    along_bottom = [x + dx for a, b in below for x in _thirds(a, b)]
     ticks = []
     seam_x, seam_y, gap = kept[2] + dx, kept[3] + dy, TICK_CLEAR
     if sides["right"]:
         ticks += [(seam_x + gap, y, seam_x + MARK_ARM, y) for y in across_x]
     if sides["bottom"]:
-        ticks += [(x, seam_y + gap, x, seam_y + MARK_ARM) for x in across_y]
+        ticks += [(x, seam_y + gap, x, seam_y + MARK_ARM) for x in along_bottom]
     if sides["left"]:
         ticks += [(clip.x - MARK_GAP + 1, y, clip.x - gap, y) for y in across_x]
     if sides["top"]:
-        ticks += [(x, clip.y - MARK_GAP + 1, x, clip.y - gap) for x in across_y]
+        ticks += [(x, clip.y - MARK_GAP + 1, x, clip.y - gap) for x in along_top]
     return tuple(ticks)
 
 
