@@ -60,9 +60,7 @@ def write_tiles(ctx, name: str, title: str, art, arts) -> tuple[dict, list[str]]
     printed as its poster when a text is that wide, so this is a note, not a warning that --strict would
     fail."""
     from pnpgen.render.pdf import PdfDocument
-    blocks = text_blocks(art.texts)
-    plan = plan_tiles(art.width, art.height, ctx.paper, tuple(b for b, _ in blocks), spend_paper=False)
-    found = crossings(plan, blocks)
+    plan, found = plan_board_tiles(art, ctx.paper)
     notes = [f"{title}: {ctx.paper} tiles: {len(found)} text(s) cross a tile seam (print the poster, or leave "
              f"the board a clear band for the seam), first: {found[0]}"] if found else []
     notes += [f"{title}: {ctx.paper} tiles: {plan.extra_sheets} sheet(s) more than the paper alone needs, so "
@@ -73,6 +71,13 @@ def write_tiles(ctx, name: str, title: str, art, arts) -> tuple[dict, list[str]]
     draw_tile_pages(ctx, doc, plan, art, arts, title)
     doc.close()
     return _tiles_entry(rel, plan) | {"seams_cut": found}, notes
+
+
+def plan_board_tiles(art, paper: str) -> tuple:
+    """(the tiles of a board's art on `paper`, each text block a seam still cuts), as write_tiles prints them."""
+    blocks = text_blocks(art.texts)
+    plan = plan_tiles(art.width, art.height, paper, tuple(b for b, _ in blocks), spend_paper=False)
+    return plan, crossings(plan, blocks)
 
 
 def _assembly(ctx, doc, title: str, art, plan, arts) -> None:
