@@ -22,7 +22,8 @@ SCALE_WIDTH = 72 + 22 + pt_from_mm(25) + 30   # the 1 in bar and its label, the 
 def tile_svg(kit, plan: TilePlan, tile, title: str) -> str:
     sides = tile.neighbours
     context = svg_size(*plan.page) | {
-        "tile": tile, "title": title, "count": plan.count, "rows": plan.rows, "cols": plan.cols,
+        "tile": tile, "title": title, "count": plan.count, "rows": plan.rows,
+        "cols": sum(t.row == tile.row for t in plan.tiles),   # its own row's (staggered rows may differ)
         "label_at": (tile.clip.x, PRINTABLE_MARGIN + 18),
         # the scale check, centred in the band under the map (the corner ticks and GLUE labels keep to the sides)
         "scale_at": ((plan.page[0] - SCALE_WIDTH) / 2, plan.page[1] - PRINTABLE_MARGIN - 5),

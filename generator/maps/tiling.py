@@ -57,10 +57,10 @@ class TilePlan:
     landscape: bool
     page: tuple[float, float]
     content: Rect          # the largest map area one page can show, page points
-    cols: int
+    cols: int              # tiles in a row (the longest, where staggered rows differ)
     rows: int
     tiles: tuple[Tile, ...]
-    seams: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())   # x of each vertical, y of each horizontal seam
+    seams: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())   # x of each vertical (row A's), y of each horizontal seam
     row_seams: tuple[tuple[float, ...], ...] = ()   # x of each vertical seam, row by row (staggered rows differ)
     extra_sheets: int = 0  # tiles beyond what the paper alone needs, spent to keep every text whole
 
