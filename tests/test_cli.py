@@ -67,7 +67,8 @@ def test_unknown_part_is_a_usage_error(run_cli, tmp_path):
 
 
 def test_python_dash_m_and_console_script_both_run():
-    by_module = subprocess.run([sys.executable, "-m", "pnpgen", "validate"], capture_output=True, text=True)
+    """(--quick: what is proved is that `python -m pnpgen` runs; a full validate builds the whole kit.)"""
+    by_module = subprocess.run([sys.executable, "-m", "pnpgen", "validate", "--quick"], capture_output=True, text=True)
     assert by_module.returncode == 0, by_module.stderr
     assert "the data is valid" in by_module.stdout
     script = subprocess.run([sys.executable, "-c", "from pnpgen.cli import main; raise SystemExit(main(['list']))"],
