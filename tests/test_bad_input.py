@@ -3,17 +3,13 @@ import shutil
 
 import pytest
 
-from pnpgen.cli import main
-
 from tests.conftest import edit
 
 
 @pytest.fixture(scope="module")
-def good_output(tmp_path_factory):
-    """One full build of the default kit; each test starts from a copy of it (a full build takes seconds)."""
-    out = tmp_path_factory.mktemp("good")
-    assert main(["build", "--out", str(out), "--quiet"]) == 0
-    return out
+def good_output(default_kit_build):
+    """The session's full build of the default kit (its output folder); each test starts from a copy of it."""
+    return default_kit_build.parent
 
 
 def snapshot(out):

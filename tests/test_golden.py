@@ -50,16 +50,18 @@ def goldens() -> dict | None:
 
 
 @pytest.fixture(scope="module")
-def fresh(goldens, tmp_path_factory) -> dict | None:
-    """The default kit built once for this module (empty cache), read back like the goldens.
+def fresh(goldens, tmp_path_factory, request) -> dict | None:
+    """The default kit built fresh (empty output folder and cache), read back like the goldens: the session's
+    build (tests/conftest.py's default_kit_build: `pnpgen build --out EMPTY --quiet`, as `make golden` builds).
 
     PNPGEN_GOLDEN_DATA=FOLDER builds that kit folder instead: to check that a deliberate change to a copy
     of the kit makes these tests fail."""
     if goldens is None:
         return None  # nothing to compare with: no need to build
     data = os.environ.get("PNPGEN_GOLDEN_DATA")
-    out = golden.build(tmp_path_factory.mktemp("golden") / "out", Path(data) if data else None)
-    return golden.snapshot(out, Path(data) if data else golden.DEFAULT_KIT_DIR)
+    if not data:
+        return golden.snapshot(request.getfixturevalue("default_kit_build"), golden.DEFAULT_KIT_DIR)
+    return golden.snapshot(golden.build(tmp_path_factory.mktemp("golden") / "out", Path(data)), Path(data))
 
 
 _failures: list[Path] = []

@@ -46,9 +46,10 @@ def objects(saved, name):
 
 
 def check_deck(deck) -> list[tuple]:
-    """Every card of a DeckCustom points inside its sheet; returns (card, sheet image, cell box) per card."""
+    """Every card of a DeckCustom points inside its sheet; returns (card, sheet image, cell box) per card.
+    Each sheet is decoded once (decoding it per card took two thirds of a 75-card deck's test)."""
     assert deck["DeckIDs"] == [c["CardID"] for c in deck["ContainedObjects"]]
-    cells = []
+    cells, decoded = [], {}
     for card in deck["ContainedObjects"]:
         assert card["Name"] == "Card"
         key, index = divmod(card["CardID"], 100)
@@ -57,11 +58,11 @@ def check_deck(deck) -> list[tuple]:
         cols, rows = spec["NumWidth"], spec["NumHeight"]
         assert 2 <= cols <= MAX_COLS and 2 <= rows <= MAX_ROWS
         assert 0 <= index < cols * rows
-        sheet = image(spec["FaceURL"])
+        sheet = decoded.get(spec["FaceURL"]) or decoded.setdefault(spec["FaceURL"], image(spec["FaceURL"]))
         assert sheet.mode == "RGB" and max(sheet.size) <= MAX_SIDE
         assert sheet.width % cols == 0 and sheet.height % rows == 0
         cw, ch = sheet.width // cols, sheet.height // rows
-        back = image(spec["BackURL"])
+        back = decoded.get(spec["BackURL"]) or decoded.setdefault(spec["BackURL"], image(spec["BackURL"]))
         assert back.mode == "RGB" and max(back.size) <= MAX_SIDE
         assert back.size == (sheet.size if spec["UniqueBack"] else (cw, ch))
         cells.append((card, sheet, ((index % cols) * cw, (index // cols) * ch, (index % cols + 1) * cw,
