@@ -64,6 +64,18 @@ DOCUMENT = Record({
                                         "cover (default: none; the imposed copy's blank pages go at the end)"),
 }, "a document: {chapters, title, page, impose, cover, back_cover}")
 
+COVER_PIECE = Record({
+    "piece": Field(Str(r"[^.:\s][^:]*\.[^:]+", "a piece's ref TABLE.ROW, as a figure names it: sectors.001"),
+                   doc="the piece: its component table and row"),
+    "colour": optional(Str(r"[a-z0-9][a-z0-9_-]*", "a colour id"), None,
+                       "which colour's copy, for a piece printed in every colour (default: its first)"),
+    "side": optional(Choice(("front", "back")), "front", "the face shown"),
+    "scale": optional(Number(0.1, 4), 1.0, "its size on the cover, times its printed size (its smallest text must "
+                                           "still print at 6 pt)"),
+    "new_row": optional(Bool(), False, "start a new row of the picture with this piece (default: a row ends where "
+                                       "the next piece would not fit)"),
+}, "a piece on the cover: {piece, colour, side, scale, new_row}")
+
 COVER = Record({
     "art": optional(Choice(("hexes", "stars")), "hexes", "the front cover's picture, drawn from the kit's colours: "
                                                        "a drift of hexes over a starfield, or stars and a planet"),
@@ -74,7 +86,9 @@ COVER = Record({
     "time": optional(Str(), None, "how long a game takes, as the box says it: 60-120 minutes"),
     "version": optional(Str(), None, "the kit's edition or version, printed on the front cover"),
     "credits": optional(ListOf(Str()), [], "lines printed on the back cover: the game's designers, the kit's makers"),
-}, "a cover: {art, colours, sky, ages, time, version, credits}")
+    "pieces": optional(ListOf(COVER_PIECE), [], "the kit's own pieces laid on the front picture in rows, drawn as "
+                                                 "its sheets print them (default: none, the picture alone)"),
+}, "a cover: {art, colours, sky, ages, time, version, credits, pieces}")
 
 KIT_COUNT = Record({
     "rule": Field(Str(), doc="the rule's name"),
