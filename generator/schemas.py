@@ -40,6 +40,9 @@ NEUTRAL = Record({
 SHEET = Record({
     "paper": optional(Str(), None, "letter, a4, a3 or WIDTHxHEIGHT with a unit (default: the kit's paper)"),
     "gutter": optional(Length(0, 72, positive=False), None, "gap between pieces (default: 0 for square/rect, 2mm for circle/hex)"),
+    "row_gutter": optional(Length(0, 72, positive=False), None,
+                           "gap between rows, where it differs from the gap between columns (default: the gutter): "
+                           "pieces whose sides abut in a colour they share need no gap there to bleed"),
     "marks": optional(Choice(("lines", "crop", "outline")), None, "how cuts are shown"),
     "bleed": optional(Length(0, 10 * MM, positive=False), "0mm", "art printed past each piece's trim"),
     "nest": optional(Bool(), False, "hex tiles share edges"),
@@ -52,7 +55,7 @@ SHEET = Record({
                            "a print file that takes the pieces of this group's (and its per-colour files') "
                            "partly filled last sheet, packed after its own, where that saves a sheet (same "
                            "sides, paper and packed layout; docs/kit-format.md). Default: each file keeps its own"),
-}, "a sheet setting: {paper, gutter, marks, bleed, nest, layout, title, remainders}")
+}, "a sheet setting: {paper, gutter, row_gutter, marks, bleed, nest, layout, title, remainders}")
 
 DOCUMENT = Record({
     "chapters": Field(Str(), doc="a folder of Markdown chapters, or one .md file, inside the kit"),
