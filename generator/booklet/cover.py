@@ -75,12 +75,12 @@ def templates(doc, cover, frame_for) -> list[PageTemplate]:
     """The front and back cover page templates of `doc`: each draws its picture before the words flow in a
     frame below it (`frame_for(x, y, w, h, id)` makes the frame)."""
     w, h = doc.pagesize
-    art_bottom = h - EDGE - (h - 2 * EDGE) * FRONT_ART
+    art_bottom = front_box((w, h))[1]
     front = frame_for(doc.leftMargin, EDGE + 14, w - doc.leftMargin - doc.rightMargin, art_bottom - EDGE - 24,
                       "front-words")
     back = frame_for(doc.leftMargin, EDGE + 10, w - doc.leftMargin - doc.rightMargin, h - 2 * EDGE - BACK_ART - 24,
                      "back-words")
-    return [PageTemplate("cover", [front], onPage=lambda canvas, _: _front_art(canvas, (w, h), art_bottom, cover)),
+    return [PageTemplate("cover", [front], onPage=lambda canvas, _: _front_art(canvas, (w, h), cover)),
             PageTemplate("back", [back], onPage=lambda canvas, _: _back_art(canvas, (w, h), cover))]
 
 
@@ -133,7 +133,7 @@ def _styles() -> dict[str, ParagraphStyle]:
                                         leftIndent=0, bulletIndent=0)}
 
 
-def _front_art(canvas, page, art_bottom: float, cover) -> None:
+def _front_art(canvas, page, cover) -> None:
     box = front_box(page)
     _sky(canvas, box, cover, hexes=cover.art == "hexes")
     if cover.pieces:

@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from pnpgen.documents.piece_figures import find_piece
 from pnpgen.i18n.translator import core_words
 from pnpgen.problems import BuildError
 from pnpgen.shapes import Shape
@@ -74,7 +75,7 @@ def cover_pieces(kit, declared) -> tuple[CoverPiece, ...]:
     or a BuildError at its line naming the refs that exist."""
     out = []
     for number, entry in enumerate(declared):
-        piece = cover_piece(kit, entry)
+        piece = find_piece(kit, entry["piece"], entry.get("colour"))
         if piece is None:
             file, line = kit.locate("kit", f"cover.pieces[{number}].piece")
             colour = f" in colour {entry['colour']!r}" if entry.get("colour") else ""
@@ -88,11 +89,6 @@ def cover_pieces(kit, declared) -> tuple[CoverPiece, ...]:
         out.append(CoverPiece(piece.ref, piece.colour, entry["side"], shape, float(entry["scale"]), entry["new_row"]))
     return tuple(out)
 
-
-def cover_piece(kit, entry: dict):
-    """The first piece of the entry's ref (in its colour, where it names one), or None."""
-    return next((p for p in kit.component_pieces if p.ref == entry["piece"]
-                 and entry.get("colour") in (None, p.colour)), None)
 
 
 def inventory(kit) -> list[str]:

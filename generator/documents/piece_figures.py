@@ -41,14 +41,18 @@ COVER = "kit.yaml cover"   # the name of the front cover's figure: no directive 
 def cover_figure(kit, cover) -> Figure:
     """The pieces the cover shows (documents.cover_data.CoverPiece), one art each, drawn by the same
     templates as the sheets."""
-    from pnpgen.documents.cover_data import cover_piece
     from pnpgen.render.piece_faces import face_document
     arts = []
     for shown in cover.pieces:
-        piece = cover_piece(kit, {"piece": shown.ref, "colour": shown.colour})
+        piece = find_piece(kit, shown.ref, shown.colour)
         face = piece.back if shown.side == "back" else piece.front
         arts.append(Art(face_document(kit, face, shown.shape, 0, f"cover piece {piece.ref}"), piece.label, ""))
     return Figure(COVER, tuple(arts))
+
+
+def find_piece(kit, ref: str, colour: str | None = None):
+    """The first piece of `ref` (in `colour`, where one is given), or None."""
+    return next((p for p in kit.component_pieces if p.ref == ref and colour in (None, p.colour)), None)
 
 
 def caption_name(kit, piece) -> str:
