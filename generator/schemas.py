@@ -40,6 +40,9 @@ NEUTRAL = Record({
 SHEET = Record({
     "paper": optional(Str(), None, "letter, a4, a3 or WIDTHxHEIGHT with a unit (default: the kit's paper)"),
     "gutter": optional(Length(0, 72, positive=False), None, "gap between pieces (default: 0 for square/rect, 2mm for circle/hex)"),
+    "row_gutter": optional(Length(0, 72, positive=False), None,
+                           "gap between rows, where it differs from the gap between columns (default: the gutter): "
+                           "pieces whose sides abut in a colour they share need no gap there to bleed"),
     "marks": optional(Choice(("lines", "crop", "outline")), None, "how cuts are shown"),
     "bleed": optional(Length(0, 10 * MM, positive=False), "0mm", "art printed past each piece's trim"),
     "nest": optional(Bool(), False, "hex tiles share edges"),
@@ -52,7 +55,7 @@ SHEET = Record({
                            "a print file that takes the pieces of this group's (and its per-colour files') "
                            "partly filled last sheet, packed after its own, where that saves a sheet (same "
                            "sides, paper and packed layout; docs/kit-format.md). Default: each file keeps its own"),
-}, "a sheet setting: {paper, gutter, marks, bleed, nest, layout, title, remainders}")
+}, "a sheet setting: {paper, gutter, row_gutter, marks, bleed, nest, layout, title, remainders}")
 
 DOCUMENT = Record({
     "chapters": Field(Str(), doc="a folder of Markdown chapters, or one .md file, inside the kit"),
@@ -64,6 +67,18 @@ DOCUMENT = Record({
                                         "cover (default: none; the imposed copy's blank pages go at the end)"),
 }, "a document: {chapters, title, page, impose, cover, back_cover}")
 
+COVER_PIECE = Record({
+    "piece": Field(Str(r"[^.:\s][^:]*\.[^:]+", "a piece's ref TABLE.ROW, as a figure names it: sectors.001"),
+                   doc="the piece: its component table and row"),
+    "colour": optional(Str(r"[a-z0-9][a-z0-9_-]*", "a colour id"), None,
+                       "which colour's copy, for a piece printed in every colour (default: its first)"),
+    "side": optional(Choice(("front", "back")), "front", "the face shown"),
+    "scale": optional(Number(0.1, 4), 1.0, "its size on the cover, times its printed size (its smallest text must "
+                                           "still print at 6 pt)"),
+    "new_row": optional(Bool(), False, "start a new row of the picture with this piece (default: a row ends where "
+                                       "the next piece would not fit)"),
+}, "a piece on the cover: {piece, colour, side, scale, new_row}")
+
 COVER = Record({
     "art": optional(Choice(("hexes", "stars")), "hexes", "the front cover's picture, drawn from the kit's colours: "
                                                        "a drift of hexes over a starfield, or stars and a planet"),
@@ -74,7 +89,9 @@ COVER = Record({
     "time": optional(Str(), None, "how long a game takes, as the box says it: 60-120 minutes"),
     "version": optional(Str(), None, "the kit's edition or version, printed on the front cover"),
     "credits": optional(ListOf(Str()), [], "lines printed on the back cover: the game's designers, the kit's makers"),
-}, "a cover: {art, colours, sky, ages, time, version, credits}")
+    "pieces": optional(ListOf(COVER_PIECE), [], "the kit's own pieces laid on the front picture in rows, drawn as "
+                                                 "its sheets print them (default: none, the picture alone)"),
+}, "a cover: {art, colours, sky, ages, time, version, credits, pieces}")
 
 KIT_COUNT = Record({
     "rule": Field(Str(), doc="the rule's name"),

@@ -383,7 +383,7 @@ def test_the_designed_covers_say_the_kit_from_its_data(built, default_kit):
         assert words in front
     units = sum(1 for p in default_kit.component_pieces if p.ref.startswith("units."))
     for words in ("In this kit", f"{units} × Units", "How to print", "counters-<colour>.pdf",
-                  "booklet-imposed.pdf, double-sided", "Credits", "Jim Krohn"):
+                  "booklet-imposed.pdf, double-sided", "Credits", "Board Game Arena"):
         assert words in back
     pixels = document[0].render(scale=30 / 72).to_pil().convert("RGB")  # 30 dpi
     w, h = pixels.size

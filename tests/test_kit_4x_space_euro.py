@@ -481,7 +481,9 @@ def test_every_player_can_found_a_first_outpost(built):
     each player's first outpost on the board, as a marked kit ruling."""
     kit_out, _ = built
     booklet = booklet_text(kit_out)
-    setup = booklet[booklet.index("Settingup", booklet.index("Contents") + 20):booklet.index("Playingaturn", 400)]
+    start = booklet.index("Settingup", booklet.index("Contents") + 20)   # its line in the contents
+    listed = booklet.index("Playingaturn", start)                          # the next chapter's line there
+    setup = booklet[start:booklet.index("Playingaturn", listed + 1)]       # to the next chapter's heading
     first = next(r for r in kit_yaml("rules")["rulings"] if r["id"] == "first_outpost")
     assert squeeze(first["text"]) + f"(Kitruling{ruling_numbers()['first_outpost']}.)" in setup
     assert "firstOutpostaction" not in booklet and "withoutshipsthere" not in booklet

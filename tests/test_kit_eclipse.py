@@ -183,14 +183,15 @@ def test_paper_player_pieces_in_a_sixth_of_the_pages(built):
     assert not any(name.startswith("player-pieces-") for name in files)
     # small tables share sheets: five two-sided kinds of tile on two sheets (five before), four one-sided
     # kinds on three (four before); the whole kit's pieces on 23 sheets (43 before), the four information
-    # cards taking the second sheet of cards; the technology tiles' last sheet (33 of 96: 63 to a sheet with
-    # their 2 mm gutter) joins the tiles' second (kit.yaml sheets.technology.remainders): 22 sheets
+    # cards taking the second sheet of cards; the technology tiles' last sheet (26 of 96: 70 to a sheet, their
+    # 2 mm gutter narrowed where it would cost tiles, layout.gutter_fit) joins the tiles' second (kit.yaml
+    # sheets.technology.remainders): 22 sheets
     assert files["tiles.pdf"] == (4, 2) and files["tokens.pdf"] == (3, 3) and files["cards.pdf"] == (4, 2)
     assert files["technology.pdf"] == (2, 1)
     assert sum(pages for pages, _ in files.values()) == 41 and sum(s for _, s in files.values()) == 22
     shared = [p for p in built.manifest["parts"]["components"]["placements"] if p["file"] == "tiles.pdf"
               and p["group"] == "technology" and p["side"] == "front"]
-    assert len(shared) == 33 and {p["page"] for p in shared} == {3}
+    assert len(shared) == 26 and {p["page"] for p in shared} == {3}
     assert_pieces_apart(built.root, built.manifest)
 
 

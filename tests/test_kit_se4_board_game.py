@@ -17,6 +17,8 @@ import pytest
 import yaml
 
 from pnpgen.cli import main
+from pnpgen.kit import load_kit
+from tests.cover_helpers import picture_around_pieces
 from pnpgen.kit_folder import BUILTIN_DATA
 
 KIT = BUILTIN_DATA / "se4-board-game"
@@ -733,7 +735,7 @@ def test_every_chart_has_a_source_note_printed_under_it_in_the_booklet(booklet):
 
 def test_the_booklet_cover_is_a_starfield_with_a_planet_and_the_back_lists_the_kit(built, kit_yaml):
     """kit.yaml cover: art: stars: the front's picture is the dark sky with a planet in the first colour
-    (red), shaded; the title and players below it; the back lists the cards counted from the tables and
+    (red), shaded, around the kit's pieces laid on it; the title and players below it; the back lists the cards counted from the tables and
     says the decks print in cards-<colour>.pdf."""
     root, _ = built
     document = pdfium.PdfDocument(str(root / "booklet.pdf"))
@@ -741,9 +743,7 @@ def test_the_booklet_cover_is_a_starfield_with_a_planet_and_the_back_lists_the_k
     back = " ".join(document[len(document) - 1].get_textpage().get_text_range().split())
     assert kit_yaml["title"] in front and "For 2–4 players" in front and "Kit version 1.0" in front
     assert "72 × Hull cards (18 per colour)" in back and "cards-<colour>.pdf" in back and "Suicide Junkie" in back
-    art = document[0].render(scale=30 / 72).to_pil().convert("RGB")
-    w, h = art.size
-    pixels = list(art.crop((int(w * 0.1), int(h * 0.08), int(w * 0.9), int(h * 0.5))).get_flattened_data())
+    pixels = picture_around_pieces(document[0], load_kit(KIT)[0])   # the cards and markers laid on it aside
     reds = {p for p in pixels if p[0] > p[1] + 60 and p[0] > p[2] + 60}
     assert sum(1 for p in pixels if sum(p) < 150) > len(pixels) // 3          # the sky
     assert sum(1 for p in pixels if p in reds) > len(pixels) // 10 and len(reds) >= 5   # a shaded red planet

@@ -4,7 +4,10 @@ strip of the same sky above what the kit holds, how to print it and the credits.
 
 The picture is vector art drawn on the canvas (stars and hexes placed by a generator seeded with the kit's
 id, so the same kit draws the same picture, byte for byte), inside a margin a home printer can print; the
-words sit on the white page below it, never over the art."""
+words sit on the white page below it, never over the art. Where the kit names pieces (`cover.pieces`), they
+are the picture's subject: laid in centred rows (piece_places, which only computes where), each on a pale
+rim and a shadow drawn here, its face laid on top afterwards as the figures are (pnpgen.booklet.overlay),
+and the hexes behind them dimmed towards the sky."""
 from __future__ import annotations
 
 import math
@@ -24,18 +27,60 @@ FRONT_ART = 0.56     # share of the page's height the front picture takes
 BACK_ART = 64.0      # points: the back cover's strip of sky
 HEX_ACROSS = 7       # hexes across the front picture
 SHADES = 12          # steps of a planet's shading
+PIECE_GAP = 12.0     # points between two pieces of the picture, and between its rows
+PIECE_PAD = 14.0     # points from the picture's edge to its pieces
+RIM = 1.2            # points: the pale rim around each piece, so a dark piece stands out from the sky
+SHADOW = (2.4, -2.8)  # points: where each piece's shadow falls
+
+
+def front_box(page: tuple[float, float]) -> tuple[float, float, float, float]:
+    """The front picture's box (x, y, w, h) on a page of size `page`."""
+    w, h = page
+    art_bottom = h - EDGE - (h - 2 * EDGE) * FRONT_ART
+    return EDGE, art_bottom, w - 2 * EDGE, h - EDGE - art_bottom
+
+
+def piece_places(page: tuple[float, float], sizes: list[tuple[float, float]],
+                 breaks: frozenset = frozenset()) -> list[tuple[float, float, float, float]]:
+    """Where each piece of the front picture goes, (x, y, w, h) from the bottom left: in rows that fill the
+    picture's width in the order given (a piece whose index is in `breaks` starts a new row), each row
+    centred, the rows centred in the picture; ValueError (the room needed and given) when they do not fit."""
+    x, y, w, h = front_box(page)
+    room_w, room_h = w - 2 * PIECE_PAD, h - 2 * PIECE_PAD
+    rows: list[list[int]] = []
+    for index, (pw, _) in enumerate(sizes):
+        if pw > room_w:
+            raise ValueError(f"a piece {pw:.0f} pt wide, in a picture {room_w:.0f} pt wide inside its margin")
+        if rows and index not in breaks and sum(sizes[i][0] for i in rows[-1]) + PIECE_GAP * len(rows[-1]) + pw <= room_w:
+            rows[-1].append(index)
+        else:
+            rows.append([index])
+    heights = [max(sizes[i][1] for i in row) for row in rows]
+    tall = sum(heights) + PIECE_GAP * (len(rows) - 1)
+    if tall > room_h:
+        raise ValueError(f"{len(rows)} rows {tall:.0f} pt tall, in a picture {room_h:.0f} pt tall inside its margin")
+    places: list = [None] * len(sizes)
+    top = y + h - (h - tall) / 2
+    for row, height in zip(rows, heights):
+        left = x + (w - sum(sizes[i][0] for i in row) - PIECE_GAP * (len(row) - 1)) / 2
+        for i in row:
+            pw, ph = sizes[i]
+            places[i] = (left, top - height / 2 - ph / 2, pw, ph)
+            left += pw + PIECE_GAP
+        top -= height + PIECE_GAP
+    return places
 
 
 def templates(doc, cover, frame_for) -> list[PageTemplate]:
     """The front and back cover page templates of `doc`: each draws its picture before the words flow in a
     frame below it (`frame_for(x, y, w, h, id)` makes the frame)."""
     w, h = doc.pagesize
-    art_bottom = h - EDGE - (h - 2 * EDGE) * FRONT_ART
+    art_bottom = front_box((w, h))[1]
     front = frame_for(doc.leftMargin, EDGE + 14, w - doc.leftMargin - doc.rightMargin, art_bottom - EDGE - 24,
                       "front-words")
     back = frame_for(doc.leftMargin, EDGE + 10, w - doc.leftMargin - doc.rightMargin, h - 2 * EDGE - BACK_ART - 24,
                      "back-words")
-    return [PageTemplate("cover", [front], onPage=lambda canvas, _: _front_art(canvas, (w, h), art_bottom, cover)),
+    return [PageTemplate("cover", [front], onPage=lambda canvas, _: _front_art(canvas, (w, h), cover)),
             PageTemplate("back", [back], onPage=lambda canvas, _: _back_art(canvas, (w, h), cover))]
 
 
@@ -88,10 +133,51 @@ def _styles() -> dict[str, ParagraphStyle]:
                                         leftIndent=0, bulletIndent=0)}
 
 
-def _front_art(canvas, page, art_bottom: float, cover) -> None:
-    w, h = page
-    box = (EDGE, art_bottom, w - 2 * EDGE, h - EDGE - art_bottom)
+def _front_art(canvas, page, cover) -> None:
+    box = front_box(page)
     _sky(canvas, box, cover, hexes=cover.art == "hexes")
+    if cover.pieces:
+        _piece_grounds(canvas, page, cover)
+
+
+def piece_rows(cover) -> tuple[list, frozenset]:
+    """What piece_places needs of the cover's pieces: their sizes, and which start a row."""
+    return [p.size for p in cover.pieces], frozenset(i for i, p in enumerate(cover.pieces) if p.new_row)
+
+
+def _piece_grounds(canvas, page, cover) -> None:
+    """Under each piece of the picture its shadow, then a pale rim just outside its cut line: the face laid
+    on later covers all but the rim."""
+    sky = colors.HexColor(cover.sky)
+    places = piece_places(page, *piece_rows(cover))
+    for piece, (x, y, w, h) in zip(cover.pieces, places):
+        scale = w / piece.shape.w
+        for dx, dy, grow, colour in ((*SHADOW, RIM, _mix(sky, colors.black, 0.6)),
+                                     (0.0, 0.0, RIM, _mix(sky, colors.white, 0.82))):
+            canvas.saveState()
+            canvas.translate(x + dx, y + dy)
+            canvas.scale(scale, scale)
+            canvas.setFillColor(colour)
+            _outline(canvas, piece.shape, grow / scale)
+            canvas.restoreState()
+
+
+def _outline(canvas, shape, grow: float) -> None:
+    """Fill `shape`'s cut path, grown by `grow` points, at the canvas origin."""
+    for kind, *numbers in shape.outline(0, 0, grow):
+        if kind == "circle":
+            canvas.circle(*numbers, stroke=0, fill=1)
+        elif kind == "round":
+            canvas.roundRect(*numbers, stroke=0, fill=1)
+        elif kind == "rect":
+            canvas.rect(*numbers, stroke=0, fill=1)
+        else:
+            path = canvas.beginPath()
+            path.moveTo(*numbers[0][0])
+            for point in numbers[0][1:]:
+                path.lineTo(*point)
+            path.close()
+            canvas.drawPath(path, stroke=0, fill=1)
 
 
 def _back_art(canvas, page, cover) -> None:
@@ -115,7 +201,7 @@ def _sky(canvas, box, cover, hexes: bool) -> None:
         canvas.circle(x + rnd.uniform(0, w), y + rnd.uniform(0, h), rnd.choice((0.35, 0.5, 0.5, 0.8, 1.2)),
                       stroke=0, fill=1)
     if hexes:
-        _hex_drift(canvas, box, cover, rnd)
+        _hex_drift(canvas, box, cover, rnd, dim=0.72 if cover.pieces else 0.0)
     elif h > BACK_ART:  # the starfield alone: a planet in the palette's first colour and a few bright stars
         _planet(canvas, box, colors.HexColor(cover.palette[0]), sky, rnd)
         for _ in range(5):
@@ -129,9 +215,10 @@ def _sky(canvas, box, cover, hexes: bool) -> None:
     canvas.restoreState()
 
 
-def _hex_drift(canvas, box, cover, rnd) -> None:
+def _hex_drift(canvas, box, cover, rnd, dim: float = 0.0) -> None:
     """Flat-topped hexes on a grid, kept more often the nearer they are to the picture's rising diagonal,
-    each filled with a colour of the palette, an inner ring a shade lighter."""
+    each filled with a colour of the palette, an inner ring a shade lighter; moved a share `dim` towards the
+    sky where pieces stand in front of them."""
     x, y, w, h = box
     r = w / (HEX_ACROSS * 1.5)
     step_x, step_y = 1.5 * r, math.sqrt(3) * r
@@ -142,7 +229,7 @@ def _hex_drift(canvas, box, cover, rnd) -> None:
             off = abs((cy - y) - slope * (cx - x)) / h   # 0 on the diagonal, 1 a picture's height away
             if rnd.random() > 0.9 - 2.2 * off:
                 continue
-            fill = colors.HexColor(rnd.choice(cover.palette))
+            fill = _mix(colors.HexColor(rnd.choice(cover.palette)), colors.HexColor(cover.sky), dim)
             _hexagon(canvas, cx, cy, r * 0.94, fill, _mix(fill, colors.black, 0.35), 0.8)
             _hexagon(canvas, cx, cy, r * 0.62, None, _mix(fill, colors.white, 0.45), 0.7)
 

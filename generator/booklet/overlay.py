@@ -87,8 +87,10 @@ def art_pdf(arts: list, folder: Path) -> PdfReader:
     return PdfReader(io.BytesIO(path.read_bytes()))
 
 
-def overlay(pdf: bytes, rendered: dict, placements: dict) -> bytes:
-    """`rendered[(figure, i)]` is a cairo Art; `placements[(figure, i)]` is (page, x, y, w, h)."""
+def overlay(pdf: bytes, rendered: dict, placements: dict, above=frozenset()) -> bytes:
+    """`rendered[(figure, i)]` is a cairo Art; `placements[(figure, i)]` is (page, x, y, w, h). The figures
+    named in `above` go over the page's own drawing (a cover's pieces over its picture), the rest beneath it
+    (callout lines over the art)."""
     keys = sorted(k for k in placements if k in rendered)
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
     if keys:
@@ -98,9 +100,10 @@ def overlay(pdf: bytes, rendered: dict, placements: dict) -> bytes:
             for index, key in enumerate(keys):
                 page, x, y, w, _ = placements[key]
                 scale = w / rendered[key].width
-                by_page[page].append((page_form(writer, arts.pages[index]), (scale, 0, 0, scale, x, y)))
-            for page, forms in sorted(by_page.items()):
-                draw_forms(writer, writer.pages[page - 1], forms, under=True)
+                by_page[(page, key[0] not in above)].append((page_form(writer, arts.pages[index]),
+                                                             (scale, 0, 0, scale, x, y)))
+            for (page, under), forms in sorted(by_page.items()):
+                draw_forms(writer, writer.pages[page - 1], forms, under=under)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

@@ -37,8 +37,8 @@ def draw_forms(writer: PdfWriter, page, forms: list[tuple[IndirectObject, tuple]
     already on the page, such as callout lines, stay visible on top of the art)."""
     resources = page.setdefault(NameObject("/Resources"), DictionaryObject()).get_object()
     xobjects = resources.setdefault(NameObject("/XObject"), DictionaryObject()).get_object()
-    ops = []
-    for index, (form, matrix) in enumerate(forms):
+    ops, start = [], sum(1 for key in xobjects if str(key).startswith("/PnpForm"))  # a page drawn on twice
+    for index, (form, matrix) in enumerate(forms, start):
         name = f"/PnpForm{index}"
         xobjects[NameObject(name)] = form
         numbers = " ".join(f"{m:.4f}".rstrip("0").rstrip(".") for m in matrix)

@@ -114,12 +114,13 @@ def slot_owners(tables: list) -> list:
 def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
     """Everything a group's PDF depends on: the drawing code, its layout and titles, every face's drawing."""
     from pnpgen import duplex
-    from pnpgen.layout import packing, sheets as sheets_layout
+    from pnpgen.layout import gutter_fit, packing, sheets as sheets_layout
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.components import titles
     from pnpgen.render import home_bleed, pdf, piece_sheets, png
     tables, pages = plan
-    parts = [source_fingerprint(pdf, piece_sheets, home_bleed, png, sheets_layout, packing, duplex, titles),
+    parts = [source_fingerprint(pdf, piece_sheets, home_bleed, png, sheets_layout, packing, gutter_fit, duplex,
+                                titles),
              renderer_fingerprint(), ctx.kit.title,
              group, repr([(p.side, p.header, p.header_side, p.slots) for p in pages]),
              repr(page_headers(ctx, group, plan))]

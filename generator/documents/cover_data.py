@@ -9,7 +9,28 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from pnpgen.documents.piece_figures import find_piece
 from pnpgen.i18n.translator import core_words
+from pnpgen.problems import BuildError
+from pnpgen.shapes import Shape
+
+
+@dataclass(frozen=True)
+class CoverPiece:
+    """A piece the front picture shows: which copy and side (the figure draws its face from the piece), the
+    shape it is cut to and the scale it prints at."""
+
+    ref: str
+    colour: str                   # the copy's colour id, or "neutral"
+    side: str                     # "front" or "back"
+    shape: Shape                  # its outline at print size, in points
+    scale: float
+    new_row: bool = False         # starts a row of the picture of its own
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Its width and height on the cover, in points."""
+        return self.shape.w * self.scale, self.shape.h * self.scale
 
 
 @dataclass(frozen=True)
@@ -28,6 +49,7 @@ class Cover:
     contents: tuple[str, ...]     # the back's "In this kit" lines
     printing: tuple[str, ...]     # the back's "How to print" lines
     credits: tuple[str, ...]
+    pieces: tuple[CoverPiece, ...] = ()   # the kit's own pieces on the front picture, row by row
 
 
 def cover_of(kit, name: str, settings: dict, duplex: str) -> Cover | None:
@@ -45,7 +67,28 @@ def cover_of(kit, name: str, settings: dict, duplex: str) -> Cover | None:
     return Cover(title=kit.title, subtitle=kit.subtitle, document=settings.get("title") or core_words("Rules booklet"),
                  facts=facts, version=version, art=declared["art"], sky=declared["sky"], palette=palette, seed=kit.id,
                  contents=tuple(inventory(kit)), printing=tuple(printing(kit, name, settings, duplex)),
-                 credits=tuple(declared.get("credits") or ()))
+                 credits=tuple(declared.get("credits") or ()), pieces=cover_pieces(kit, declared.get("pieces") or ()))
+
+
+def cover_pieces(kit, declared) -> tuple[CoverPiece, ...]:
+    """kit.yaml `cover.pieces`, each found among the kit's pieces (the named colour's copy, or the first),
+    or a BuildError at its line naming the refs that exist."""
+    out = []
+    for number, entry in enumerate(declared):
+        piece = find_piece(kit, entry["piece"], entry.get("colour"))
+        if piece is None:
+            file, line = kit.locate("kit", f"cover.pieces[{number}].piece")
+            colour = f" in colour {entry['colour']!r}" if entry.get("colour") else ""
+            known = sorted({p.ref for p in kit.component_pieces})
+            raise BuildError(f"{file}:{line}: cover.pieces[{number}]: no piece {entry['piece']!r}{colour} among "
+                             f"the kit's pieces (such as {', '.join(known[:6])}{'...' if len(known) > 6 else ''})")
+        if entry["side"] == "back" and piece.back is None:
+            file, line = kit.locate("kit", f"cover.pieces[{number}].side")
+            raise BuildError(f"{file}:{line}: cover.pieces[{number}]: {entry['piece']} has no back")
+        shape = kit.tables[piece.ref.split(".", 1)[0]].shape
+        out.append(CoverPiece(piece.ref, piece.colour, entry["side"], shape, float(entry["scale"]), entry["new_row"]))
+    return tuple(out)
+
 
 
 def inventory(kit) -> list[str]:

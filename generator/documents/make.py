@@ -22,6 +22,7 @@ from pnpgen.documents.context import chapter_context, render_chapter
 from pnpgen.documents.cover_data import cover_of
 from pnpgen.documents.load import chapter_files
 from pnpgen.documents.map_figures import map_figures
+from pnpgen.documents.piece_figures import COVER, cover_figure
 from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
 from pnpgen.text import read_text
@@ -71,6 +72,8 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     if settings.get("back_cover"):
         chapters[-1] = (chapters[-1][0], on_a_page_of_its_own(chapters[-1][1]))
     figures = draw_figures(ctx, name, chapters, known)
+    if settings.get("designed") is not None and settings["designed"].pieces:
+        figures[COVER] = cover_figure(kit, settings["designed"])
     rel = f"{name}.pdf"
     imposed = imposed_copy(rel)
     targets = [ctx.stage.path(rel)] + ([ctx.stage.path(imposed)] if settings["impose"] else [])
@@ -91,7 +94,7 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
         if cache is not None:
             cache.store(key, targets)
     return {"files": _files(ctx, settings, rel, imposed, pages, pagesize),
-            "chapters": [display_path(path) for path, _ in sources], "figures": sorted(figures)}
+            "chapters": [display_path(path) for path, _ in sources], "figures": sorted(set(figures) - {COVER})}
 
 
 def kept_last(settings: dict) -> int:
@@ -172,7 +175,7 @@ def draw_figures(ctx, name: str, chapters: list, known: dict) -> dict:
 
 def _figure_chapters(chapters: list) -> dict:
     """{figure name: the chapter file that first places it}, to say where a figure that prints badly is."""
-    places = {}
+    places = {COVER: "kit.yaml cover.pieces"}
     for path, blocks in chapters:
         for block in blocks:
             if block.kind == "directive" and block.text == "figure":
@@ -203,7 +206,7 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
     else:
         ctx.log(f"{name}: only figure art changed: laid on the last layout")
     figure_text_sizes(figures, rendered, placements, _figure_chapters(chapters))
-    return _with_icons(ctx.kit, name, overlay(pdf, rendered, placements), placements), placements
+    return _with_icons(ctx.kit, name, overlay(pdf, rendered, placements, above={COVER}), placements), placements
 
 
 def contents_seeds(ctx, name: str, pagesize) -> tuple[Path, ...]:
@@ -237,6 +240,8 @@ def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, 
     from pnpgen.documents.paragraphs import use_kit
     use_kit(kit)  # its fonts registered and chosen (kit.yaml `fonts:`), its icons
     width, placements, icons, laid = frame_width(pagesize), {}, [], {}
+    if COVER in figures:  # known before the cover's picture draws their grounds
+        placements.update(cover_places(kit, pagesize, settings["designed"]))
     tables = {key: (lambda data=data: data) for key, data in registry.made.items()}
     story = [flowables(list(blocks), f"c{number}", width, tables, figures, sizes, placements, {}, display_path(path))
              for number, (path, blocks) in enumerate(chapters)]
@@ -246,6 +251,19 @@ def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, 
     placements[LAID_PAGES] = (laid["pages"],)
     placements.update({(LAID_CHAPTER, number): (page,) for number, page in enumerate(laid["chapters"])})
     return pdf, placements
+
+
+def cover_places(kit, pagesize, designed) -> dict:
+    """{(COVER, n): (1, x, y, w, h)}: where the front cover's pieces go on its first page, or a BuildError at
+    kit.yaml `cover.pieces` when they do not fit its picture."""
+    from pnpgen.booklet.cover import piece_places, piece_rows
+    try:
+        places = piece_places(pagesize, *piece_rows(designed))
+    except ValueError as exc:
+        file, line = kit.locate("kit", "cover.pieces")
+        raise BuildError(f"{file}:{line}: cover.pieces: the pieces do not fit the front picture ({exc}): name "
+                         f"fewer, or give them a smaller scale") from None
+    return {(COVER, number): (1, *place) for number, place in enumerate(places)}
 
 
 class Layouts:

@@ -35,6 +35,26 @@ def piece_figure(kit, piece, only: str | None = None) -> Figure:
     return Figure(piece.ref if only is None else f"{piece.ref}:{only}", tuple(arts))
 
 
+COVER = "kit.yaml cover"   # the name of the front cover's figure: no directive can name it (it has a space)
+
+
+def cover_figure(kit, cover) -> Figure:
+    """The pieces the cover shows (documents.cover_data.CoverPiece), one art each, drawn by the same
+    templates as the sheets."""
+    from pnpgen.render.piece_faces import face_document
+    arts = []
+    for shown in cover.pieces:
+        piece = find_piece(kit, shown.ref, shown.colour)
+        face = piece.back if shown.side == "back" else piece.front
+        arts.append(Art(face_document(kit, face, shown.shape, 0, f"cover piece {piece.ref}"), piece.label, ""))
+    return Figure(COVER, tuple(arts))
+
+
+def find_piece(kit, ref: str, colour: str | None = None):
+    """The first piece of `ref` (in `colour`, where one is given), or None."""
+    return next((p for p in kit.component_pieces if p.ref == ref and colour in (None, p.colour)), None)
+
+
 def caption_name(kit, piece) -> str:
     """'Table: row' in the kit's own words: the row's `name` where it has one (an id such as 'summary-red' is
     a handle for the data, not words for a reader), else the row's label."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnpgen.layout.gutter_fit import fitted
 from pnpgen.layout.sheets import (COUNTER_SHEET, COUNTER_SHEET_HEADERS, CROP_GAP, CROP_LEN, HEADER, SheetPage,
                                   SheetSettings, Slot, area, back_header_side, back_slot, band_cells, cells_on,
                                   centring, cuts, header_box, mark_bounds, mark_room, mirror_cut, outlines,
@@ -56,7 +57,7 @@ def impose(runs: list[Run]) -> list[SheetPage]:
     the runs' pieces in order. A sheet is two-sided when any of its runs is; one-sided pieces leave their
     place on the back blank."""
     stacked = runs[0].settings.layout == COUNTER_SHEET
-    runs = runs if stacked else same_grid(runs)
+    runs = runs if stacked else fitted(same_grid(runs), pack)   # gaps that cost no pieces (layout.gutter_fit)
     packing = stack(runs) if stacked else pack(runs)
     starts = [sum(run.count for run in runs[:number]) for number in range(len(runs))]
     two_sided = any(run.two_sided for run in runs)
@@ -134,7 +135,7 @@ def stack(runs: list[Run]) -> Packing:
             taken = cells[:run.count - placed]
             pages[-1] += [Placed(number, placed + i, x, y) for i, (x, y) in enumerate(taken)]
             placed += len(taken)
-            top = None if placed < run.count else max(y for _, y in taken) + run.shape.h + run.settings.gutter
+            top = None if placed < run.count else max(y for _, y in taken) + run.shape.h + run.settings.row_gap
     return Packing(page, "top", tuple(tuple(p) for p in pages), tuple(rooms), room)
 
 
@@ -205,4 +206,4 @@ def _fill(runs: list[Run], page: tuple[float, float], side: str) -> list[list[Pl
 def gap(above: SheetSettings, below: SheetSettings) -> float:
     """Room between two bands: their gutters or BAND_GAP, and room for crop marks outside either grid."""
     marks = sum(CROP_GAP + CROP_LEN for s in (above, below) if s.marks == "crop")
-    return max(above.gutter, below.gutter, BAND_GAP) + marks
+    return max(above.gutter, below.gutter, above.row_gap, below.row_gap, BAND_GAP) + marks

@@ -39,6 +39,12 @@ class SheetSettings:
     nest: bool
     back_offset: tuple[float, float] = (0.0, 0.0)
     layout: str = PACKED                # how the group's pages are laid out: PACKED or COUNTER_SHEET
+    row_gutter: float | None = None     # the gap between rows where it is not `gutter` (kit.yaml row_gutter)
+
+    @property
+    def row_gap(self) -> float:
+        """The gap between two rows of the grid: `row_gutter`, or the gutter between columns."""
+        return self.gutter if self.row_gutter is None else self.row_gutter
 
 
 @dataclass(frozen=True)
@@ -66,10 +72,11 @@ def settings_for(shape: Shape, sheet: dict | None, paper: str, duplex: str = "lo
     bleed = parse_length(sheet.get("bleed") or "0mm")
     nest = bool(sheet.get("nest")) and shape.kind == "hex"  # nested hexes share edges: no gutter unless asked
     gutter = parse_length(sheet["gutter"]) if sheet.get("gutter") else 0.0 if nest else DEFAULT_GUTTER[shape.kind]
+    rows = max(parse_length(sheet["row_gutter"]), 2 * bleed) if sheet.get("row_gutter") else None
     return SheetSettings(paper=paper_points(sheet.get("paper"), paper), gutter=max(gutter, 2 * bleed),
                          marks=sheet.get("marks") or ("crop" if bleed else DEFAULT_MARKS[shape.kind]),
                          bleed=bleed, duplex=duplex, nest=bool(sheet.get("nest")),
-                         back_offset=back_offset, layout=sheet.get("layout") or PACKED)
+                         back_offset=back_offset, layout=sheet.get("layout") or PACKED, row_gutter=rows)
 
 
 def page_choices(paper: tuple[float, float]) -> list[tuple[tuple[float, float], str]]:
@@ -134,20 +141,20 @@ def centring(shape: Shape, s: SheetSettings, avail_h: float) -> float:
     """How far below the area's top a full grid of the shape starts, to stand centred (nested hexes: 0)."""
     if s.nest and shape.kind == "hex":
         return 0.0
-    rows = int((avail_h + s.gutter) // (shape.h + s.gutter))
-    return max(0.0, (avail_h - (rows * shape.h + (rows - 1) * s.gutter)) / 2) if rows else 0.0
+    rows = int((avail_h + s.row_gap) // (shape.h + s.row_gap))
+    return max(0.0, (avail_h - (rows * shape.h + (rows - 1) * s.row_gap)) / 2) if rows else 0.0
 
 
 def band_cells(shape: Shape, s: SheetSettings, left: float, top: float, avail_w: float, avail_h: float) -> list:
     """Cells in rows from `top` down, as many rows as fit in `avail_h`, the columns centred across the width."""
-    w, h, g = shape.w, shape.h, s.gutter
+    w, h, g, gy = shape.w, shape.h, s.gutter, s.row_gap
     if s.nest and shape.kind == "hex":
         return _nested(shape, g, left, top, avail_w, avail_h)
-    cols, rows = int((avail_w + g) // (w + g)), int((avail_h + g) // (h + g))
+    cols, rows = int((avail_w + g) // (w + g)), int((avail_h + gy) // (h + gy))
     if cols < 1 or rows < 1:
         return []
     x0 = left + (avail_w - (cols * w + (cols - 1) * g)) / 2
-    return [(x0 + c * (w + g), top + r * (h + g)) for r in range(rows) for c in range(cols)]
+    return [(x0 + c * (w + g), top + r * (h + gy)) for r in range(rows) for c in range(cols)]
 
 
 def _nested(shape: Shape, g: float, left: float, top: float, avail_w: float, avail_h: float) -> list:
