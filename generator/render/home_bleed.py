@@ -198,7 +198,8 @@ _cuts: dict = {}    # (id(art), turned, room in the slot's frame) -> the bands c
 def _cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: float) -> list[tuple]:
     """[(colour, polygon)] of the face's bands cut to its room, in the slot's own frame (x, y at the origin):
     worked out once for each face and room (a sheet of hex tiles repeats a few faces in a few rooms, and a
-    hex's bands are many: cutting them was most of a tile sheet's drawing)."""
+    hex's bands are many: cutting them was most of a tile sheet's drawing). A run of like bands is one
+    polygon (_merged)."""
     planes = tuple((nx, ny, round(c - nx * x - ny * y, 4)) for nx, ny, c in room.apart)
     key = (id(art), turned, tuple(round(v, 4) for v in room[:4]), planes)
     found = _cuts.get(key)
@@ -209,31 +210,109 @@ def _cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: 
     left, top, right, bottom = room[:4]
     box = (bleed - left, bleed - top, bleed + shape.w + right, bleed + shape.h + bottom)
     cut = []
-    for colour, quad, _ in edge_bands(art, shape, bleed):
+    for colour, quad, edge in edge_bands(art, shape, bleed):
         points = [(art.width - px, art.height - py) if turned else (px, py) for px, py in quad]
-        points = clip_to_box(points, box)
+        clipped = clip_to_box(points, box)
         for plane in planes:
-            points = clip_to_half_plane(points, plane)
-        if len(points) >= 3:
-            cut.append((colour, points))
+            clipped = clip_to_half_plane(clipped, plane)
+        if len(clipped) >= 3:
+            cut.append((colour, clipped, edge, clipped is points, _rectangle(clipped)))
+    cut = _merged(cut)
     _cuts[key] = (weakref.ref(art), cut)
     return cut
 
 
+def _merged(cut: list[tuple]) -> list[tuple]:
+    """The cut bands [(colour, points, edge, whole, rectangle)] with each run of one colour along one edge
+    painted as few polygons, in the bands' order. Bands the cut left whole (a hex's or disc's quads) join
+    into the quad from the run's first end to its last (no seam shows between them). Axis-aligned
+    rectangles across the same width (a box's sides) keep their first and last band and join those between:
+    a PDF viewer fills a lone rectangle pixel-snapped, not anti-aliased (pdfium: its outer pixels, less one
+    where that would widen it by a pixel), so a long rectangle's end may fall a pixel short of its band's,
+    and where the run meets a band the cut made into anything else (the corner a diagonal neighbour shares,
+    anti-aliased) that pixel showed as a pale line along the grid's holes. With its own end bands a run
+    ends on the same pixels as its bands did."""
+    runs: list = []
+    for colour, points, edge, whole, rect in cut:
+        last = runs[-1] if runs else None
+        if last and last[0] == colour and last[1] == edge and _joins(last[2][-1], whole, rect):
+            last[2].append((points, whole, rect))
+        else:
+            runs.append((colour, edge, [(points, whole, rect)]))
+    out = []
+    for colour, _, members in runs:
+        if len(members) > 1 and members[0][2] is None:            # whole quads along a slanted side
+            first, last = members[0][0], members[-1][0]
+            out.append((colour, [first[0], last[1], last[2], first[3]]))
+            continue
+        if len(members) > 3:
+            members = [members[0], (_union(members[1:-1]), False, None), members[-1]]
+        out.extend((colour, points) for points, _, _ in members)
+    return out
+
+
+def _joins(last: tuple, whole: bool, rect) -> bool:
+    """Whether a band joins the run whose last band is `last` (points, whole, rectangle): both whole quads,
+    or both axis-aligned rectangles across the same width that meet or overlap."""
+    a, b = last[2], rect
+    if a is None or b is None:
+        return a is None and b is None and whole and last[1]
+    if abs(a[1] - b[1]) < 1e-9 and abs(a[3] - b[3]) < 1e-9:
+        return b[0] <= a[2] and a[0] <= b[2]
+    if abs(a[0] - b[0]) < 1e-9 and abs(a[2] - b[2]) < 1e-9:
+        return b[1] <= a[3] and a[1] <= b[3]
+    return False
+
+
+def _union(members: list) -> list[tuple]:
+    """One rectangle covering the rectangles of a run's bands [(points, whole, rectangle)], going round the
+    same way as its first band."""
+    if len(members) == 1:
+        return members[0][0]
+    boxes = [rect for _, _, rect in members]
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
+    like = members[0][0]
+    area = sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(like, like[1:] + like[:1]))
+    return corners if area > 0 else corners[::-1]
+
+
+def _rectangle(points: list):
+    """(left, top, right, bottom) of an axis-aligned rectangle given as its 4 corners in order, else None."""
+    if len(points) != 4:
+        return None
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points
+    if abs(x0 - x1) < 1e-9 and abs(y1 - y2) < 1e-9 and abs(x2 - x3) < 1e-9 and abs(y3 - y0) < 1e-9 or \
+            abs(y0 - y1) < 1e-9 and abs(x1 - x2) < 1e-9 and abs(y2 - y3) < 1e-9 and abs(x3 - x0) < 1e-9:
+        if abs(x0 - x2) > 1e-9 and abs(y0 - y2) > 1e-9:
+            return min(x0, x2), min(y0, y2), max(x0, x2), max(y0, y2)
+    return None
+
+
 def clip_to_box(points: list[tuple], box: tuple) -> list[tuple]:
-    """A convex polygon cut to the box (left, top, right, bottom)."""
+    """A convex polygon cut to the box (left, top, right, bottom); the same list where it lies inside."""
     left, top, right, bottom = box
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    if min(xs) >= left and max(xs) <= right and min(ys) >= top and max(ys) <= bottom:
+        return points
     for plane in ((-1.0, 0.0, -left), (0.0, -1.0, -top), (1.0, 0.0, right), (0.0, 1.0, bottom)):
         points = clip_to_half_plane(points, plane)
     return points
 
 
 def clip_to_half_plane(points: list[tuple], plane: tuple) -> list[tuple]:
-    """The part of a convex polygon where nx * x + ny * y <= c, plane = (nx, ny, c) (Sutherland-Hodgman)."""
+    """The part of a convex polygon where nx * x + ny * y <= c, plane = (nx, ny, c) (Sutherland-Hodgman);
+    the same list where it lies wholly inside (most bands: only the corners are cut)."""
     nx, ny, c = plane
+    sides = [nx * p[0] + ny * p[1] - c for p in points]
+    if not sides or max(sides) <= 0:
+        return points
+    if min(sides) > 0:
+        return []
     out = []
-    for a, b in zip(points, points[1:] + points[:1]):
-        da, db = nx * a[0] + ny * a[1] - c, nx * b[0] + ny * b[1] - c
+    for k, a in enumerate(points):
+        b, da, db = points[k - len(points) + 1], sides[k], sides[k - len(points) + 1]
         if da <= 0:
             out.append(a)
         if (da <= 0) != (db <= 0):
