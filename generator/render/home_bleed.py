@@ -115,12 +115,35 @@ def outline_polygon(shape, x: float = 0.0, y: float = 0.0) -> list[tuple]:
 def edge_bands(art, shape, bleed: float) -> list[tuple]:
     """[(colour, quad, edge)] of the face's bleed in art points: for each edge segment whose colour just inside the
     cut is not paper, a band from the cut outward HOME_BLEED deep (the clip decides how much shows)."""
+    return [(colour, quad, edge) for colour, (edge, quad, _) in zip(band_colours(art, shape, bleed),
+                                                                     band_geometry(shape, bleed)) if colour is not None]
+
+
+def band_colours(art, shape, bleed: float) -> list:
+    """The colour of each of the shape's bands (band_geometry) read from the face's art, None where it is
+    paper: each distinct face sampled once."""
     key = id(art)
     if key in _edges and _edges[key][0]() is art:
         return _edges[key][1]
     if len(_edges) > 4096:
         _edges.clear()
     sample = _sampler(art)
+    colours = [sample(*at) for _, _, at in band_geometry(shape, bleed)]
+    _edges[key] = (weakref.ref(art), colours)
+    return colours
+
+
+_geometry: dict = {}   # (shape, bleed) -> its bands: the same for every face of that shape
+
+
+def band_geometry(shape, bleed: float) -> list[tuple]:
+    """[(edge, quad, sample point)] of every 1 mm segment of the shape's cut (art points, bleed included):
+    the band from the cut outward HOME_BLEED deep (0.1 pt under the face's edge, so no hairline shows at
+    the cut), and the point INSET inside the cut where its colour is read. An edge's first and last band
+    run HOME_BLEED past its ends (the corner square past a box's corner), the others 0.05 pt (they overlap)."""
+    key = (shape, bleed)
+    if key in _geometry:
+        return _geometry[key]
     polygon = outline_polygon(shape, bleed, bleed)
     cx, cy = sum(p[0] for p in polygon) / len(polygon), sum(p[1] for p in polygon) / len(polygon)
     bands = []
@@ -136,18 +159,18 @@ def edge_bands(art, shape, bleed: float) -> list[tuple]:
         for k in range(pieces):
             t0, t1 = k / pieces * length, (k + 1) / pieces * length
             mid = (t0 + t1) / 2
-            colour = sample(a[0] + ux * mid - nx * INSET, a[1] + uy * mid - ny * INSET)
-            if colour is None:
-                continue
-            over = HOME_BLEED                # past the segment's ends: fills the corner square past a box's corner
+            at = (a[0] + ux * mid - nx * INSET, a[1] + uy * mid - ny * INSET)
+            over = HOME_BLEED
             lo, hi = t0 - (over if k == 0 else 0.05), t1 + (over if k == pieces - 1 else 0.05)
-            inner = 0.1                      # under the face's own edge, so no hairline shows at the cut
+            inner = 0.1
             quad = [(a[0] + ux * lo - nx * inner, a[1] + uy * lo - ny * inner),
                     (a[0] + ux * hi - nx * inner, a[1] + uy * hi - ny * inner),
                     (a[0] + ux * hi + nx * HOME_BLEED, a[1] + uy * hi + ny * HOME_BLEED),
                     (a[0] + ux * lo + nx * HOME_BLEED, a[1] + uy * lo + ny * HOME_BLEED)]
-            bands.append((colour, quad, edge))
-    _edges[key] = (weakref.ref(art), bands)
+            bands.append((edge, quad, at))
+    if len(_geometry) > 256:
+        _geometry.clear()
+    _geometry[key] = bands
     return bands
 
 
@@ -196,10 +219,9 @@ _cuts: dict = {}    # (id(art), turned, room in the slot's frame) -> the bands c
 
 
 def _cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: float) -> list[tuple]:
-    """[(colour, polygon)] of the face's bands cut to its room, in the slot's own frame (x, y at the origin):
-    worked out once for each face and room (a sheet of hex tiles repeats a few faces in a few rooms, and a
-    hex's bands are many: cutting them was most of a tile sheet's drawing). A run of like bands is one
-    polygon (_merged)."""
+    """[(colour, polygon)] of the face's bands cut to its room, in the slot's own frame (x, y at the origin),
+    a run of like bands as one polygon (_merged): worked out once for each face and room (a sheet of hex
+    tiles repeats a few faces in a few rooms)."""
     planes = tuple((nx, ny, round(c - nx * x - ny * y, 4)) for nx, ny, c in room.apart)
     key = (id(art), turned, tuple(round(v, 4) for v in room[:4]), planes)
     found = _cuts.get(key)
@@ -207,19 +229,38 @@ def _cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: 
         return found[1]
     if len(_cuts) > 16384:
         _cuts.clear()
-    left, top, right, bottom = room[:4]
-    box = (bleed - left, bleed - top, bleed + shape.w + right, bleed + shape.h + bottom)
-    cut = []
-    for colour, quad, edge in edge_bands(art, shape, bleed):
-        points = [(art.width - px, art.height - py) if turned else (px, py) for px, py in quad]
-        clipped = clip_to_box(points, box)
-        for plane in planes:
-            clipped = clip_to_half_plane(clipped, plane)
-        if len(clipped) >= 3:
-            cut.append((colour, clipped, edge, clipped is points, _rectangle(clipped)))
+    colours = band_colours(art, shape, bleed)
+    shapes = _clipped(shape, bleed, (art.width, art.height), *key[1:])
+    cut = [(colour, *clipped) for colour, clipped in zip(colours, shapes) if colour is not None and clipped]
     cut = _merged(cut)
     _cuts[key] = (weakref.ref(art), cut)
     return cut
+
+
+_clips: dict = {}   # (shape, bleed, art size, turned, room, planes) -> every band cut: faces of one shape share it
+
+
+def _clipped(shape, bleed: float, size: tuple, turned: bool, sides: tuple, planes: tuple) -> list:
+    """For each of the shape's bands, (polygon, edge, whole, rectangle) cut to the room (its sides and
+    half-planes in the slot's frame, rounded to 0.0001 pt, so the float noise of a grid's arithmetic does
+    not decide the cut), or None where nothing is left: the cutting does not depend on the face, only on its
+    shape and room, so a sheet of like-shaped pieces cuts each room's bands once."""
+    key = (shape, bleed, size, turned, sides, planes)
+    if key in _clips:
+        return _clips[key]
+    if len(_clips) > 4096:
+        _clips.clear()
+    left, top, right, bottom = sides
+    box = (bleed - left, bleed - top, bleed + shape.w + right, bleed + shape.h + bottom)
+    out = []
+    for edge, quad, _ in band_geometry(shape, bleed):
+        points = [(size[0] - px, size[1] - py) for px, py in quad] if turned else quad
+        clipped = clip_to_box(points, box)
+        for plane in planes:
+            clipped = clip_to_half_plane(clipped, plane)
+        out.append((clipped, edge, clipped is points, _rectangle(clipped)) if len(clipped) >= 3 else None)
+    _clips[key] = out
+    return out
 
 
 def _merged(cut: list[tuple]) -> list[tuple]:
@@ -233,7 +274,7 @@ def _merged(cut: list[tuple]) -> list[tuple]:
     anti-aliased) that pixel showed as a pale line along the grid's holes. With its own end bands a run
     ends on the same pixels as its bands did."""
     runs: list = []
-    for colour, points, edge, whole, rect in cut:
+    for colour, points, edge, whole, rect in cut:     # (colour, *_clipped's band)
         last = runs[-1] if runs else None
         if last and last[0] == colour and last[1] == edge and _joins(last[2][-1], whole, rect):
             last[2].append((points, whole, rect))
@@ -306,6 +347,7 @@ def clip_to_half_plane(points: list[tuple], plane: tuple) -> list[tuple]:
     the same list where it lies wholly inside (most bands: only the corners are cut)."""
     nx, ny, c = plane
     sides = [nx * p[0] + ny * p[1] - c for p in points]
+    sides = [0.0 if abs(d) < 1e-9 else d for d in sides]    # on the line: no sliver from rounding noise
     if not sides or max(sides) <= 0:
         return points
     if min(sides) > 0:
