@@ -205,8 +205,11 @@ def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, 
     if not any(room[:4]):
         return
     cr.save()
+    current = None
     for colour, points in _cut_bands(art, shape, bleed, turned, room, x, y):
-        cr.set_source_rgb(*colour)
+        if colour != current:                   # the PDF says a colour only when it changes, as cairo does
+            cr.set_source_rgb(*colour)
+            current = colour
         cr.move_to(x + points[0][0], y + points[0][1])
         for px, py in points[1:]:
             cr.line_to(x + px, y + py)
