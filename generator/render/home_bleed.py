@@ -374,10 +374,28 @@ def side_colour(art, shape, bleed: float, side: str, turned: bool):
     """The mean colour just inside one side of a box-shaped face as it lies on the page, or None (paper)."""
     if turned:
         side = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}[side]
-    colours = [c for c, _, edge in edge_bands(art, shape, bleed) if edge == EDGE_OF_SIDE[side]]
-    if not colours:
-        return None
-    return tuple(sum(c[k] for c in colours) / len(colours) for k in range(3))
+    return _side_means(art, shape, bleed).get(EDGE_OF_SIDE[side])
+
+
+_means: dict = {}    # id(art) -> (weak reference to the art, {edge: mean colour})
+
+
+def _side_means(art, shape, bleed: float) -> dict:
+    """{edge: the mean of its non-paper band colours} of a face, worked out once (the bare-edge preflight
+    asks for each side of each slot, and a sheet repeats its faces)."""
+    key = id(art)
+    if key in _means and _means[key][0]() is art:
+        return _means[key][1]
+    if len(_means) > 4096:
+        _means.clear()
+    by_edge: dict = {}
+    for colour, (edge, _, _) in zip(band_colours(art, shape, bleed), band_geometry(shape, bleed)):
+        if colour is not None:
+            by_edge.setdefault(edge, []).append(colour)
+    means = {edge: tuple(sum(c[k] for c in colours) / len(colours) for k in range(3))
+             for edge, colours in by_edge.items()}
+    _means[key] = (weakref.ref(art), means)
+    return means
 
 
 def bare_edges(rects: list[tuple], rooms: list[tuple], colour_of) -> list[tuple[int, str, str]]:
