@@ -259,8 +259,14 @@ def _clipped(shape, bleed: float, size: tuple, turned: bool, sides: tuple, plane
     for edge, quad, _ in band_geometry(shape, bleed):
         points = [(size[0] - px, size[1] - py) for px, py in quad] if turned else quad
         clipped = clip_to_box(points, box)
-        for plane in planes:
-            clipped = clip_to_half_plane(clipped, plane)
+        if planes:
+            xs, ys = [p[0] for p in clipped], [p[1] for p in clipped]
+            low, high = (min(xs), min(ys)), (max(xs), max(ys))
+            for nx, ny, c in planes:     # a band whose box lies inside the half-plane is not cut by it
+                if nx * (high[0] if nx > 0 else low[0]) + ny * (high[1] if ny > 0 else low[1]) > c:
+                    clipped = clip_to_half_plane(clipped, (nx, ny, c))
+                    if not clipped:
+                        break
         out.append((clipped, edge, clipped is points, _rectangle(clipped)) if len(clipped) >= 3 else None)
     _clips[key] = out
     return out
