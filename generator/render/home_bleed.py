@@ -341,13 +341,14 @@ def _rectangle(points: list):
 
 
 def clip_to_box(points: list[tuple], box: tuple) -> list[tuple]:
-    """A convex polygon cut to the box (left, top, right, bottom); the same list where it lies inside."""
+    """A convex polygon cut to the box (left, top, right, bottom); the same list where it lies inside. Only
+    the sides it crosses cut it (a band of a side is cut by one side of its room, at most three)."""
     left, top, right, bottom = box
     xs, ys = [p[0] for p in points], [p[1] for p in points]
-    if min(xs) >= left and max(xs) <= right and min(ys) >= top and max(ys) <= bottom:
-        return points
-    for plane in ((-1.0, 0.0, -left), (0.0, -1.0, -top), (1.0, 0.0, right), (0.0, 1.0, bottom)):
-        points = clip_to_half_plane(points, plane)
+    for plane, outside in (((-1.0, 0.0, -left), min(xs) < left), ((0.0, -1.0, -top), min(ys) < top),
+                           ((1.0, 0.0, right), max(xs) > right), ((0.0, 1.0, bottom), max(ys) > bottom)):
+        if outside:
+            points = clip_to_half_plane(points, plane)
     return points
 
 
