@@ -58,16 +58,19 @@ def _allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[Roo
     across a shared cut line), none at all where boxes overlap (nested hexes), toward the page's free edge at
     most `outer_cap` and never past `bounds` (left, top, right, bottom). A diagonal neighbour near a corner
     takes no side away: the two part along the 45-degree line between their corners (_mitre), so a piece
-    next to a hole in the grid still bleeds into the hole and the two grown shapes never meet."""
+    next to a hole in the grid still bleeds into the hole and the two grown shapes never meet.
+
+    Only neighbours within 2 x HOME_BLEED can take room (half the gap): those are looked up on a grid
+    (_near), and of the rest it only matters whether a side has one at all (then that side is not the
+    page's free edge, _beside), so a page costs about its pieces, not their pairs."""
     out = []
+    near, beside = _near(rects), None
     for i, (x, y, w, h) in enumerate(rects):
         free = [x - bounds[0], y - bounds[1], bounds[2] - x - w, bounds[3] - y - h]
         shared: list = [None] * 4               # half the gap to the nearest piece on that side
         apart = []
-        for j, other in enumerate(rects):
-            if i == j:
-                continue
-            ox, oy, ow, oh = other
+        for j in near[i]:
+            ox, oy, ow, oh = other = rects[j]
             gap_x = max(ox - (x + w), x - (ox + ow))
             gap_y = max(oy - (y + h), y - (oy + oh))
             if gap_x < -0.01 and gap_y < -0.01:    # boxes overlap (nested hexes): no bleed anywhere
@@ -80,9 +83,47 @@ def _allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[Roo
             side, gap = (2 if ox >= x + w - 0.01 else 0, gap_x) if gap_y < -0.01 else \
                 (3 if oy >= y + h - 0.01 else 1, gap_y)
             shared[side] = min(max(0.0, gap) / 2, shared[side] if shared[side] is not None else HOME_BLEED)
+        if None in shared:                      # a neighbour further off still makes the side no free edge
+            beside = beside or _beside(rects)
+            shared = [HOME_BLEED if s is None and beside(i, k) else s for k, s in enumerate(shared)]
         sides = (max(0.0, min(HOME_BLEED, f, outer_cap if s is None else s)) for f, s in zip(free, shared))
         out.append(Room(*sides, tuple(apart)))
     return out
+
+
+NEAR_CELL = 36.0   # points: the grid square neighbours are looked up in
+
+
+def _near(rects: list[tuple]) -> list[list[int]]:
+    """For each rect, in order, the other rects within 2 x HOME_BLEED of it (and maybe a few more)."""
+    reach = 2 * HOME_BLEED + 0.02
+    grid: dict = {}
+
+    def squares(x, y, w, h):
+        return [(c, r) for c in range(math.floor((x - reach) / NEAR_CELL), math.floor((x + w + reach) / NEAR_CELL) + 1)
+                for r in range(math.floor((y - reach) / NEAR_CELL), math.floor((y + h + reach) / NEAR_CELL) + 1)]
+    for j, rect in enumerate(rects):
+        for square in squares(*rect):
+            grid.setdefault(square, []).append(j)
+    return [sorted({j for square in squares(*rect) for j in grid.get(square, ()) if j != i})
+            for i, rect in enumerate(rects)]
+
+
+def _beside(rects: list[tuple]):
+    """A function (i, side index) -> whether any rect lies across that side of rect i at any distance
+    (sharing more than 0.01 pt of its extent the other way): asked only for the sides no near rect faces,
+    the grid's outer pieces."""
+    def across(i: int, k: int) -> bool:
+        x, y, w, h = rects[i]
+        for ox, oy, ow, oh in rects:
+            if k in (0, 2) and max(oy - (y + h), y - (oy + oh)) < -0.01:
+                if (ox >= x + w - 0.01) == (k == 2) and max(ox - (x + w), x - (ox + ow)) >= -0.01:
+                    return True
+            elif k in (1, 3) and max(ox - (x + w), x - (ox + ow)) < -0.01:
+                if (oy >= y + h - 0.01) == (k == 3) and max(oy - (y + h), y - (oy + oh)) >= -0.01:
+                    return True
+        return False
+    return across
 
 
 def _mitre(mine: tuple, other: tuple) -> tuple:
