@@ -29,9 +29,9 @@ def drawn_contrasts(drawn, least: float = CONTRAST) -> list[tuple[int, str]]:
 def _page_findings(glyphs, colours, grounds, least: float) -> list[str]:
     """The page's findings: consecutive glyphs of one verdict join into one quoted phrase."""
     runs: list = []   # [verdict, words, the last record's text]
-    grid = _ground_grid(glyphs, grounds)
+    grid = ground_grid(glyphs, grounds)
     for index, (record, ink) in enumerate(zip(glyphs, colours)):
-        ground, picture = _ground(record[1], index, grounds, grid)
+        ground, picture = ground_under(record[1], index, grounds, grid)
         verdict = None
         if picture:
             verdict = ("picture", None, None)
@@ -61,7 +61,7 @@ def _page_findings(glyphs, colours, grounds, least: float) -> list[str]:
     return sorted(set(out), key=out.index)
 
 
-def _ground_grid(glyphs, grounds) -> BoxGrid | None:
+def ground_grid(glyphs, grounds) -> BoxGrid | None:
     """The page's grounds filed on a grid over its glyphs (pnpgen.overlaps.BoxGrid): a glyph holds only the
     fills whose square it starts in against its box, not every fill of the page (a record sheet's table
     has hundreds of cells under thousands of glyphs)."""
@@ -72,7 +72,7 @@ def _ground_grid(glyphs, grounds) -> BoxGrid | None:
     return BoxGrid([bounds for _, bounds, _, _ in grounds], within, grow=SLACK)
 
 
-def _ground(box, index: int, grounds, grid: BoxGrid | None = None) -> tuple:
+def ground_under(box, index: int, grounds, grid: BoxGrid | None = None) -> tuple:
     """(colour under the box, whether a picture shows under it) of the glyph drawn `index`-th on its page:
     the fills that cover it, the last drawn first (only those filed where its box starts, with a grid)."""
     layers = []

@@ -140,7 +140,7 @@ def test_the_contrast_check_finds_each_glyphs_ground_on_the_grid_as_by_scanning_
     and outside fills of every size (a sheet-sized one, tiny ones, one drawn after the glyph)."""
     import random
 
-    from pnpgen.page_contrast import _ground, _ground_grid
+    from pnpgen.page_contrast import ground_under, ground_grid
     pick = random.Random(7)
     grounds = [(0, (-50.0, -50.0, 700.0, 900.0), (0.9, 0.9, 0.9), 1.0)]
     for order in range(1, 400):
@@ -152,6 +152,6 @@ def test_the_contrast_check_finds_each_glyphs_ground_on_the_grid_as_by_scanning_
     for _ in range(1500):
         x, y = pick.uniform(-10, 610), pick.uniform(-10, 790)
         glyphs.append(("a", (x, y, x + pick.uniform(1, 8), y + pick.uniform(2, 9))))
-    grid = _ground_grid(glyphs, grounds)
+    grid = ground_grid(glyphs, grounds)
     for index, (_, box) in enumerate(glyphs):
-        assert _ground(box, index // 4, grounds, grid) == _ground(box, index // 4, grounds)
+        assert ground_under(box, index // 4, grounds, grid) == ground_under(box, index // 4, grounds)

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from pnpgen.lengths import parse_length
-from pnpgen.render.home_bleed import HOME_BLEED, clip_to_box, clip_to_half_plane, slot_allowances
+from pnpgen.render.bleed_cuts import clip_to_box, clip_to_half_plane
+from pnpgen.render.home_bleed import HOME_BLEED, slot_allowances
 from tests.conftest import DEFAULT_KIT_DIR
 from tests.counters_helpers import build_counters, counters_manifest, render_page
 
@@ -253,13 +254,13 @@ def test_a_run_of_like_bands_is_painted_as_one_polygon_and_covers_what_its_bands
     a run's end keeps the pixels its end band had, so no pale line shows at a grid's holes), not one
     polygon per 1 mm band: painting cost grows with the colours, not the millimetres. Every point the
     bands covered is still covered."""
-    from pnpgen.render.home_bleed import Room, _cut_bands, edge_bands
+    from pnpgen.render.home_bleed import Room, cut_bands, edge_bands
     from pnpgen.shapes import Shape
     shape = Shape(kind, 72.0, 72.0)
     art = _uniform_art(shape, (0.2, 0.6, 0.3))
     room = Room(*[HOME_BLEED] * 4)
     bands = edge_bands(art, shape, 0.0)
-    painted = [points for _, points in _cut_bands(art, shape, 0.0, False, room, 0.0, 0.0)]
+    painted = [points for _, points in cut_bands(art, shape, 0.0, False, room, 0.0, 0.0)]
     sides = len({edge for _, _, edge in bands})
     assert len(bands) > 10 * sides
     assert len(painted) <= 3 * sides
