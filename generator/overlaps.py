@@ -37,3 +37,25 @@ def overlapping_pairs(boxes, margin: float = OVERLAP, cell: float = CELL) -> lis
 
 def _shared(first, second) -> tuple:
     return (max(first[0], second[0]), max(first[1], second[1]), min(first[2], second[2]), min(first[3], second[3]))
+
+
+class BoxGrid:
+    """Boxes (x0, y0, x1, y1) filed under the grid squares they meet, grown by `grow`: the boxes that may
+    hold a point are looked up in its square, not searched for among every box of the page. Squares are
+    filed only within `within` (the region points will be asked for), so a box as big as the sheet costs
+    the squares of that region, not of its own extent."""
+
+    def __init__(self, boxes, within: tuple, grow: float = 0.0, cell: float = CELL):
+        self.cell, self.squares = cell, {}
+        low = (math.floor(within[0] / cell), math.floor(within[1] / cell))
+        high = (math.floor(within[2] / cell), math.floor(within[3] / cell))
+        for index, (x0, y0, x1, y1) in enumerate(boxes):
+            columns = range(max(low[0], math.floor((x0 - grow) / cell)), min(high[0], math.floor((x1 + grow) / cell)) + 1)
+            rows = range(max(low[1], math.floor((y0 - grow) / cell)), min(high[1], math.floor((y1 + grow) / cell)) + 1)
+            for column in columns:
+                for row in rows:
+                    self.squares.setdefault((column, row), []).append(index)
+
+    def at(self, x: float, y: float) -> list[int]:
+        """The indices, in filing order, of the boxes that may hold (x, y) (every box that does is among them)."""
+        return self.squares.get((math.floor(x / self.cell), math.floor(y / self.cell)), [])

@@ -5,6 +5,7 @@ its whole box, over the white paper; a picture under it with no such fill betwee
 from __future__ import annotations
 
 from pnpgen.contrast import contrast_ratio, hex_colour, over_paper
+from pnpgen.overlaps import BoxGrid
 from pnpgen.preflight import CONTRAST
 
 SLACK = 0.5   # points: a fill this close to a glyph's edge still counts as under it (rounding, strokes)
@@ -28,8 +29,9 @@ def drawn_contrasts(drawn, least: float = CONTRAST) -> list[tuple[int, str]]:
 def _page_findings(glyphs, colours, grounds, least: float) -> list[str]:
     """The page's findings: consecutive glyphs of one verdict join into one quoted phrase."""
     runs: list = []   # [verdict, words, the last record's text]
+    grid = ground_grid(glyphs, grounds)
     for index, (record, ink) in enumerate(zip(glyphs, colours)):
-        ground, picture = _ground(record[1], index, grounds)
+        ground, picture = ground_under(record[1], index, grounds, grid)
         verdict = None
         if picture:
             verdict = ("picture", None, None)
@@ -59,10 +61,26 @@ def _page_findings(glyphs, colours, grounds, least: float) -> list[str]:
     return sorted(set(out), key=out.index)
 
 
-def _ground(box, index: int, grounds) -> tuple:
-    """(colour under the box, whether a picture shows under it) of the glyph drawn `index`-th on its page."""
+def ground_grid(glyphs, grounds) -> BoxGrid | None:
+    """The page's grounds filed on a grid over its glyphs (pnpgen.overlaps.BoxGrid): a glyph holds only the
+    fills whose square it starts in against its box, not every fill of the page (a record sheet's table
+    has hundreds of cells under thousands of glyphs)."""
+    if not glyphs or not grounds:
+        return None
+    boxes = [record[1] for record in glyphs]
+    within = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    return BoxGrid([bounds for _, bounds, _, _ in grounds], within, grow=SLACK)
+
+
+def ground_under(box, index: int, grounds, grid: BoxGrid | None = None) -> tuple:
+    """(colour under the box, whether a picture shows under it) of the glyph drawn `index`-th on its page:
+    the fills that cover it, the last drawn first (only those filed where its box starts, with a grid)."""
     layers = []
-    for order, bounds, rgb, alpha in reversed(grounds):
+    if grid is None or box[2] < box[0] or box[3] < box[1]:
+        candidates = reversed(grounds)
+    else:
+        candidates = (grounds[k] for k in reversed(grid.at(box[0], box[1])))
+    for order, bounds, rgb, alpha in candidates:
         if order > index or not _covers(bounds, box):
             continue
         if rgb is None:

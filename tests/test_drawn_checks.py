@@ -132,3 +132,26 @@ def test_the_face_checks_cost_per_card_what_they_cost_for_few():
     assert face_checks(faces[:20]) == []
     ratio = _seconds(face_checks, faces, repeat=2) / _seconds(face_checks, faces[:200], repeat=3, loops=3)
     assert ratio < 20, f"2,000 cards cost {ratio:.1f}x 200: the checks grow faster than the cards"
+
+
+def test_the_contrast_check_finds_each_glyphs_ground_on_the_grid_as_by_scanning_every_fill():
+    """pnpgen.page_contrast looks a glyph's grounds up on a grid (pnpgen.overlaps.BoxGrid) instead of holding
+    it against every fill of its page: the same ground, the same picture verdict, for glyphs inside, across
+    and outside fills of every size (a sheet-sized one, tiny ones, one drawn after the glyph)."""
+    import random
+
+    from pnpgen.page_contrast import ground_under, ground_grid
+    pick = random.Random(7)
+    grounds = [(0, (-50.0, -50.0, 700.0, 900.0), (0.9, 0.9, 0.9), 1.0)]
+    for order in range(1, 400):
+        x, y = pick.uniform(0, 600), pick.uniform(0, 780)
+        w, h = pick.choice((2.0, 20.0, 80.0, 300.0)), pick.choice((2.0, 12.0, 60.0))
+        rgb = None if order % 37 == 0 else (pick.random(), pick.random(), pick.random())
+        grounds.append((order, (x, y, x + w, y + h), rgb, pick.choice((1.0, 0.5))))
+    glyphs = []
+    for _ in range(1500):
+        x, y = pick.uniform(-10, 610), pick.uniform(-10, 790)
+        glyphs.append(("a", (x, y, x + pick.uniform(1, 8), y + pick.uniform(2, 9))))
+    grid = ground_grid(glyphs, grounds)
+    for index, (_, box) in enumerate(glyphs):
+        assert ground_under(box, index // 4, grounds, grid) == ground_under(box, index // 4, grounds)

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from pnpgen.lengths import parse_length
-from pnpgen.render.home_bleed import HOME_BLEED, clip_to_box, clip_to_half_plane, slot_allowances
+from pnpgen.render.bleed_cuts import clip_to_box, clip_to_half_plane
+from pnpgen.render.home_bleed import HOME_BLEED, slot_allowances
 from tests.conftest import DEFAULT_KIT_DIR
 from tests.counters_helpers import build_counters, counters_manifest, render_page
 
@@ -235,3 +236,36 @@ def test_a_free_corner_is_filled_to_the_full_bleed():
     for px, py in ((10 - 0.9 * HOME_BLEED, 10 - 0.9 * HOME_BLEED), (46 + 0.9 * HOME_BLEED, 46 + 0.9 * HOME_BLEED)):
         b, g, r = data[int(py) * stride + 4 * int(px): int(py) * stride + 4 * int(px) + 3]
         assert (r, g, b) == tuple(round(c * 255) for c in colour)
+
+
+def _uniform_art(shape, colour):
+    import cairocffi
+    recording = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None)
+    context = cairocffi.Context(recording)
+    context.set_source_rgb(*colour)
+    context.paint()
+    return Art(width=shape.w, height=shape.h, recording=recording)
+
+
+@pytest.mark.parametrize("kind", ["square", "hex"])
+def test_a_run_of_like_bands_is_painted_as_one_polygon_and_covers_what_its_bands_cover(kind):
+    """One colour along a side is one quad on a hex's slanted side (between the corner bands the box
+    cuts), and on a box's side one rectangle between the run's own first and last band (a lone rectangle is filled pixel-snapped by PDF viewers:
+    a run's end keeps the pixels its end band had, so no pale line shows at a grid's holes), not one
+    polygon per 1 mm band: painting cost grows with the colours, not the millimetres. Every point the
+    bands covered is still covered."""
+    from pnpgen.render.home_bleed import Room, cut_bands, edge_bands
+    from pnpgen.shapes import Shape
+    shape = Shape(kind, 72.0, 72.0)
+    art = _uniform_art(shape, (0.2, 0.6, 0.3))
+    room = Room(*[HOME_BLEED] * 4)
+    bands = edge_bands(art, shape, 0.0)
+    painted = [points for _, points in cut_bands(art, shape, 0.0, False, room, 0.0, 0.0)]
+    sides = len({edge for _, _, edge in bands})
+    assert len(bands) > 10 * sides
+    assert len(painted) <= 3 * sides
+    box = (-room.left, -room.top, shape.w + room.right, shape.h + room.bottom)
+    for _, quad, _ in bands[::3]:
+        inside = clip_to_box(quad, box)
+        x, y = (sum(p[0] for p in inside) / len(inside), sum(p[1] for p in inside) / len(inside))
+        assert any(contains(points, x, y) for points in painted), (x, y)

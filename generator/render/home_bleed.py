@@ -16,6 +16,7 @@ import weakref
 from typing import NamedTuple
 
 from pnpgen.lengths import parse_length
+from pnpgen.render.bleed_cuts import clip_to_box, clip_to_half_plane, join_runs, rectangle_of
 
 HOME_BLEED = parse_length("1.5mm")   # the most art is carried past a cut (publishers ask 1-3 mm)
 INSET = parse_length("0.35mm")       # where the edge colour is read: inside the cut, past its soft edge
@@ -58,16 +59,19 @@ def _allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[Roo
     across a shared cut line), none at all where boxes overlap (nested hexes), toward the page's free edge at
     most `outer_cap` and never past `bounds` (left, top, right, bottom). A diagonal neighbour near a corner
     takes no side away: the two part along the 45-degree line between their corners (_mitre), so a piece
-    next to a hole in the grid still bleeds into the hole and the two grown shapes never meet."""
+    next to a hole in the grid still bleeds into the hole and the two grown shapes never meet.
+
+    Only neighbours within 2 x HOME_BLEED can take room (half the gap): those are looked up on a grid
+    (_near), and of the rest it only matters whether a side has one at all (then that side is not the
+    page's free edge, _beside), so a page costs about its pieces, not their pairs."""
     out = []
+    near, beside = _near(rects), None
     for i, (x, y, w, h) in enumerate(rects):
         free = [x - bounds[0], y - bounds[1], bounds[2] - x - w, bounds[3] - y - h]
         shared: list = [None] * 4               # half the gap to the nearest piece on that side
         apart = []
-        for j, other in enumerate(rects):
-            if i == j:
-                continue
-            ox, oy, ow, oh = other
+        for j in near[i]:
+            ox, oy, ow, oh = other = rects[j]
             gap_x = max(ox - (x + w), x - (ox + ow))
             gap_y = max(oy - (y + h), y - (oy + oh))
             if gap_x < -0.01 and gap_y < -0.01:    # boxes overlap (nested hexes): no bleed anywhere
@@ -80,9 +84,47 @@ def _allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[Roo
             side, gap = (2 if ox >= x + w - 0.01 else 0, gap_x) if gap_y < -0.01 else \
                 (3 if oy >= y + h - 0.01 else 1, gap_y)
             shared[side] = min(max(0.0, gap) / 2, shared[side] if shared[side] is not None else HOME_BLEED)
+        if None in shared:                      # a neighbour further off still makes the side no free edge
+            beside = beside or _beside(rects)
+            shared = [HOME_BLEED if s is None and beside(i, k) else s for k, s in enumerate(shared)]
         sides = (max(0.0, min(HOME_BLEED, f, outer_cap if s is None else s)) for f, s in zip(free, shared))
         out.append(Room(*sides, tuple(apart)))
     return out
+
+
+NEAR_CELL = 36.0   # points: the grid square neighbours are looked up in
+
+
+def _near(rects: list[tuple]) -> list[list[int]]:
+    """For each rect, in order, the other rects within 2 x HOME_BLEED of it (and maybe a few more)."""
+    reach = 2 * HOME_BLEED + 0.02
+    grid: dict = {}
+
+    def squares(x, y, w, h):
+        return [(c, r) for c in range(math.floor((x - reach) / NEAR_CELL), math.floor((x + w + reach) / NEAR_CELL) + 1)
+                for r in range(math.floor((y - reach) / NEAR_CELL), math.floor((y + h + reach) / NEAR_CELL) + 1)]
+    for j, rect in enumerate(rects):
+        for square in squares(*rect):
+            grid.setdefault(square, []).append(j)
+    return [sorted({j for square in squares(*rect) for j in grid.get(square, ()) if j != i})
+            for i, rect in enumerate(rects)]
+
+
+def _beside(rects: list[tuple]):
+    """A function (i, side index) -> whether any rect lies across that side of rect i at any distance
+    (sharing more than 0.01 pt of its extent the other way): asked only for the sides no near rect faces,
+    the grid's outer pieces."""
+    def across(i: int, k: int) -> bool:
+        x, y, w, h = rects[i]
+        for ox, oy, ow, oh in rects:
+            if k in (0, 2) and max(oy - (y + h), y - (oy + oh)) < -0.01:
+                if (ox >= x + w - 0.01) == (k == 2) and max(ox - (x + w), x - (ox + ow)) >= -0.01:
+                    return True
+            elif k in (1, 3) and max(ox - (x + w), x - (ox + ow)) < -0.01:
+                if (oy >= y + h - 0.01) == (k == 3) and max(oy - (y + h), y - (oy + oh)) >= -0.01:
+                    return True
+        return False
+    return across
 
 
 def _mitre(mine: tuple, other: tuple) -> tuple:
@@ -115,12 +157,35 @@ def outline_polygon(shape, x: float = 0.0, y: float = 0.0) -> list[tuple]:
 def edge_bands(art, shape, bleed: float) -> list[tuple]:
     """[(colour, quad, edge)] of the face's bleed in art points: for each edge segment whose colour just inside the
     cut is not paper, a band from the cut outward HOME_BLEED deep (the clip decides how much shows)."""
+    return [(colour, quad, edge) for colour, (edge, quad, _) in zip(band_colours(art, shape, bleed),
+                                                                     band_geometry(shape, bleed)) if colour is not None]
+
+
+def band_colours(art, shape, bleed: float) -> list:
+    """The colour of each of the shape's bands (band_geometry) read from the face's art, None where it is
+    paper: each distinct face sampled once."""
     key = id(art)
     if key in _edges and _edges[key][0]() is art:
         return _edges[key][1]
     if len(_edges) > 4096:
         _edges.clear()
     sample = _sampler(art)
+    colours = [sample(*at) for _, _, at in band_geometry(shape, bleed)]
+    _edges[key] = (weakref.ref(art), colours)
+    return colours
+
+
+_geometry: dict = {}   # (shape, bleed) -> its bands: the same for every face of that shape
+
+
+def band_geometry(shape, bleed: float) -> list[tuple]:
+    """[(edge, quad, sample point)] of every 1 mm segment of the shape's cut (art points, bleed included):
+    the band from the cut outward HOME_BLEED deep (0.1 pt under the face's edge, so no hairline shows at
+    the cut), and the point INSET inside the cut where its colour is read. An edge's first and last band
+    run HOME_BLEED past its ends (the corner square past a box's corner), the others 0.05 pt (they overlap)."""
+    key = (shape, bleed)
+    if key in _geometry:
+        return _geometry[key]
     polygon = outline_polygon(shape, bleed, bleed)
     cx, cy = sum(p[0] for p in polygon) / len(polygon), sum(p[1] for p in polygon) / len(polygon)
     bands = []
@@ -136,18 +201,18 @@ def edge_bands(art, shape, bleed: float) -> list[tuple]:
         for k in range(pieces):
             t0, t1 = k / pieces * length, (k + 1) / pieces * length
             mid = (t0 + t1) / 2
-            colour = sample(a[0] + ux * mid - nx * INSET, a[1] + uy * mid - ny * INSET)
-            if colour is None:
-                continue
-            over = HOME_BLEED                # past the segment's ends: fills the corner square past a box's corner
+            at = (a[0] + ux * mid - nx * INSET, a[1] + uy * mid - ny * INSET)
+            over = HOME_BLEED
             lo, hi = t0 - (over if k == 0 else 0.05), t1 + (over if k == pieces - 1 else 0.05)
-            inner = 0.1                      # under the face's own edge, so no hairline shows at the cut
+            inner = 0.1
             quad = [(a[0] + ux * lo - nx * inner, a[1] + uy * lo - ny * inner),
                     (a[0] + ux * hi - nx * inner, a[1] + uy * hi - ny * inner),
                     (a[0] + ux * hi + nx * HOME_BLEED, a[1] + uy * hi + ny * HOME_BLEED),
                     (a[0] + ux * lo + nx * HOME_BLEED, a[1] + uy * lo + ny * HOME_BLEED)]
-            bands.append((colour, quad, edge))
-    _edges[key] = (weakref.ref(art), bands)
+            bands.append((edge, quad, at))
+    if len(_geometry) > 256:
+        _geometry.clear()
+    _geometry[key] = bands
     return bands
 
 
@@ -182,8 +247,11 @@ def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, 
     if not any(room[:4]):
         return
     cr.save()
-    for colour, points in _cut_bands(art, shape, bleed, turned, room, x, y):
-        cr.set_source_rgb(*colour)
+    current = None
+    for colour, points in cut_bands(art, shape, bleed, turned, room, x, y):
+        if colour != current:                   # the PDF says a colour only when it changes, as cairo does
+            cr.set_source_rgb(*colour)
+            current = colour
         cr.move_to(x + points[0][0], y + points[0][1])
         for px, py in points[1:]:
             cr.line_to(x + px, y + py)
@@ -195,10 +263,10 @@ def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, 
 _cuts: dict = {}    # (id(art), turned, room in the slot's frame) -> the bands cut: a sheet's like slots share one
 
 
-def _cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: float) -> list[tuple]:
-    """[(colour, polygon)] of the face's bands cut to its room, in the slot's own frame (x, y at the origin):
-    worked out once for each face and room (a sheet of hex tiles repeats a few faces in a few rooms, and a
-    hex's bands are many: cutting them was most of a tile sheet's drawing)."""
+def cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: float) -> list[tuple]:
+    """[(colour, polygon)] of the face's bands cut to its room, in the slot's own frame (x, y at the origin),
+    a run of like bands as one polygon (join_runs): worked out once for each face and room (a sheet of hex
+    tiles repeats a few faces in a few rooms)."""
     planes = tuple((nx, ny, round(c - nx * x - ny * y, 4)) for nx, ny, c in room.apart)
     key = (id(art), turned, tuple(round(v, 4) for v in room[:4]), planes)
     found = _cuts.get(key)
@@ -206,39 +274,43 @@ def _cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: 
         return found[1]
     if len(_cuts) > 16384:
         _cuts.clear()
-    left, top, right, bottom = room[:4]
-    box = (bleed - left, bleed - top, bleed + shape.w + right, bleed + shape.h + bottom)
-    cut = []
-    for colour, quad, _ in edge_bands(art, shape, bleed):
-        points = [(art.width - px, art.height - py) if turned else (px, py) for px, py in quad]
-        points = clip_to_box(points, box)
-        for plane in planes:
-            points = clip_to_half_plane(points, plane)
-        if len(points) >= 3:
-            cut.append((colour, points))
+    colours = band_colours(art, shape, bleed)
+    shapes = _clipped(shape, bleed, (art.width, art.height), *key[1:])
+    cut = [(colour, *clipped) for colour, clipped in zip(colours, shapes) if colour is not None and clipped]
+    cut = join_runs(cut)
     _cuts[key] = (weakref.ref(art), cut)
     return cut
 
 
-def clip_to_box(points: list[tuple], box: tuple) -> list[tuple]:
-    """A convex polygon cut to the box (left, top, right, bottom)."""
-    left, top, right, bottom = box
-    for plane in ((-1.0, 0.0, -left), (0.0, -1.0, -top), (1.0, 0.0, right), (0.0, 1.0, bottom)):
-        points = clip_to_half_plane(points, plane)
-    return points
+_clips: dict = {}   # (shape, bleed, art size, turned, room, planes) -> every band cut: faces of one shape share it
 
 
-def clip_to_half_plane(points: list[tuple], plane: tuple) -> list[tuple]:
-    """The part of a convex polygon where nx * x + ny * y <= c, plane = (nx, ny, c) (Sutherland-Hodgman)."""
-    nx, ny, c = plane
+def _clipped(shape, bleed: float, size: tuple, turned: bool, sides: tuple, planes: tuple) -> list:
+    """For each of the shape's bands, (polygon, edge, whole, rectangle) cut to the room (its sides and
+    half-planes in the slot's frame, rounded to 0.0001 pt, so the float noise of a grid's arithmetic does
+    not decide the cut), or None where nothing is left: the cutting does not depend on the face, only on its
+    shape and room, so a sheet of like-shaped pieces cuts each room's bands once."""
+    key = (shape, bleed, size, turned, sides, planes)
+    if key in _clips:
+        return _clips[key]
+    if len(_clips) > 4096:
+        _clips.clear()
+    left, top, right, bottom = sides
+    box = (bleed - left, bleed - top, bleed + shape.w + right, bleed + shape.h + bottom)
     out = []
-    for a, b in zip(points, points[1:] + points[:1]):
-        da, db = nx * a[0] + ny * a[1] - c, nx * b[0] + ny * b[1] - c
-        if da <= 0:
-            out.append(a)
-        if (da <= 0) != (db <= 0):
-            t = da / (da - db)
-            out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])))
+    for edge, quad, _ in band_geometry(shape, bleed):
+        points = [(size[0] - px, size[1] - py) for px, py in quad] if turned else quad
+        clipped = clip_to_box(points, box)
+        if planes:
+            xs, ys = [p[0] for p in clipped], [p[1] for p in clipped]
+            low, high = (min(xs), min(ys)), (max(xs), max(ys))
+            for nx, ny, c in planes:     # a band whose box lies inside the half-plane is not cut by it
+                if nx * (high[0] if nx > 0 else low[0]) + ny * (high[1] if ny > 0 else low[1]) > c:
+                    clipped = clip_to_half_plane(clipped, (nx, ny, c))
+                    if not clipped:
+                        break
+        out.append((clipped, edge, clipped is points, rectangle_of(clipped)) if len(clipped) >= 3 else None)
+    _clips[key] = out
     return out
 
 
@@ -250,10 +322,28 @@ def side_colour(art, shape, bleed: float, side: str, turned: bool):
     """The mean colour just inside one side of a box-shaped face as it lies on the page, or None (paper)."""
     if turned:
         side = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}[side]
-    colours = [c for c, _, edge in edge_bands(art, shape, bleed) if edge == EDGE_OF_SIDE[side]]
-    if not colours:
-        return None
-    return tuple(sum(c[k] for c in colours) / len(colours) for k in range(3))
+    return _side_means(art, shape, bleed).get(EDGE_OF_SIDE[side])
+
+
+_means: dict = {}    # id(art) -> (weak reference to the art, {edge: mean colour})
+
+
+def _side_means(art, shape, bleed: float) -> dict:
+    """{edge: the mean of its non-paper band colours} of a face, worked out once (the bare-edge preflight
+    asks for each side of each slot, and a sheet repeats its faces)."""
+    key = id(art)
+    if key in _means and _means[key][0]() is art:
+        return _means[key][1]
+    if len(_means) > 4096:
+        _means.clear()
+    by_edge: dict = {}
+    for colour, (edge, _, _) in zip(band_colours(art, shape, bleed), band_geometry(shape, bleed)):
+        if colour is not None:
+            by_edge.setdefault(edge, []).append(colour)
+    means = {edge: tuple(sum(c[k] for c in colours) / len(colours) for k in range(3))
+             for edge, colours in by_edge.items()}
+    _means[key] = (weakref.ref(art), means)
+    return means
 
 
 def bare_edges(rects: list[tuple], rooms: list[tuple], colour_of) -> list[tuple[int, str, str]]:
