@@ -24,12 +24,14 @@ _FONTS: dict = {}   # font name -> _FontInk
 
 class DrawnGlyphs(dict):
     """{page number: [glyph records]} (see GlyphCanvas), with beside them `inks` {page: [(r, g, b) of each
-    glyph record, in step]} and `grounds` {page: [(glyphs set before it, box, (r, g, b) or None for a
-    picture, alpha)]}: every filled rectangle and picture drawn, in the same top-left points as the boxes."""
+    glyph record, in step]}, `fine` {page: [whether it was set as small print (GlyphCanvas.small_print), in
+    step]} and `grounds` {page: [(glyphs set before it, box, (r, g, b) or None for a picture, alpha)]}:
+    every filled rectangle and picture drawn, in the same top-left points as the boxes."""
 
     def __init__(self):
         super().__init__()
         self.inks: dict = {}
+        self.fine: dict = {}
         self.grounds: dict = {}
 
 
@@ -37,11 +39,14 @@ class GlyphCanvas(Canvas):
     """A reportlab canvas whose text objects record each glyph they set in `drawn_glyphs`, once it is made a
     dict: {page number: [(glyph, (x0, top, x1, bottom), baseline, size, direction)]}, in drawing order
     (direction -1: set right to left on the page, turned half a turn). None (the
-    default) records nothing: a document nobody checks pays nothing."""
+    default) records nothing: a document nobody checks pays nothing. `small_print`: set while the drawing
+    sets text a page may print smaller than its body (a table, a caption, a running header), which the
+    size check (pnpgen.page_contrast.drawn_sizes) holds to the lower floor."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.drawn_glyphs: dict | None = None
+        self.small_print = False
 
     def beginText(self, x=0, y=0, direction=None):
         if self.drawn_glyphs is None:
@@ -150,11 +155,14 @@ def _adder(canvas, text) -> object:
     if not isinstance(canvas.drawn_glyphs, DrawnGlyphs):
         return glyphs.append
     inks = canvas.drawn_glyphs.inks.setdefault(page, [])
+    fine = canvas.drawn_glyphs.fine.setdefault(page, [])
     colour = _rgb(getattr(text, "_fillColorObj", None) or canvas._fillColorObj)
+    small = bool(getattr(canvas, "small_print", False))
 
     def add(record):
         glyphs.append(record)
         inks.append(colour)
+        fine.append(small)
     return add
 
 
