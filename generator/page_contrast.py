@@ -5,6 +5,9 @@ is the last filled rectangle drawn before the glyph that covers its whole box, o
 picture under it with no such fill between is a finding too."""
 from __future__ import annotations
 
+from bisect import bisect_right
+from functools import lru_cache
+
 from pnpgen.contrast import contrast_ratio, hex_colour, over_paper
 from pnpgen.preflight import CONTRAST, SIZE_SLACK
 
@@ -28,14 +31,14 @@ def drawn_contrasts(drawn, least: float = CONTRAST) -> list[tuple[int, str]]:
 
 def _page_findings(glyphs, colours, grounds, least: float) -> list[str]:
     """The page's findings: consecutive glyphs of one verdict join into one quoted phrase."""
-    verdicts = []
+    verdicts, orders = [], [ground[0] for ground in grounds]   # grounds come in drawing order
     for index, (record, ink) in enumerate(zip(glyphs, colours)):
-        ground, picture = _ground(record[1], index, grounds)
+        ground, picture = _ground(record[1], grounds, bisect_right(orders, index))
         verdict = None
         if picture:
             verdict = ("picture", None, None)
         else:
-            ratio = contrast_ratio(ink, ground)
+            ratio = _ratio(ink, ground)
             if ratio < least - 0.005:
                 verdict = ("low", ink, ground, round(ratio, 1))
         verdicts.append(verdict)
@@ -86,11 +89,18 @@ def _phrases(glyphs, verdicts) -> list[tuple]:
             for verdict, words, _ in runs if verdict is not None and words.strip()]
 
 
-def _ground(box, index: int, grounds) -> tuple:
-    """(colour under the box, whether a picture shows under it) of the glyph drawn `index`-th on its page."""
+@lru_cache(maxsize=1024)
+def _ratio(ink, ground) -> float:
+    """contrast_ratio of a page's few colour pairs, worked out once each (a page sets thousands of strings)."""
+    return contrast_ratio(ink, ground)
+
+
+def _ground(box, grounds, drawn_before: int) -> tuple:
+    """(colour under the box, whether a picture shows under it) of a glyph set after the first
+    `drawn_before` grounds of its page were drawn."""
     layers = []
-    for order, bounds, rgb, alpha in reversed(grounds):
-        if order > index or not _covers(bounds, box):
+    for _, bounds, rgb, alpha in reversed(grounds[:drawn_before]):
+        if not _covers(bounds, box):
             continue
         if rgb is None:
             return over_paper(layers), True

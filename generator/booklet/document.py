@@ -223,8 +223,9 @@ def build_recording_icons(doc: BaseDocTemplate, story: list, icon_places: list |
 
     def canvas(*args, **kwargs):
         made.append(IconCanvas(*args, **kwargs))
-        if laid is not None:
+        if laid is not None:   # for the type and contrast preflight: a record per string is enough
             made[-1].drawn_glyphs = DrawnGlyphs()
+            made[-1].drawn_glyphs.coarse = True
         return made[-1]
     doc.multiBuild(story, canvasmaker=canvas)
     if icon_places is not None and made:

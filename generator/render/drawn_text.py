@@ -33,6 +33,8 @@ class DrawnGlyphs(dict):
         self.inks: dict = {}
         self.fine: dict = {}
         self.grounds: dict = {}
+        self.coarse = False   # True: a record per string set, boxed by the font's ascent and descent, not per
+                              # glyph's ink (enough for size and contrast; the overprint check needs the ink)
 
 
 class GlyphCanvas(Canvas):
@@ -135,6 +137,13 @@ class RecordingText(PDFTextObject):
         matrix = _multiply(self._line, canvas._currentMatrix)
         place = _Place(matrix, canvas._pagesize[1], size, scale, self._rise)
         add = _adder(canvas, self)
+        if getattr(canvas.drawn_glyphs, "coarse", False):   # one record per string, its box the font's line: what size and
+            advance = ink.width(text) * place.wide   # contrast need, at a fraction of the glyphs' cost
+            if text.strip():
+                add((text.strip(), place.box(self._pen, self._pen + advance, *ink.line), place.baseline(self._pen),
+                     place.shown, place.direction))
+            self._pen += advance + (char_space * len(text) + word_space * text.count(" ")) * scale
+            return
         if not (char_space or word_space) and not _SPACED.search(text) and ink.run(text, self._pen, place, add):
             self._pen += ink.width(text) * place.wide
             return
@@ -230,6 +239,7 @@ class _FontInk:
             self.box = (0.0, (getattr(face, "descent", -200) or -200) / 1000, None,
                         (getattr(face, "ascent", 800) or 800) / 1000)
         self.glyphs: dict = {}
+        self.line = ((getattr(face, "descent", -200) or -200) / 1000, (getattr(face, "ascent", 800) or 800) / 1000)
 
     def width(self, text: str) -> float:
         """The advance of `text` per point of size."""
