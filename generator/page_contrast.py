@@ -75,18 +75,27 @@ def drawn_sizes(drawn, body: float, small: float) -> list[tuple[int, str]]:
 def _phrases(glyphs, verdicts) -> list[tuple]:
     """(verdict, quoted words) of each run of consecutive glyph records sharing a verdict (None: no finding):
     a line's findings said once, not per letter."""
-    runs: list = []   # [verdict, words, the last record's text]
+    runs: list = []   # [verdict, words, the last record]
     for record, verdict in zip(glyphs, verdicts):
         if verdict is None:
-            runs.append([None, "", ""])
-        elif runs and runs[-1][0] == verdict:
-            joined = len(record[0]) == 1 and len(runs[-1][2]) == 1   # letters set one by one join up
+            runs.append([None, "", None])
+        elif runs and runs[-1][0] == verdict and _follows(runs[-1][2], record):
+            joined = len(record[0]) == 1 and len(runs[-1][2][0]) == 1   # letters set one by one join up
             runs[-1][1] += ("" if joined else " ") + record[0]
-            runs[-1][2] = record[0]
+            runs[-1][2] = record
         else:
-            runs.append([verdict, record[0], record[0]])
+            runs.append([verdict, record[0], record])
     return [(verdict, words.strip() if len(words.strip()) <= 40 else words.strip()[:37] + "...")
             for verdict, words, _ in runs if verdict is not None and words.strip()]
+
+
+def _follows(last, record) -> bool:
+    """Whether a record goes on the phrase `last` ended: the same line, near after it, or the next line (a
+    paragraph's lines make one phrase, a running header's two ends do not)."""
+    size, gap = record[3], record[2] - last[2]
+    if abs(gap) < size * 0.3:
+        return -size <= record[1][0] - last[1][2] <= size * 3
+    return 0 < gap <= size * 2.5
 
 
 @lru_cache(maxsize=1024)

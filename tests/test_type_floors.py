@@ -45,7 +45,7 @@ def test_the_booklet_holds_body_text_to_8_pt_small_print_to_6_pt_and_text_to_its
              table_flowable(TableData(("Head", "Other"), (("cell", "7.6 pt"),), (1, 1)), 300, table_look())]
     laid = _typeset(story)
     with pytest.raises(BuildError) as raised:
-        check_type(SimpleNamespace(), "booklet.pdf", {**laid, "chapters": [1]}, ["rules/01-play.md"])
+        check_type(SimpleNamespace(), "booklet.pdf", {**laid, "sources": [(1, "rules/01-play.md")]})
     lines = str(raised.value).splitlines()[1:]
     assert lines == ["rules/01-play.md: booklet.pdf page 1: text 'Squint here' is 7.5 pt, below the 8 pt minimum",
                      "rules/01-play.md: booklet.pdf page 1: text 'Tiny credit' is 5.5 pt, below the 6 pt minimum "
@@ -53,7 +53,7 @@ def test_the_booklet_holds_body_text_to_8_pt_small_print_to_6_pt_and_text_to_its
                      "rules/01-play.md: booklet.pdf page 1: text 'Pale words' (#aaaaaa on #ffffff) has a contrast of "
                      "2.3:1, below 4.5:1"]
     # the table's 7.6 pt cells, its white head on the dark fill and the 7.2 pt running header pass
-    check_type(SimpleNamespace(), "booklet.pdf", _typeset(story[:1] + story[-1:]), [])
+    check_type(SimpleNamespace(), "booklet.pdf", _typeset(story[:1] + story[-1:]))
 
 
 def test_an_aid_card_holds_its_text_to_a_card_s_7_pt_save_what_is_drawn_as_small_print(tmp_path):

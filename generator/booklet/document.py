@@ -89,6 +89,7 @@ class BookletDoc(BaseDocTemplate):
         self.frames_used = made
         self.chapter, self.page_chapter, self.page_has_text, self.chapter_met = "", None, False, False
         self.chapter_pages: list[int] = []   # the page each chapter heading (the outline's top level) is on
+        self.chapter_files: list[tuple] = []  # (page, the file it was written in) of each chapter heading
 
     def afterFlowable(self, flowable):
         if not isinstance(flowable, Heading):
@@ -105,6 +106,7 @@ class BookletDoc(BaseDocTemplate):
         self.canv.addOutlineEntry(flowable.plain, flowable.key, flowable.toc_level, closed=True)
         if flowable.toc_level == 0:  # the contents list chapters; the PDF outline also has sections
             self.chapter_pages.append(self.page)
+            self.chapter_files.append((self.page, flowable.where.rpartition(":")[0] or flowable.where))
             self.notify("TOCEntry", (0, flowable.plain, self.page, flowable.key))
             if not self.page_has_text:  # the chapter opens the page: the header names it
                 self.page_chapter = self.page_chapter or flowable.plain
@@ -114,7 +116,7 @@ class BookletDoc(BaseDocTemplate):
     def beforeDocument(self):
         """multiBuild lays the story out more than once: every pass starts with the contents."""
         self.chapter, self.page_chapter, self.chapter_met = core_words("Contents"), None, False
-        self.chapter_pages = []
+        self.chapter_pages, self.chapter_files = [], []
 
     def sketch_first_pass(self) -> None:
         """Lay the first pass out without drawing it: for a contents that starts empty (no seed), whose
@@ -214,8 +216,8 @@ def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, contents_se
 def build_recording_icons(doc: BaseDocTemplate, story: list, icon_places: list | None,
                           laid: dict | None = None) -> None:
     """doc.multiBuild(story) on IconCanvases; the icon slots of its last pass (the printed one) go to
-    `icon_places`, its page count ("pages"), the page of each chapter heading ("chapters") and the glyphs it
-    set ("glyphs": pnpgen.render.drawn_text.DrawnGlyphs, for the type and contrast preflight) to `laid`:
+    `icon_places`, its page count ("pages"), the page of each chapter heading ("chapters"), with the file it
+    was written in ("sources": (page, file)), and the glyphs it set ("glyphs": pnpgen.render.drawn_text.DrawnGlyphs, for the type and contrast preflight) to `laid`:
     what a check of the layout needs, known as it was placed, so no check reads the PDF back."""
     from pnpgen.documents.inline_icons import IconCanvas
     from pnpgen.render.drawn_text import DrawnGlyphs
@@ -232,6 +234,7 @@ def build_recording_icons(doc: BaseDocTemplate, story: list, icon_places: list |
         icon_places.extend(made[-1].icon_places)
     if laid is not None:
         laid.update(pages=doc.page, chapters=list(getattr(doc, "chapter_pages", ())),
+                    sources=list(getattr(doc, "chapter_files", ())),
                     glyphs=made[-1].drawn_glyphs if made else DrawnGlyphs())
 
 

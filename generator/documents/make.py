@@ -245,11 +245,11 @@ def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, 
     placements.update({(f"icon:{icon}", number): (page, *matrix) for number, (icon, page, matrix) in enumerate(icons)})
     placements[LAID_PAGES] = (laid["pages"],)
     placements.update({(LAID_CHAPTER, number): (page,) for number, page in enumerate(laid["chapters"])})
-    check_type(kit, name, laid, [display_path(path) for path, _ in chapters])
+    check_type(kit, name, laid)
     return pdf, placements
 
 
-def check_type(kit, name: str, laid: dict, chapter_files: list[str]) -> None:
+def check_type(kit, name: str, laid: dict) -> None:
     """Stop the build when the typeset pages set body text below 8 pt, small print (tables, captions,
     running headers) below the kit's counters' floor (6 pt), or text below the contrast ratio against its
     ground: from the glyphs and fills as the canvas set them (laid["glyphs"]), each finding named by the
@@ -261,7 +261,7 @@ def check_type(kit, name: str, laid: dict, chapter_files: list[str]) -> None:
         + drawn_contrasts(glyphs, rules.contrast)
     if not found:
         return
-    starts = list(zip(laid.get("chapters", ()), chapter_files))
+    starts = laid.get("sources", ())
 
     def where(page: int) -> str:
         source = next((file for first, file in reversed(starts) if first <= page), "the cover and contents")
