@@ -137,8 +137,8 @@ class RecordingText(PDFTextObject):
         matrix = _multiply(self._line, canvas._currentMatrix)
         place = _Place(matrix, canvas._pagesize[1], size, scale, self._rise)
         add = _adder(canvas, self)
-        if getattr(canvas.drawn_glyphs, "coarse", False):   # one record per string, its box the font's line: what size and
-            advance = ink.width(text) * place.wide   # contrast need, at a fraction of the glyphs' cost
+        if getattr(canvas.drawn_glyphs, "coarse", False):   # one record per string, boxed by the font's line:
+            advance = ink.width(text) * place.wide            # what size and contrast need, for far less
             if text.strip():
                 add((text.strip(), place.box(self._pen, self._pen + advance, *ink.line), place.baseline(self._pen),
                      place.shown, place.direction))

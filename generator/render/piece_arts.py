@@ -132,8 +132,9 @@ class FaceArts:
     def _check_texts(self, record, shape, bleed_pt, where, face, key: str) -> None:
         """Text size and margins, text over text or under a line, and text on too faint a ground (a face
         cairosvg drew beyond what the store replays is checked from the calls it made, kept in memory).
-        One drawing is checked once per shape and bleed: the rows that print the same drawing (a deck's repeated backs, a counter
-        printed in six colours with one back) share its findings, each said at its own row."""
+        One drawing is checked once per shape and bleed: the rows that print the same drawing (a deck's
+        repeated backs, a counter printed in six colours with one back) share its findings, each said at its
+        own row."""
         memo = (key, shape, round(bleed_pt, 3), "ops" in record, self._kind(face, shape))
         found = self.findings_of.get(memo)
         if found is None:
