@@ -218,7 +218,8 @@ def build_recording_icons(doc: BaseDocTemplate, story: list, icon_places: list |
     """doc.multiBuild(story) on IconCanvases; the icon slots of its last pass (the printed one) go to
     `icon_places`, its page count ("pages"), the page of each chapter heading ("chapters"), with the file it
     was written in ("sources": (page, file)), and the glyphs it set ("glyphs": render.drawn_text.DrawnGlyphs,
-    for the type and contrast preflight) to `laid`: what a check of the layout needs, known as it was placed, so no check reads the PDF back."""
+    for the type and contrast preflight) to `laid`: what a check of the layout needs, known as it was placed,
+    so no check reads the PDF back."""
     from pnpgen.documents.inline_icons import IconCanvas
     from pnpgen.render.drawn_text import DrawnGlyphs
     made = []
