@@ -27,3 +27,23 @@ def over_paper(layers) -> tuple:
     for paint, alpha in reversed(layers):
         colour = tuple(alpha * p + (1 - alpha) * c for p, c in zip(paint, colour))
     return colour
+
+
+DARK_INK, LIGHT_INK = "#1a1a1a", "#ffffff"
+
+
+def ink_on(fill) -> str:
+    """The ink that reads better on a #rrggbb fill: near-black or white (a template's `ink_on(p.fill)`, so a
+    label on a place of the kit's colour passes the contrast preflight whatever the colour). Anything but a
+    #rrggbb or #rgb colour takes the dark ink, as on paper."""
+    text = str(fill).strip().lstrip("#")
+    if len(text) == 3:
+        text = "".join(c * 2 for c in text)
+    try:
+        rgb = tuple(int(text[i:i + 2], 16) / 255 for i in (0, 2, 4)) if len(text) == 6 else None
+    except ValueError:
+        rgb = None
+    if rgb is None:
+        return DARK_INK
+    dark, light = ((0x1a / 255,) * 3), (1.0, 1.0, 1.0)
+    return DARK_INK if contrast_ratio(dark, rgb) >= contrast_ratio(light, rgb) else LIGHT_INK

@@ -1,12 +1,15 @@
-"""Contrast on pages a reportlab canvas set (aid cards, record sheets): each glyph's colour against the
-ground drawn under it, as the canvas recorded both while drawing (pnpgen.render.drawn_text.DrawnGlyphs),
-never read back from the PDF. The ground is the last filled rectangle drawn before the glyph that covers
-its whole box, over the white paper; a picture under it with no such fill between is a finding too."""
+"""Contrast and size on pages a reportlab canvas set (aid cards, record sheets, the rules booklet): each
+glyph's colour against the ground drawn under it, and its size against the page's floor, as the canvas
+recorded them while drawing (pnpgen.render.drawn_text.DrawnGlyphs), never read back from the PDF. The ground
+is the last filled rectangle drawn before the glyph that covers its whole box, over the white paper; a
+picture under it with no such fill between is a finding too."""
 from __future__ import annotations
+
+from functools import lru_cache
 
 from pnpgen.contrast import contrast_ratio, hex_colour, over_paper
 from pnpgen.overlaps import BoxGrid
-from pnpgen.preflight import CONTRAST
+from pnpgen.preflight import CONTRAST, SIZE_SLACK
 
 SLACK = 0.5   # points: a fill this close to a glyph's edge still counts as under it (rounding, strokes)
 
@@ -28,30 +31,19 @@ def drawn_contrasts(drawn, least: float = CONTRAST) -> list[tuple[int, str]]:
 
 def _page_findings(glyphs, colours, grounds, least: float) -> list[str]:
     """The page's findings: consecutive glyphs of one verdict join into one quoted phrase."""
-    runs: list = []   # [verdict, words, the last record's text]
-    grid = ground_grid(glyphs, grounds)
+    verdicts, grid = [], ground_grid(glyphs, grounds)
     for index, (record, ink) in enumerate(zip(glyphs, colours)):
         ground, picture = ground_under(record[1], index, grounds, grid)
         verdict = None
         if picture:
             verdict = ("picture", None, None)
         else:
-            ratio = contrast_ratio(ink, ground)
+            ratio = _ratio(ink, ground)
             if ratio < least - 0.005:
                 verdict = ("low", ink, ground, round(ratio, 1))
-        if verdict is None:
-            runs.append([None, "", ""])
-        elif runs and runs[-1][0] == verdict:
-            joined = len(record[0]) == 1 and len(runs[-1][2]) == 1   # letters set one by one join up
-            runs[-1][1] += ("" if joined else " ") + record[0]
-            runs[-1][2] = record[0]
-        else:
-            runs.append([verdict, record[0], record[0]])
+        verdicts.append(verdict)
     out = []
-    for verdict, words, _ in runs:
-        if verdict is None or not words.strip():
-            continue
-        text = words.strip() if len(words.strip()) <= 40 else words.strip()[:37] + "..."
+    for verdict, text in _phrases(glyphs, verdicts):
         if verdict[0] == "picture":
             out.append(f"text {text!r} is set over a picture with no backing")
         else:
@@ -59,6 +51,57 @@ def _page_findings(glyphs, colours, grounds, least: float) -> list[str]:
             out.append(f"text {text!r} ({hex_colour(ink)} on {hex_colour(ground)}) has a contrast of {ratio:.1f}:1, "
                        f"below {least:g}:1")
     return sorted(set(out), key=out.index)
+
+
+def drawn_sizes(drawn, body: float, small: float) -> list[tuple[int, str]]:
+    """(page, finding) for every line of text set below its floor, as the canvas set it: `small` (points)
+    for text drawn as small print (GlyphCanvas.small_print: tables, captions, running headers), `body` for
+    the rest. One finding per page, size and run of neighbouring glyphs."""
+    fine_of = getattr(drawn, "fine", None) or {}
+    found = []
+    for page in sorted(drawn):
+        glyphs, fine = drawn[page], fine_of.get(page, ())
+        verdicts = []
+        for index, record in enumerate(glyphs):
+            floor = small if index < len(fine) and fine[index] else body
+            verdicts.append((round(record[3], 1), floor) if record[3] < floor - SIZE_SLACK else None)
+        out = [f"text {text!r} is {size:g} pt, below the {floor:g} pt minimum"
+               + (" for small print" if floor == small and small != body else "")
+               for (size, floor), text in _phrases(glyphs, verdicts)]
+        found += [(page, finding) for finding in sorted(set(out), key=out.index)]
+    return found
+
+
+def _phrases(glyphs, verdicts) -> list[tuple]:
+    """(verdict, quoted words) of each run of consecutive glyph records sharing a verdict (None: no finding):
+    a line's findings said once, not per letter."""
+    runs: list = []   # [verdict, words, the last record]
+    for record, verdict in zip(glyphs, verdicts):
+        if verdict is None:
+            runs.append([None, "", None])
+        elif runs and runs[-1][0] == verdict and _follows(runs[-1][2], record):
+            joined = len(record[0]) == 1 and len(runs[-1][2][0]) == 1   # letters set one by one join up
+            runs[-1][1] += ("" if joined else " ") + record[0]
+            runs[-1][2] = record
+        else:
+            runs.append([verdict, record[0], record])
+    return [(verdict, words.strip() if len(words.strip()) <= 40 else words.strip()[:37] + "...")
+            for verdict, words, _ in runs if verdict is not None and words.strip()]
+
+
+def _follows(last, record) -> bool:
+    """Whether a record goes on the phrase `last` ended: the same line, near after it, or the next line (a
+    paragraph's lines make one phrase, a running header's two ends do not)."""
+    size, gap = record[3], record[2] - last[2]
+    if abs(gap) < size * 0.3:
+        return -size <= record[1][0] - last[1][2] <= size * 3
+    return 0 < gap <= size * 2.5
+
+
+@lru_cache(maxsize=1024)
+def _ratio(ink, ground) -> float:
+    """contrast_ratio of a page's few colour pairs, worked out once each (a page sets thousands of strings)."""
+    return contrast_ratio(ink, ground)
 
 
 def ground_grid(glyphs, grounds) -> BoxGrid | None:

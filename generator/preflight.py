@@ -16,6 +16,8 @@ from pnpgen.shapes import Shape, hex_corners
 
 MIN_TEXT = parse_length("6pt")       # a counter's, token's or tile's smallest text, as published counters print
 CARD_TEXT = parse_length("7pt")      # a card's: held in the hand, read at arm's length
+BOOKLET_TEXT = parse_length("8pt")   # a rules booklet's body: read in paragraphs, as publishers set it (8-10 pt);
+                                     # its tables, captions, headers and footers keep MIN_TEXT
 CARD_SIDE = parse_length("40mm")     # a rect or square piece whose shorter side is this or more is a card
 CUT_MARGIN = parse_length("1mm")     # text closer to a cut than this is cut into by an ordinary hand
 CONTRAST = 4.5                       # WCAG 2 AA for body text: text against its ground, relative luminance
@@ -195,11 +197,35 @@ def _image_name(path: str) -> str:
 
 
 def art_overprints(art) -> list[str]:
-    """overprints() of a drawn Art (a board, a sheet): none when it was drawn without a record of its calls."""
+    """overprints() of a drawn Art (a figure): none when it was drawn without a record of its calls."""
     if art.ops is None:
         return []
     from pnpgen.render.ink_lines import read_ink
     return overprints(art.texts, read_ink(art.ops))
+
+
+def art_checks(art, rules: Rules) -> list[str]:
+    """What a board or hex map would print badly, drawn at the size it prints: text below the smallest size
+    (a board is read across the table, as counters are: rules.min_text), text over text or under a line,
+    and text too faint on the fill under it or set on a picture (contrasts)."""
+    found = small_texts(art.texts, rules.min_text)
+    if art.ops is None:
+        return found
+    from pnpgen.render.ink_lines import read_ink
+    ink = read_ink(art.ops)
+    return found + overprints(art.texts, ink) + contrasts(art.texts, ink, rules)
+
+
+def small_texts(texts, floor: float) -> list[str]:
+    """Runs of text set below `floor` points, each once with where it starts (a map repeats its labels)."""
+    said, out = set(), []
+    for run in runs(texts, 0.0):
+        sizes = sorted({round(size, 1) for size, _, _ in run if size < floor - SIZE_SLACK})
+        if sizes and (_text(run), tuple(sizes)) not in said:
+            said.add((_text(run), tuple(sizes)))
+            out.append(f"text {_text(run)!r} at {_at(_union(box for _, _, box in run), 0.0)} is {_list(sizes)} pt, "
+                       f"below the {floor:g} pt minimum{noted(_text(run))}")
+    return out
 
 
 def _text_overlaps(spans) -> list:

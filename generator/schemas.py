@@ -137,13 +137,13 @@ KIT = Record({
                                            "rules their regions obey (pnpgen.maps.declared)"),
     "preflight": optional(Record({
         "min_text": optional(LENGTH, "6pt", "the smallest text a counter, token or tile may print (and a card's "
-                                           "fine print)"),
-        "card_text": optional(LENGTH, "7pt", "the smallest text a card may print"),
+                                           "fine print, a board or map, the booklet's tables and captions)"),
+        "card_text": optional(LENGTH, "7pt", "the smallest text a card, an aid card or a record sheet may print"),
         "cut_margin": optional(LENGTH, "1mm", "how far text must keep from a piece's cut line"),
         "contrast": optional(Number(1, 21), 4.5, "the least contrast ratio of text and its ground (WCAG)"),
     }, "{min_text, card_text, cut_margin, contrast}"),
         {"min_text": "6pt", "card_text": "7pt", "cut_margin": "1mm", "contrast": 4.5},
-        "what every build checks on every piece"),
+        "what every build checks on every piece, board, aid and booklet page"),
     "languages": optional(ListOf(Str(r"[a-z]{2,3}(_[A-Z]{2})?", "a language code such as en, fr, es or pt_BR")),
                           [], "the editions the kit prints in, its source language first (docs/translations.md)"),
     "translate": optional(MapOf(ListOf(Str()), key=Str(r"[A-Za-z0-9_][A-Za-z0-9_./-]*",

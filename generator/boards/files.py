@@ -14,7 +14,7 @@ from pnpgen.maps.tiling import MARK_ARM, assembly_steps, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.pieces import colour_params
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
-from pnpgen.preflight import art_overprints
+from pnpgen.preflight import art_checks, preflight_rules
 from pnpgen.problems import BuildError, display_path
 from pnpgen.render.templates import render_template
 
@@ -117,6 +117,7 @@ def build(ctx) -> dict:
     from pnpgen.render.check_memo import CheckMemo, drawing_key
     arts, files, boards, findings, warnings = ArtCache(ctx.kit.root), [], [], [], []
     cache, checked = OutputCache(ctx.cache_dir / "boards"), CheckMemo("boards", ctx.kit.root)
+    rules = preflight_rules(ctx.kit)
     for board in ctx.kit.boards:
         for colour in (ctx.kit.colours if board.per_colour else (None,)):
             name = f"{board.id}-{colour.id}" if colour else board.id
@@ -131,7 +132,7 @@ def build(ctx) -> dict:
             targets = [ctx.stage.path(rel) for rel in rels] + [noted]
             if not cache.fetch(key, targets):
                 art = arts.get(svg, f"board {board.id}")  # what board_art draws, from the SVG in hand
-                found = checked.findings(drawing_key(svg, ctx.kit.root), lambda: art_overprints(art))
+                found = checked.findings(f"{drawing_key(svg, ctx.kit.root)}:{rules!r}", lambda: art_checks(art, rules))
                 findings += [f"{display_path(board.file)}: board {board.id}{f' ({colour.id})' if colour else ''}: "
                              f"{board.template}.svg.j2: {finding}" for finding in found]
                 if found:

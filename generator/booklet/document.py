@@ -8,13 +8,13 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageTemplate, PageBreak, PageTemplate,
-                                Spacer)
+                                Spacer, Table)
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen.booklet.cover import back_flowables, front_flowables, templates as cover_templates
 from pnpgen.booklet.markdown import section_before_chapter
-from pnpgen.booklet.story import Heading, contents
+from pnpgen.booklet.story import FigureBox, Heading, contents
 from pnpgen.booklet.styles import HEADER_FILL, RULE, styles
 from pnpgen.fonts import BODY, ITALIC
 from pnpgen.i18n.translator import core_words
@@ -35,7 +35,11 @@ class LayoutFrame(Frame):
 
     def _add(self, flowable, canv, trySplit=0):
         if not self.sketch:
-            return super()._add(flowable, canv, trySplit)
+            canv.small_print = small_print(flowable)
+            try:
+                return super()._add(flowable, canv, trySplit)
+            finally:
+                canv.small_print = False
         flowable.drawOn = _not_drawn   # shadows the method for this one call (a Table's cells go with it)
         try:
             return super()._add(flowable, canv, trySplit)
@@ -47,6 +51,18 @@ class LayoutFrame(Frame):
 
 def _not_drawn(canvas, x, y, _sW=0):
     pass
+
+
+SMALL_STYLES = frozenset(("cell", "cell-num", "cell-head", "caption", "callout"))
+
+
+def small_print(flowable) -> bool:
+    """Whether a flowable sets small print, held to the size floor of tables and captions (6 pt) rather than
+    the body's (8 pt): a table, a figure (its captions and callouts), a paragraph in a small style."""
+    if isinstance(flowable, (Table, FigureBox)):
+        return True
+    return getattr(getattr(flowable, "style", None), "name", None) in SMALL_STYLES
+
 MARGIN = {"left": 34.0, "right": 34.0, "top": 46.0, "bottom": 40.0}
 
 
@@ -73,6 +89,7 @@ class BookletDoc(BaseDocTemplate):
         self.frames_used = made
         self.chapter, self.page_chapter, self.page_has_text, self.chapter_met = "", None, False, False
         self.chapter_pages: list[int] = []   # the page each chapter heading (the outline's top level) is on
+        self.chapter_files: list[tuple] = []  # (page, the file it was written in) of each chapter heading
 
     def afterFlowable(self, flowable):
         if not isinstance(flowable, Heading):
@@ -89,6 +106,7 @@ class BookletDoc(BaseDocTemplate):
         self.canv.addOutlineEntry(flowable.plain, flowable.key, flowable.toc_level, closed=True)
         if flowable.toc_level == 0:  # the contents list chapters; the PDF outline also has sections
             self.chapter_pages.append(self.page)
+            self.chapter_files.append((self.page, flowable.where.rpartition(":")[0] or flowable.where))
             self.notify("TOCEntry", (0, flowable.plain, self.page, flowable.key))
             if not self.page_has_text:  # the chapter opens the page: the header names it
                 self.page_chapter = self.page_chapter or flowable.plain
@@ -98,7 +116,7 @@ class BookletDoc(BaseDocTemplate):
     def beforeDocument(self):
         """multiBuild lays the story out more than once: every pass starts with the contents."""
         self.chapter, self.page_chapter, self.chapter_met = core_words("Contents"), None, False
-        self.chapter_pages = []
+        self.chapter_pages, self.chapter_files = [], []
 
     def sketch_first_pass(self) -> None:
         """Lay the first pass out without drawing it: for a contents that starts empty (no seed), whose
@@ -124,6 +142,7 @@ class BookletDoc(BaseDocTemplate):
         """Running header (kit title, the chapter this page belongs to) and the page number."""
         w, h = self.pagesize
         canvas.saveState()
+        canvas.small_print = True   # running header and folio: small print
         canvas.setFillColor(HEADER_FILL)
         canvas.setFont(ITALIC, 7.2)
         canvas.drawString(MARGIN["left"], h - 28, self.kit.title)
@@ -135,6 +154,7 @@ class BookletDoc(BaseDocTemplate):
         canvas.setFont(BODY, 8)
         canvas.drawCentredString(w / 2, 22, str(canvas.getPageNumber()))
         canvas.restoreState()
+        canvas.small_print = False
 
 
 def _frame(x: float, y: float, width: float, height: float, name: str) -> Frame:
@@ -196,19 +216,27 @@ def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, contents_se
 def build_recording_icons(doc: BaseDocTemplate, story: list, icon_places: list | None,
                           laid: dict | None = None) -> None:
     """doc.multiBuild(story) on IconCanvases; the icon slots of its last pass (the printed one) go to
-    `icon_places`, its page count ("pages") and the page of each chapter heading ("chapters") to `laid`:
-    what a check of the layout needs, known as it was placed, so no check reads the PDF back."""
+    `icon_places`, its page count ("pages"), the page of each chapter heading ("chapters"), with the file it
+    was written in ("sources": (page, file)), and the glyphs it set ("glyphs": render.drawn_text.DrawnGlyphs,
+    for the type and contrast preflight) to `laid`: what a check of the layout needs, known as it was placed,
+    so no check reads the PDF back."""
     from pnpgen.documents.inline_icons import IconCanvas
+    from pnpgen.render.drawn_text import DrawnGlyphs
     made = []
 
     def canvas(*args, **kwargs):
         made.append(IconCanvas(*args, **kwargs))
+        if laid is not None:   # for the type and contrast preflight: a record per string is enough
+            made[-1].drawn_glyphs = DrawnGlyphs()
+            made[-1].drawn_glyphs.coarse = True
         return made[-1]
     doc.multiBuild(story, canvasmaker=canvas)
     if icon_places is not None and made:
         icon_places.extend(made[-1].icon_places)
     if laid is not None:
-        laid.update(pages=doc.page, chapters=list(getattr(doc, "chapter_pages", ())))
+        laid.update(pages=doc.page, chapters=list(getattr(doc, "chapter_pages", ())),
+                    sources=list(getattr(doc, "chapter_files", ())),
+                    glyphs=made[-1].drawn_glyphs if made else DrawnGlyphs())
 
 
 def _read_entries(path: Path) -> list:

@@ -250,6 +250,7 @@ def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, 
     placements.update({(f"icon:{icon}", number): (page, *matrix) for number, (icon, page, matrix) in enumerate(icons)})
     placements[LAID_PAGES] = (laid["pages"],)
     placements.update({(LAID_CHAPTER, number): (page,) for number, page in enumerate(laid["chapters"])})
+    check_type(kit, name, laid)
     return pdf, placements
 
 
@@ -264,6 +265,27 @@ def cover_places(kit, pagesize, designed) -> dict:
         raise BuildError(f"{file}:{line}: cover.pieces: the pieces do not fit the front picture ({exc}): name "
                          f"fewer, or give them a smaller scale") from None
     return {(COVER, number): (1, *place) for number, place in enumerate(places)}
+
+
+def check_type(kit, name: str, laid: dict) -> None:
+    """Stop the build when the typeset pages set body text below 8 pt, small print (tables, captions,
+    running headers) below the kit's counters' floor (6 pt), or text below the contrast ratio against its
+    ground: from the glyphs and fills as the canvas set them (laid["glyphs"]), each finding named by the
+    chapter file its page belongs to and the page."""
+    from pnpgen.page_contrast import drawn_contrasts, drawn_sizes
+    from pnpgen.preflight import BOOKLET_TEXT, preflight_rules
+    rules, glyphs = preflight_rules(kit), laid.get("glyphs") or {}
+    found = drawn_sizes(glyphs, max(BOOKLET_TEXT, rules.min_text), rules.min_text) \
+        + drawn_contrasts(glyphs, rules.contrast)
+    if not found:
+        return
+    starts = laid.get("sources", ())
+
+    def where(page: int) -> str:
+        source = next((file for first, file in reversed(starts) if first <= page), "the cover and contents")
+        return f"{source}: {name} page {page}"
+    raise BuildError(f"preflight: {name} would print text too small or too faint to read:\n"
+                     + "\n".join(f"{where(page)}: {finding}" for page, finding in sorted(found, key=lambda f: f[0])))
 
 
 class Layouts:

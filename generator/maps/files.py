@@ -22,7 +22,7 @@ from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
 from pnpgen.maps.seams import crossings, text_blocks
 from pnpgen.maps.tiling import MARK_ARM, TilePlan, assembly_steps, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
-from pnpgen.preflight import art_overprints
+from pnpgen.preflight import art_checks, preflight_rules
 from pnpgen.problems import BuildError, UsageError, display_path
 from pnpgen.output_cache import OutputCache, content_key
 from pnpgen.render.pdf import ArtCache, PdfDocument
@@ -73,7 +73,7 @@ def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, arts: ArtCache,
     if cache.fetch(key, [ctx.stage.path(rel) for rel in rels] + [noted]):
         return json.loads(noted.read_text(encoding="utf-8")), False
     art = arts.get(svg, source=f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2")
-    _check_overprints(hexmap, art, svg, checked)
+    _check_print(hexmap, art, svg, checked, preflight_rules(ctx.kit))
     plan, cut = plan_map_tiles(board, art, ctx.paper)
     for found in cut:
         ctx.log(f"maps: a tile seam cuts text: {found}")
@@ -104,12 +104,13 @@ def plan_map_tiles(board: Board, art, paper: str) -> tuple[TilePlan, list[str]]:
     return plan, [f"{where}: {found}" for found in crossings(plan, blocks)]
 
 
-def _check_overprints(hexmap, art, svg: str, memo) -> None:
-    """The map as its template drew it (poster and tiles place this one art): text over text, or a visible
-    line across text, stops the build before a file is written, naming the map and what overprints (what
-    an earlier build found on the same drawing, from `memo`, pnpgen.render.check_memo)."""
+def _check_print(hexmap, art, svg: str, memo, rules) -> None:
+    """The map as its template drew it (poster and tiles place this one art): text too small, text over
+    text, a visible line across text, or text too faint on its fill stops the build before a file is
+    written, naming the map and the text (what an earlier build found on the same drawing, from `memo`,
+    pnpgen.render.check_memo)."""
     from pnpgen.render.check_memo import drawing_key
-    found = memo.findings(drawing_key(svg, None), lambda: art_overprints(art))
+    found = memo.findings(f"{drawing_key(svg, None)}:{rules!r}", lambda: art_checks(art, rules))
     if found:
         where = f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2"
         raise BuildError("preflight: this hex map would print badly:\n" + "\n".join(f"{where}: {f}" for f in found))

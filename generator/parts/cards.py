@@ -20,7 +20,7 @@ def build(ctx) -> dict:
     cards = plan_cards(ctx.kit, sheet)
     name = file_name(ctx.kit)
     entries, glyphs = render_cards(ctx.kit, cards, sheet, ctx.stage.path(name))
-    _preflight(glyphs, entries, name)
+    _preflight(glyphs, entries, name, ctx.kit)
     pages = max(e["back"]["page"] for e in entries)
     ctx.log(f"cards: {len(cards)} cards on {pages} pages ({ctx.paper}, {flip_said(sheet.duplex)})")
     return {
@@ -32,14 +32,17 @@ def build(ctx) -> dict:
     }
 
 
-def _preflight(glyphs: dict, entries: list, name: str) -> None:
-    """Text that overprints text on a card page, or reads at too little contrast on its ground (the glyphs
-    and fills as the canvas set them), stops the build, naming the cards on that page."""
-    from pnpgen.page_contrast import drawn_contrasts
+def _preflight(glyphs: dict, entries: list, name: str, kit) -> None:
+    """Text that overprints text on a card page, reads at too little contrast on its ground, or is set
+    below a card's floor (the glyphs and fills as the canvas set them), stops the build, naming the cards
+    on that page."""
+    from pnpgen.page_contrast import drawn_contrasts, drawn_sizes
     from pnpgen.page_overprint import drawn_overprints
+    from pnpgen.preflight import preflight_rules
     from pnpgen.problems import BuildError
-    found = []
-    for page, finding in drawn_overprints(glyphs) + drawn_contrasts(glyphs):
+    rules, found = preflight_rules(kit), []
+    sizes = drawn_sizes(glyphs, rules.card_text, rules.min_text)
+    for page, finding in drawn_overprints(glyphs) + drawn_contrasts(glyphs, rules.contrast) + sizes:
         cards = sorted({f"{e['card']} ({side})" for e in entries for side in ("front", "back") if e[side]["page"] == page})
         found.append(f"aids/cards.yaml: {name} page {page} ({', '.join(cards)}): {finding}")
     if found:

@@ -17,13 +17,15 @@ def build(ctx) -> dict:
     from pnpgen.aids.sheets import page_frames, plan_sheets, render_sheet  # reportlab loads only when built
     (width, height), _, _ = page_frames(ctx.paper)
     files, pages = [], {}
-    from pnpgen.page_contrast import drawn_contrasts
+    from pnpgen.page_contrast import drawn_contrasts, drawn_sizes
     from pnpgen.page_overprint import drawn_overprints
-    found = []
+    from pnpgen.preflight import preflight_rules
+    rules, found = preflight_rules(ctx.kit), []
     for sheet in plan_sheets(ctx.kit, ctx.paper):
         pages[sheet.id], glyphs = render_sheet(ctx.kit, sheet, ctx.paper, ctx.stage.path(sheet.file))
         found += [f"aids/sheets.yaml: sheets.{sheet.id}: {sheet.file} page {page}: {finding}"
-                  for page, finding in drawn_overprints(glyphs) + drawn_contrasts(glyphs)]
+                  for page, finding in drawn_overprints(glyphs) + drawn_contrasts(glyphs, rules.contrast)
+                  + drawn_sizes(glyphs, rules.card_text, rules.min_text)]
         files.append({"path": sheet.file, "pages": len(sheet.pages), "paper": ctx.paper,
                       "page_size": [round(width, 3), round(height, 3)]})
         ctx.log(f"sheets: {sheet.file}: {len(sheet.pages)} pages")

@@ -24,24 +24,31 @@ _FONTS: dict = {}   # font name -> _FontInk
 
 class DrawnGlyphs(dict):
     """{page number: [glyph records]} (see GlyphCanvas), with beside them `inks` {page: [(r, g, b) of each
-    glyph record, in step]} and `grounds` {page: [(glyphs set before it, box, (r, g, b) or None for a
-    picture, alpha)]}: every filled rectangle and picture drawn, in the same top-left points as the boxes."""
+    glyph record, in step]}, `fine` {page: [whether it was set as small print (GlyphCanvas.small_print), in
+    step]} and `grounds` {page: [(glyphs set before it, box, (r, g, b) or None for a picture, alpha)]}:
+    every filled rectangle and picture drawn, in the same top-left points as the boxes."""
 
     def __init__(self):
         super().__init__()
         self.inks: dict = {}
+        self.fine: dict = {}
         self.grounds: dict = {}
+        self.coarse = False   # True: a record per string set, boxed by the font's ascent and descent, not per
+                              # glyph's ink (enough for size and contrast; the overprint check needs the ink)
 
 
 class GlyphCanvas(Canvas):
     """A reportlab canvas whose text objects record each glyph they set in `drawn_glyphs`, once it is made a
     dict: {page number: [(glyph, (x0, top, x1, bottom), baseline, size, direction)]}, in drawing order
     (direction -1: set right to left on the page, turned half a turn). None (the
-    default) records nothing: a document nobody checks pays nothing."""
+    default) records nothing: a document nobody checks pays nothing. `small_print`: set while the drawing
+    sets text a page may print smaller than its body (a table, a caption, a running header), which the
+    size check (pnpgen.page_contrast.drawn_sizes) holds to the lower floor."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.drawn_glyphs: dict | None = None
+        self.small_print = False
 
     def beginText(self, x=0, y=0, direction=None):
         if self.drawn_glyphs is None:
@@ -130,6 +137,13 @@ class RecordingText(PDFTextObject):
         matrix = _multiply(self._line, canvas._currentMatrix)
         place = _Place(matrix, canvas._pagesize[1], size, scale, self._rise)
         add = _adder(canvas, self)
+        if getattr(canvas.drawn_glyphs, "coarse", False):   # one record per string, boxed by the font's line:
+            advance = ink.width(text) * place.wide            # what size and contrast need, for far less
+            if text.strip():
+                add((text.strip(), place.box(self._pen, self._pen + advance, *ink.line), place.baseline(self._pen),
+                     place.shown, place.direction))
+            self._pen += advance + (char_space * len(text) + word_space * text.count(" ")) * scale
+            return
         if not (char_space or word_space) and not _SPACED.search(text) and ink.run(text, self._pen, place, add):
             self._pen += ink.width(text) * place.wide
             return
@@ -150,11 +164,14 @@ def _adder(canvas, text) -> object:
     if not isinstance(canvas.drawn_glyphs, DrawnGlyphs):
         return glyphs.append
     inks = canvas.drawn_glyphs.inks.setdefault(page, [])
+    fine = canvas.drawn_glyphs.fine.setdefault(page, [])
     colour = _rgb(getattr(text, "_fillColorObj", None) or canvas._fillColorObj)
+    small = bool(getattr(canvas, "small_print", False))
 
     def add(record):
         glyphs.append(record)
         inks.append(colour)
+        fine.append(small)
     return add
 
 
@@ -222,6 +239,7 @@ class _FontInk:
             self.box = (0.0, (getattr(face, "descent", -200) or -200) / 1000, None,
                         (getattr(face, "ascent", 800) or 800) / 1000)
         self.glyphs: dict = {}
+        self.line = ((getattr(face, "descent", -200) or -200) / 1000, (getattr(face, "ascent", 800) or 800) / 1000)
 
     def width(self, text: str) -> float:
         """The advance of `text` per point of size."""

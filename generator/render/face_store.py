@@ -41,7 +41,7 @@ class Recorder:
 
     def __init__(self, context):
         self._context = context
-        self.ops: list = []
+        self.ops: list = []   # kept when not recordable too (a gradient, a pattern): the preflight reads them
         self.recordable = True
         self.texts: list = []
         self.svg_images: list = []  # [path, first glyph, after its last] of each SVG image drawn (images.py)
@@ -49,8 +49,7 @@ class Recorder:
     def show_text(self, text):
         """Drawn as every other call, and measured: each glyph's size and ink box in device points."""
         self.texts.append(glyph_box(self._context, text))
-        if self.recordable:
-            self.ops.append(["show_text", text])
+        self.ops.append(["show_text", text])
         return self._context.show_text(text)
 
     def __getattr__(self, name):
@@ -61,11 +60,11 @@ class Recorder:
         ops = self.ops
 
         def call(*args):
-            if self.recordable:
-                try:
-                    ops.append(encode_op(name, args))
-                except (NotRecordable, TypeError):
-                    self.recordable = False
+            try:
+                ops.append(encode_op(name, args))
+            except (NotRecordable, TypeError):
+                self.recordable = False   # not stored; the preflight still reads what it stands for
+                ops.append(checked_op(name, args))
             return target(*args)
         setattr(self, name, call)  # later calls skip __getattr__
         return call
@@ -83,6 +82,16 @@ def glyph_box(context, text: str) -> list:
     return [round(size, 3), round(min(xs), 3), round(min(ys), 3), round(max(xs), 3), round(max(ys), 3), text]
 
 
+def checked_op(name: str, args: tuple) -> list:
+    """What the preflight (pnpgen.render.ink_lines) needs of a call the store cannot replay: a gradient
+    source as the mean of its colour stops (the ground a text on it is held against), else the call's name."""
+    stops = getattr(args[0], "get_color_stops", None) if name == "set_source" and args else None
+    if stops is not None and stops():
+        colours = [stop[1:] for stop in stops()]
+        return ["set_source_rgba", *(sum(c[k] for c in colours) / len(colours) for k in range(4))]
+    return ["unrecorded", name]
+
+
 def encode_op(name: str, args: tuple) -> list:
     if name in NUMERIC or name in TEXT:
         return [name, *args]
@@ -98,9 +107,11 @@ def encode_op(name: str, args: tuple) -> list:
     raise NotRecordable(name)
 
 
-def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Art, dict | None]:
+def record_svg(svg: str, source: str = "", base: Path | None = None,
+               unbounded: bool = False) -> tuple[Art, dict | None]:
     """Render one SVG like render.pdf.render_svg, and return its replayable record (None if not storable).
-    Images resolve inside the kit folder `base` only (none at all without one)."""
+    Images resolve inside the kit folder `base` only (none at all without one). The Art keeps the glyphs
+    and calls the preflight reads either way; `unbounded` as for replay()."""
     cairocffi, cairosvg = cairo_and_cairosvg()
     from pnpgen.render.images import kit_fetcher
 
@@ -114,7 +125,7 @@ def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Ar
             self._recorder = Recorder(value)
 
         def _create_surface(self, width, height):
-            extents = (0, 0, width, height)
+            extents = None if unbounded else (0, 0, width, height)
             return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, extents), width, height
 
     try:
@@ -125,9 +136,10 @@ def record_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Ar
     except Exception as exc:  # cairosvg raises many types on bad SVG
         raise BuildError(f"{f'{source}: ' if source else ''}cannot draw the SVG: {exc}") from None  # located first
     recorder = surface.context
+    ops = compact(recorder.ops)   # a face cairosvg drew beyond what the store replays keeps them for its checks
     art = Art(surface.cairo, surface.width, surface.height, tuple(tuple(t) for t in recorder.texts),
-              svg_images=tuple(tuple(drawn) for drawn in recorder.svg_images))
-    record = {"width": art.width, "height": art.height, "ops": compact(recorder.ops), "texts": recorder.texts} \
+              ops, svg_images=tuple(tuple(drawn) for drawn in recorder.svg_images))
+    record = {"width": art.width, "height": art.height, "ops": ops, "texts": recorder.texts} \
         if recorder.recordable else None
     if record is not None and recorder.svg_images:
         record["svg_images"] = recorder.svg_images

@@ -124,8 +124,7 @@ def draw_image(surface, node, original) -> None:
     opacity = float(node.get("opacity", 1))
     target = ctx
     if hasattr(ctx, "ops"):  # a face_store.Recorder: note the image by file and content, paint on the real context
-        if ctx.recordable:
-            ctx.ops.append(["paint_image", unquote(url.path), hashlib.sha1(data).hexdigest(), opacity])
+        ctx.ops.append(["paint_image", unquote(url.path), hashlib.sha1(data).hexdigest(), opacity])
         target = ctx._context
     paint(target, image, opacity)
     ctx.restore()

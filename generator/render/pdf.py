@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from pnpgen.problems import BuildError
-from pnpgen.render.art import Art, cairo_and_cairosvg
+from pnpgen.render.art import Art
 from pnpgen.render.cairo_lib import cairo
 
 FIXED_DATE = "2000-01-01T00:00:00Z"  # PDF dates are fixed so the same data builds the same bytes
@@ -31,24 +31,11 @@ def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
         pass
     except TooDeep as exc:
         raise BuildError(f"{f'{source}: ' if source else ''}{exc}") from None
-    cairocffi, cairosvg = cairo_and_cairosvg()
-    from pnpgen.render.images import kit_fetcher
-
-    class RecordingSvg(cairosvg.surface.PDFSurface):
-        def _create_surface(self, width, height):
-            # Unbounded on purpose: cairo 1.16 writes a BOUNDED recording into the PDF as cropped by its
-            # first (maybe clipped) use, and every later use then misses the rest. Placing still paints
-            # only the art's rectangle (see PdfDocument.place).
-            return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None), width, height
-
-    try:
-        url = Path(base).resolve().as_uri() + "/" if base else None
-        tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"), unsafe=False, url=url,
-                                    url_fetcher=kit_fetcher(base))
-        surface = RecordingSvg(tree, None, 72)  # 72 dpi: one SVG pixel is one point; mm stay mm
-    except Exception as exc:  # cairosvg raises many types on bad SVG
-        raise BuildError(f"{f'{source}: ' if source else ''}cannot draw the SVG: {exc}") from None  # located first
-    return Art(surface.cairo, surface.width, surface.height)
+    # Unbounded on purpose: cairo 1.16 writes a BOUNDED recording into the PDF as cropped by its first (maybe
+    # clipped) use, and every later use then misses the rest. Placing still paints only the art's rectangle
+    # (see PdfDocument.place). Recorded, so the preflight reads its glyphs and calls as for the subset's.
+    from pnpgen.render.face_store import record_svg
+    return record_svg(svg, source, base, unbounded=True)[0]
 
 
 class ArtCache:

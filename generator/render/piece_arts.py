@@ -130,10 +130,11 @@ class FaceArts:
         return True
 
     def _check_texts(self, record, shape, bleed_pt, where, face, key: str) -> None:
-        """Text size and margins, and text over text or under a line (a face drawn without a record, by
-        cairosvg beyond what it can store, is held to size and margins only). One drawing is checked once
-        per shape and bleed: the rows that print the same drawing (a deck's repeated backs, a counter
-        printed in six colours with one back) share its findings, each said at its own row."""
+        """Text size and margins, text over text or under a line, and text on too faint a ground (a face
+        cairosvg drew beyond what the store replays is checked from the calls it made, kept in memory).
+        One drawing is checked once per shape and bleed: the rows that print the same drawing (a deck's
+        repeated backs, a counter printed in six colours with one back) share its findings, each said at its
+        own row."""
         memo = (key, shape, round(bleed_pt, 3), "ops" in record, self._kind(face, shape))
         found = self.findings_of.get(memo)
         if found is None:
@@ -170,8 +171,10 @@ class FaceArts:
             if key not in self.checked_faces:  # (check() has said what there is to say about this one)
                 stored = self.store.get(self.key_of(face, shape, bleed_pt))
                 drawn = self.done[key]
-                self._check_texts(stored or {"texts": drawn.texts, "svg_images": drawn.svg_images}, shape, bleed_pt,
-                                  where, face, self.key_of(face, shape, bleed_pt))
+                unstored = {"texts": drawn.texts, "svg_images": drawn.svg_images}   # drawn by cairosvg only: its
+                if drawn.ops is not None:                                          # calls, kept for the checks
+                    unstored["ops"] = drawn.ops
+                self._check_texts(stored or unstored, shape, bleed_pt, where, face, self.key_of(face, shape, bleed_pt))
         return self.done[key]
 
     def _draw(self, svg: str, key: str, where: str, template: str):

@@ -40,8 +40,9 @@ def _template_env(kit_root: Path, overrides: tuple) -> jinja2.Environment:
         bytecode_cache=jinja2.FileSystemBytecodeCache(str(folder)) if (folder := code_folder()) else None,
     )
     env.filters["num"] = format_number
+    from pnpgen.contrast import ink_on
     from pnpgen.render.textbox import PT_IN_MM, textbox  # what piece templates draw text with
-    env.globals.update(textbox=textbox, pt=lambda n: round(n * PT_IN_MM, 4))
+    env.globals.update(textbox=textbox, pt=lambda n: round(n * PT_IN_MM, 4), ink_on=ink_on)
     return env
 
 
