@@ -53,6 +53,7 @@ class BuildContext:
     stage: OutputStage
     log: Callable[[str], None]  # detail lines, shown with --verbose
     code_key: str = ""  # digest of the generator's code, fonts and templates: part of any cache key a part keeps
+    kit_files: tuple | None = None  # (kit-relative path, content digest) of every kit file, as the build hashed them
 
     @property
     def paper(self) -> str:
@@ -202,7 +203,7 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
     mark_cache_folder(cache_root(options) / kit.id, kit.id)
     own_before = is_own_build(kit_out, kit.id)  # else its files are no part of this build, its manifest unread
     with OutputStage(kit_out, kit.id) as stage:
-        ctx = BuildContext(kit, pieces, options, stage, progress, inputs.shared)
+        ctx = BuildContext(kit, pieces, options, stage, progress, inputs.shared, tuple(inputs.kit))
         shown_options = {"paper": ctx.paper, "counter_size": ctx.counter_size,
                          **{k: v for k, v in sorted(options.extra.items())}}
         cache = PartCache(cache_root(options) / kit.id / "parts")

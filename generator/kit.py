@@ -10,7 +10,7 @@ from pnpgen.components.load import (
     check_counts, check_sheets, check_template_images, load_data_files, load_tables, resize_tables,
 )
 from pnpgen.documents.charts import CHARTS_FILE, charts_path, check_charts, load_charts
-from pnpgen.documents.context import chart_context
+from pnpgen.documents.context import chart_context, same_context
 from pnpgen.documents.load import check_cover, check_documents, check_files_apart
 from pnpgen.documents.rulings import check_rulings_file
 from pnpgen.i18n import editions, translator
@@ -52,7 +52,8 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
     if texts:
         _check_all_texts(kit, problems, aids_too=bool(module) and _module_data_sound(root, kit_doc, problems))
     editions.finish(kit, kit_doc, problems)
-    kit = dataclasses.replace(kit, edition=translator.active())
+    checked, kit = kit, dataclasses.replace(kit, edition=translator.active())
+    same_context(checked, kit)
     stop_on(problems, strict)
     return kit, problems.warnings()
 

@@ -306,11 +306,19 @@ def test_with_no_seed_the_first_pass_places_the_story_without_drawing_it(run_cli
     assert booklets[0] == booklets[1]
 
 
-def test_an_edit_to_figure_art_alone_redraws_the_figure_on_the_last_layout(kit_copy, run_cli, tmp_path):
+def test_an_edit_to_figure_art_alone_redraws_the_figure_on_the_last_layout(kit_copy, run_cli, tmp_path,
+                                                                         monkeypatch):
     """A template edit that changes a figure's art and no text: the booklet's text stays, the figure's pixels
-    change, the pages laid out before are reused (only the art is laid on again), and the result is the
-    booklet a build from nothing makes."""
+    change, the pages laid out before are reused (only the art is laid on again), the figures whose art did
+    not change are replayed from their stored recordings, and the result is the booklet a build from nothing
+    makes."""
+    from pnpgen.render import svg_ops
+    recorded = []
+    record = svg_ops.record
+    monkeypatch.setattr(svg_ops, "record", lambda svg, base: recorded.append(svg) or record(svg, base))
+
     def booklet(out, *flags):
+        recorded.clear()
         result = run_cli("build", "--data", kit_copy, "--out", out, "--only", "booklet", *flags)
         assert result.code == 0, result.err
         return out / "space-empires-4x" / BOOKLET, result.err
@@ -320,10 +328,12 @@ def test_an_edit_to_figure_art_alone_redraws_the_figure_on_the_last_layout(kit_c
         return index, pdfium.PdfDocument(str(path))[index].render(scale=1).to_pil().convert("RGB").tobytes()
 
     path, _ = booklet(tmp_path / "out")
+    first = len(recorded)
     before_texts, (before_index, before_pixels) = page_texts(path), figure_page(path)
     edit(kit_copy / "templates" / "unit-front.svg.j2", "c.emblem(colour.emblem, 88, 14, 6.5, ink)",
          "c.emblem(colour.emblem, 88, 14, 9, ink)")
     path, log = booklet(tmp_path / "out", "--verbose")
+    assert first > 1 and len(recorded) == 1  # the one figure showing a ship counter's front: recorded again
     assert "only figure art changed: laid on the last layout" in log
     assert page_texts(path) == before_texts
     index, pixels = figure_page(path)

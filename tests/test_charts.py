@@ -155,3 +155,20 @@ def test_a_total_row_prints_with_its_totals_and_not_as_a_lone_label(deck_booklet
     full, by_cost = deck_booklet.split("Thedeck,infull")[1].split("Thedeck,bycost")
     assert "Trade04Allthecards12" in full
     assert "Allthecards" not in by_cost and by_cost.startswith("CardCostExplore1")
+
+
+def test_the_charts_checked_at_load_are_the_ones_the_parts_print(monkeypatch):
+    """load_kit builds every chart to check it, then sets the kit's edition (a new kit object): the parts,
+    forked after the load, ask chart_context of that last kit and must get the charts already built, not
+    build each again (the aid cards rebuilt 4 charts on every build)."""
+    from pnpgen.documents import charts as chart_module
+    from pnpgen.documents.context import chart_context
+    from pnpgen.kit import load_kit
+    from tests.conftest import DEFAULT_KIT_DIR
+    kit, _ = load_kit(DEFAULT_KIT_DIR)
+    built = []
+    monkeypatch.setattr(chart_module, "_build_chart", lambda *args: built.append(args))
+    context = chart_context(kit)
+    for chart in kit.charts.values():
+        assert build_chart(chart, context) is not None
+    assert kit.charts and built == []

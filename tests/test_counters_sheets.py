@@ -189,24 +189,46 @@ def test_a_deleted_marker_template_names_the_marker_file_within_seconds(kit_copy
     assert not (tmp_path / "space-empires-4x").exists()
 
 
-def test_an_edit_redraws_only_changed_faces_and_matches_a_fresh_build(kit_copy, tmp_path, capsys):
-    """Replayed faces must give the very bytes a fresh render gives, or the cache would change the output."""
-    kit_out = build_counters(kit_copy, tmp_path / "a")
-    edit(kit_copy / "components/units.yaml", "class: D\n    attack: 4", "class: D\n    attack: 5")
+def test_an_edit_redraws_only_changed_faces_and_matches_a_fresh_build(kit_copy, tmp_path, monkeypatch):
+    """Replayed faces must give the very bytes a fresh render gives, or the cache would change the output.
+    A data edit renders only the templates of the faces whose row changed (the others' drawing keys are
+    remembered: pnpgen.render.face_keys), and the print groups it leaves alone keep their files and their
+    bare-edge findings from the cache: the edited build says what a fresh build of the same data says."""
     from pnpgen.build import BuildOptions, build
+    from pnpgen.components import files
     from pnpgen.kit import load_kit
     from pnpgen.progress import Progress
+    from pnpgen.render import piece_faces
+    checked = []  # the groups whose bare edges were checked (each says a finding naming itself)
+    monkeypatch.setattr(files, "bare_edge_findings", lambda group, plan, arts: checked.append(group) or
+                        [f"preflight: {group}.pdf: art runs to a probe"])
+    before = build_counters(kit_copy, tmp_path / "a")
+    edit(kit_copy / "components/units.yaml", "class: D\n    attack: 4", "class: D\n    attack: 5")
+    checked.clear()
+    rendered = []
+    render = piece_faces.face_document
+    monkeypatch.setattr(piece_faces, "face_document", lambda kit, face, *a, **k: rendered.append(face) or
+                        render(kit, face, *a, **k))
     kit, _ = load_kit(kit_copy)
     said = io.StringIO()
-    build(kit, BuildOptions(out=tmp_path / "a", only="counters",
-                            extra={"gutter": 0.0, "duplex": "long", "back_offset": "0,0"}),
-          Progress(verbose=True, stream=said))
+    edited = build(kit, BuildOptions(out=tmp_path / "a", only="counters,calibration",
+                                     extra={"gutter": 0.0, "duplex": "long", "back_offset": "0,0"}),
+                   Progress(verbose=True, stream=said))
     messages = said.getvalue().splitlines()
     summary = next(m for m in messages if "components: " in m and "rendered" in m)
     colours = len(kit.colours)
-    assert f" {colours * kit.units['DD'].counters} rendered, the rest replayed" in summary  # DD 1..4 fronts
-    fresh = build_counters(kit_copy, tmp_path / "b")
-    assert pdf_bytes(kit_out) == pdf_bytes(fresh)
+    dd_fronts = colours * kit.units['DD'].counters
+    assert f" {dd_fronts} rendered, the rest replayed" in summary  # DD 1..4 fronts
+    # the DD row's fronts and backs: a back holds its row too (it renders to the drawing it had)
+    assert len(rendered) == 2 * dd_fronts and {f.params["row"]["class"] for f in rendered} == {"D"}
+    kit_out = edited.kit_out
+    assert kit_out == before
+    assert sorted(checked) == sorted(f"counters-{c.id}" for c in kit.colours)  # the groups holding a DD
+    monkeypatch.setattr(piece_faces, "face_document", render)
+    fresh = build(kit, BuildOptions(out=tmp_path / "b", only="counters,calibration",
+                                    extra={"gutter": 0.0, "duplex": "long", "back_offset": "0,0"}))
+    assert pdf_bytes(kit_out) == pdf_bytes(fresh.kit_out)
+    assert edited.warnings == fresh.warnings and len(fresh.warnings) == 6  # every group's, fetched or found
     assert "D5-0 1x" in PdfReader(kit_out / "counters-red.pdf").pages[0].extract_text()
 
 

@@ -17,22 +17,64 @@ from pnpgen.problems import BuildError
 from pnpgen.render.pdf import ArtCache, PdfDocument
 
 
-def render_arts(figures: dict, base: Path, places: dict | None = None) -> dict:
+def render_arts(figures: dict, base: Path, places: dict | None = None, store_file: Path | None = None) -> dict:
     """Each figure's art drawn by cairo once (the same SVG twice, once): {(figure, index): Art}; images
     the art shows come from the kit folder `base`. Each art passes the overprint preflight (text over text,
-    a line across text), or the build stops naming the chapter that places it (`places`: figure -> file)."""
+    a line across text), or the build stops naming the chapter that places it (`places`: figure -> file).
+    `store_file`: where the arts' recorded cairo calls are kept between builds (as the pieces' faces are),
+    so an edit that typesets the text again replays the figures it did not change."""
     from pnpgen.render.check_memo import CheckMemo, drawing_key
     cache, rendered, findings, checked = ArtCache(base), {}, [], CheckMemo("figures", base)
+    stored = StoredArts(store_file, base, cache) if store_file is not None else None
     for fig in figures.values():
         for index, art in enumerate(fig.arts):
             where = f"{(places or {}).get(fig.name, 'booklet')}: figure {fig.name} ({art.source})"
-            rendered[(fig.name, index)] = drawn = cache.get(art.svg, where)
-            found = checked.findings(drawing_key(art.svg, base), lambda: art_overprints(drawn))
+            key = drawing_key(art.svg, base)
+            rendered[(fig.name, index)] = drawn = (stored.get(key, art.svg, where) if stored
+                                                   else cache.get(art.svg, where))
+            found = checked.findings(key, lambda: art_overprints(drawn))
             findings += [f"{where}: {finding}" for finding in found]
     checked.save()
+    if stored:
+        stored.save()
     if findings:
         raise BuildError("preflight: these booklet figures would print badly:\n" + "\n".join(findings))
     return rendered
+
+
+class StoredArts:
+    """Figure art replayed from its recorded calls, kept in one file under the drawing's content key (its
+    SVG, the images and kit fonts it shows, the renderer): the same calls a fresh recording replays, so the
+    same bytes. Art the recorder cannot take (cairosvg's, or a failure to be said) is drawn by `cache`."""
+
+    def __init__(self, path: Path, base: Path, cache: ArtCache):
+        from pnpgen.render.face_store import PackedFaceStore
+        self.store, self.base, self.cache, self.arts = PackedFaceStore(path), base, cache, {}
+
+    def get(self, key: str, svg: str, where: str):
+        if key not in self.arts:
+            from pnpgen.render.face_store import replay
+            record = self.store.get(key)
+            if record is None:
+                record = self._record(svg)
+                if record is None:
+                    return self.cache.get(svg, where)
+                self.store.put(key, record)
+            self.arts[key] = replay(record, unbounded=True)
+        return self.arts[key]
+
+    def _record(self, svg: str) -> dict | None:
+        from pnpgen.render import svg_ops
+        try:
+            return svg_ops.record(svg, self.base)
+        except Exception:  # noqa: BLE001 - render_svg draws it again, and says what is wrong where
+            return None
+
+    def save(self) -> None:
+        try:
+            self.store.save(set(self.arts))
+        except OSError:  # a store that cannot be written only costs the next build the recordings
+            pass
 
 
 FIGURE_TEXT = 6.0   # points: the smallest text a figure may print at the size its page gives it

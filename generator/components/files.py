@@ -140,13 +140,19 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
     outputs = [path, *(ctx.stage.path(p) for p in previews)]
     if cache is None:
         draw_group(ctx, group, plan, arts, path, outputs[1:])
+        bare = bare_edge_findings(group, plan, arts)
     else:
-        key = content_key(group_key(ctx, group, plan, arts), repr(previews))
+        key = content_key(group_key(ctx, group, plan, arts), repr(previews), _findings_key(plan))
         faces = [(face, table.shape, settings.bleed) for table, piece, settings in slot_owners(plan[0])
                  for face in (piece.front, piece.back) if face is not None]
-        if not (all(arts.check(*face) for face in faces) and cache.fetch(key, outputs)):
+        said = ctx.cache_dir / "piece-sheets-bare.json"  # the group's bare-edge findings, kept with its files
+        bare = (_read_findings(said) if all(arts.check(*face) for face in faces) and cache.fetch(key, [*outputs, said])
+                else None)
+        if bare is None:
             draw_group(ctx, group, plan, arts, path, outputs[1:])
-            cache.store(key, outputs)
+            bare = bare_edge_findings(group, plan, arts)
+            _write_findings(said, bare)
+            cache.store(key, [*outputs, said])
     owners = slot_owners(plan[0])
     placements = [_placement(group, number, page, slot, *owners[slot.index])
                   for number, page in enumerate(plan[1], 1) for slot in page.slots]
@@ -154,7 +160,33 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
     return {"path": f"{group}{SUFFIX}", "pages": len(plan[1]), "sheets": sheets_of(plan[1]), "paper": paper,
             "page_size": [round(v, 3) for v in plan[1][0].size],
             "previews": previews, "placements": placements, "cuts": page_cuts(f"{group}{SUFFIX}", plan[1]),
-            "bare": bare_edge_findings(group, plan, arts)}
+            "bare": bare}
+
+
+def _findings_key(plan: tuple) -> str:
+    """What the bare-edge findings say beyond what the group's key holds: each slot's table and templates,
+    and the code that words them."""
+    import sys
+    from pnpgen.output_cache import source_fingerprint
+    names = [(table.id, piece.front.template if piece.front else "", piece.back.template if piece.back else "")
+             for table, piece, _ in slot_owners(plan[0])]
+    return content_key("bare", source_fingerprint(sys.modules[__name__]), repr(names))
+
+
+def _read_findings(path) -> list[str] | None:
+    """The findings kept with a group's cached files (None: unreadable, so the group is drawn again)."""
+    import json
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return found if isinstance(found, list) and all(isinstance(f, str) for f in found) else None
+
+
+def _write_findings(path, found: list[str]) -> None:
+    import json
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(found), encoding="utf-8")
 
 
 def bare_edge_findings(group: str, plan: tuple, arts) -> list[str]:
@@ -312,8 +344,10 @@ def build(ctx) -> dict:
 
 
 def _build(ctx) -> dict:
+    from pnpgen.render.face_keys import FaceKeys, render_salt
     kit = ctx.kit
-    arts = FaceArts(kit, lambda: face_origins(kit), ctx.cache_dir / "piece-faces.bin")
+    known_keys = FaceKeys(ctx.cache_dir / "piece-face-keys.json", render_salt(ctx))
+    arts = FaceArts(kit, lambda: face_origins(kit), ctx.cache_dir / "piece-faces.bin", known_keys)
     arts.prepare(wanted_faces(ctx, kit))
     from pnpgen.output_cache import OutputCache
     cache = OutputCache(ctx.cache_dir / "piece-sheets")
@@ -328,6 +362,7 @@ def _build(ctx) -> dict:
     warnings = sorted(set(arts.warnings)) + [f"preflight: {finding}" for finding in sorted(set(arts.size_findings))]
     warnings += [finding for f in files for finding in f["bare"]]
     arts.store.save(arts.used)
+    known_keys.save()
     ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "
             f"{len(arts.used)} distinct faces, {arts.rendered} rendered, the rest replayed")
     return {"files": [{k: v for k, v in f.items() if k not in ("placements", "cuts", "bare")} for f in files],

@@ -92,6 +92,14 @@ def chart_context(kit) -> dict:
     return context
 
 
+def same_context(kit, edited) -> None:
+    """`edited` (the kit with only its edition set, as load_kit ends) sees the chart context made for `kit`
+    while its texts were checked: the charts built then are not built again by the parts that print them."""
+    entry = _CONTEXTS.get(id(kit))
+    if entry is not None and entry[0] is kit:
+        _CONTEXTS[id(edited)] = (edited, entry[1])
+
+
 def chapter_context(kit, pieces=(), counter_size: str | None = None, duplex: str = "long",
                     map_figures: dict | None = None) -> tuple[dict, "TableRegistry", dict]:
     """What a document's chapters see, the tables they place and the figures they may place: the kit's chart

@@ -193,7 +193,7 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
         return _with_icons(ctx.kit, name, pdf, placements), placements
     from pnpgen.booklet.overlay import figure_text_sizes, overlay, readable, render_arts
     from pnpgen.booklet.story import FigureBox
-    rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters))
+    rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters), ctx.cache_dir / f"{name}-figures.bin")
     figures = readable(figures, rendered, FigureBox.default_width)
     sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
              for f in figures.values()}

@@ -30,12 +30,15 @@ class FaceArts:
     recorded cairo calls: the next build replays it without cairosvg unless its SVG or an image it shows
     changed (the key hashes both)."""
 
-    def __init__(self, kit, find_origins, store_file: Path):
-        """`find_origins()` gives {face key: 'file:line: table row'}, asked only when a message needs it."""
+    def __init__(self, kit, find_origins, store_file: Path, known_keys=None):
+        """`find_origins()` gives {face key: 'file:line: table row'}, asked only when a message needs it;
+        `known_keys` (pnpgen.render.face_keys.FaceKeys): each face's drawing key as the last build found it,
+        so a face whose drawing is stored is not rendered again to learn its key."""
         from pnpgen.render.face_store import PackedFaceStore
         from pnpgen.render.piece_faces import kit_env
         self.kit, self.find_origins, self.origins = kit, find_origins, None
         self.done, self.by_svg, self.svgs, self.replayed = {}, {}, {}, {}
+        self.known_keys = known_keys
         self.keys, self.checked, self.checked_faces, self.images, self.relative = {}, set(), set(), {}, {}
         self.store, self.used, self.rendered, self.recorded = PackedFaceStore(store_file), set(), 0, set()
         self.env = kit_env(kit.root)
@@ -63,14 +66,24 @@ class FaceArts:
             from pnpgen.kit_fonts import check_svg_text
             if problem := check_svg_text(self.svgs[key]):
                 raise BuildError(f"{where}: {face.template}.svg.j2: {problem}")
-            self._other_faces(face, self.svgs[key])
+            self._other_faces(face, self._face_warnings(face, shape, bleed_pt, self.svgs[key]))
         return self.svgs[key]
 
-    def _other_faces(self, face, svg: str) -> None:
+    def _face_warnings(self, face, shape, bleed_pt: float, svg: str) -> list[str]:
+        """The font warnings of a face's SVG, and its drawing key, kept for the next build (known_keys)."""
+        from pnpgen.kit_fonts import face_warnings
+        warnings = face_warnings(svg)
+        if self.known_keys is not None:
+            key = (face.key, round(bleed_pt, 3))
+            if key not in self.keys:
+                self.keys[key] = svg_key(svg, self.kit.root, self.images)
+            self.known_keys.put(face, shape, bleed_pt, self.keys[key], warnings)
+        return warnings
+
+    def _other_faces(self, face, warnings: list[str]) -> None:
         """A warning for text set in a face the kit's fonts do not have (bold asked, regular printed): once
         per template and font, at the first row that asks for it."""
-        from pnpgen.kit_fonts import face_warnings
-        for warning in face_warnings(svg):
+        for warning in warnings:
             if (face.template, warning) not in self.faces_warned:
                 self.faces_warned.add((face.template, warning))
                 self.warnings.append(f"{Where(self, face)}: {face.template}{SUFFIX}: {warning}")
@@ -78,7 +91,10 @@ class FaceArts:
     def prepare(self, wanted: list) -> None:
         """Render and record, in two processes, every face of `wanted` [(face, shape, bleed)] that the store
         does not hold yet; art() then only replays. Small jobs are left to art(), in this process."""
-        todo = list({(f.key, round(b, 3)): (f, s, b) for f, s, b in wanted if (f.key, round(b, 3)) not in self.svgs}.values())
+        for face, shape, bleed in wanted:
+            self._known_key(face, shape, bleed)
+        todo = list({(f.key, round(b, 3)): (f, s, b) for f, s, b in wanted
+                     if (f.key, round(b, 3)) not in self.svgs and (f.key, round(b, 3)) not in self.keys}.values())
         if len(todo) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
             return
         from pnpgen.render.cairo_lib import cairo, scratch_context
@@ -90,18 +106,18 @@ class FaceArts:
         try:
             with face_pool() as pool:
                 results = (item for part in pool.map(_prepare_chunk, chunks) for item in part)
-                for (face, _, bleed), (svg, key, record) in zip(todo, results):  # as the workers hand them in
-                    self._take(face, bleed, svg, key, record)
+                for (face, shape, bleed), (svg, key, record) in zip(todo, results):  # as the workers hand them in
+                    self._take(face, shape, bleed, svg, key, record)
         except BrokenProcessPool:  # a worker died: the rest is drawn here instead, as on a one-core machine
             return
         finally:
             _PREPARE.clear()
 
-    def _take(self, face, bleed: float, svg: str, key: str, record: dict | None) -> None:
+    def _take(self, face, shape, bleed: float, svg: str, key: str, record: dict | None) -> None:
         """A worker's face: kept, and a new drawing replayed now, while the workers go on with the others."""
         self.svgs[(face.key, round(bleed, 3))] = svg
         self.keys[(face.key, round(bleed, 3))] = key
-        self._other_faces(face, svg)
+        self._other_faces(face, self._face_warnings(face, shape, bleed, svg))
         if record is not None and self.store.get(key) is None:
             self.store.put(key, record)
             self.recorded.add(key)
@@ -110,9 +126,22 @@ class FaceArts:
     def key_of(self, face, shape, bleed_pt: float) -> str:
         """The store key of a face's drawing (its SVG and the images it shows)."""
         key = (face.key, round(bleed_pt, 3))
-        if key not in self.keys:
+        if key not in self.keys and not self._known_key(face, shape, bleed_pt):
             self.keys[key] = svg_key(self.svg(face, shape, bleed_pt), self.kit.root, self.images)
         return self.keys[key]
+
+    def _known_key(self, face, shape, bleed_pt: float) -> bool:
+        """The face's drawing key taken from the last build (known_keys), when its drawing is stored: its
+        template is not rendered. Its font warnings are said as a render would say them."""
+        key = (face.key, round(bleed_pt, 3))
+        if key in self.keys:
+            return True
+        known = self.known_keys.get(face, shape, bleed_pt) if self.known_keys is not None else None
+        if known is None or self.store.get(known[0]) is None:
+            return False
+        self.keys[key] = known[0]
+        self._other_faces(face, known[1])
+        return True
 
     def check(self, face, shape, bleed_pt: float) -> bool:
         """Preflight a face from its stored record, without drawing it; False when it is not stored."""
@@ -166,8 +195,8 @@ class FaceArts:
         key = (face.key, round(bleed_pt, 3))
         if key not in self.done:
             where = Where(self, face)
-            self.done[key] = self._draw(self.svg(face, shape, bleed_pt), self.key_of(face, shape, bleed_pt), where,
-                                        face.template)
+            self.done[key] = self._draw(lambda: self.svg(face, shape, bleed_pt), self.key_of(face, shape, bleed_pt),
+                                        where, face.template)
             if key not in self.checked_faces:  # (check() has said what there is to say about this one)
                 stored = self.store.get(self.key_of(face, shape, bleed_pt))
                 drawn = self.done[key]
@@ -177,7 +206,8 @@ class FaceArts:
                 self._check_texts(stored or unstored, shape, bleed_pt, where, face, self.key_of(face, shape, bleed_pt))
         return self.done[key]
 
-    def _draw(self, svg: str, key: str, where: str, template: str):
+    def _draw(self, svg, key: str, where: str, template: str):
+        """`svg()` gives the face's SVG, rendered only when its drawing is not stored."""
         if key in self.by_svg:  # another row, the same drawing (a back that shows none of its row)
             return self.by_svg[key]
         self.used.add(key)
@@ -188,7 +218,7 @@ class FaceArts:
             if key in self.recorded:  # recorded by a worker this build: it counts as rendered
                 self.rendered += 1
         else:
-            art, record, placed = draw_face(svg, where, self.kit.root)
+            art, record, placed = draw_face(svg(), where, self.kit.root)
             self.rendered += 1
             if record is not None:
                 self.store.put(key, record | {"placed": [list(p) for p in placed]})
@@ -274,7 +304,7 @@ def _prepare_one(index: int):
     arts = _PREPARE["arts"]
     face, shape, bleed = _PREPARE["todo"][index]
     svg = arts.svg(face, shape, bleed)
-    key = svg_key(svg, arts.kit.root, arts.images)
+    key = arts.key_of(face, shape, bleed)
     if arts.store.get(key) is not None or key in arts.recorded:  # stored, or recorded by this worker already
         return svg, key, None
     arts.recorded.add(key)  # (this worker's copy: the parent keeps the first record it gets)
