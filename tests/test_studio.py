@@ -469,3 +469,23 @@ def test_the_build_waits_for_the_page_to_fetch_a_saves_pictures_a_moment_at_most
     state.update(status="built")   # an edit undone: the page has the picture already, nothing to wait for
     assert state.wait_sent({"a.png"}, 0.0)
     assert not state.wait_sent({"a.png", "b.png"}, 0.05)
+
+
+def test_a_yaml_error_is_one_problem_in_the_view(tmp_path):
+    """A table that is no YAML showed its error twice in the page (issue 35): the attempt's view now holds
+    it once, at its file and line."""
+    from pnpgen.build import BuildOptions
+    from pnpgen.kit import load_kit
+    from pnpgen.problems import KitError
+    from pnpgen.studio.session import Studio
+    from pnpgen.studio.state import StudioState
+    kit = tmp_path / "kit"
+    assert main(["new", "--blank", str(kit)]) == 0
+    write_cell(kit / "components" / "cards.yaml", "size: poker", "size: poker : [broken")
+    state = StudioState()
+    studio = Studio(state, lambda texts=True: load_kit(kit, texts=texts), BuildOptions(out=tmp_path / "out"))
+    with pytest.raises(KitError):
+        studio.attempt()
+    problems = state.snapshot()["problems"]
+    assert [(p["where"].rsplit("/", 1)[1], "not valid YAML" in p["message"]) for p in problems] == [
+        ("cards.yaml:4", True)], problems
