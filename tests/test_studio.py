@@ -489,3 +489,32 @@ def test_a_yaml_error_is_one_problem_in_the_view(tmp_path):
     problems = state.snapshot()["problems"]
     assert [(p["where"].rsplit("/", 1)[1], "not valid YAML" in p["message"]) for p in problems] == [
         ("cards.yaml:4", True)], problems
+
+
+def test_a_change_of_status_alone_is_shown_without_fetching_the_view(browser):
+    """Each save first says "building…": the page fetched the whole view for it (170 KB for Space Empires 4X)
+    while the studio loaded the kit on the same cores. The event now carries the status line; the page
+    fetches the view only when more than the status changed."""
+    from pnpgen.studio.server import StudioServer, start
+    from pnpgen.studio.state import StudioState
+    state = StudioState("Kit")
+    server = StudioServer(state, lambda *_: {}, 0)
+    start(server)
+    try:
+        state.update(status="built", seconds=0.5, built_at=1.0)
+        browser.open(server.url)
+        browser.wait_for("document.getElementById('status').dataset.status === 'built'")
+        fetches = "performance.getEntriesByType('resource').filter(e => e.name.endsWith('/view.json')).length"
+        fetched = browser.evaluate(fetches)
+        state.update(status="building")
+        browser.wait_for("document.getElementById('status').dataset.status === 'building'")
+        assert browser.evaluate(fetches) == fetched
+        assert browser.evaluate("document.getElementById('status').textContent") == "building…"
+        state.update(status="failed", problems=[{"where": "kit.yaml:3", "field": "", "message": "broken",
+                                                 "severity": "error"}])
+        browser.wait_for("document.getElementById('problems').textContent.includes('broken')")
+        assert browser.evaluate(fetches) == fetched + 1
+    finally:
+        state.stop()
+        server.shutdown()
+        server.server_close()
