@@ -32,7 +32,7 @@ MARKER_BYTES = 4096
 RECORD = "manifest.json"
 OWN_SUBFOLDERS = ("proofs", "reprint")      # written by `pnpgen proof` and `pnpgen diff --write`, not listed
 MANIFEST_BYTES = 64 * 1024 * 1024
-CACHE_NAMES = re.compile(r"parts|piece-faces\.bin|piece-sheets|boards|maps|documents|\.(map|board)-.+\.json"
+CACHE_NAMES = re.compile(r"parts|piece-faces\.bin|piece-sheets|boards|maps|documents|\.(map|board|document)-.+\.json"
                          r"|.+-contents\.json|.+-layout\.(pdf|json)|\..+\.tmp|" + re.escape(CACHE_MARKER))
 
 
