@@ -7,6 +7,7 @@ import http.client
 import io
 import json
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -503,7 +504,10 @@ def test_a_change_of_status_alone_is_shown_without_fetching_the_view(browser):
     try:
         state.update(status="built", seconds=0.5, built_at=1.0)
         browser.open(server.url)
-        browser.wait_for("document.getElementById('status').dataset.status === 'built'")
+        settled = "events.readyState === EventSource.OPEN && !fetching && shownContent >= 0"
+        browser.wait_for(settled)   # the page's first fetch and the stream's first event done with
+        time.sleep(0.2)
+        browser.wait_for(settled)
         fetches = "performance.getEntriesByType('resource').filter(e => e.name.endsWith('/view.json')).length"
         fetched = browser.evaluate(fetches)
         state.update(status="building")
