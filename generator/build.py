@@ -212,7 +212,8 @@ def _build_locked(kit: Kit, options: BuildOptions, progress: Progress, parts: li
                 for part in parts}
         results = run_parts(ctx, parts, cache, keys, progress)
         mark_print_scaling(stage.dir / rel for rel in stage.written)  # every PDF asks viewers not to scale
-        warnings = [w for name in sorted(results) for w in results[name].get("warnings", ())]
+        warnings = list(dict.fromkeys(w for name in sorted(results) for w in results[name].get("warnings", ())))  # a
+        # chart a booklet and a record sheet both print says its problem once
         if warnings and options.strict:  # before anything lands: the previous output stays whole
             raise BuildError("--strict: these warnings are errors:\n" + "\n".join(warnings))
         given = {name: shown_options[name] for name in sorted(options.given_names()) if name in shown_options}

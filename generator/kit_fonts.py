@@ -228,12 +228,18 @@ def _other_face(family: str, bold: bool, italic: bool, face: KitFont) -> str:
     wanted = [f for f in _KIT_FONTS[family] if (f.bold, f.italic) == (bold, italic)]
     why = (f"{display_path(wanted[0].file)} holds only {len(wanted[0].chars)} characters, too few to cover a "
            f"language, so fontconfig passes over it" if wanted
-           else f"the kit's fonts/ has no {_style(bold, italic)} file of it")
-    return (f"the text asks for {family!r} {_style(bold, italic)}, but {why}: it prints in "
-            f"{display_path(face.file)} ({_style(face.bold, face.italic)})")
+           else f"the kit's fonts/ has no {style_said(bold, italic)} file of it")
+    return printed_instead(family, (bold, italic), why, face)
 
 
-def _style(bold: bool, italic: bool) -> str:
+def printed_instead(family: str, asked: tuple, why: str, face) -> str:
+    """What a text asking for `family` in the style `asked` (bold, italic) reads as when it prints in `face`
+    (a KitFont) instead, `why` said: the same words for faces, boards, maps and documents."""
+    return (f"the text asks for {family!r} {style_said(*asked)}, but {why}: it prints in "
+            f"{display_path(face.file)} ({style_said(face.bold, face.italic)})")
+
+
+def style_said(bold: bool, italic: bool) -> str:
     return " ".join(word for word, on in (("bold", bold), ("italic", italic)) if on) or "regular"
 
 

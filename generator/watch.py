@@ -22,7 +22,8 @@ MAX_FOLDERS = 2000  # a kit has tens; past this many the rest are not watched (a
 
 
 WAIT_MS = 150   # a burst of events (an editor's write, rename and chmod) ends when none came for STEP_MS; at most this
-STEP_MS = 25    # how often the watcher looks at the events gathered
+STEP_MS = 10    # how often the watcher looks at the events gathered: a save is seen STEP_MS to twice that after it
+                # (25 ms made it 26-50 ms of the studio's save -> picture; an editor's burst takes a few ms)
 START_MS = 100  # the watcher's first answer, once it is live: the first build waits for it
 
 

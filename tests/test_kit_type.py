@@ -274,3 +274,22 @@ def test_a_section_before_the_first_chapter_is_a_located_error(kit_to_break, run
     assert said in result.err, result.err
     quick = run_cli("validate", "--quick", "--data", kit_to_break)  # found without typesetting, at the same line
     assert quick.code == 1 and said in quick.err and "Traceback" not in quick.err, quick.err
+
+
+def test_bold_the_body_font_lacks_is_a_warning_at_its_paragraph_even_from_the_cache(kit_to_break, run_cli, tmp_path):
+    """Kit Sans with its Regular only: a chapter's **bold** prints in the Regular. A located warning at the
+    paragraph's line names the file it prints in, on the cached second build too; --strict refuses in a
+    sentence. The headings in Kit Display, a one-face display font, ask for nothing and say nothing."""
+    (kit_to_break / "fonts" / "KitSans-Bold.ttf").unlink()
+    with (kit_to_break / "rules" / "01-trade.md").open("a", encoding="utf-8") as chapter:
+        chapter.write("\nA **sold** good leaves the market.\n")
+    said = (f"{kit_to_break}/rules/01-trade.md:15: the text asks for 'Kit Sans' bold, but the kit's fonts/ has no "
+            f"bold file of it: it prints in {kit_to_break}/fonts/KitSans-Regular.ttf (regular)")
+    out = tmp_path / "out"
+    for build in ("first", "cached"):
+        result = run_cli("build", "--data", kit_to_break, "--out", out, "--only", "documents")
+        warned = [line for line in result.err.splitlines() if "asks for" in line and "01-trade.md" in line]
+        assert result.code == 0 and warned == [f"warning: {said}"], (build, result.err)
+        assert "Kit Display" not in result.err, result.err
+    strict = run_cli("build", "--strict", "--data", kit_to_break, "--out", tmp_path / "strict", "--only", "documents")
+    assert strict.code == 1 and said in strict.err and "Traceback" not in strict.err, strict.err

@@ -7,6 +7,7 @@ import http.client
 import io
 import json
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -469,3 +470,55 @@ def test_the_build_waits_for_the_page_to_fetch_a_saves_pictures_a_moment_at_most
     state.update(status="built")   # an edit undone: the page has the picture already, nothing to wait for
     assert state.wait_sent({"a.png"}, 0.0)
     assert not state.wait_sent({"a.png", "b.png"}, 0.05)
+
+
+def test_a_yaml_error_is_one_problem_in_the_view(tmp_path):
+    """A table that is no YAML showed its error twice in the page (issue 35): the attempt's view now holds
+    it once, at its file and line."""
+    from pnpgen.build import BuildOptions
+    from pnpgen.kit import load_kit
+    from pnpgen.problems import KitError
+    from pnpgen.studio.session import Studio
+    from pnpgen.studio.state import StudioState
+    kit = tmp_path / "kit"
+    assert main(["new", "--blank", str(kit)]) == 0
+    write_cell(kit / "components" / "cards.yaml", "size: poker", "size: poker : [broken")
+    state = StudioState()
+    studio = Studio(state, lambda texts=True: load_kit(kit, texts=texts), BuildOptions(out=tmp_path / "out"))
+    with pytest.raises(KitError):
+        studio.attempt()
+    problems = state.snapshot()["problems"]
+    assert [(p["where"].rsplit("/", 1)[1], "not valid YAML" in p["message"]) for p in problems] == [
+        ("cards.yaml:4", True)], problems
+
+
+def test_a_change_of_status_alone_is_shown_without_fetching_the_view(browser):
+    """Each save first says "building…": the page fetched the whole view for it (170 KB for Space Empires 4X)
+    while the studio loaded the kit on the same cores. The event now carries the status line; the page
+    fetches the view only when more than the status changed."""
+    from pnpgen.studio.server import StudioServer, start
+    from pnpgen.studio.state import StudioState
+    state = StudioState("Kit")
+    server = StudioServer(state, lambda *_: {}, 0)
+    start(server)
+    try:
+        state.update(status="built", seconds=0.5, built_at=1.0)
+        browser.open(server.url)
+        settled = "events.readyState === EventSource.OPEN && !fetching && shownContent >= 0"
+        browser.wait_for(settled)   # the page's first fetch and the stream's first event done with
+        time.sleep(0.2)
+        browser.wait_for(settled)
+        fetches = "performance.getEntriesByType('resource').filter(e => e.name.endsWith('/view.json')).length"
+        fetched = browser.evaluate(fetches)
+        state.update(status="building")
+        browser.wait_for("document.getElementById('status').dataset.status === 'building'")
+        assert browser.evaluate(fetches) == fetched
+        assert browser.evaluate("document.getElementById('status').textContent") == "building…"
+        state.update(status="failed", problems=[{"where": "kit.yaml:3", "field": "", "message": "broken",
+                                                 "severity": "error"}])
+        browser.wait_for("document.getElementById('problems').textContent.includes('broken')")
+        assert browser.evaluate(fetches) == fetched + 1
+    finally:
+        state.stop()
+        server.shutdown()
+        server.server_close()

@@ -17,6 +17,7 @@ from pnpgen.fonts import register_reportlab_fonts
 
 _REGISTERED: dict = {}   # reportlab name -> digest of the file registered under it
 _CHARS: dict = {}        # reportlab name -> (family, files shown in messages, characters it has)
+_FILES: dict = {}        # reportlab name -> the KitFont registered under it (its style is the file's own)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ def use_document_fonts(kit) -> Faces:
     every document read them)."""
     register_reportlab_fonts()
     _CHARS.clear()   # fonts of a kit built before in this process are not this kit's
+    _FILES.clear()
     families: dict = {}
     for font in kit.fonts:
         families.setdefault(font.family, []).append(font)
@@ -100,6 +102,7 @@ def _register_family(family: str, fonts: list, root) -> None:
         name = _name(family, font.bold, font.italic)
         have.add((font.bold, font.italic))
         _CHARS[name] = (family, display_path(font.file), font.chars)
+        _FILES[name] = font
         if _REGISTERED.get(name) == font.digest:
             continue
         data = io.BytesIO(truetype_bytes(font, root))
@@ -134,6 +137,23 @@ def check_paragraph(paragraph) -> None:
         problem = missing_character(name, text)
         if problem:
             raise FontProblem(problem)
+
+
+def other_styles(paragraph) -> list[str]:
+    """For each run of a built Paragraph that asks for bold or italic (`<b>`, `<i>`: Markdown's **bold** and
+    *italic*) in a kit family with no file of that style, which file it prints in instead. A paragraph's own
+    style asks for nothing: a heading set in a display font's single face is that font as chosen."""
+    from pnpgen.kit_fonts import printed_instead, style_said
+    found = []
+    for frag in paragraph.frags:
+        font = _FILES.get(getattr(frag, "fontName", None))
+        asked = (bool(getattr(frag, "bold", 0)), bool(getattr(frag, "italic", 0)))
+        if font is None or (font.bold, font.italic) == asked or not str(getattr(frag, "text", "")).strip():
+            continue
+        said = printed_instead(font.family, asked, f"the kit's fonts/ has no {style_said(*asked)} file of it", font)
+        if said not in found:
+            found.append(said)
+    return found
 
 
 def missing_character(name: str, text: str) -> str | None:

@@ -36,7 +36,8 @@ PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
 MAX_HEADINGS = 2000
 MAX_BLOCKS = 10_000  # page objects: a cached PDF is counted unparsed
 LAID_PAGES = ("laid:pages", 0)   # placements entries of what the layout placed: its page count,
-LAID_CHAPTER = "laid:chapter"    # and (LAID_CHAPTER, n): the page of the n-th chapter heading
+LAID_CHAPTER = "laid:chapter"    # and (LAID_CHAPTER, n): the page of the n-th chapter heading,
+LAID_WARNING = "laid:warning"    # (LAID_WARNING, n): the n-th style a paragraph asked for that no kit font has
 
 
 def lay_out_plain(kit, pagesize, chapters: list, icon_places: list | None = None, laid: dict | None = None) -> bytes:
@@ -76,7 +77,8 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
         figures[COVER] = cover_figure(kit, settings["designed"])
     rel = f"{name}.pdf"
     imposed = imposed_copy(rel)
-    targets = [ctx.stage.path(rel)] + ([ctx.stage.path(imposed)] if settings["impose"] else [])
+    noted = ctx.cache_dir / f".document-{name}.json"   # what typesetting warned of, so a cached build says it too
+    targets = [ctx.stage.path(rel)] + ([ctx.stage.path(imposed)] if settings["impose"] else []) + [noted]
     text_key = _key(ctx, name, {**settings, "duplex": duplex}, pagesize, sources, registry, figures)
     key = content_key_of(_art_key(text_key, figures, kit.root) if figures else text_key, repr(back_offset))
     if cache is not None and cache.fetch(key, targets):
@@ -91,10 +93,14 @@ def build_document(ctx, name: str, settings: dict, cache=None) -> dict:
         if settings["impose"]:
             ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), kept_last(settings),
                                                       duplex, back_offset))
+        noted.parent.mkdir(parents=True, exist_ok=True)
+        noted.write_text(json.dumps([said[0] for key, said in sorted(placements.items()) if key[0] == LAID_WARNING]),
+                         encoding="utf-8")
         if cache is not None:
             cache.store(key, targets)
     return {"files": _files(ctx, settings, rel, imposed, pages, pagesize),
-            "chapters": [display_path(path) for path, _ in sources], "figures": sorted(set(figures) - {COVER})}
+            "chapters": [display_path(path) for path, _ in sources], "figures": sorted(set(figures) - {COVER}),
+            "warnings": json.loads(noted.read_text(encoding="utf-8"))}
 
 
 def kept_last(settings: dict) -> int:
@@ -237,7 +243,7 @@ def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, 
     its page count (LAID_PAGES: (pages,)) and each chapter heading's page ((LAID_CHAPTER, n): (page,))."""
     from pnpgen.booklet.document import frame_width, lay_out  # reportlab loads only when typesetting
     from pnpgen.booklet.story import flowables
-    from pnpgen.documents.paragraphs import use_kit
+    from pnpgen.documents.paragraphs import style_warnings, use_kit
     use_kit(kit)  # its fonts registered and chosen (kit.yaml `fonts:`), its icons
     width, placements, icons, laid = frame_width(pagesize), {}, [], {}
     if COVER in figures:  # known before the cover's picture draws their grounds
@@ -249,6 +255,7 @@ def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, 
            else lay_out_plain(kit, pagesize, story, icons, laid))
     placements.update({(f"icon:{icon}", number): (page, *matrix) for number, (icon, page, matrix) in enumerate(icons)})
     placements[LAID_PAGES] = (laid["pages"],)
+    placements.update({(LAID_WARNING, number): (warning,) for number, warning in enumerate(style_warnings())})
     placements.update({(LAID_CHAPTER, number): (page,) for number, page in enumerate(laid["chapters"])})
     check_type(kit, name, laid)
     return pdf, placements

@@ -5,18 +5,32 @@ from __future__ import annotations
 
 from reportlab.platypus import Paragraph
 
-from pnpgen.documents.doc_fonts import FontProblem, check_paragraph, unknown_face, use_document_fonts
+from pnpgen.documents.doc_fonts import FontProblem, check_paragraph, other_styles, unknown_face, use_document_fonts
 from pnpgen.documents.inline_icons import IconProblem, with_icons
 from pnpgen.icon_names import ICON
 from pnpgen.problems import BuildError
 
 _ICONS: list = [{}]   # the icons of the kit being typeset (set with its fonts: pnpgen.documents.doc_fonts)
+_WARNINGS: list = []  # a style asked for that the kit's fonts lack, located, since the last use_kit
 
 
 def use_kit(kit) -> None:
     """Typeset `kit`'s texts from now on: its fonts registered and chosen (kit.yaml `fonts:`), its icons."""
     use_document_fonts(kit)
     _ICONS[0] = dict(kit.icons or {})
+    _WARNINGS.clear()
+
+
+def style_warnings() -> list[str]:
+    """Each paragraph's bold or italic the kit's fonts have no file of, since the last use_kit: "file:line:
+    the text asks for ... it prints in ...", once each, in the order typeset."""
+    return list(_WARNINGS)
+
+
+def styles_lacked() -> dict:
+    """A part's {"warnings": style_warnings()}, or nothing when there are none: the part's result keeps them,
+    so a build from the part cache says them too."""
+    return {"warnings": style_warnings()} if _WARNINGS else {}
 
 
 def icons() -> dict:
@@ -28,6 +42,7 @@ def paragraph(text: str, style, where: str, make=Paragraph, **kwargs):
     try:
         flow = make(with_icons(str(text), _ICONS[0], style.fontSize), style, **kwargs)
         check_paragraph(flow)
+        _WARNINGS.extend(w for w in (f"{where}: {said}" for said in other_styles(flow)) if w not in _WARNINGS)
         return flow
     except (IconProblem, FontProblem) as exc:
         raise BuildError(f"{where}: {exc}") from None

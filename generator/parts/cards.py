@@ -16,6 +16,7 @@ def build(ctx) -> dict:
     from pnpgen.aids.cards import plan_cards, render_cards
     from pnpgen.aids.imposition import card_sheet  # reportlab loads only when built
     from pnpgen.duplex import build_setting, flip_said
+    from pnpgen.documents.paragraphs import styles_lacked
     sheet = card_sheet(ctx.paper, int(ctx.option("cards_per_sheet", 2) or 2), *build_setting(ctx))
     cards = plan_cards(ctx.kit, sheet)
     name = file_name(ctx.kit)
@@ -29,7 +30,7 @@ def build(ctx) -> dict:
         "duplex": flip_said(sheet.duplex),
         "cards_per_sheet": len(sheet.slots),
         "cards": entries,
-    }
+    } | styles_lacked()
 
 
 def _preflight(glyphs: dict, entries: list, name: str, kit) -> None:

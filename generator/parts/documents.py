@@ -10,13 +10,14 @@ from pnpgen.parts import Part
 def build(ctx) -> dict:
     from pnpgen.documents.make import build_document  # reportlab and pypdf load only when needed
     from pnpgen.output_cache import OutputCache
-    cache, made = OutputCache(ctx.cache_dir / "documents"), {"files": [], "chapters": [], "figures": []}
+    cache, made = OutputCache(ctx.cache_dir / "documents"), {"files": [], "chapters": [], "figures": [], "warnings": []}
     for name, settings in ctx.kit.documents.items():
         for field, values in build_document(ctx, name, settings, cache).items():
             made[field] += values
     cache.prune()
     ctx.log("documents: " + ", ".join(f"{f['path']} {f['pages']} pages" for f in made["files"]))
-    return made | {"figures": sorted(set(made["figures"]))}
+    warnings = made.pop("warnings")   # a paragraph's bold or italic the kit's fonts lack (pnpgen.documents.paragraphs)
+    return made | {"figures": sorted(set(made["figures"]))} | ({"warnings": warnings} if warnings else {})
 
 
 PART = Part(name="documents", build=build, order=55, aliases=("docs",),

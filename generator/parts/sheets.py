@@ -15,6 +15,7 @@ from pnpgen.problems import BuildError
 
 def build(ctx) -> dict:
     from pnpgen.aids.sheets import page_frames, plan_sheets, render_sheet  # reportlab loads only when built
+    from pnpgen.documents.paragraphs import styles_lacked
     (width, height), _, _ = page_frames(ctx.paper)
     files, pages = [], {}
     from pnpgen.page_contrast import drawn_contrasts, drawn_sizes
@@ -31,7 +32,7 @@ def build(ctx) -> dict:
         ctx.log(f"sheets: {sheet.file}: {len(sheet.pages)} pages")
     if found:
         raise BuildError("preflight: these record sheets would print badly:\n" + "\n".join(found))
-    return {"files": files, "pages": pages}
+    return {"files": files, "pages": pages} | styles_lacked()
 
 
 def printed(ctx) -> dict:

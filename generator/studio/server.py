@@ -175,7 +175,8 @@ class StudioHandler(BaseHTTPRequestHandler):
         self._send_json(answer)
 
     def _events(self) -> None:
-        """Server-sent events: `view` with the new version whenever the view changes; comments keep it alive."""
+        """Server-sent events: `view` with the news (state.news: the versions and the status line) whenever the
+        view changes; comments keep it alive."""
         state = self.server.state
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream")
@@ -188,10 +189,13 @@ class StudioHandler(BaseHTTPRequestHandler):
         state.follow(1)
         try:
             while not state.stopping:
-                now = state.wait_past(version, KEEP_ALIVE_S) if version >= 0 else state.version
+                if version >= 0:
+                    state.wait_past(version, KEEP_ALIVE_S)
                 if state.stopping:
                     break
-                message = f"event: view\ndata: {now}\n\n" if now != version else ": still here\n\n"
+                news = state.news()   # of the view as it is now, however many changes it passed
+                now = news["version"]
+                message = f"event: view\ndata: {json.dumps(news)}\n\n" if now != version else ": still here\n\n"
                 self.wfile.write(message.encode())
                 self.wfile.flush()
                 version = now

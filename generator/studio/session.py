@@ -18,6 +18,7 @@ from pnpgen.studio.pictures import FacePictures, PagePictures, pictures_named
 from pnpgen.studio.state import StudioState, message_view, message_views, problem_view
 
 HEAD_START_S = 0.5  # the most a build waits for the page to fetch a save's new pictures before it takes the cores
+PAINT_S = 0.1       # and then for the page to decode and show them: a build started at once slowed that by 0.1 s
 PROOF_DPI = 192.0   # twice the browser's 96 CSS px an inch: a proof shown at print size stays sharp
 
 
@@ -64,7 +65,9 @@ class Studio:
         pieces = self.faces.pieces(kit)  # at the size the kit was loaded at (--counter-size resizes tables)
         before = pictures_named(self.state.snapshot()["pieces"], [])
         self.state.update(title=kit.title, pieces=pieces, problems=shown_warnings, status="building pages")
-        self.state.wait_sent(pictures_named(pieces, []) - before, HEAD_START_S)
+        new = pictures_named(pieces, []) - before
+        if new and self.state.wait_sent(new, HEAD_START_S) and self.state.watching:
+            time.sleep(PAINT_S)   # fetched: the page decodes and paints them while the cores are still free
         shown_warnings += [problem_view(p) for p in check_kit_texts(kit, self.options.strict)]
         result = build(kit, self.options)
         files = self.pages.files(result.kit_out, result.files)

@@ -14,6 +14,7 @@ from pnpgen.problems import Problem
 from pnpgen.studio.pictures import PictureStore, pictures_named
 
 SENT_KEPT = 100_000   # names of pictures a page fetched, remembered (about 10 MB)
+STATUS = ("status", "seconds", "built_at")   # the view's status line: what news() carries
 LOCATION = re.compile(r"\S+\.\w+(:\d+)?")  # a file name with no spaces, then maybe its line: `cards.yaml:12`
 
 
@@ -45,6 +46,7 @@ class StudioState:
     def __init__(self, title: str = ""):
         self.changed = threading.Condition()
         self.version = 0
+        self.content = 0   # the version of all but the status: a change of status alone needs no new view fetched
         self.stopping = False
         self.pictures = PictureStore()
         self.view = {"title": title, "status": "starting", "seconds": None, "built_at": None,
@@ -60,6 +62,7 @@ class StudioState:
         with self.changed:
             self.view = {**self.view, **changes}
             self.version += 1
+            self.content += bool(set(changes).difference(STATUS))
             shown = pictures_named(self.view["pieces"], self.view["files"], self.proof_pictures)
             self.pictures.keep_only(shown | pictures_named(self.good["pieces"], self.good["files"]))
             self.changed.notify_all()
@@ -111,7 +114,13 @@ class StudioState:
 
     def snapshot(self) -> dict:
         with self.changed:
-            return {**self.view, "version": self.version}
+            return {**self.view, "version": self.version, "content": self.content}
+
+    def news(self) -> dict:
+        """What an event tells a page: the versions and the status line, enough to show a change of status
+        alone ("building…" as a save is loaded) without fetching the whole view while the pieces are drawn."""
+        with self.changed:
+            return {"version": self.version, "content": self.content, **{k: self.view[k] for k in STATUS}}
 
     def wait_past(self, version: int, timeout: float) -> int:
         """Block until the version passes `version`, the studio stops or `timeout` seconds pass; the version."""
