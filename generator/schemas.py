@@ -79,6 +79,13 @@ COVER_PIECE = Record({
                                        "the next piece would not fit)"),
 }, "a piece on the cover: {piece, colour, side, scale, new_row}")
 
+RULING_ID = Str(r"[A-Za-z0-9_-]+", "a ruling's id in data/rules.yaml rulings")
+COVER_RULINGS = Record({
+    "players": optional(RULING_ID, None, "the ruling that decides the player count"),
+    "ages": optional(RULING_ID, None, "the ruling that decides the ages"),
+    "time": optional(RULING_ID, None, "the ruling that decides the playing time"),
+}, "the cover's facts the kit decides: {players, ages, time}, each a ruling's id")
+
 COVER = Record({
     "art": optional(Choice(("hexes", "stars")), "hexes", "the front cover's picture, drawn from the kit's colours: "
                                                        "a drift of hexes over a starfield, or stars and a planet"),
@@ -89,9 +96,11 @@ COVER = Record({
     "time": optional(Str(), None, "how long a game takes, as the box says it: 60-120 minutes"),
     "version": optional(Str(), None, "the kit's edition or version, printed on the front cover"),
     "credits": optional(ListOf(Str()), [], "lines printed on the back cover: the game's designers, the kit's makers"),
+    "rulings": optional(COVER_RULINGS, {}, "the facts the rules sources do not state, each marked on the cover with "
+                                           "the number of the kit ruling (data/rules.yaml) that decides it"),
     "pieces": optional(ListOf(COVER_PIECE), [], "the kit's own pieces laid on the front picture in rows, drawn as "
                                                  "its sheets print them (default: none, the picture alone)"),
-}, "a cover: {art, colours, sky, ages, time, version, credits, pieces}")
+}, "a cover: {art, colours, sky, ages, time, version, credits, rulings, pieces}")
 
 KIT_COUNT = Record({
     "rule": Field(Str(), doc="the rule's name"),

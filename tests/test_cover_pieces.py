@@ -85,3 +85,52 @@ def test_cover_credits_name_only_what_the_sources_say(kit):
         names = re.findall(r"(?<=[\s(])[A-Z][\w.]*|\b\d{4}\b", line)
         unsourced = [n.rstrip(".") for n in names if n.rstrip(".") not in sources]
         assert not unsourced, f"{kit}: credit {line!r} names {unsourced}, which no rules source says"
+
+
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def ruling_ids(kit: str) -> list[str]:
+    """The kit's ruling ids in data/rules.yaml order (a mapping's keys, or a list's items' ids)."""
+    path = BUILTIN_DATA / kit / "data" / "rules.yaml"
+    rulings = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("rulings") if path.exists() else None
+    return [r["id"] for r in rulings] if isinstance(rulings, list) else list(rulings or {})
+
+
+def sources_of(title: str) -> list[str]:
+    """The rules sources of the game a kit is titled after: the seeds README's rows whose game starts so."""
+    rows = [line.split("|")[1:3] for line in (SEEDS / "README.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith("| 0")]
+    found = [name.strip() for name, game in rows if game.strip().startswith(title)]
+    assert found, title
+    return found
+
+
+@pytest.mark.parametrize("kit", sorted(p.name for p in BUILTIN_DATA.iterdir() if (p / "kit.yaml").is_file()))
+def test_cover_facts_are_the_sources_or_marked_as_the_kits(kit):
+    """Each bundled kit's cover facts (its player count, ages and time): a fact the rules sources state ("1 to 4
+    players", "one to four players") is printed bare; one they do not state (4X Space Euro's source gives one
+    quadrant per player, Eclipse's six player boards and a two-player game, neither a player count) names the
+    kit ruling that decides it in kit.yaml `cover.rulings`, which the cover prints as "(kit ruling N)"."""
+    declared = yaml.safe_load((BUILTIN_DATA / kit / "kit.yaml").read_text(encoding="utf-8"))
+    sources = " ".join((SEEDS / name).read_text(encoding="utf-8") for name in sources_of(declared["title"])).lower()
+    cover, low, high = declared["cover"], declared["players"]["min"], declared["players"]["max"]
+    facts = {"players": {f"{low} to {high} players", f"{NUMBERS[low]} to {NUMBERS[high]} players"},
+             "ages": {str(cover.get("ages")).lower()}, "time": {str(cover.get("time")).lower()}}
+    marked = cover.get("rulings") or {}
+    for fact, said in facts.items():
+        if fact != "players" and not cover.get(fact):
+            continue
+        sourced = any(words in sources for words in said)
+        assert sourced != bool(marked.get(fact)), (kit, fact, "sourced" if sourced else "unsourced", marked)
+        if marked.get(fact):
+            assert marked[fact] in ruling_ids(kit), (kit, fact)
+
+
+def test_a_cover_ruling_the_kit_does_not_have_is_located(run_cli, mini_with_cover, tmp_path):
+    with (mini_with_cover / "kit.yaml").open("a", encoding="utf-8") as out:
+        out.write("  rulings: {players: two_players}\n")
+    result = run_cli("build", "--data", mini_with_cover, "--out", tmp_path / "out", "--only", "documents")
+    assert result.code == 1
+    assert re.search(r"kit\.yaml:\d+: cover\.rulings\.players: no ruling 'two_players' in data/rules\.yaml",
+                     result.err), result.err

@@ -135,6 +135,16 @@ def test_every_ruling_marker_is_listed_in_the_kit_rulings_chapter(printed):
         assert squash(ruling["title"] + ".") in squash(chapter) and squash(ruling["why"]) in squash(chapter)
 
 
+def test_the_player_count_is_marked_as_the_kits(printed):
+    """The source lists six player boards and speaks of a two-player game but states no player count: the
+    front cover and the booklet's first chapter mark 2-6 as the kit's ruling, listed with its reason."""
+    r = rules()["rulings"]
+    number = list(r).index("player_count") + 1
+    assert f"For 2–6 players (kit ruling {number})" in printed.booklet[0]
+    assert squash(f"for 2 to 6 players (Kit ruling: {r['player_count']['title']})") in squash(" ".join(printed.booklet))
+
+
+
 def test_a_marker_the_chapter_does_not_list_is_caught(printed):
     """The check above fails for a rule text in data that says it departs when the chapter lacks it."""
     doctored = {"actions": [{"id": "move", "text": "Ships jump.", "ruling": "jump_drive"}]}

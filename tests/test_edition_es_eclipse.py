@@ -107,3 +107,23 @@ def test_spanish_game_terms(pdfs):
     booklet = pdfs["es"]["booklet.pdf"]["text"]
     assert "63,5 x 100 mm" in booklet           # a decimal as Spanish writes it
     assert "Las piezas básicas son Cañón de iones, Comp. electrones, Casco" in booklet   # names chosen at run time translate
+
+
+def test_the_covers_print_spanish(editions):
+    """Every word the designed covers print is Spanish (kit.yaml's credits through locale/es.po), and the
+    player count carries its kit ruling's mark, numbered as the Spanish Kit rulings chapter lists it."""
+    import pypdfium2 as pdfium
+    import yaml
+    document = pdfium.PdfDocument(str(editions["es"] / "booklet.pdf"))
+    front, back = (" ".join(document[i].get_textpage().get_text_range().split()) for i in (0, len(document) - 1))
+    number = list(yaml.safe_load((KIT / "data" / "rules.yaml").read_text(encoding="utf-8"))["rulings"]).index(
+        "player_count") + 1
+    for words in ("Libro de reglas", f"Para 2–6 jugadores (regla del kit {number})", "Versión del kit 1.0"):
+        assert words in front, words
+    for words in ("En este kit", "Cómo imprimir", "Créditos", "que no nombra a ningún autor ni editorial",
+                  "Este juego de repuesto: cada pieza"):
+        assert words in back, words
+    for english in ("Rules booklet", "players", "kit ruling", "Credits", "names no designer", "written afresh"):
+        assert english not in front + back, english
+    chapter = " ".join(" ".join(document[i].get_textpage().get_text_range().split()) for i in range(len(document)))
+    assert f"{number}. De dos a seis jugadores." in chapter

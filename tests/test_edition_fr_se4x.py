@@ -115,3 +115,25 @@ def test_game_terms_and_typography(french):
     for words in ("Space Empires 4X : Duel, petite galaxie", "Piste des tours : 3 tours, puis la Phase Économie",
                   "Piste des manches", "Système natal Rouge (26 hexs)", "triangle, motif diagonales"):
         assert words in " ".join(caption.replace("\xa0", " ").split()), words
+
+
+def test_the_covers_print_french(french):
+    """Every word the designed covers print is French (kit.yaml's credits come through locale/fr.po, pnpgen's
+    own cover words through its catalogue), with a no-break space before the credits' colons and semicolons."""
+    import pypdf
+    pages = pypdf.PdfReader(french / "booklet.pdf").pages
+    front, back = pages[0].extract_text(), pages[-1].extract_text()
+    for words in ("Kit à imprimer et jouer", "Livret de règles", "Pour 1–4 joueurs", "Version du kit 1.0"):
+        assert words in front, words
+    back = " ".join(back.split(" \n")).replace("\n", " ")
+    for words in ("Dans ce kit", "Comment imprimer", "Crédits", "Space Empires 4X : ce kit suit deux résumés",
+                  "aucun des deux ne nomme l'auteur ni l'éditeur du jeu", "Ce kit à imprimer et jouer : chaque pion",
+                  "par pnpgen ; le texte des règles"):
+        assert words in back.replace("\xa0", " "), words
+    for english in ("Rules booklet", "players", "Credits", "neither names", "written afresh"):
+        assert english not in front + back, english
+    from pnpgen.documents.cover_data import cover_of
+    from pnpgen.kit import load_kit
+    kit, _ = load_kit(DEFAULT_KIT_DIR, language="fr", texts=False)   # the text extractors read U+00A0 as a space
+    credits = cover_of(kit, "booklet", {"title": None}, "long").credits
+    assert "Space Empires 4X\xa0: ce kit" in credits[0] and "pnpgen\xa0; le texte" in credits[1], credits

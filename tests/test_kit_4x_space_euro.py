@@ -548,6 +548,8 @@ def test_every_departure_is_marked_and_listed_in_the_kit_rulings_chapter(built):
     cards = "".join(text_in(pdfs[p["file"]][p["page"] - 1], p["x"], p["y"], p["w"], p["h"])
                     for p in group_placements(manifest, "cards-red", "front"))
     assert cards.count(f"kitruling{numbers['colonize_settlers']}") == HALVES["Colonize"]
+    # the player count, which the prototype never states, carries its mark on the front cover too
+    assert f"For2–4players(kitruling{numbers['player_count']})" in page_texts(kit_out / "booklet.pdf")[0]
 
 
 def test_cards_aid_and_booklet_print_the_same_words(built):

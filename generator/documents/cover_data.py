@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pnpgen.documents.piece_figures import find_piece
+from pnpgen.documents.rulings import MARK, SOURCE, ruling_ids
 from pnpgen.i18n.translator import core_words
 from pnpgen.problems import BuildError
 from pnpgen.shapes import Shape
@@ -60,7 +61,10 @@ def cover_of(kit, name: str, settings: dict, duplex: str) -> Cover | None:
     low, high = kit.players
     players = (core_words("For {players} players").format(players=f"{low}–{high}" if low != high else str(low)))
     ages = core_words("Ages {value}").format(value=declared["ages"]) if declared.get("ages") else ""
-    facts = tuple(fact for fact in (players, ages, declared.get("time") or "") if fact)
+    marked = marks(kit, declared.get("rulings") or {})
+    facts = tuple(f"{fact} {marked[key]}" if key in marked else fact
+                  for key, fact in (("players", players), ("ages", ages), ("time", declared.get("time") or ""))
+                  if fact)
     version = core_words("Kit version {value}").format(value=declared["version"]) if declared.get("version") else ""
     chosen = declared.get("colours") or [c.id for c in kit.colours] or ["neutral"]
     palette = tuple(kit.neutral.print if c == "neutral" else kit.colour(c).print for c in chosen)
@@ -68,6 +72,23 @@ def cover_of(kit, name: str, settings: dict, duplex: str) -> Cover | None:
                  facts=facts, version=version, art=declared["art"], sky=declared["sky"], palette=palette, seed=kit.id,
                  contents=tuple(inventory(kit)), printing=tuple(printing(kit, name, settings, duplex)),
                  credits=tuple(declared.get("credits") or ()), pieces=cover_pieces(kit, declared.get("pieces") or ()))
+
+
+def marks(kit, declared: dict) -> dict[str, str]:
+    """kit.yaml `cover.rulings`: each fact the rules sources do not state (the player count, say) and the mark
+    it prints after it, "(kit ruling 3)", numbered as the Kit rulings chapter lists the rulings; a BuildError
+    at its line for a ruling data/rules.yaml does not hold."""
+    ids = ruling_ids(kit)
+    out = {}
+    for fact, rid in declared.items():
+        if rid is None:
+            continue
+        if rid not in ids:
+            file, line = kit.locate("kit", f"cover.rulings.{fact}")
+            raise BuildError(f"{file}:{line}: cover.rulings.{fact}: no ruling {rid!r} in {SOURCE} rulings "
+                             f"(known: {', '.join(map(str, ids)) or 'none'})")
+        out[fact] = core_words(MARK).format(number=ids.index(rid) + 1)
+    return out
 
 
 def cover_pieces(kit, declared) -> tuple[CoverPiece, ...]:

@@ -40,6 +40,16 @@ def _held(value) -> str:
     return "a list" if isinstance(value, list) else "a text" if isinstance(value, str) else f"the value {value!r}"
 
 
+def ruling_ids(kit: Kit) -> list[str]:
+    """The ids of the kit's rulings in the order its Kit rulings chapter numbers them (from 1): a mapping's
+    keys, or a list's items' `id` (a kit's own texts may keep them as a list, 4X Space Euro's do)."""
+    rules = (kit.data or {}).get("rules")
+    given = (rules.get("rulings") if isinstance(rules, dict) else None) or {}
+    if isinstance(given, list):
+        return [item.get("id") for item in given if isinstance(item, dict)]
+    return list(given) if isinstance(given, dict) else []
+
+
 def ruling_names(kit: Kit, render: Callable[[str], str]) -> dict:
     """The three names a kit text may use; `render` turns a ruling's words (Jinja) into plain text."""
     rules = (kit.data or {}).get("rules")

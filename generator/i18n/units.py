@@ -3,7 +3,7 @@ template (`pnpgen translate`), so the two never disagree.
 
 - YAML files (boards, maps, charts, aid cards and sheets, component tables' headers): the values of the
   keys that print words (PRINTED), never ids, colours, paths or templates. kit.yaml: its title, subtitle,
-  colour names and sheet and document titles. A table's rows: the columns it declares `translate: true`
+  colour names, sheet and document titles and its cover's credits, playing time and ages. A table's rows: the columns it declares `translate: true`
   (read in pnpgen.components.tables). The kit's data/rules.yaml: its `say:` sentences and its rulings' words.
   Other data files (a game module's): the keys kit.yaml's `translate:` names for that file.
 - Chapters (Markdown): one unit per paragraph, heading and list item, so a translator sees whole
@@ -19,7 +19,8 @@ from pathlib import Path
 
 PRINTED = frozenset({"title", "subtitle", "name", "label", "text", "header", "heading", "caption", "legend",
                      "total", "note", "bullets", "field", "fields", "lines"})
-KIT_PRINTED = frozenset({"title", "subtitle", "name"})  # kit.yaml: titles and colour names, nothing else
+KIT_PRINTED = frozenset({"title", "subtitle", "name",  # kit.yaml: titles and colour names,
+                         "credits", "time", "ages"})    # and the words its designed cover prints
 SKIPPED = frozenset({"rows", "counts", "checks", "map_rules", "budgets", "fonts", "icons", "files",
                      "preflight", "translate", "languages", "cell", "where", "match", "doc"})
 RULES_FILE_WORDS = {"say": None, "rulings": frozenset({"title", "text", "source"})}  # None: every value
