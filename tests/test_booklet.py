@@ -333,7 +333,12 @@ def test_an_edit_to_figure_art_alone_redraws_the_figure_on_the_last_layout(kit_c
     edit(kit_copy / "templates" / "unit-front.svg.j2", "c.emblem(colour.emblem, 88, 14, 6.5, ink)",
          "c.emblem(colour.emblem, 88, 14, 9, ink)")
     path, log = booklet(tmp_path / "out", "--verbose")
-    assert first > 1 and len(recorded) == 1  # the one figure showing a ship counter's front: recorded again
+    # the one figure showing a ship counter's front, and each unit counter the front cover shows (kit.yaml
+    # cover.pieces, each face recorded on its own): recorded again
+    import yaml
+    cover_units = sum(entry["piece"].startswith("units.") for entry in
+                      yaml.safe_load((kit_copy / "kit.yaml").read_text(encoding="utf-8"))["cover"]["pieces"])
+    assert first > 1 and cover_units == 4 and len(recorded) == 1 + cover_units
     assert "only figure art changed: laid on the last layout" in log
     assert page_texts(path) == before_texts
     index, pixels = figure_page(path)
