@@ -548,7 +548,10 @@ def test_every_departure_is_marked_and_listed_in_the_kit_rulings_chapter(built):
     cards = "".join(text_in(pdfs[p["file"]][p["page"] - 1], p["x"], p["y"], p["w"], p["h"])
                     for p in group_placements(manifest, "cards-red", "front"))
     assert cards.count(f"kitruling{numbers['colonize_settlers']}") == HALVES["Colonize"]
-    # the player count, which the prototype never states, carries its mark on the front cover too
+    # the player count, which the prototype never states, carries its mark on the front cover too; its ruling
+    # rests on one home quadrant per player, so the most players is the board's quadrants
+    players = yaml.safe_load((KIT / "kit.yaml").read_text(encoding="utf-8"))["players"]
+    assert players["max"] == len(kit_yaml("game")["quadrants"]) == 4 and players["min"] == 2
     assert f"For2–4players(kitruling{numbers['player_count']})" in page_texts(kit_out / "booklet.pdf")[0]
 
 
