@@ -21,9 +21,11 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
 DEFAULT_KIT_DIR = BUILTIN_DATA / DEFAULT_KIT
 
 # The slowest files, slowest first (seconds summed from `pytest --durations=0`, Nov 2026): `make test` hands
-# whole files to the workers in collection order (--dist loadfile --no-loadscope-reorder), so a slow file
-# collected last would run alone at the end while the other core idles; started first, the many quick files
-# fill in behind them. Only the order changes (tests must pass in any order); a file not listed runs after.
+# whole groups to the workers in the order their first test is collected (--dist loadgroup
+# --no-loadscope-reorder; a group is a file, or the tests marked xdist_group("<kit>") that read one kit's
+# kit_build below), so a slow file collected last would run alone at the end while the other core idles;
+# started first, the many quick files fill in behind them. Only the order changes (tests must pass in any
+# order); a file not listed runs after.
 SLOW_FIRST = (
     "test_part_cache.py", "test_kit_fonts.py", "test_booklet.py", "test_duplex_kit_euro.py",
     "test_duplex_kit_space_empires_4x.py", "test_overprint.py", "test_cards.py", "test_duplex_kit_se4_board_game.py",
@@ -34,9 +36,13 @@ SLOW_FIRST = (
 )
 
 
+@pytest.hookimpl(tryfirst=True)   # before xdist's own hook, which reads the xdist_group marks into the test ids
 def pytest_collection_modifyitems(items):
     rank = {name: place for place, name in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))   # stable: each file keeps its own order
+    for item in items:   # `make test` runs --dist loadgroup: a test not sent to a kit's worker goes with its file
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.path.name))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -70,11 +76,28 @@ def kit_copy(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def default_kit_build(tmp_path_factory) -> Path:
+def kit_build(tmp_path_factory):
+    """`kit_build("eclipse")`: a bundled kit built once per worker, every part, with the kit's own options (its
+    paper, the long-edge flip) and --strict (the bundled kits build without a warning), for the tests that only
+    read its files (never write there: the next file reads them too). The files reading one kit's build mark
+    those tests `pytest.mark.xdist_group("<kit>")`, so `make test` (--dist loadgroup) runs them on one worker
+    and the kit is built once in the suite, not once a file (a full build holds the same PDFs, byte for byte,
+    as an `--only` build of some of its parts with the same options)."""
+    built: dict[str, Path] = {}
+
+    def build(name: str) -> Path:
+        if name not in built:
+            out = tmp_path_factory.mktemp(f"{name}-build")
+            assert main(["build", "--data", str(BUILTIN_DATA / name), "--out", str(out), "--strict", "--quiet"]) == 0
+            built[name] = out / name
+        return built[name]
+    return build
+
+
+@pytest.fixture(scope="session")
+def default_kit_build(kit_build) -> Path:
     """The default kit built once, every part, for the tests that only read its files."""
-    root = tmp_path_factory.mktemp("default-build")
-    assert main(["build", "--out", str(root), "--quiet"]) == 0
-    return root / DEFAULT_KIT
+    return kit_build(DEFAULT_KIT)
 
 
 @pytest.fixture(scope="session")

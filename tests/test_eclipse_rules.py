@@ -16,7 +16,6 @@ import pypdfium2 as pdfium
 import pytest
 import yaml
 
-from pnpgen.cli import main
 
 KIT = Path(__file__).resolve().parent.parent / "data" / "eclipse"
 RULINGS = "Kit rulings Where the rules source"   # the chapter's title and first words
@@ -78,11 +77,12 @@ class Printed:
         return " ".join(self.booklet[self.chapter_start(opening):])
 
 
+pytestmark = pytest.mark.xdist_group("eclipse")   # beside the other files reading kit_build("eclipse")
+
+
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory) -> Printed:
-    out = tmp_path_factory.mktemp("eclipse-rules")
-    assert main(["build", str(KIT), "--out", str(out), "--quiet"]) == 0
-    return Printed(out / "eclipse")
+def printed(kit_build) -> Printed:
+    return Printed(kit_build("eclipse"))
 
 
 def rules() -> dict:

@@ -102,11 +102,12 @@ class Built:
         return [p for p in self.placements if p["side"] == "front" and p["ref"].split(".", 1)[0] == table]
 
 
+pytestmark = pytest.mark.xdist_group("eclipse")   # beside the other files reading kit_build("eclipse")
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Built:
-    out = tmp_path_factory.mktemp("eclipse-build")
-    assert main(["build", str(KIT), "--out", str(out), "--quiet"]) == 0
-    return Built(out / "eclipse")
+def built(kit_build) -> Built:
+    return Built(kit_build("eclipse"))
 
 
 def squash(text: str) -> str:
