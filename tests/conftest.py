@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from xdist.scheduler import LoadFileScheduling
 
 from pnpgen.cli import main
 from pnpgen.kit import load_kit
@@ -21,11 +22,10 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
 DEFAULT_KIT_DIR = BUILTIN_DATA / DEFAULT_KIT
 
 # The slowest files, slowest first (seconds summed from `pytest --durations=0`, Nov 2026): `make test` hands
-# whole groups to the workers in the order their first test is collected (--dist loadgroup
-# --no-loadscope-reorder; a group is a file, or the tests marked xdist_group("<kit>") that read one kit's
-# kit_build below), so a slow file collected last would run alone at the end while the other core idles;
-# started first, the many quick files fill in behind them. Only the order changes (tests must pass in any
-# order); a file not listed runs after.
+# whole files (or KIT_GROUPS' groups) to the workers in the order their first test is collected (--dist
+# loadfile --no-loadscope-reorder), so a slow file collected last would run alone at the end while the other
+# core idles; started first, the many quick files fill in behind them. Only the order changes (tests must
+# pass in any order); a file not listed runs after.
 SLOW_FIRST = (
     "test_part_cache.py", "test_kit_fonts.py", "test_booklet.py", "test_duplex_kit_euro.py",
     "test_duplex_kit_space_empires_4x.py", "test_overprint.py", "test_cards.py", "test_duplex_kit_se4_board_game.py",
@@ -36,13 +36,41 @@ SLOW_FIRST = (
 )
 
 
-@pytest.hookimpl(tryfirst=True)   # before xdist's own hook, which reads the xdist_group marks into the test ids
+# The tests that read one bundled kit's kit_build (below), which `make test` hands to one worker together, as
+# if they were one file, so that the kit is built once in the suite: these files whole, and the tests of
+# test_overprint.py named for the kit.
+KIT_GROUPS = {
+    "eclipse": ("test_kit_eclipse.py::", "test_duplex_kit_eclipse.py::", "test_eclipse_rules.py::",
+                "test_edition_es_eclipse.py::", "test_overprint.py::test_eclipse_"),
+    "se4-board-game": ("test_kit_se4_board_game.py::", "test_duplex_kit_se4_board_game.py::",
+                       "test_overprint.py::test_se4_"),
+    "4x-space-euro": ("test_kit_4x_space_euro.py::", "test_duplex_kit_euro.py::", "test_wheel.py::",
+                      "test_overprint.py::test_euro_"),
+}
+
+
 def pytest_collection_modifyitems(items):
     rank = {name: place for place, name in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))   # stable: each file keeps its own order
-    for item in items:   # `make test` runs --dist loadgroup: a test not sent to a kit's worker goes with its file
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.path.name))
+
+
+def work_unit(nodeid: str) -> str:
+    """The share of the work a test goes with: its kit's group (KIT_GROUPS), or else its file."""
+    path, _, test = nodeid.partition("::")
+    here = f"{path.rsplit('/', 1)[-1]}::{test}"
+    return next((kit for kit, starts in KIT_GROUPS.items() if here.startswith(starts)), path)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadfile, with each group of KIT_GROUPS handed out as one file. (xdist's own --dist loadgroup
+    would read xdist_group marks, but its mark sets Item._nodeid, which pytest 9 no longer reads.)"""
+    if config.getvalue("dist") != "loadfile":
+        return None
+
+    class KitGroups(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+    return KitGroups(config, log)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -79,9 +107,8 @@ def kit_copy(tmp_path) -> Path:
 def kit_build(tmp_path_factory):
     """`kit_build("eclipse")`: a bundled kit built once per worker, every part, with the kit's own options (its
     paper, the long-edge flip) and --strict (the bundled kits build without a warning), for the tests that only
-    read its files (never write there: the next file reads them too). The files reading one kit's build mark
-    those tests `pytest.mark.xdist_group("<kit>")`, so `make test` (--dist loadgroup) runs them on one worker
-    and the kit is built once in the suite, not once a file (a full build holds the same PDFs, byte for byte,
+    read its files (never write there: the next file reads them too). KIT_GROUPS lists the tests reading
+    each kit's, which `make test` runs on one worker: the kit is built once in the suite, not once a file (a full build holds the same PDFs, byte for byte,
     as an `--only` build of some of its parts with the same options)."""
     built: dict[str, Path] = {}
 

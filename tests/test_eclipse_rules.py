@@ -77,9 +77,6 @@ class Printed:
         return " ".join(self.booklet[self.chapter_start(opening):])
 
 
-pytestmark = pytest.mark.xdist_group("eclipse")   # beside the other files reading kit_build("eclipse")
-
-
 @pytest.fixture(scope="module")
 def printed(kit_build) -> Printed:
     return Printed(kit_build("eclipse"))

@@ -29,9 +29,6 @@ def source_language_after():
     translator.activate(None)
 
 
-pytestmark = pytest.mark.xdist_group("eclipse")   # the English edition is kit_build's: on that worker
-
-
 @pytest.fixture(scope="module")
 def editions(tmp_path_factory, kit_build) -> dict:
     out = tmp_path_factory.mktemp("eclipse-es")

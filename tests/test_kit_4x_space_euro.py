@@ -49,9 +49,6 @@ SINGLE = {(q + a, q + b if b != "C" else "C") for q, pairs in {
     for a, b in (pair.split("-") for pair in pairs)}
 
 
-pytestmark = pytest.mark.xdist_group("4x-space-euro")   # beside the other files reading kit_build("4x-space-euro")
-
-
 @pytest.fixture(scope="module")
 def built(kit_build):
     kit_out = kit_build("4x-space-euro")

@@ -102,9 +102,6 @@ class Built:
         return [p for p in self.placements if p["side"] == "front" and p["ref"].split(".", 1)[0] == table]
 
 
-pytestmark = pytest.mark.xdist_group("eclipse")   # beside the other files reading kit_build("eclipse")
-
-
 @pytest.fixture(scope="module")
 def built(kit_build) -> Built:
     return Built(kit_build("eclipse"))

@@ -49,9 +49,6 @@ def board():
     return load("boards/galaxy.yaml")
 
 
-pytestmark = pytest.mark.xdist_group("se4-board-game")   # beside the other files reading kit_build("se4-board-game")
-
-
 @pytest.fixture(scope="module")
 def built(kit_build):
     root = kit_build("se4-board-game")

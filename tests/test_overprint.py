@@ -116,10 +116,6 @@ def _kit_build(kit_build, kit: str) -> tuple[Path, dict]:
     return root, json.loads((root / "manifest.json").read_text(encoding="utf-8"))
 
 
-# each kit's tests run on the worker holding its build (kit_build in tests/conftest.py)
-ON_ECLIPSE, ON_SE4, ON_EURO = (pytest.mark.xdist_group(kit) for kit in ("eclipse", "se4-board-game", "4x-space-euro"))
-
-
 @pytest.fixture(scope="module")
 def eclipse(kit_build):
     # flipped on the long edge (the default), the backs of Eclipse's portrait card sheet stand upright on the
@@ -144,7 +140,6 @@ def _placed(manifest: dict, face: str, ref: str | None = None) -> list[dict]:
     return found
 
 
-@ON_ECLIPSE
 def test_eclipse_passed_side_keeps_its_closing_sentence_below_the_reaction_boxes(eclipse):
     root, manifest = eclipse
     for placement in _placed(manifest, "summary-back"):
@@ -157,7 +152,6 @@ def test_eclipse_passed_side_keeps_its_closing_sentence_below_the_reaction_boxes
                 assert line.x1 < width - 3.5 - 0.3, line
 
 
-@ON_ECLIPSE
 def test_eclipse_hypergrid_source_keeps_its_number_off_the_bolt(eclipse):
     root, manifest = eclipse
     for placement in _placed(manifest, "discovery-front", "discovery.Hypergrid Source"):
@@ -165,7 +159,6 @@ def test_eclipse_hypergrid_source_keeps_its_number_off_the_bolt(eclipse):
         assert number.x0 > placement["w"] / MM / 2 - 7.2 + 8 * 0.55 + 0.2   # the bolt's right tip
 
 
-@ON_ECLIPSE
 def test_eclipse_boards_have_no_two_texts_touching(eclipse):
     root, _ = eclipse
     for name in ("player-red-poster.pdf", "supply-poster.pdf"):
@@ -174,7 +167,6 @@ def test_eclipse_boards_have_no_two_texts_touching(eclipse):
         assert touching(lines, 0.3) == [], name
 
 
-@ON_EURO
 def test_euro_wormhole_text_stays_inside_the_inner_hex_border(euro):
     root, manifest = euro
     for placement in _placed(manifest, "anomaly-front", "anomalies.wormhole"):
@@ -191,7 +183,6 @@ def _inside_flat_hex(dx: float, dy: float, radius: float) -> float:
     return min(apothem - abs(dy), apothem - (abs(dx) * math.sqrt(3) / 2 + abs(dy) / 2))
 
 
-@ON_SE4
 def test_se4_damage_steps_share_one_size_and_sit_beside_their_numbers(se4):
     root, manifest = se4
     placement = _placed(manifest, "reference-back")[0]
@@ -206,7 +197,6 @@ def test_se4_damage_steps_share_one_size_and_sit_beside_their_numbers(se4):
         assert abs((number.top + number.bottom) / 2 - middle) < 1.0, number
 
 
-@ON_SE4
 def test_se4_galaxy_sector_ids_stand_outside_their_circles(se4):
     root, _ = se4
     board = yaml.safe_load((BUILTIN_DATA / "se4-board-game" / "boards" / "galaxy.yaml").read_text())
@@ -260,7 +250,6 @@ def _track_numbers(lines, values: list, near_y: float | None = None) -> list:
     raise AssertionError(f"no row printing {values}")
 
 
-@ON_ECLIPSE
 def test_eclipse_influence_discs_fit_their_circles_read_from_the_pdfs(eclipse):
     root, manifest = eclipse
     disc = next(p for p in manifest["parts"]["components"]["placements"] if p["ref"] == "player-discs.influence-disc")
@@ -272,7 +261,6 @@ def test_eclipse_influence_discs_fit_their_circles_read_from_the_pdfs(eclipse):
     assert min(b - a for a, b in zip(centres, centres[1:])) >= diameter + 0.5   # a disc never covers the next number
 
 
-@ON_ECLIPSE
 def test_eclipse_storage_markers_fit_one_storage_square_read_from_the_pdfs(eclipse):
     root, manifest = eclipse
     marker = next(p for p in manifest["parts"]["components"]["placements"] if p["ref"] == "storage-markers.money-marker")
@@ -304,7 +292,6 @@ def test_text_over_text_on_a_written_page_is_found_with_its_page(tmp_path):
 
 # A second cue beside colour -------------------------------------------------------------------------------
 
-@ON_ECLIPSE
 def test_eclipse_population_squares_carry_their_resource_letter(eclipse):
     """Every money, science and materials square of a sector prints $, S or M, as many as the sector has."""
     import csv
@@ -320,7 +307,6 @@ def test_eclipse_population_squares_carry_their_resource_letter(eclipse):
     assert checked >= 30
 
 
-@ON_EURO
 def test_euro_goods_carry_their_initial_on_the_board_and_the_markets(euro):
     root, manifest = euro
     board = yaml.safe_load((BUILTIN_DATA / "4x-space-euro" / "boards" / "main.yaml").read_text())
@@ -336,7 +322,6 @@ def test_euro_goods_carry_their_initial_on_the_board_and_the_markets(euro):
         assert foot == ["P", "T", "O"], foot
 
 
-@ON_EURO
 def test_euro_outposts_fit_the_shuffle_track_read_from_the_pdfs(euro):
     root, manifest = euro
     outpost = next(p for p in manifest["parts"]["components"]["placements"] if p["ref"] == "pieces.outpost")

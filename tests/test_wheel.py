@@ -27,7 +27,6 @@ from pnpgen import __version__
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("setup.py", "pyproject.toml", "README.md", "generator", "games", "data", "templates")
 GAME = "4x-space-euro"   # the smallest bundled game to build
-pytestmark = pytest.mark.xdist_group(GAME)   # the clone's build of GAME to compare with is kit_build's: on that worker
 STALE = Path("build/lib/pnpgen/data/eclipse/rules/99-deleted.md")
 
 
