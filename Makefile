@@ -11,7 +11,7 @@ kit: $(STAMP)
 	$(BIN)/pnpgen build
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadgroup --no-loadscope-reorder  # a worker per file or per kit, slowest first: tests/conftest.py
+	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder  # slowest files first: tests/conftest.py
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

@@ -107,9 +107,10 @@ def kit_copy(tmp_path) -> Path:
 def kit_build(tmp_path_factory):
     """`kit_build("eclipse")`: a bundled kit built once per worker, every part, with the kit's own options (its
     paper, the long-edge flip) and --strict (the bundled kits build without a warning), for the tests that only
-    read its files (never write there: the next file reads them too). KIT_GROUPS lists the tests reading
-    each kit's, which `make test` runs on one worker: the kit is built once in the suite, not once a file (a full build holds the same PDFs, byte for byte,
-    as an `--only` build of some of its parts with the same options)."""
+    read its files (never write there: the next file reads them too). KIT_GROUPS lists the tests reading each
+    kit's, which `make test` runs on one worker: the kit is built once in the suite, not once a file. A full
+    build holds the same PDFs, byte for byte, as an `--only` build of some of its parts with the same options
+    (compared for eclipse, se4-board-game and 4x-space-euro, Nov 2026)."""
     built: dict[str, Path] = {}
 
     def build(name: str) -> Path:

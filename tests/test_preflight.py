@@ -106,7 +106,7 @@ def test_the_default_kit_s_counter_faces_are_measured(default_kit_build):
     """Counter faces are checked too: the measured glyphs of every stored face reach the preflight."""
     from pnpgen.kit_folder import DEFAULT_KIT
     from pnpgen.render.face_store import PackedFaceStore
-    store = default_kit_build.parent / ".cache" / DEFAULT_KIT / "piece-faces.bin"   # its full build's, counters among them
+    store = default_kit_build.parent / ".cache" / DEFAULT_KIT / "piece-faces.bin"   # the full build's: counters too
     records = list(PackedFaceStore(store).records.values())
     assert records and all("texts" in r for r in records)
     assert any(t[5].startswith("DD") and t[0] > 5 for r in records for t in r["texts"])  # "DD 1" on a unit front
