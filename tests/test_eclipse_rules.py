@@ -16,7 +16,6 @@ import pypdfium2 as pdfium
 import pytest
 import yaml
 
-from pnpgen.cli import main
 
 KIT = Path(__file__).resolve().parent.parent / "data" / "eclipse"
 RULINGS = "Kit rulings Where the rules source"   # the chapter's title and first words
@@ -79,10 +78,8 @@ class Printed:
 
 
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory) -> Printed:
-    out = tmp_path_factory.mktemp("eclipse-rules")
-    assert main(["build", str(KIT), "--out", str(out), "--quiet"]) == 0
-    return Printed(out / "eclipse")
+def printed(kit_build) -> Printed:
+    return Printed(kit_build("eclipse"))
 
 
 def rules() -> dict:

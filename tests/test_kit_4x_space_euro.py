@@ -50,10 +50,8 @@ SINGLE = {(q + a, q + b if b != "C" else "C") for q, pairs in {
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("euro-out")
-    assert main(["build", "--data", str(KIT), "--out", str(out), "-q"]) == 0
-    kit_out = out / "4x-space-euro"
+def built(kit_build):
+    kit_out = kit_build("4x-space-euro")
     return kit_out, json.loads((kit_out / "manifest.json").read_text())
 
 

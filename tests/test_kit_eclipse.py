@@ -103,10 +103,8 @@ class Built:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Built:
-    out = tmp_path_factory.mktemp("eclipse-build")
-    assert main(["build", str(KIT), "--out", str(out), "--quiet"]) == 0
-    return Built(out / "eclipse")
+def built(kit_build) -> Built:
+    return Built(kit_build("eclipse"))
 
 
 def squash(text: str) -> str:

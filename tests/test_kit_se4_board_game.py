@@ -50,10 +50,8 @@ def board():
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("se4")
-    assert main(["build", "--data", str(KIT), "--out", str(out), "--quiet"]) == 0
-    root = out / "se4-board-game"
+def built(kit_build):
+    root = kit_build("se4-board-game")
     return root, json.loads((root / "manifest.json").read_text(encoding="utf-8"))
 
 

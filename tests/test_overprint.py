@@ -111,28 +111,26 @@ def test_a_board_that_overprints_stops_the_boards_part_located(mini_copy, capsys
 
 # The four kits' fixed cases, read back out of their PDFs -------------------------------------------------
 
-def _kit_build(tmp_path_factory, kit: str, parts: str, *options: str) -> tuple[Path, dict]:
-    out = tmp_path_factory.mktemp(kit)
-    assert main(["build", "--data", str(BUILTIN_DATA / kit), "--out", str(out), "-q", "--only", parts, *options]) == 0
-    root = out / kit
+def _kit_build(kit_build, kit: str) -> tuple[Path, dict]:
+    root = kit_build(kit)   # its full build: the components and boards parts as `--only components,boards` makes them
     return root, json.loads((root / "manifest.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
-def eclipse(tmp_path_factory):
+def eclipse(kit_build):
     # flipped on the long edge (the default), the backs of Eclipse's portrait card sheet stand upright on the
     # page (a short flip turns them half a turn), which is how these tests read a face's lines
-    return _kit_build(tmp_path_factory, "eclipse", "components,boards")
+    return _kit_build(kit_build, "eclipse")
 
 
 @pytest.fixture(scope="module")
-def se4(tmp_path_factory):
-    return _kit_build(tmp_path_factory, "se4-board-game", "components,boards")
+def se4(kit_build):
+    return _kit_build(kit_build, "se4-board-game")
 
 
 @pytest.fixture(scope="module")
-def euro(tmp_path_factory):
-    return _kit_build(tmp_path_factory, "4x-space-euro", "components,boards")
+def euro(kit_build):
+    return _kit_build(kit_build, "4x-space-euro")
 
 
 def _placed(manifest: dict, face: str, ref: str | None = None) -> list[dict]:

@@ -23,7 +23,6 @@ import pytest
 from pypdf import PdfReader
 
 from pnpgen import __version__
-from pnpgen.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("setup.py", "pyproject.toml", "README.md", "generator", "games", "data", "templates")
@@ -154,18 +153,18 @@ def test_a_blank_game_starts_validates_and_builds_outside_the_clone(installed):
     assert "My Game" in booklet
 
 
-def test_a_bundled_game_builds_outside_the_clone_into_the_current_folder(installed, tmp_path):
+def test_a_bundled_game_builds_outside_the_clone_into_the_current_folder(installed, kit_build):
     listing = ok(installed, "list game").stdout
     ok(installed, "build game")
     out = installed["work"] / "output" / GAME
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert f"Total: {manifest['totals']['pieces']} pieces" in listing
     # the same bytes as the clone's own build of that kit: the wheel carries the kit and its templates whole
-    assert main(["build", GAME, "--out", str(tmp_path), "--quiet"]) == 0
-    ours = sorted(p.relative_to(tmp_path / GAME) for p in (tmp_path / GAME).rglob("*.pdf"))
+    clone = kit_build(GAME)
+    ours = sorted(p.relative_to(clone) for p in clone.rglob("*.pdf"))
     assert ours and sorted(p.relative_to(out) for p in out.rglob("*.pdf")) == ours
     for rel in ours:
-        assert (out / rel).read_bytes() == (tmp_path / GAME / rel).read_bytes(), rel
+        assert (out / rel).read_bytes() == (clone / rel).read_bytes(), rel
     assert len(PdfReader(out / "cards.pdf").pages) >= 2
 
 
