@@ -27,11 +27,15 @@ def checker_salt() -> str:
 
 
 class CheckMemo:
-    """{drawing key: findings} of one kit's part (`name`: faces, maps...), read once and written once."""
+    """{drawing key: findings} of one kit's part (`name`: faces, maps...), read once and written once. The
+    home bleed's memo (pnpgen.render.bleed_memo) is one too, in its own FOLDER under its own salt."""
+
+    FOLDER = "checked-drawings"
+    KEEP = KEEP
 
     def __init__(self, name: str, kit_root: Path):
         from pnpgen.resources import cache_folder
-        folder = cache_folder("checked-drawings")
+        folder = cache_folder(self.FOLDER)
         where = str(Path(kit_root).resolve()) if kit_root else ""
         key = hashlib.sha256(repr((where, name)).encode("utf-8")).hexdigest()[:32]
         self.path = folder / f"{key}.json" if folder is not None else None
@@ -47,10 +51,13 @@ class CheckMemo:
             stored = json.loads(read_sealed(self.path) or b"null")   # this user's pnpgen's only
         except (OSError, ValueError):
             return {}
-        if not isinstance(stored, dict) or stored.get("salt") != checker_salt():
+        if not isinstance(stored, dict) or stored.get("salt") != self.salt():
             return {}
         found = stored.get("findings")
         return found if isinstance(found, dict) else {}
+
+    def salt(self) -> str:
+        return checker_salt()
 
     def findings(self, key: str, check) -> list[str]:
         """The findings remembered for the drawing `key`, else check() (kept for the next build)."""
@@ -66,13 +73,14 @@ class CheckMemo:
 
     def save(self) -> None:
         """Written when a drawing was checked anew: this build's drawings first kept, then others up to KEEP."""
+        keep = self.KEEP
         if not self.dirty or self.path is None:
             return
         from pnpgen.signing import seal
         from pnpgen.whole_files import write_whole
         kept = {key: found for key, found in self.known.items() if key not in self.used}
-        kept = dict(list(kept.items())[-max(0, KEEP - len(self.used)):]) if len(self.used) < KEEP else {}
-        data = {"salt": checker_salt(), "findings": {**kept, **self.used}}
+        kept = dict(list(kept.items())[-max(0, keep - len(self.used)):]) if len(self.used) < keep else {}
+        data = {"salt": self.salt(), "findings": {**kept, **self.used}}
         try:
             write_whole(self.path, seal(json.dumps(data).encode("utf-8")))
         except OSError:
