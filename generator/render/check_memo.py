@@ -48,7 +48,7 @@ class CheckMemo:
         if self.path is None:
             return {}
         try:
-            stored = json.loads(read_sealed(self.path) or b"null")   # this user's pnpgen's only
+            stored = json.loads(self.unpack(read_sealed(self.path)) or b"null")   # this user's pnpgen's only
         except (OSError, ValueError):
             return {}
         if not isinstance(stored, dict) or stored.get("salt") != self.salt():
@@ -58,6 +58,15 @@ class CheckMemo:
 
     def salt(self) -> str:
         return checker_salt()
+
+    @staticmethod
+    def pack(data: bytes) -> bytes:
+        """The memo's JSON as written (a memo of long entries compresses it)."""
+        return data
+
+    @staticmethod
+    def unpack(stored: bytes | None) -> bytes | None:
+        return stored
 
     def findings(self, key: str, check) -> list[str]:
         """The findings remembered for the drawing `key`, else check() (kept for the next build)."""
@@ -82,7 +91,7 @@ class CheckMemo:
         kept = dict(list(kept.items())[-max(0, keep - len(self.used)):]) if len(self.used) < keep else {}
         data = {"salt": self.salt(), "findings": {**kept, **self.used}}
         try:
-            write_whole(self.path, seal(json.dumps(data).encode("utf-8")))
+            write_whole(self.path, seal(self.pack(json.dumps(data).encode("utf-8"))))
         except OSError:
             pass
 
