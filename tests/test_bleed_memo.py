@@ -31,11 +31,11 @@ def _components(kit: Path, out: str) -> dict:
 
 
 def _counting(monkeypatch) -> list:
-    """A list that grows by one for each face sampled and each band cut joined."""
+    """A list that grows by one for each face sampled and each face's bands cut to a room."""
     work = []
-    sampler, join = home_bleed._sampler, home_bleed.join_runs
+    sampler, clipped = home_bleed._sampler, home_bleed._clipped
     monkeypatch.setattr(home_bleed, "_sampler", lambda art: work.append("sample") or sampler(art))
-    monkeypatch.setattr(home_bleed, "join_runs", lambda cut: work.append("cut") or join(cut))
+    monkeypatch.setattr(home_bleed, "_clipped", lambda *room: work.append("cut") or clipped(*room))
     return work
 
 
