@@ -39,9 +39,17 @@ class CheckMemo:
         where = str(Path(kit_root).resolve()) if kit_root else ""
         key = hashlib.sha256(repr((where, name)).encode("utf-8")).hexdigest()[:32]
         self.path = folder / f"{key}.json" if folder is not None else None
-        self.known: dict = self._read()
+        self._known: dict | None = None
         self.used: dict = {}
         self.dirty = False
+
+    @property
+    def known(self) -> dict:
+        """What earlier builds stored, read when first asked (a build whose files all come from the output
+        cache asks nothing)."""
+        if self._known is None:
+            self._known = self._read()
+        return self._known
 
     def _read(self) -> dict:
         from pnpgen.signing import read_sealed
