@@ -3,9 +3,7 @@ output folder paints the same bands without rendering a face to sample its edges
 memo that is damaged, hostile or not this user's is not believed."""
 from __future__ import annotations
 
-import json
 import shutil
-import zlib
 from pathlib import Path
 
 import pytest
@@ -40,7 +38,7 @@ def _counting(monkeypatch) -> list:
 
 
 def _memo_files(kit: Path) -> list[Path]:
-    return list((kit.parent / "user-cache").rglob("bleed-bands/*.json"))
+    return list((kit.parent / "user-cache").rglob("bleed-bands/*.bin"))
 
 
 def test_a_new_output_folder_paints_the_same_bleed_without_sampling_or_cutting(kit, monkeypatch):
@@ -53,22 +51,35 @@ def test_a_new_output_folder_paints_the_same_bleed_without_sampling_or_cutting(k
     assert _components(kit, "third") == first and "sample" in work and "cut" in work
 
 
-def _rewrite(path: Path, change) -> None:
+def _rewrite(kit: Path, path: Path, change) -> None:
     """The memo at `path` read, changed by change(entries) and sealed again as this user's pnpgen would."""
-    from pnpgen.signing import read_sealed, seal
-    data = json.loads(zlib.decompress(read_sealed(path)))
-    change(data["findings"])
-    path.write_bytes(seal(zlib.compress(json.dumps(data).encode())))
+    from pnpgen.signing import seal
+    memo = bleed_memo.BleedMemo(kit)
+    assert memo.path == path and memo.known
+    entries = dict(memo.known)
+    change(entries)
+    path.write_bytes(seal(memo.encode(entries)))
 
 
 def _hostile(entries: dict) -> None:
-    """Every cut made to cover a whole page in black, every colour list out of range."""
-    import base64
+    """Every cut made to cover a whole page in black, every colour made out of range."""
     from array import array
-    for key, packed in entries.items():
-        numbers = [0.0, 0.0, 0.0, 4, -500.0, -500.0, 900.0, -500.0, 900.0, 900.0, -500.0, 900.0] \
-            if key.startswith("k:") else [7.0] * len(array("d", base64.b64decode(packed)))
-        entries[key] = base64.b64encode(array("d", numbers).tobytes()).decode()
+    for key, numbers in entries.items():
+        entries[key] = array("d", [0.0, 0.0, 0.0, 4, -500.0, -500.0, 900.0, -500.0, 900.0, 900.0, -500.0, 900.0]
+                             if key.startswith(b"k") else [7.0] * (len(numbers) // 8)).tobytes()
+
+
+def _black(key: bytes, numbers) -> bytes:
+    """An entry's colours made black, its points kept: as good an entry as any, but not this face's."""
+    from array import array
+    values = array("d", bytes(numbers))
+    if key.startswith(b"c"):
+        return array("d", [0.0 if v >= 0 else v for v in values]).tobytes()
+    at = 0
+    while at < len(values):
+        values[at:at + 3] = array("d", [0.0] * 3)
+        at += 4 + 2 * int(values[at + 3])
+    return values.tobytes()
 
 
 @pytest.mark.parametrize("damage", ["hostile", "garbled", "unsigned", "truncated"])
@@ -76,11 +87,12 @@ def test_a_memo_damaged_or_not_this_users_is_not_believed(kit, monkeypatch, dama
     first = _components(kit, "first")
     for path in _memo_files(kit):
         if damage == "hostile":
-            _rewrite(path, _hostile)
+            _rewrite(kit, path, _hostile)
         elif damage == "garbled":
-            _rewrite(path, lambda entries: entries.update({key: "not base64!" for key in entries}))
-        elif damage == "unsigned":   # someone else's memo, painting every band black: never read
-            path.write_bytes(zlib.compress(json.dumps({"salt": bleed_memo.bleed_salt(), "findings": {}}).encode()))
+            _rewrite(kit, path, lambda entries: entries.update({key: b"\xff" * 16 for key in entries}))   # NaNs
+        elif damage == "unsigned":   # someone else's memo, well formed, every face's bleed black: never read
+            memo = bleed_memo.BleedMemo(kit)
+            path.write_bytes(memo.encode({key: _black(key, numbers) for key, numbers in memo.known.items()}))
         else:
             path.write_bytes(path.read_bytes()[:-40])
     work = _counting(monkeypatch)

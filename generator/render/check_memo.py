@@ -30,7 +30,7 @@ class CheckMemo:
     """{drawing key: findings} of one kit's part (`name`: faces, maps...), read once and written once. The
     home bleed's memo (pnpgen.render.bleed_memo) is one too, in its own FOLDER under its own salt."""
 
-    FOLDER = "checked-drawings"
+    FOLDER, SUFFIX = "checked-drawings", ".json"
     KEEP = KEEP
 
     def __init__(self, name: str, kit_root: Path):
@@ -38,7 +38,7 @@ class CheckMemo:
         folder = cache_folder(self.FOLDER)
         where = str(Path(kit_root).resolve()) if kit_root else ""
         key = hashlib.sha256(repr((where, name)).encode("utf-8")).hexdigest()[:32]
-        self.path = folder / f"{key}.json" if folder is not None else None
+        self.path = folder / f"{key}{self.SUFFIX}" if folder is not None else None
         self._known: dict | None = None
         self.used: dict = {}
         self.dirty = False
@@ -56,25 +56,27 @@ class CheckMemo:
         if self.path is None:
             return {}
         try:
-            stored = json.loads(self.unpack(read_sealed(self.path)) or b"null")   # this user's pnpgen's only
-        except (OSError, ValueError):
+            stored = read_sealed(self.path)   # this user's pnpgen's only
+        except OSError:
+            return {}
+        return self.decode(stored) if stored else {}
+
+    def salt(self) -> str:
+        return checker_salt()
+
+    def decode(self, stored: bytes) -> dict:
+        """The entries of a memo as written (encode), {} when it is not one or its salt is not ours."""
+        try:
+            stored = json.loads(stored)
+        except ValueError:
             return {}
         if not isinstance(stored, dict) or stored.get("salt") != self.salt():
             return {}
         found = stored.get("findings")
         return found if isinstance(found, dict) else {}
 
-    def salt(self) -> str:
-        return checker_salt()
-
-    @staticmethod
-    def pack(data: bytes) -> bytes:
-        """The memo's JSON as written (a memo of long entries compresses it)."""
-        return data
-
-    @staticmethod
-    def unpack(stored: bytes | None) -> bytes | None:
-        return stored
+    def encode(self, entries: dict) -> bytes:
+        return json.dumps({"salt": self.salt(), "findings": entries}).encode("utf-8")
 
     def findings(self, key: str, check) -> list[str]:
         """The findings remembered for the drawing `key`, else check() (kept for the next build)."""
@@ -97,9 +99,8 @@ class CheckMemo:
         from pnpgen.whole_files import write_whole
         kept = {key: found for key, found in self.known.items() if key not in self.used}
         kept = dict(list(kept.items())[-max(0, keep - len(self.used)):]) if len(self.used) < keep else {}
-        data = {"salt": self.salt(), "findings": {**kept, **self.used}}
         try:
-            write_whole(self.path, seal(self.pack(json.dumps(data).encode("utf-8"))))
+            write_whole(self.path, seal(self.encode({**kept, **self.used})))
         except OSError:
             pass
 
