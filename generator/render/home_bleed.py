@@ -256,8 +256,10 @@ def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, 
         if colour != current:                   # the PDF says a colour only when it changes, as cairo does
             cr.set_source_rgb(*colour)
             current = colour
-        cr.move_to(x + points[0][0], y + points[0][1])
-        for px, py in points[1:]:
+        points = iter(points)              # a list of (x, y), or the memo's flat numbers (bleed_memo.Points)
+        first = next(points)
+        cr.move_to(x + first[0], y + first[1])
+        for px, py in points:
             cr.line_to(x + px, y + py)
         cr.close_path()
         cr.fill()
