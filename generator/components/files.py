@@ -216,7 +216,7 @@ def bare_edge_findings(group: str, plan: tuple, arts) -> list[str]:
             key = (face.key, table.shape, settings.bleed, side, slot.turned)
             if key not in memo:
                 art = arts.art(face, table.shape, settings.bleed)
-                memo[key] = side_colour(art, table.shape, settings.bleed, side, slot.turned)
+                memo[key] = side_colour(art, table.shape, settings.bleed, side, slot.turned, arts.bleed_memo)
             return memo[key]
         rects = [(slot.x, slot.y, shapes[slot.index].w, shapes[slot.index].h) for slot in page.slots]
         for i, _, reason in bare_edges(rects, [rooms[slot.index] for slot in page.slots], colour_of):
@@ -265,7 +265,8 @@ def draw_group(ctx, group: str, plan: tuple, arts: FaceArts, path, previews=()) 
         if doc is None:
             doc = PdfDocument(path, f"{ctx.kit.title}: {group}", *page.size, final=True)
         doc.new_page(*page.size)
-        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, shapes, bleed, *words)
+        draw_sheet_page(doc.context, page, fronts if page.side == "front" else backs, shapes, bleed, *words,
+                        bleed_memo=arts.bleed_memo)
         if previews:
             draw_preview(previews[number], page, owners, arts, (bleed, *words))
     doc.close()
@@ -357,6 +358,7 @@ def _build(ctx) -> dict:
     files = [{**f, **said.get(f["path"], {})} for f in files]
     cache.prune()
     arts.overprints_of.save()
+    arts.bleed_memo.save()
     if arts.findings:  # the kit as designed must print well
         raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
     warnings = sorted(set(arts.warnings)) + [f"preflight: {finding}" for finding in sorted(set(arts.size_findings))]

@@ -27,30 +27,56 @@ def checker_salt() -> str:
 
 
 class CheckMemo:
-    """{drawing key: findings} of one kit's part (`name`: faces, maps...), read once and written once."""
+    """{drawing key: findings} of one kit's part (`name`: faces, maps...), read once and written once. The
+    home bleed's memo (pnpgen.render.bleed_memo) is one too, in its own FOLDER under its own salt."""
+
+    FOLDER, SUFFIX = "checked-drawings", ".json"
+    KEEP = KEEP
 
     def __init__(self, name: str, kit_root: Path):
         from pnpgen.resources import cache_folder
-        folder = cache_folder("checked-drawings")
+        folder = cache_folder(self.FOLDER)
         where = str(Path(kit_root).resolve()) if kit_root else ""
         key = hashlib.sha256(repr((where, name)).encode("utf-8")).hexdigest()[:32]
-        self.path = folder / f"{key}.json" if folder is not None else None
-        self.known: dict = self._read()
+        self.path = folder / f"{key}{self.SUFFIX}" if folder is not None else None
+        self._known: dict | None = None
         self.used: dict = {}
         self.dirty = False
+
+    @property
+    def known(self) -> dict:
+        """What earlier builds stored, read when first asked (a build whose files all come from the output
+        cache asks nothing)."""
+        if self._known is None:
+            self._known = self._read()
+        return self._known
 
     def _read(self) -> dict:
         from pnpgen.signing import read_sealed
         if self.path is None:
             return {}
         try:
-            stored = json.loads(read_sealed(self.path) or b"null")   # this user's pnpgen's only
-        except (OSError, ValueError):
+            stored = read_sealed(self.path)   # this user's pnpgen's only
+        except OSError:
             return {}
-        if not isinstance(stored, dict) or stored.get("salt") != checker_salt():
+        return self.decode(stored) if stored else {}
+
+    def salt(self) -> str:
+        return checker_salt()
+
+    def decode(self, stored: bytes) -> dict:
+        """The entries of a memo as written (encode), {} when it is not one or its salt is not ours."""
+        try:
+            stored = json.loads(stored)
+        except ValueError:
+            return {}
+        if not isinstance(stored, dict) or stored.get("salt") != self.salt():
             return {}
         found = stored.get("findings")
         return found if isinstance(found, dict) else {}
+
+    def encode(self, entries: dict) -> bytes:
+        return json.dumps({"salt": self.salt(), "findings": entries}).encode("utf-8")
 
     def findings(self, key: str, check) -> list[str]:
         """The findings remembered for the drawing `key`, else check() (kept for the next build)."""
@@ -66,15 +92,15 @@ class CheckMemo:
 
     def save(self) -> None:
         """Written when a drawing was checked anew: this build's drawings first kept, then others up to KEEP."""
+        keep = self.KEEP
         if not self.dirty or self.path is None:
             return
         from pnpgen.signing import seal
         from pnpgen.whole_files import write_whole
         kept = {key: found for key, found in self.known.items() if key not in self.used}
-        kept = dict(list(kept.items())[-max(0, KEEP - len(self.used)):]) if len(self.used) < KEEP else {}
-        data = {"salt": checker_salt(), "findings": {**kept, **self.used}}
+        kept = dict(list(kept.items())[-max(0, keep - len(self.used)):]) if len(self.used) < keep else {}
         try:
-            write_whole(self.path, seal(json.dumps(data).encode("utf-8")))
+            write_whole(self.path, seal(self.encode({**kept, **self.used})))
         except OSError:
             pass
 

@@ -161,16 +161,20 @@ def edge_bands(art, shape, bleed: float) -> list[tuple]:
                                                                      band_geometry(shape, bleed)) if colour is not None]
 
 
-def band_colours(art, shape, bleed: float) -> list:
+def band_colours(art, shape, bleed: float, memo=None) -> list:
     """The colour of each of the shape's bands (band_geometry) read from the face's art, None where it is
-    paper: each distinct face sampled once."""
+    paper: each distinct face sampled once, and once at all where `memo` (pnpgen.render.bleed_memo) knows
+    its drawing from an earlier build."""
     key = id(art)
     if key in _edges and _edges[key][0]() is art:
         return _edges[key][1]
     if len(_edges) > 4096:
         _edges.clear()
-    sample = _sampler(art)
-    colours = [sample(*at) for _, _, at in band_geometry(shape, bleed)]
+
+    def sample() -> list:
+        at = _sampler(art)
+        return [at(*point) for _, _, point in band_geometry(shape, bleed)]
+    colours = memo.colours(art, shape, bleed, sample) if memo is not None else sample()
     _edges[key] = (weakref.ref(art), colours)
     return colours
 
@@ -240,20 +244,22 @@ def _sampler(art):
     return colour
 
 
-def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: Room) -> None:
+def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: Room, memo=None) -> None:
     """The face's edge bands at (x, y) (art origin, bleed included), turned as the face is, cut to the
     piece's cut box grown by `room` on the page and to the room's half-planes. The bands are cut here, not
-    by a clip: the page's clips stay one per face, as the duplex checks read them."""
+    by a clip: the page's clips stay one per face, as the duplex checks read them. `memo`: cut_bands'."""
     if not any(room[:4]):
         return
     cr.save()
     current = None
-    for colour, points in cut_bands(art, shape, bleed, turned, room, x, y):
+    for colour, points in cut_bands(art, shape, bleed, turned, room, x, y, memo):
         if colour != current:                   # the PDF says a colour only when it changes, as cairo does
             cr.set_source_rgb(*colour)
             current = colour
-        cr.move_to(x + points[0][0], y + points[0][1])
-        for px, py in points[1:]:
+        points = iter(points)              # a list of (x, y), or the memo's flat numbers (bleed_memo.Points)
+        first = next(points)
+        cr.move_to(x + first[0], y + first[1])
+        for px, py in points:
             cr.line_to(x + px, y + py)
         cr.close_path()
         cr.fill()
@@ -263,10 +269,11 @@ def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, 
 _cuts: dict = {}    # (id(art), turned, room in the slot's frame) -> the bands cut: a sheet's like slots share one
 
 
-def cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: float) -> list[tuple]:
+def cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: float, memo=None) -> list[tuple]:
     """[(colour, polygon)] of the face's bands cut to its room, in the slot's own frame (x, y at the origin),
     a run of like bands as one polygon (join_runs): worked out once for each face and room (a sheet of hex
-    tiles repeats a few faces in a few rooms)."""
+    tiles repeats a few faces in a few rooms), and taken from `memo` (pnpgen.render.bleed_memo) for a
+    drawing and room an earlier build cut."""
     planes = tuple((nx, ny, round(c - nx * x - ny * y, 4)) for nx, ny, c in room.apart)
     key = (id(art), turned, tuple(round(v, 4) for v in room[:4]), planes)
     found = _cuts.get(key)
@@ -274,10 +281,13 @@ def cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: f
         return found[1]
     if len(_cuts) > 16384:
         _cuts.clear()
-    colours = band_colours(art, shape, bleed)
-    shapes = _clipped(shape, bleed, (art.width, art.height), *key[1:])
-    cut = [(colour, *clipped) for colour, clipped in zip(colours, shapes) if colour is not None and clipped]
-    cut = join_runs(cut)
+
+    def work() -> list:
+        colours = band_colours(art, shape, bleed, memo)
+        shapes = _clipped(shape, bleed, (art.width, art.height), *key[1:])
+        return join_runs([(colour, *clipped) for colour, clipped in zip(colours, shapes)
+                          if colour is not None and clipped])
+    cut = memo.cut(art, shape, bleed, key[1:], work) if memo is not None else work()
     _cuts[key] = (weakref.ref(art), cut)
     return cut
 
@@ -318,17 +328,18 @@ SIDES = ("left", "top", "right", "bottom")     # the order of a room; a box's po
 EDGE_OF_SIDE = {"top": 0, "right": 1, "bottom": 2, "left": 3}   # bottom, left
 
 
-def side_colour(art, shape, bleed: float, side: str, turned: bool):
-    """The mean colour just inside one side of a box-shaped face as it lies on the page, or None (paper)."""
+def side_colour(art, shape, bleed: float, side: str, turned: bool, memo=None):
+    """The mean colour just inside one side of a box-shaped face as it lies on the page, or None (paper).
+    `memo`: band_colours'."""
     if turned:
         side = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}[side]
-    return _side_means(art, shape, bleed).get(EDGE_OF_SIDE[side])
+    return _side_means(art, shape, bleed, memo).get(EDGE_OF_SIDE[side])
 
 
 _means: dict = {}    # id(art) -> (weak reference to the art, {edge: mean colour})
 
 
-def _side_means(art, shape, bleed: float) -> dict:
+def _side_means(art, shape, bleed: float, memo=None) -> dict:
     """{edge: the mean of its non-paper band colours} of a face, worked out once (the bare-edge preflight
     asks for each side of each slot, and a sheet repeats its faces)."""
     key = id(art)
@@ -337,7 +348,7 @@ def _side_means(art, shape, bleed: float) -> dict:
     if len(_means) > 4096:
         _means.clear()
     by_edge: dict = {}
-    for colour, (edge, _, _) in zip(band_colours(art, shape, bleed), band_geometry(shape, bleed)):
+    for colour, (edge, _, _) in zip(band_colours(art, shape, bleed, memo), band_geometry(shape, bleed)):
         if colour is not None:
             by_edge.setdefault(edge, []).append(colour)
     means = {edge: tuple(sum(c[k] for c in colours) / len(colours) for k in range(3))

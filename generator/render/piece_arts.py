@@ -53,6 +53,8 @@ class FaceArts:
         self.findings_of: dict = {}   # (drawing key, shape, bleed, recorded?) -> its findings, checked once
         from pnpgen.render.check_memo import CheckMemo
         self.overprints_of = CheckMemo("faces", kit.root)   # what earlier builds' overprint checks found
+        from pnpgen.render.bleed_memo import BleedMemo
+        self.bleed_memo = BleedMemo(kit.root)   # each face's home bleed as earlier builds worked it out
         self.rules_key = hashlib.sha1(repr(self.rules).encode("utf-8")).hexdigest()[:12]  # the kit's limits
 
     def svg(self, face, shape, bleed_pt: float) -> str:
@@ -226,6 +228,7 @@ class FaceArts:
         if key not in self.checked:
             self._preflight(placed, where, template)
         self.by_svg[key] = art
+        self.bleed_memo.name(art, key)
         return art
 
     def _image_labels(self, svg_images) -> list:

@@ -19,19 +19,20 @@ CUT_HALO_WIDTH = 0.9         # vanished into the green and yellow patterns
 
 
 def draw_sheet_page(cr, page: SheetPage, arts: list, shapes, bleed: float, title: str, flip: str = "",
-                    hint: str = "", lines: tuple[str, ...] = ()) -> None:
+                    hint: str = "", lines: tuple[str, ...] = (), bleed_memo=None) -> None:
     """`shapes`: each piece's shape by its index (pnpgen.render.home_bleed paints each face's edge colour
     past its cut, under the face), or None for no such bleed. `flip`: how a two-sided file must be printed ("flip on the long edge"), said on its front pages;
     `hint`: one more line under it (the file's first page: where to check the backs' alignment). A counter
     sheet's header is its `lines` instead: a title line, and on the file's first page the print
-    instructions beside the scale check."""
+    instructions beside the scale check. `bleed_memo` (pnpgen.render.bleed_memo): the bleed each face
+    and room was given before."""
     rooms = bleed_rooms(page, shapes) if shapes else {}
     for slot in page.slots:
         art = arts[slot.index]
         if art is not None:
             if slot.index in rooms:
                 paint_bleed(cr, art, shapes[slot.index], bleed, slot.x - bleed, slot.y - bleed, slot.turned,
-                            rooms[slot.index])
+                            rooms[slot.index], bleed_memo)
             paint_art(cr, art, slot.x - bleed, slot.y - bleed, slot.turned)
     draw_cut_paths(cr, page.cuts, page.outlines)
     if lines:

@@ -1,0 +1,204 @@
+"""The home bleed's work on each face remembered in the user's cache: a face's band colours depend only on
+its drawing (its content key: the SVG, the images and kit fonts it shows, the renderer), its shape and bleed,
+and the bands cut to a room only on those and the room. A build into a new output folder, or after a data
+edit, takes both for every face and room seen before instead of rendering the face to sample its edges and
+cutting its bands again; a new drawing or a new room is worked out as before. The memo is salted with the
+bleed's code (pnpgen.render.home_bleed, bleed_cuts, the shapes, this module) and cairo's version, and sealed
+as the checks' memo is (pnpgen.render.check_memo): one another user wrote is not read. An entry is still
+checked before it is used: colours in 0-1, one per band, and a cut's points inside the room it was cut to,
+so even a damaged entry cannot paint outside the piece's own room; one that fails is worked out again."""
+from __future__ import annotations
+
+import hashlib
+import math
+import weakref
+import zlib
+from array import array
+from functools import lru_cache
+
+from pnpgen.render.check_memo import CheckMemo
+
+VERSION = 1
+LARGEST = 64 << 20   # bytes: a memo that unpacks to more is not read (KEEP of Eclipse's entries take 24 MB)
+SLACK = 1e-6   # points: how far past its room a cut's point may lie (the clip's own rounding)
+
+
+@lru_cache(maxsize=1)
+def bleed_salt() -> str:
+    """The code that turns a face's art into cut bands, and the cairo that rasterizes it for the samples."""
+    import sys
+
+    from pnpgen import shapes
+    from pnpgen.output_cache import source_fingerprint
+    from pnpgen.render import bleed_cuts, check_memo, home_bleed
+    from pnpgen.render.cairo_lib import cairo
+    return f"{VERSION}:{cairo().cairo_version()}:" + source_fingerprint(
+        home_bleed, bleed_cuts, shapes, check_memo, sys.modules[__name__])
+
+
+class BleedMemo(CheckMemo):
+    """{entry key: band colours or cut bands} of one kit's faces. A face's art is named by its drawing key
+    (name()) when the face store hands it out; an art not named (a preview's fresh replay) is worked out
+    every time, as without the memo."""
+
+    FOLDER, SUFFIX = "bleed-bands", ".bin"
+    KEEP = 6000   # entries per kit: this build's first, then the newest others (Eclipse's take 4 kB on average)
+
+    def __init__(self, kit_root):
+        super().__init__("home-bleed", kit_root)
+        self.names: dict = {}   # id(art) -> (weak reference to the art, its drawing key)
+
+    def salt(self) -> str:
+        return bleed_salt()
+
+    def decode(self, stored: bytes) -> dict:
+        """{entry key: its doubles' bytes} from the memo as written (encode): zlib over the salt's line, then
+        each entry's key (its kind and 20-byte digest, 21 bytes), the number of its doubles (4 bytes) and the
+        doubles. The entries are views of the one unpacked buffer, so the memo takes its packed size in
+        memory (SE4X's: 1.6 MB), not JSON's three copies. {} when it is not one or would unpack past LARGEST."""
+        try:
+            unpacker = zlib.decompressobj()
+            data = unpacker.decompress(stored, LARGEST)
+        except zlib.error:
+            return {}
+        salt = self.salt().encode("utf-8") + b"\n"
+        if not unpacker.eof or unpacker.unconsumed_tail or not data.startswith(salt):
+            return {}
+        view, at, entries = memoryview(data), len(salt), {}
+        while at + 25 <= len(data):
+            count = int.from_bytes(view[at + 21:at + 25], "little")
+            end = at + 25 + 8 * count
+            if end > len(data):
+                return {}
+            entries[bytes(view[at:at + 21])] = view[at + 25:end]
+            at = end
+        return entries if at == len(data) else {}
+
+    def encode(self, entries: dict) -> bytes:
+        parts = [self.salt().encode("utf-8") + b"\n"]
+        for key, numbers in entries.items():
+            parts += [key, (len(numbers) // 8).to_bytes(4, "little"), numbers]
+        return zlib.compress(b"".join(parts), 6)
+
+    def name(self, art, key: str) -> None:
+        self.names[id(art)] = (weakref.ref(art), key)
+
+    def _drawing(self, art) -> str | None:
+        found = self.names.get(id(art))
+        return found[1] if found is not None and found[0]() is art else None
+
+    def colours(self, art, shape, bleed: float, sample) -> list:
+        """The colour of each of the shape's bands (home_bleed.band_colours): remembered, else sample()."""
+        drawing = self._drawing(art)
+        if drawing is None:
+            return sample()
+        from pnpgen.render.home_bleed import band_geometry
+        key = b"c" + _digest(drawing, shape, bleed)
+        found = _colours(self.known.get(key), len(band_geometry(shape, bleed)))
+        if found is None:
+            found = sample()
+            self.dirty, self.known[key] = True, _pack_colours(found)
+        self.used[key] = self.known[key]
+        return found
+
+    def cut(self, art, shape, bleed: float, room: tuple, cut) -> list:
+        """The face's bands cut to `room` (turned, sides, half-planes: home_bleed.cut_bands' key), in the
+        slot's frame: remembered, else cut()."""
+        drawing = self._drawing(art)
+        if drawing is None:
+            return cut()
+        turned, sides, planes = room
+        key = b"k" + _digest(drawing, shape, bleed, art.width, art.height, turned, sides, planes)
+        left, top, right, bottom = sides
+        box = (bleed - left - SLACK, bleed - top - SLACK, bleed + shape.w + right + SLACK,
+               bleed + shape.h + bottom + SLACK)
+        found = _bands(self.known.get(key), box)
+        if found is None:
+            found = cut()
+            self.dirty, self.known[key] = True, _pack_bands(found)
+        self.used[key] = self.known[key]
+        return found
+
+
+def _digest(*parts) -> bytes:
+    return hashlib.sha1(repr(parts).encode("utf-8")).digest()
+
+
+def _pack(numbers: list) -> bytes:
+    """Numbers as their doubles: exact (the output must not move)."""
+    return array("d", numbers).tobytes()
+
+
+def _unpack(stored) -> array | None:
+    if stored is None:
+        return None
+    numbers = array("d")
+    numbers.frombytes(stored)   # (decode cut it to whole doubles)
+    return numbers if all(map(math.isfinite, numbers)) else None
+
+
+class Points:
+    """A remembered polygon's points kept as its flat doubles (x, y, x, y...), given as (x, y) when iterated:
+    a kit's cuts as tuples of floats took twice the memory the bands cut in the build do (those share
+    their points between faces), SE4X's 10 MB."""
+
+    __slots__ = ("flat",)
+
+    def __init__(self, flat: array):
+        self.flat = flat
+
+    def __iter__(self):
+        numbers = iter(self.flat)
+        return zip(numbers, numbers)
+
+    def __len__(self) -> int:
+        return len(self.flat) // 2
+
+
+def _pack_colours(colours: list) -> bytes:
+    """A band's colour as its (r, g, b), paper (None) as -1, -1, -1."""
+    return _pack([c for colour in colours for c in (colour if colour is not None else (-1.0, -1.0, -1.0))])
+
+
+def _colours(stored, bands: int) -> list | None:
+    """A stored colour list with one colour (or paper) per band, each in 0-1; None if it is not one."""
+    numbers = _unpack(stored)
+    if numbers is None or len(numbers) != 3 * bands:
+        return None
+    out = []
+    for k in range(0, len(numbers), 3):
+        colour = tuple(numbers[k:k + 3])
+        if colour == (-1.0, -1.0, -1.0):
+            out.append(None)
+        elif min(colour) >= 0.0 and max(colour) <= 1.0:
+            out.append(colour)
+        else:
+            return None
+    return out
+
+
+def _pack_bands(bands: list) -> bytes:
+    """A cut [(colour, polygon)] as r, g, b, the number of points, then each point's x and y, band by band."""
+    return _pack([n for colour, points in bands for n in (*colour, len(points), *(v for p in points for v in p))])
+
+
+def _bands(stored, box: tuple) -> list | None:
+    """A stored cut [(colour, polygon)] whose colours are colours and whose points lie inside `box`, else None."""
+    numbers = _unpack(stored)
+    if numbers is None:
+        return None
+    left, top, right, bottom = box
+    out, k = [], 0
+    while k < len(numbers):
+        if k + 4 > len(numbers):
+            return None
+        colour, count = tuple(numbers[k:k + 3]), numbers[k + 3]
+        if not (min(colour) >= 0.0 and max(colour) <= 1.0 and count == int(count) and 3 <= count
+                and k + 4 + 2 * int(count) <= len(numbers)):
+            return None
+        xs, ys = numbers[k + 4:k + 4 + 2 * int(count):2], numbers[k + 5:k + 4 + 2 * int(count):2]
+        if min(xs) < left or max(xs) > right or min(ys) < top or max(ys) > bottom:
+            return None
+        out.append((colour, Points(numbers[k + 4:k + 4 + 2 * int(count)])))
+        k += 4 + 2 * int(count)
+    return out

@@ -1,0 +1,100 @@
+"""The home bleed remembered per drawing in the user's cache (pnpgen.render.bleed_memo): a build into a new
+output folder paints the same bands without rendering a face to sample its edges or cutting a band, and a
+memo that is damaged, hostile or not this user's is not believed."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pnpgen.cli import main
+from pnpgen.render import bleed_memo, home_bleed
+
+MINI = Path(__file__).parent / "kits" / "mini"
+
+
+@pytest.fixture
+def kit(tmp_path, monkeypatch) -> Path:
+    """The mini kit with a user cache of its own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    shutil.copytree(MINI, tmp_path / "mini")
+    return tmp_path / "mini"
+
+
+def _components(kit: Path, out: str) -> dict:
+    """{file name: bytes} of the components' PDFs built into a new output folder."""
+    assert main(["build", "--data", str(kit), "--out", str(kit.parent / out), "-q", "--only", "components"]) == 0
+    return {pdf.name: pdf.read_bytes() for pdf in (kit.parent / out).rglob("*.pdf") if ".cache" not in pdf.parts}
+
+
+def _counting(monkeypatch) -> list:
+    """A list that grows by one for each face sampled and each face's bands cut to a room."""
+    work = []
+    sampler, clipped = home_bleed._sampler, home_bleed._clipped
+    monkeypatch.setattr(home_bleed, "_sampler", lambda art: work.append("sample") or sampler(art))
+    monkeypatch.setattr(home_bleed, "_clipped", lambda *room: work.append("cut") or clipped(*room))
+    return work
+
+
+def _memo_files(kit: Path) -> list[Path]:
+    return list((kit.parent / "user-cache").rglob("bleed-bands/*.bin"))
+
+
+def test_a_new_output_folder_paints_the_same_bleed_without_sampling_or_cutting(kit, monkeypatch):
+    work = _counting(monkeypatch)
+    first = _components(kit, "first")
+    assert "sample" in work and "cut" in work and _memo_files(kit)
+    work.clear()
+    assert _components(kit, "second") == first and work == []   # byte-identical, nothing worked out
+    monkeypatch.setattr(bleed_memo, "bleed_salt", lambda: "the bleed's code changed")
+    assert _components(kit, "third") == first and "sample" in work and "cut" in work
+
+
+def _rewrite(kit: Path, path: Path, change) -> None:
+    """The memo at `path` read, changed by change(entries) and sealed again as this user's pnpgen would."""
+    from pnpgen.signing import seal
+    memo = bleed_memo.BleedMemo(kit)
+    assert memo.path == path and memo.known
+    entries = dict(memo.known)
+    change(entries)
+    path.write_bytes(seal(memo.encode(entries)))
+
+
+def _hostile(entries: dict) -> None:
+    """Every cut made to cover a whole page in black, every colour made out of range."""
+    from array import array
+    for key, numbers in entries.items():
+        entries[key] = array("d", [0.0, 0.0, 0.0, 4, -500.0, -500.0, 900.0, -500.0, 900.0, 900.0, -500.0, 900.0]
+                             if key.startswith(b"k") else [7.0] * (len(numbers) // 8)).tobytes()
+
+
+def _black(key: bytes, numbers) -> bytes:
+    """An entry's colours made black, its points kept: as good an entry as any, but not this face's."""
+    from array import array
+    values = array("d", bytes(numbers))
+    if key.startswith(b"c"):
+        return array("d", [0.0 if v >= 0 else v for v in values]).tobytes()
+    at = 0
+    while at < len(values):
+        values[at:at + 3] = array("d", [0.0] * 3)
+        at += 4 + 2 * int(values[at + 3])
+    return values.tobytes()
+
+
+@pytest.mark.parametrize("damage", ["hostile", "garbled", "unsigned", "truncated"])
+def test_a_memo_damaged_or_not_this_users_is_not_believed(kit, monkeypatch, damage):
+    first = _components(kit, "first")
+    for path in _memo_files(kit):
+        if damage == "hostile":
+            _rewrite(kit, path, _hostile)
+        elif damage == "garbled":
+            _rewrite(kit, path, lambda entries: entries.update({key: b"\xff" * 16 for key in entries}))   # NaNs
+        elif damage == "unsigned":   # someone else's memo, well formed, every face's bleed black: never read
+            memo = bleed_memo.BleedMemo(kit)
+            path.write_bytes(memo.encode({key: _black(key, numbers) for key, numbers in memo.known.items()}))
+        else:
+            path.write_bytes(path.read_bytes()[:-40])
+    work = _counting(monkeypatch)
+    assert _components(kit, "second") == first and "sample" in work and "cut" in work
+    assert _components(kit, "third") == first   # and the memo written again is good
