@@ -69,6 +69,8 @@ class ExportArts:
     """Each distinct face rendered once (at the bleed asked for); faces whose SVG is the same text share one
     Art, so a common back is one image. Same steps as the components part's faces, without its disk store."""
 
+    bleed_memo = None   # a reprint's sheets work their home bleed out afresh (pnpgen.render.bleed_memo is the build's)
+
     def __init__(self, kit):
         from pnpgen.components.files import face_origins
         from pnpgen.render.font_reset import use_kit_fonts
