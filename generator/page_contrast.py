@@ -75,6 +75,8 @@ def drawn_sizes(drawn, body: float, small: float) -> list[tuple[int, str]]:
 def _phrases(glyphs, verdicts) -> list[tuple]:
     """(verdict, quoted words) of each run of consecutive glyph records sharing a verdict (None: no finding):
     a line's findings said once, not per letter."""
+    if not any(verdicts):   # the usual page: nothing found, nothing to join (a booklet sets thousands of strings)
+        return []
     runs: list = []   # [verdict, words, the last record]
     for record, verdict in zip(glyphs, verdicts):
         if verdict is None:
