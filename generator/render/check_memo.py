@@ -26,19 +26,18 @@ def checker_salt() -> str:
     return f"{VERSION}:" + source_fingerprint(preflight, overlaps, ink_lines, sys.modules[__name__])
 
 
-class CheckMemo:
-    """{drawing key: findings} of one kit's part (`name`: faces, maps...), read once and written once. The
-    home bleed's memo (pnpgen.render.bleed_memo) is one too, in its own FOLDER under its own salt."""
+class SealedMemo:
+    """{entry key: what was worked out} kept in one sealed file (this user's pnpgen's only) at `path` under a
+    salt: read when first asked, written once at the end, only when an entry was worked out anew (`dirty`):
+    this build's entries first, then the newest others up to KEEP. A memo that cannot be read or written only
+    costs the work. The checks' memo below, the home bleed's (pnpgen.render.bleed_memo) and the faces' drawing
+    keys (pnpgen.render.face_keys) are each one."""
 
-    FOLDER, SUFFIX = "checked-drawings", ".json"
     KEEP = KEEP
+    FIELD = "findings"   # the entries' name in the file
 
-    def __init__(self, name: str, kit_root: Path):
-        from pnpgen.resources import cache_folder
-        folder = cache_folder(self.FOLDER)
-        where = str(Path(kit_root).resolve()) if kit_root else ""
-        key = hashlib.sha256(repr((where, name)).encode("utf-8")).hexdigest()[:32]
-        self.path = folder / f"{key}{self.SUFFIX}" if folder is not None else None
+    def __init__(self, path: Path | None):
+        self.path = path
         self._known: dict | None = None
         self.used: dict = {}
         self.dirty = False
@@ -62,7 +61,7 @@ class CheckMemo:
         return self.decode(stored) if stored else {}
 
     def salt(self) -> str:
-        return checker_salt()
+        raise NotImplementedError
 
     def decode(self, stored: bytes) -> dict:
         """The entries of a memo as written (encode), {} when it is not one or its salt is not ours."""
@@ -72,11 +71,43 @@ class CheckMemo:
             return {}
         if not isinstance(stored, dict) or stored.get("salt") != self.salt():
             return {}
-        found = stored.get("findings")
+        found = stored.get(self.FIELD)
         return found if isinstance(found, dict) else {}
 
     def encode(self, entries: dict) -> bytes:
-        return json.dumps({"salt": self.salt(), "findings": entries}).encode("utf-8")
+        return json.dumps({"salt": self.salt(), self.FIELD: entries}).encode("utf-8")
+
+    def save(self) -> None:
+        """Written when an entry was worked out anew: this build's entries first kept, then others up to KEEP."""
+        keep = self.KEEP
+        if not self.dirty or self.path is None:
+            return
+        from pnpgen.signing import seal
+        from pnpgen.whole_files import write_whole
+        kept = {key: found for key, found in self.known.items() if key not in self.used}
+        kept = dict(list(kept.items())[-max(0, keep - len(self.used)):]) if len(self.used) < keep else {}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_whole(self.path, seal(self.encode({**kept, **self.used})))
+        except OSError:
+            pass
+
+
+class CheckMemo(SealedMemo):
+    """{drawing key: findings} of one kit's part (`name`: faces, maps...) in the user's cache. The home
+    bleed's memo (pnpgen.render.bleed_memo) is one too, in its own FOLDER under its own salt."""
+
+    FOLDER, SUFFIX = "checked-drawings", ".json"
+
+    def __init__(self, name: str, kit_root: Path):
+        from pnpgen.resources import cache_folder
+        folder = cache_folder(self.FOLDER)
+        where = str(Path(kit_root).resolve()) if kit_root else ""
+        key = hashlib.sha256(repr((where, name)).encode("utf-8")).hexdigest()[:32]
+        super().__init__(folder / f"{key}{self.SUFFIX}" if folder is not None else None)
+
+    def salt(self) -> str:
+        return checker_salt()
 
     def findings(self, key: str, check) -> list[str]:
         """The findings remembered for the drawing `key`, else check() (kept for the next build)."""
@@ -89,20 +120,6 @@ class CheckMemo:
             self.dirty = True
         self.used[key] = found
         return list(found)
-
-    def save(self) -> None:
-        """Written when a drawing was checked anew: this build's drawings first kept, then others up to KEEP."""
-        keep = self.KEEP
-        if not self.dirty or self.path is None:
-            return
-        from pnpgen.signing import seal
-        from pnpgen.whole_files import write_whole
-        kept = {key: found for key, found in self.known.items() if key not in self.used}
-        kept = dict(list(kept.items())[-max(0, keep - len(self.used)):]) if len(self.used) < keep else {}
-        try:
-            write_whole(self.path, seal(self.encode({**kept, **self.used})))
-        except OSError:
-            pass
 
 
 def drawing_key(svg: str, base: Path | None) -> str:

@@ -13,6 +13,8 @@ import hashlib
 import json
 from pathlib import Path
 
+from pnpgen.render.check_memo import SealedMemo
+
 VERSION = 1
 
 
@@ -53,25 +55,18 @@ def _kit_relative(path, root: Path) -> str:
         return str(path)
 
 
-class FaceKeys:
-    """{face: (drawing key, font warnings)} of one kit's faces, read once and written once, in `path`
-    (sealed: this user's pnpgen's only), valid under `salt`."""
+class FaceKeys(SealedMemo):
+    """{face: (drawing key, font warnings)} of one kit's faces, in `path` in the build's cache, valid under
+    `salt` ('' remembers nothing). Only this build's faces are written (KEEP 0): what a later build may find."""
+
+    KEEP, FIELD = 0, "faces"
 
     def __init__(self, path: Path, salt: str):
-        self.path, self.salt = Path(path), salt
-        self.known = self._read() if salt else {}
-        self.used: dict = {}
+        super().__init__(Path(path) if salt else None)
+        self._salt = salt
 
-    def _read(self) -> dict:
-        from pnpgen.signing import read_sealed
-        try:
-            stored = json.loads(read_sealed(self.path) or b"null")
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(stored, dict) or stored.get("salt") != self.salt:
-            return {}
-        faces = stored.get("faces")
-        return faces if isinstance(faces, dict) else {}
+    def salt(self) -> str:
+        return self._salt
 
     @staticmethod
     def name(face, shape, bleed_pt: float) -> str:
@@ -87,17 +82,6 @@ class FaceKeys:
         return found[0], list(found[1])
 
     def put(self, face, shape, bleed_pt: float, key: str, warnings: list) -> None:
-        if self.salt:
+        if self.path is not None:
             self.used[self.name(face, shape, bleed_pt)] = [key, list(warnings)]
-
-    def save(self) -> None:
-        """The faces this build printed (what a later build may find again), when they are not what was read."""
-        if not self.salt or self.used == self.known:
-            return
-        from pnpgen.signing import seal
-        from pnpgen.whole_files import write_whole
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_whole(self.path, seal(json.dumps({"salt": self.salt, "faces": self.used}).encode("utf-8")))
-        except OSError:
-            pass
+            self.dirty = True
