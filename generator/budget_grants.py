@@ -49,8 +49,8 @@ def _names() -> str:
 
 
 def _from_config(path: Path) -> dict:
-    """{name: value} of the user's budgets.yaml; {} when there is none."""
-    from pnpgen.yamlio import YamlSyntaxError, parse_yaml
+    """{name: value} of the user's budgets.yaml; {} when there is none (YAML then not loaded: a build that
+    finds its output up to date needs it for nothing else)."""
     shown = display_path(path)
     try:
         with open(path, "rb") as handle:
@@ -61,6 +61,7 @@ def _from_config(path: Path) -> dict:
         raise UsageError(f"{shown}: cannot be read ({exc.strerror or exc}); mend it or remove it") from None
     if len(data) > MAX_CONFIG_BYTES:
         raise UsageError(f"{shown}: larger than {MAX_CONFIG_BYTES // 1024} KB: not a file of budgets")
+    from pnpgen.yamlio import YamlSyntaxError, parse_yaml
     try:
         doc = parse_yaml(data.decode("utf-8"), path)
     except UnicodeDecodeError:

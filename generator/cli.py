@@ -54,7 +54,7 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return EXIT_USAGE
     if args.command in ("build", "serve"):
-        args.given = given_options(sys.argv[1:] if argv is None else argv)
+        args.given = given_options(sys.argv[1:] if argv is None else argv, parser)  # (its last use)
     global _MAIN_PID
     _MAIN_PID = os.getpid()
     in_main_thread = threading.current_thread() is threading.main_thread()
@@ -209,10 +209,11 @@ def _build_arguments(cmd: argparse.ArgumentParser) -> None:
             cmd.add_argument(*option.flags, **option.kwargs)
 
 
-def given_options(argv: list[str]) -> tuple[str, ...]:
+def given_options(argv: list[str], parser: argparse.ArgumentParser | None = None) -> tuple[str, ...]:
     """The names of the options the command line gives (a default argparse filled in is not one), for the
-    manifest to record: a reprint replays what the user gave, not what a default then was."""
-    parser = command_parser()
+    manifest to record: a reprint replays what the user gave, not what a default then was. `parser`: one
+    made for this command line and not used after (its defaults are taken away), else a new one."""
+    parser = parser or command_parser()
     for each in _parsers(parser):
         each.set_defaults(**{name: argparse.SUPPRESS for name in each._defaults})
         for action in each._actions:
@@ -367,7 +368,7 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
             progress.detail(f"{part}: nothing changed, output reused")
         return said, time.perf_counter() - start
     up_to_date.forget(options.out, root, language)  # a build that fails now must not leave the old record standing
-    kit, problems = load_quietly(args, root)
+    kit, problems = load_quietly(args, root, inputs=inputs)
     report_problems(problems)
     from pnpgen.build import build
     result = build(kit, options, progress, inputs)

@@ -34,16 +34,27 @@ def load(args, root: Path | None = None):
     return kit
 
 
-def load_quietly(args, root: Path | None = None, texts: bool = True):
-    """(kit, its warnings): the warnings are the caller's to print. `texts`: pnpgen.kit.load_kit's."""
+def load_quietly(args, root: Path | None = None, texts: bool = True, inputs=None):
+    """(kit, its warnings): the warnings are the caller's to print. `texts`: pnpgen.kit.load_kit's.
+    `inputs`: every file the build reads, hashed (pnpgen.inputs.Inputs): the texts' checks are then skipped
+    when the same files read the same way were found clean before (pnpgen.kit_checked)."""
     from pnpgen.kit import load_kit
     root = root or find_kit(args.kit, args.data)
     counter_size = getattr(args, "counter_size", None)
     if counter_size is not None:
         from pnpgen.build import check_counter_size
         check_counter_size(counter_size)  # out of range: a wrong command line (exit 2), before any loading
-    return load_kit(root, strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)),
-                    counter_size=counter_size, language=one_language(args, root), texts=texts)
+    how = dict(strict=args.strict, sizes=_piece_sizes(getattr(args, "piece_size", None)),
+               counter_size=counter_size, language=one_language(args, root))
+    if not (texts and inputs is not None):
+        return load_kit(root, texts=texts, **how)
+    from pnpgen.kit_checked import CheckedKits, load_key
+    memo, key = CheckedKits(root), load_key(inputs.fingerprint(), tuple(sorted(how.items(), key=str)))
+    seen_clean = memo.clean(key)
+    kit, warnings = load_kit(root, texts=not seen_clean, **how)
+    if not (seen_clean or warnings):
+        memo.remember(key)
+    return kit, warnings
 
 
 def one_language(args, root: Path) -> str | None:

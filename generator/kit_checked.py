@@ -1,0 +1,52 @@
+"""Kits whose texts were checked and found clean, remembered in the user's cache: the texts' checks (every
+chart built, every chapter rendered, every aid file read, every template parsed: pnpgen.kit's
+check_kit_texts) take about half of a kit's load, serially, before any part starts. Their findings depend
+only on the files a build reads (the kit's, the templates, pnpgen's code and fonts: pnpgen.inputs hashes
+them all) and on how the kit is read (strictness, sizes, edition, budgets), which the key names; a build
+that reads the same files the same way skips them. Only a load that found nothing at all is remembered, so a
+warning is said on every build as before; an entry that cannot be read, or is not sealed by this user's
+pnpgen, is worked out again."""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from pnpgen.render.check_memo import SealedMemo
+
+VERSION = 1
+KEEP = 64   # loads remembered per kit folder: a few editions, sizes and recent edits
+
+
+class CheckedKits(SealedMemo):
+    """{load key: True} of one kit folder, in the user's cache (none without one: every load checks)."""
+
+    KEEP = KEEP
+    FOLDER, FIELD = "checked-kits", "clean"
+
+    def __init__(self, kit_root: Path):
+        from pnpgen.resources import cache_folder
+        folder = cache_folder(self.FOLDER)
+        name = hashlib.sha256(str(Path(kit_root).resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        super().__init__(folder / f"{name}.json" if folder is not None else None)
+
+    def salt(self) -> str:
+        return f"kit-texts-{VERSION}"   # pnpgen's code is in every key (the inputs' digest)
+
+    def clean(self, key: str) -> bool:
+        if self.known.get(key) is True:
+            self.used[key] = True
+            return True
+        return False
+
+    def remember(self, key: str) -> None:
+        """A load of `key` found nothing: kept (the file written now, the build goes on after)."""
+        self.used[key] = True
+        self.dirty = True
+        self.save()
+
+
+def load_key(fingerprint: str, how: tuple) -> str:
+    """The key of one load: every input's digest (Inputs.fingerprint()) and how it is read; the budgets
+    too (a lower one may stop a check a higher one let through)."""
+    from pnpgen import budgets
+    return hashlib.sha256(repr((fingerprint, how, budgets.active())).encode("utf-8", "surrogatepass")).hexdigest()

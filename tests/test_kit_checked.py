@@ -1,0 +1,55 @@
+"""A kit's texts checked once per set of inputs (pnpgen.kit_checked): a build that reads the same files the same
+way skips them, an edit checks again and finds what it broke, a damaged memo only costs the checks."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from pnpgen import kit as kit_module
+from pnpgen.cli_common import load_quietly
+from pnpgen.inputs import Inputs
+from pnpgen.kit_checked import CheckedKits
+from pnpgen.problems import KitError
+
+
+def _args(root: Path, **given) -> argparse.Namespace:
+    return argparse.Namespace(**{"kit": None, "data": str(root), "strict": False, "counter_size": None,
+                                 "piece_size": None, "lang": None, "command": "build", **given})
+
+
+def _load(root: Path, **given):
+    return load_quietly(_args(root, **given), root, inputs=Inputs(root, root.parent / "out" / "kit"))
+
+
+@pytest.fixture
+def checks_run(monkeypatch) -> list:
+    runs, real = [], kit_module._check_all_texts
+    monkeypatch.setattr(kit_module, "_check_all_texts", lambda *a, **k: runs.append(1) or real(*a, **k))
+    return runs
+
+
+def test_unchanged_inputs_skip_the_texts_checks_and_an_edit_finds_its_error(kit_copy, checks_run, tmp_path,
+                                                                              monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    _load(kit_copy)
+    _load(kit_copy)
+    assert len(checks_run) == 1  # the second load found the first one's clean record
+    _load(kit_copy, strict=True)
+    assert len(checks_run) == 2  # read another way: checked again
+    chapter = kit_copy / "rules" / "03-setup.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8") + "\n{{ no_such_name }}\n", encoding="utf-8")
+    with pytest.raises(KitError) as caught:
+        _load(kit_copy)
+    assert any("03-setup.md" in str(p.file) for p in caught.value.problems)
+
+
+def test_a_damaged_or_foreign_memo_only_costs_the_checks(kit_copy, checks_run, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    _load(kit_copy)
+    memo = CheckedKits(kit_copy).path
+    assert memo.is_file()
+    memo.write_bytes(memo.read_bytes().replace(b"true", b"1"))  # the seal no longer matches
+    _load(kit_copy)
+    assert len(checks_run) == 2
