@@ -139,7 +139,7 @@ def write_poster(ctx, board: Board, art) -> dict:
     """One page exactly the board's size, for a print shop or a large-format printer."""
     rel = f"{FOLDER}/{board.hexmap.id}-poster.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.hexmap.id} (poster)",
-                      board.width, board.height)
+                      board.width, board.height, final=True)
     doc.new_page()
     doc.place(art, 0, 0)
     doc.close()
@@ -150,7 +150,7 @@ def write_tiles(ctx, board: Board, art, plan: TilePlan, arts: ArtCache) -> tuple
     """The assembly page, then one page per tile: the map art clipped to the tile, marks, guides."""
     rel = f"{FOLDER}/{board.hexmap.id}-tiles-{plan.paper}.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.hexmap.id} ({plan.paper} tiles)",
-                      *plan.page)
+                      *plan.page, final=True)
     pages = [_assembly_page(ctx, doc, board, art, plan, arts)]
     title = _title(ctx.kit, board)
     draw_tile_pages(ctx, doc, plan, art, arts, title)
