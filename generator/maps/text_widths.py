@@ -19,13 +19,9 @@ from pnpgen.fonts import FONT_DIR, REPORTLAB_FONTS
 
 def string_width(text: str, face: str, size: float) -> float:
     """The width in points of `text` in the shipped `face` (a reportlab font name: "DejaVuSans") at `size`,
-    summed and scaled as reportlab's stringWidth does (the sum of the characters' widths in thousandths of
-    an em, times 0.001, times the size)."""
-    widths = face_widths(face)
-    total = 0.0
-    for char in text:
-        total += widths.width(ord(char))
-    return total * 0.001 * size
+    summed and scaled as reportlab's stringWidth does (the characters' widths in thousandths of an em added
+    from the left, times 0.001, times the size)."""
+    return sum(map(face_widths(face).by_char.__getitem__, text)) * 0.001 * size
 
 
 @cache
@@ -57,13 +53,10 @@ class FaceWidths:
             raise ValueError(f"cmap format {self.format} is not read here (4 and 12 are)")
         self.default = self._advance(0)
         self.ranges = None
-        self.widths: dict[int, float] = {}
+        self.by_char = _Widths(self._width)   # character -> width, each worked out when first asked
 
     def width(self, code: int) -> float:
-        found = self.widths.get(code)
-        if found is None:
-            found = self.widths[code] = self._width(code)
-        return found
+        return self.by_char[chr(code)]
 
     def _width(self, code: int) -> float:
         if code == 0xA0 and self._glyph(0x20) is not None:   # reportlab: a no-break space is a space's width
@@ -125,3 +118,15 @@ def _chosen_subtable(data: bytes, cmap: int) -> int:
     if chosen is None:
         raise ValueError("no cmap subtable reportlab would read")
     return cmap + chosen
+
+
+class _Widths(dict):
+    """A dict that works out a missing character's width when it is first looked up."""
+
+    def __init__(self, work_out):
+        super().__init__()
+        self.work_out = work_out
+
+    def __missing__(self, char: str) -> float:
+        width = self[char] = self.work_out(ord(char))
+        return width
