@@ -1,7 +1,7 @@
 """Text widths for the assembly pages' line breaks (pnpgen.maps.files), read by hand from the shipped TrueType
 font's own tables (cmap and hmtx), equal to the last bit to what reportlab's stringWidth says of them.
 
-The maps and boards parts measure a few dozen strings a build; registering the shipped fonts with reportlab
+The maps and boards parts measure a few hundred strings a build (each step line as it grows); registering the shipped fonts with reportlab
 for that parsed six whole font files (0.19 s, with reportlab's import 0.05 s) in a worker that draws with
 cairo and needs nothing else of reportlab. Here one font's tables are read once per process, and each
 character's glyph and advance are looked up when it is first measured. tests/test_text_widths.py compares
