@@ -1,11 +1,12 @@
 """Text widths for the assembly pages' line breaks (pnpgen.maps.files), read by hand from the shipped TrueType
 font's own tables (cmap and hmtx), equal to the last bit to what reportlab's stringWidth says of them.
 
-The maps and boards parts measure a few hundred strings a build (each step line as it grows); registering the shipped fonts with reportlab
-for that parsed six whole font files (0.19 s, with reportlab's import 0.05 s) in a worker that draws with
-cairo and needs nothing else of reportlab. Here one font's tables are read once per process, and each
-character's glyph and advance are looked up when it is first measured. tests/test_text_widths.py compares
-every character of the shipped faces, and the widths of strings, with reportlab's.
+The maps and boards parts measure a few hundred strings a build (each step line as it grows); registering
+the shipped fonts with reportlab for that parsed six whole font files (0.19 s, with reportlab's import
+0.05 s) in a worker that draws with cairo and needs nothing else of reportlab. Here one font's tables are
+read once per process, and each character's glyph and advance are looked up when it is first measured.
+tests/test_text_widths.py compares every character of the shipped faces, and the widths of strings, with
+reportlab's.
 """
 from __future__ import annotations
 
@@ -83,7 +84,8 @@ class FaceWidths:
 def _ranges(data: bytes, at: int, kind: int) -> tuple:
     """(starts, ends, glyph_of(range index, code)) of a format 4 or 12 cmap subtable at `at`."""
     if kind == 12:
-        groups = list(struct.iter_unpack(">III", data[at + 16: at + 16 + 12 * struct.unpack_from(">I", data, at + 12)[0]]))
+        count = struct.unpack_from(">I", data, at + 12)[0]
+        groups = list(struct.iter_unpack(">III", data[at + 16: at + 16 + 12 * count]))
         return [g[0] for g in groups], [g[1] for g in groups], lambda n, code: code - groups[n][0] + groups[n][2]
     length, segments = struct.unpack_from(">H", data, at + 2)[0], struct.unpack_from(">H", data, at + 6)[0] // 2
     column = lambda first, fmt: struct.unpack_from(f">{segments}{fmt}", data, first)
