@@ -45,7 +45,7 @@ def board_art(ctx, board, colour, arts):
 def write_poster(ctx, name: str, title: str, art) -> dict:
     from pnpgen.render.pdf import PdfDocument
     rel = f"{FOLDER}/{name}-poster.pdf"
-    doc = PdfDocument(ctx.stage.path(rel), f"{title} (poster)", art.width, art.height)
+    doc = PdfDocument(ctx.stage.path(rel), f"{title} (poster)", art.width, art.height, final=True)
     doc.new_page()
     doc.place(art, 0, 0)
     doc.close()
@@ -66,7 +66,7 @@ def write_tiles(ctx, name: str, title: str, art, arts) -> tuple[dict, list[str]]
     notes += [f"{title}: {ctx.paper} tiles: {plan.extra_sheets} sheet(s) more than the paper alone needs, so "
               f"that no seam cuts a text"] if plan.extra_sheets else []
     rel = f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"
-    doc = PdfDocument(ctx.stage.path(rel), f"{title} ({plan.paper} tiles)", *plan.page)
+    doc = PdfDocument(ctx.stage.path(rel), f"{title} ({plan.paper} tiles)", *plan.page, final=True)
     _assembly(ctx, doc, title, art, plan, arts)
     draw_tile_pages(ctx, doc, plan, art, arts, title)
     doc.close()

@@ -20,6 +20,7 @@ from pnpgen.maps.draw import compose, map_svg, map_title
 from pnpgen.maps.hexmap import hex_too_small
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
 from pnpgen.maps.seams import crossings, text_blocks
+from pnpgen.maps.text_widths import string_width
 from pnpgen.maps.tiling import MARK_ARM, TilePlan, assembly_steps, plan_tiles
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.preflight import art_checks, preflight_rules
@@ -139,7 +140,7 @@ def write_poster(ctx, board: Board, art) -> dict:
     """One page exactly the board's size, for a print shop or a large-format printer."""
     rel = f"{FOLDER}/{board.hexmap.id}-poster.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.hexmap.id} (poster)",
-                      board.width, board.height)
+                      board.width, board.height, final=True)
     doc.new_page()
     doc.place(art, 0, 0)
     doc.close()
@@ -150,7 +151,7 @@ def write_tiles(ctx, board: Board, art, plan: TilePlan, arts: ArtCache) -> tuple
     """The assembly page, then one page per tile: the map art clipped to the tile, marks, guides."""
     rel = f"{FOLDER}/{board.hexmap.id}-tiles-{plan.paper}.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.hexmap.id} ({plan.paper} tiles)",
-                      *plan.page)
+                      *plan.page, final=True)
     pages = [_assembly_page(ctx, doc, board, art, plan, arts)]
     title = _title(ctx.kit, board)
     draw_tile_pages(ctx, doc, plan, art, arts, title)
@@ -220,25 +221,18 @@ TITLE_SIZE = 14.0
 
 def _title_size(title: str, width: float) -> float:
     """The assembly title's size: 14 pt, or smaller where that would run past the margin (A4 is narrower)."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    from pnpgen.fonts import register_reportlab_fonts
-    register_reportlab_fonts()
-    return round(min(TITLE_SIZE, TITLE_SIZE * width / stringWidth(title, "DejaVuSans-Bold", TITLE_SIZE)), 2)
+    return round(min(TITLE_SIZE, TITLE_SIZE * width / string_width(title, "DejaVuSans-Bold", TITLE_SIZE)), 2)
 
 
 def wrapped_steps(steps: list[str], width: float, margin: float, ruler: dict, band: tuple | None = None) -> list[str]:
     """The numbered steps as printed lines: a line that would run under the scale bar or its caption (right
     of the steps) is wrapped, the rest of the step going on an indented line of its own. Lines are strings
     the template prints one per row; a continuation starts with spaces instead of a number. `band`: the
-    rows (y from, to) kept clear of the caption (default: the bar and its two caption lines)."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    from pnpgen.fonts import register_reportlab_fonts
-    register_reportlab_fonts()
+    rows (y from, to) kept clear of the caption (default: the bar and its two caption lines). Widths are
+    reportlab's, read from the font by pnpgen.maps.text_widths (no font registered for a few strings)."""
     caption = core_words("printed at actual size, this bar is {inches} in").format(inches=ruler["inches"]) + (
         ":" if ruler["caption"] else "")  # as the template prints it
-    left_of_caption = ruler["x"] + ruler["length"] - stringWidth(caption, "DejaVuSans", CAPTION_SIZE) - 12
+    left_of_caption = ruler["x"] + ruler["length"] - string_width(caption, "DejaVuSans", CAPTION_SIZE) - 12
     band = band or (ruler["y"] - 8, ruler["y"] + 28)  # the bar and its two caption lines
     lines: list[str] = []
     for number, step in enumerate(steps, 1):
@@ -247,7 +241,7 @@ def wrapped_steps(steps: list[str], width: float, margin: float, ruler: dict, ba
             y = margin + STEP_TOP + len(lines) * STEP_LEADING
             limit = (left_of_caption if band[0] <= y <= band[1] else width - margin) - margin
             trial = f"{line} {word}" if line else word
-            if line and stringWidth(prefix + trial, "DejaVuSans", STEP_SIZE) > limit:
+            if line and string_width(prefix + trial, "DejaVuSans", STEP_SIZE) > limit:
                 lines.append(prefix + line)
                 line, prefix = word, "    "
             else:

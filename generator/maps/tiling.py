@@ -11,6 +11,8 @@ strip that the next tile covers, and in the margin the cut takes off the next ti
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
+from collections import Counter
 from dataclasses import dataclass
 
 from pnpgen.lengths import parse_length
@@ -97,15 +99,28 @@ def _least_cut(x: float, spans, floor: float) -> float:
     """Where between floor and x a seam cuts the fewest spans (the farthest such place): for a page with
     text all across it, where no place is clear."""
     places = [x] + [math.floor(a) for a, _ in spans if floor <= a < x]
-    return min(places, key=lambda p: (sum(a < p < b for a, b in spans), -p))
+    covering = _covering(spans)
+    return min(places, key=lambda p: (covering(p), -p))
+
+
+def _covering(spans):
+    """count(p): how many (start, end) spans have start < p < end; counted with two sorted lists (a board
+    full of text gives hundreds of spans and places: counting pairs took 0.2 s of a board's build)."""
+    if any(a > b for a, b in spans):   # not a span: counted pair by pair, as before
+        return lambda p: sum(a < p < b for a, b in spans)
+    starts, ends = sorted(a for a, _ in spans), sorted(b for _, b in spans)
+    empty = Counter(a for a, b in spans if a == b)   # start == end == p: in neither count, subtracted once
+    return lambda p: bisect_left(starts, p) - bisect_right(ends, p) + empty[p]
 
 
 def _clear_of(x: float, spans, floor: float) -> float | None:
-    """The last whole point at or before x that no span covers, not before floor; None when there is none."""
-    for _ in range(len(spans) + 1):
-        inside = [a for a, b in spans if a < x < b]
+    """The last whole point at or before x that no span covers, not before floor; None when there is none.
+    Only the spans between floor and x can hold the seam back (each at most once: it moves before them)."""
+    near = [(a, b) for a, b in spans if a < x and b > floor]
+    while x >= floor:
+        inside = [a for a, b in near if a < x < b]
         if not inside:
-            return x if x >= floor else None
+            return x
         x = math.floor(min(inside))
     return None
 

@@ -43,5 +43,5 @@ PART = Part(
                                  "help": "build only this map (a file name in the kit's maps folder)"}),),
     applies=lambda kit: bool(kit.maps),
     ignores_of=_ignores,
-    needs=("cairo", "reportlab"), weight=2.3,
+    needs=("cairo",), weight=2.3,   # the assembly pages measure text from the font itself (maps.text_widths)
 )
