@@ -411,3 +411,17 @@ def test_the_designed_covers_say_the_kit_from_its_data(built, default_kit):
         assert any(sum(abs(a - b) for a, b in zip(rgb, want)) < 40 for _, rgb in colours), hexa
     words_band = pixels.crop((0, int(h * 0.62), w, h)).convert("L")
     assert min(words_band.get_flattened_data()) < 100 and sum(words_band.get_flattened_data()) / (words_band.width * words_band.height) > 200
+
+
+def test_figure_art_is_kept_in_the_user_cache_not_the_output_folder(tmp_path, monkeypatch):
+    """A build into a new output folder replays the figures an earlier build drew: their recorded calls are
+    kept in the user's cache, one file per kit folder and document, not in OUT/.cache."""
+    from types import SimpleNamespace
+
+    from pnpgen.documents.make import figures_store
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user"))
+    kit = SimpleNamespace(root=tmp_path / "kit", id="k")
+    first, second = (figures_store(SimpleNamespace(kit=kit, cache_dir=tmp_path / out / ".cache"), "booklet")
+                     for out in ("out-a", "out-b"))
+    assert first == second and (tmp_path / "user") in first.parents
+    assert figures_store(SimpleNamespace(kit=kit, cache_dir=tmp_path), "reference") != first
