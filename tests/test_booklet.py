@@ -411,3 +411,42 @@ def test_the_designed_covers_say_the_kit_from_its_data(built, default_kit):
         assert any(sum(abs(a - b) for a, b in zip(rgb, want)) < 40 for _, rgb in colours), hexa
     words_band = pixels.crop((0, int(h * 0.62), w, h)).convert("L")
     assert min(words_band.get_flattened_data()) < 100 and sum(words_band.get_flattened_data()) / (words_band.width * words_band.height) > 200
+
+
+def test_figure_art_is_kept_in_the_user_cache_not_the_output_folder(tmp_path, monkeypatch):
+    """A build into a new output folder replays the figures an earlier build drew: their recorded calls are
+    kept in the user's cache, one file per kit folder and document, not in OUT/.cache."""
+    from types import SimpleNamespace
+
+    from pnpgen.documents.make import figures_store
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user"))
+    kit = SimpleNamespace(root=tmp_path / "kit", id="k")
+    first, second = (figures_store(SimpleNamespace(kit=kit, cache_dir=tmp_path / out / ".cache"), "booklet")
+                     for out in ("out-a", "out-b"))
+    assert first == second and (tmp_path / "user") in first.parents
+    assert figures_store(SimpleNamespace(kit=kit, cache_dir=tmp_path), "reference") != first
+
+
+def test_a_paragraph_breaks_its_lines_once_per_width(monkeypatch):
+    """The booklet's passes and its tables ask a paragraph for its lines again at the same width: they are
+    broken once and handed back (the same lines, height and widths a fresh paragraph gets); a new width
+    breaks them again."""
+    from reportlab.lib.styles import ParagraphStyle
+
+    from pnpgen.documents import paragraphs
+    from pnpgen.fonts import BODY, register_reportlab_fonts
+    register_reportlab_fonts()
+    style = ParagraphStyle("t", fontName=BODY, fontSize=9, leading=11)
+    text = "Each <b>ship</b> moves up to its speed, then fights " * 6
+    broken = []
+    plain = paragraphs.PlainParagraph.breakLines
+    monkeypatch.setattr(paragraphs.PlainParagraph, "breakLines",
+                        lambda self, width: broken.append(width) or plain(self, width))
+    kept = paragraphs.Paragraph(text, style, bulletText="•")
+    first = kept.wrap(200, 500)
+    assert kept.wrap(200, 500) == first and len(broken) == 1
+    fresh = paragraphs.Paragraph(text, style, bulletText="•")
+    assert fresh.wrap(200, 500) == first and fresh._wrapWidths == kept._wrapWidths
+    assert [[word.text for word in line.words] for line in fresh.blPara.lines] == \
+        [[word.text for word in line.words] for line in kept.blPara.lines]
+    assert kept.wrap(150, 500) != first and len(broken) == 3

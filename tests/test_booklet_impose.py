@@ -193,3 +193,37 @@ def test_only_the_back_covers_how_to_print_says_how_to_print(built):
     top = document[0].get_textpage().get_charbox(heading[0])[3]
     found = print_phrase_boxes(built / IMPOSED, 0)
     assert found and all(box[2] < width / 2 and box[3] <= top for _, box in found), found
+
+
+@pytest.mark.parametrize("length", [0, 1, 2, 3, 4, 5, 63, 64, 65, 1001])
+def test_ascii85_decodes_as_base64_does_and_leaves_what_it_cannot_to_pypdf(length):
+    """Imposing decodes reportlab's ASCII85 page streams itself (pdfforms.ascii85): the same bytes as
+    base64.a85decode for every tail length, line breaks and the <~ ~> frame; None (pypdf decodes it) for
+    a `z` group, a byte outside the digits, a group past 2**32 or a lone last digit."""
+    import base64
+    import random
+
+    from pnpgen.booklet.pdfforms import ascii85
+    raw = bytes(random.Random(length).randrange(1, 256) for _ in range(length))
+    assert ascii85(base64.a85encode(raw, wrapcol=64)) == raw
+    assert ascii85(base64.a85encode(raw, adobe=True)) == raw
+    assert ascii85(b"z" + base64.a85encode(raw)) is None
+    assert ascii85(base64.a85encode(raw) + b"x") is None
+    assert ascii85(b"uuuuu") is None and ascii85(b"!!!!!!") is None
+
+
+def test_pages_decoded_here_give_pypdf_the_same_contents(built):
+    """Every page of the built booklet: its contents read after decode_ascii85_contents are pypdf's own."""
+    import io
+
+    from pnpgen.booklet.pdfforms import decode_ascii85_contents
+    data = (built / BOOKLET).read_bytes()
+    ours, theirs = PdfReader(io.BytesIO(data)), PdfReader(io.BytesIO(data))
+    decoded = 0
+    for mine, pypdf_page in zip(ours.pages, theirs.pages):
+        decode_ascii85_contents(mine)
+        contents = mine["/Contents"].get_object()
+        decoded += sum(getattr(s.get_object(), "decoded_self", None) is not None
+                       for s in (contents if isinstance(contents, list) else [contents]))
+        assert mine.get_contents().get_data() == pypdf_page.get_contents().get_data()
+    assert decoded >= len(ours.pages)   # every page's own stream decoded here, not by pypdf

@@ -84,8 +84,10 @@ class BookletDoc(BaseDocTemplate):
         frame = frame_for(self.leftMargin, self.bottomMargin, self.width, self.height, "text")
         covers = ([PageTemplate("cover", [frame])] if designed is None
                   else cover_templates(self, designed, frame_for))   # a designed front (and back) cover: its own
+        for template in covers:   # a designed cover's picture: not drawn on a sketched pass's pages
+            template.onPage = _unless_sketched(template.onPage)
         self.addPageTemplates([covers[0], PageTemplate("body", [frame], onPage=self._page_start,
-                                                       onPageEnd=self._decorate), *covers[1:]])
+                                                       onPageEnd=_unless_sketched(self._decorate)), *covers[1:]])
         self.frames_used = made
         self.chapter, self.page_chapter, self.page_has_text, self.chapter_met = "", None, False, False
         self.chapter_pages: list[int] = []   # the page each chapter heading (the outline's top level) is on
@@ -124,6 +126,11 @@ class BookletDoc(BaseDocTemplate):
         for frame in self.frames_used:
             frame.sketch = True
 
+    @property
+    def sketching(self) -> bool:
+        """Whether this pass only places the story (see sketch_first_pass)."""
+        return self.frames_used[0].sketch
+
     def _allSatisfied(self):
         """reportlab's multiBuild saves the first pass its indexing flowables are happy with: a sketched
         pass never is (it drew nothing), so the next pass is laid out and drawn in full."""
@@ -155,6 +162,15 @@ class BookletDoc(BaseDocTemplate):
         canvas.drawCentredString(w / 2, 22, str(canvas.getPageNumber()))
         canvas.restoreState()
         canvas.small_print = False
+
+
+def _unless_sketched(draw):
+    """A page template's drawing (`draw(canvas, doc)`: a cover's picture, the running header), left out of
+    a sketched pass, whose pages are thrown away."""
+    def drawn(canvas, doc):
+        if not doc.sketching:
+            draw(canvas, doc)
+    return drawn
 
 
 def _frame(x: float, y: float, width: float, height: float, name: str) -> Frame:

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from reportlab.lib import colors
-from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Spacer, Table, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen.booklet.figure import Figure
 from pnpgen.booklet.markdown import Block
 from pnpgen.booklet.styles import CONDENSED, styles, table_look
-from pnpgen.documents.paragraphs import paragraph
+from pnpgen.documents.paragraphs import Paragraph, paragraph
 from pnpgen.documents.table_data import TableData
 from pnpgen.documents.table_flow import WholeTable, table_flowable
 from pnpgen.fonts import BOLD

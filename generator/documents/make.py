@@ -199,7 +199,7 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
         return _with_icons(ctx.kit, name, pdf, placements), placements
     from pnpgen.booklet.overlay import figure_text_sizes, overlay, readable, render_arts
     from pnpgen.booklet.story import FigureBox
-    rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters), ctx.cache_dir / f"{name}-figures.bin")
+    rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters), figures_store(ctx, name))
     figures = readable(figures, rendered, FigureBox.default_width)
     sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
              for f in figures.values()}
@@ -223,10 +223,22 @@ def contents_seeds(ctx, name: str, pagesize) -> tuple[Path, ...]:
     seeds = [ctx.cache_dir / f"{name}-contents.json"]
     folder = resources.cache_folder("contents-seeds")
     if folder is not None:
-        key = hashlib.sha256(repr((str(ctx.kit.root), ctx.kit.id, name, tuple(round(v, 3) for v in pagesize)))
-                             .encode("utf-8")).hexdigest()[:32]
-        seeds.append(folder / f"{key}.json")
+        seeds.append(folder / f"{_user_file(ctx, name, tuple(round(v, 3) for v in pagesize))}.json")
     return tuple(seeds)
+
+
+def figures_store(ctx, name: str) -> Path:
+    """Where the document's figures' recorded cairo calls are kept (booklet.overlay.StoredArts, each under its
+    drawing's content key): the user's cache (one file per kit folder and document), so a build into a new
+    output folder replays the figures an earlier build drew instead of drawing them again; the output
+    folder's cache where the user has none."""
+    folder = resources.cache_folder("figure-arts")
+    return ctx.cache_dir / f"{name}-figures.bin" if folder is None else folder / f"{_user_file(ctx, name)}.bin"
+
+
+def _user_file(ctx, name: str, *more) -> str:
+    """The name of the user's cache file of this kit folder's document `name` (and `more`)."""
+    return hashlib.sha256(repr((str(ctx.kit.root), ctx.kit.id, name, *more)).encode("utf-8")).hexdigest()[:32]
 
 
 def _with_icons(kit, name: str, pdf: bytes, placements: dict) -> bytes:

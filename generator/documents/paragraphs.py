@@ -3,7 +3,7 @@ checked (doc_fonts: every face embeddable, every character in its font). A probl
 `where`, the file and line the text came from, never a silent empty box or a stray `:name:`."""
 from __future__ import annotations
 
-from reportlab.platypus import Paragraph
+from reportlab.platypus import Paragraph as PlainParagraph
 
 from pnpgen.documents.doc_fonts import FontProblem, check_paragraph, other_styles, unknown_face, use_document_fonts
 from pnpgen.documents.inline_icons import IconProblem, with_icons
@@ -12,6 +12,30 @@ from pnpgen.problems import BuildError
 
 _ICONS: list = [{}]   # the icons of the kit being typeset (set with its fonts: pnpgen.documents.doc_fonts)
 _WARNINGS: list = []  # a style asked for that the kit's fonts lack, located, since the last use_kit
+
+
+class Paragraph(PlainParagraph):
+    """reportlab's Paragraph that breaks its lines once for a width: the booklet's layout passes (the contents'
+    first, then the printed one) and a table (measured, then drawn) ask a paragraph for the same lines
+    again, and breaking them is most of laying a page out. The lines and what breaking them leaves on the
+    paragraph (its words, widest line, the widths with the bullet's room taken) are kept and handed back
+    while the widths asked for and the words are the ones they were broken for."""
+
+    _BROKEN_STATE = ("_width_max", "height", "_splitLongWordCount", "_hyphenations")
+
+    def breakLines(self, width):
+        asked = (isinstance(width, list), tuple(width) if isinstance(width, (list, tuple)) else (width,))
+        kept = self.__dict__.get("_broken")
+        if kept is not None and kept[0] == asked and kept[1] is self.frags:
+            lines, widths, state = kept[2:]
+            if isinstance(width, list):
+                width[:] = widths   # as breaking them leaves them: the first line's room less the bullet's
+            self.__dict__.update(state)
+            return lines
+        lines = super().breakLines(width)
+        self._broken = (asked, self.frags, lines, list(width) if isinstance(width, list) else None,
+                        {name: self.__dict__[name] for name in self._BROKEN_STATE if name in self.__dict__})
+        return lines
 
 
 def use_kit(kit) -> None:

@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
 
 _FONTS: dict = {}   # font name -> _FontInk
+RUNS_KEPT = 20_000  # strings whose run shape a font keeps (see _FontInk.run)
 
 
 class DrawnGlyphs(dict):
@@ -89,6 +90,8 @@ class RecordingText(PDFTextObject):
     """A text object that follows the PDF's own text state (the line matrix, the pen along the line, T*
     moving down by the leading) beside reportlab's, and records each glyph as its string is written."""
 
+    _horizScale, _charSpace, _wordSpace = 100, 0, 0   # reportlab's text state until set (it keeps none)
+
     def __init__(self, canvas, x=0, y=0, direction=None):
         self._line, self._pen = (1.0, 0.0, 0.0, 1.0, x, y), 0.0
         super().__init__(canvas, x, y, direction=direction)
@@ -132,9 +135,9 @@ class RecordingText(PDFTextObject):
             text = text.decode("utf8", "replace")
         canvas = self._canvas
         ink = _font_ink(self._fontname)
-        size, scale = self._fontsize, getattr(self, "_horizScale", 100) / 100
-        char_space, word_space = getattr(self, "_charSpace", 0), getattr(self, "_wordSpace", 0)
-        matrix = _multiply(self._line, canvas._currentMatrix)
+        size, scale = self._fontsize, self._horizScale / 100
+        char_space, word_space = self._charSpace, self._wordSpace
+        matrix = self._line if canvas._currentMatrix == _IDENTITY else _multiply(self._line, canvas._currentMatrix)
         place = _Place(matrix, canvas._pagesize[1], size, scale, self._rise)
         add = _adder(canvas, self)
         if getattr(canvas.drawn_glyphs, "coarse", False):   # one record per string, boxed by the font's line:
@@ -144,7 +147,7 @@ class RecordingText(PDFTextObject):
                      place.shown, place.direction))
             self._pen += advance + (char_space * len(text) + word_space * text.count(" ")) * scale
             return
-        if not (char_space or word_space) and not _SPACED.search(text) and ink.run(text, self._pen, place, add):
+        if not (char_space or word_space) and ink.run(text, self._pen, place, add):
             self._pen += ink.width(text) * place.wide
             return
         pen, known = self._pen, ink.glyphs
@@ -158,21 +161,44 @@ class RecordingText(PDFTextObject):
 
 
 def _adder(canvas, text) -> object:
-    """The append of the page's glyph records; with DrawnGlyphs, one that also notes each one's colour."""
-    page = canvas.getPageNumber()
-    glyphs = canvas.drawn_glyphs.setdefault(page, [])
-    if not isinstance(canvas.drawn_glyphs, DrawnGlyphs):
+    """The append of the page's glyph records; with DrawnGlyphs, one that also notes each one's colour and
+    whether it is small print. The page's lists are looked up once a page, the colour once a colour object
+    (a page sets thousands of strings in a handful of colours)."""
+    page, drawn = canvas._pageNumber, canvas.drawn_glyphs
+    lists = canvas.__dict__.get("_record_lists")
+    if lists is None or lists[0] != page or lists[1] is not drawn:
+        described = isinstance(drawn, DrawnGlyphs)
+        lists = canvas._record_lists = (page, drawn, drawn.setdefault(page, []),
+                                        drawn.inks.setdefault(page, []) if described else None,
+                                        drawn.fine.setdefault(page, []) if described else None)
+    glyphs, inks, fine = lists[2:]
+    if inks is None:
         return glyphs.append
-    inks = canvas.drawn_glyphs.inks.setdefault(page, [])
-    fine = canvas.drawn_glyphs.fine.setdefault(page, [])
-    colour = _rgb(getattr(text, "_fillColorObj", None) or canvas._fillColorObj)
+    colour = getattr(text, "_fillColorObj", None) or canvas._fillColorObj
     small = bool(getattr(canvas, "small_print", False))
+    last = canvas.__dict__.get("_record_add")   # the last string's, most often this one's too
+    if last is not None and last[0] is lists and last[1] is colour and last[2] == small:
+        return last[3]
+    rgb = _canvas_rgb(canvas, colour)
 
     def add(record):
         glyphs.append(record)
-        inks.append(colour)
+        inks.append(rgb)
         fine.append(small)
+    canvas._record_add = (lists, colour, small, add)
     return add
+
+
+def _canvas_rgb(canvas, colour) -> tuple:
+    """_rgb(colour), kept on the canvas by the colour object's identity (the object is kept with it, so its
+    id cannot stand for another's)."""
+    known = canvas.__dict__.get("_record_rgbs")
+    if known is None:
+        known = canvas._record_rgbs = {}
+    kept = known.get(id(colour))
+    if kept is None or kept[0] is not colour:
+        kept = known[id(colour)] = (colour, _rgb(colour))
+    return kept[1]
 
 
 def _rgb(colour) -> tuple:
@@ -190,6 +216,8 @@ def _rgb(colour) -> tuple:
 class _Place:
     """Where a string's glyphs land on the page: its matrix, the page height (boxes are kept from the top),
     the size, the horizontal scale and the rise."""
+
+    __slots__ = ("matrix", "height", "size", "rise", "wide", "shown", "direction")
 
     def __init__(self, matrix, height: float, size: float, scale: float, rise: float):
         self.matrix, self.height, self.size, self.rise = matrix, height, size, rise
@@ -219,6 +247,9 @@ _SPACED = re.compile(r"\s\s|[^\S ]")   # blanks running, or a wide one (an em sp
                                        # at, so the string is recorded glyph by glyph
 
 
+_IDENTITY = (1, 0, 0, 1, 0, 0)
+
+
 def _multiply(first, then) -> tuple:
     """The matrix that applies `first`, then `then` (reportlab's and PDF's a b c d e f)."""
     a, b, c, d, e, f = first
@@ -239,6 +270,7 @@ class _FontInk:
             self.box = (0.0, (getattr(face, "descent", -200) or -200) / 1000, None,
                         (getattr(face, "ascent", 800) or 800) / 1000)
         self.glyphs: dict = {}
+        self.runs: dict = {}   # string -> run()'s shape of it (see _run_shape)
         self.line = ((getattr(face, "descent", -200) or -200) / 1000, (getattr(face, "ascent", 800) or 800) / 1000)
 
     def width(self, text: str) -> float:
@@ -248,10 +280,32 @@ class _FontInk:
     def run(self, text: str, pen: float, place: "_Place", add) -> bool:
         """Record `text` as one run (its glyphs, set with single blanks, all join one line): the box from its
         first glyph's left to its last one's right and over all their heights. False (nothing recorded)
-        where a first or last glyph has no ink of its own to bound the run."""
+        where the string may part into several lines (blanks running, a wide blank) or a first or last
+        glyph has no ink of its own to bound the run."""
+        shape = self.runs.get(text, self)
+        if shape is self:
+            if len(self.runs) >= RUNS_KEPT:   # a long-lived process (the studio) sets ever new strings
+                self.runs.clear()
+            shape = self.runs[text] = self._run_shape(text)
+        if shape is False:
+            return False
+        if shape is not None:
+            words, lead, body, left, right, low, high = shape
+            start = pen + lead * place.wide
+            end = pen + body * place.wide
+            add((words, place.box(start + left * place.wide, end + right * place.wide, low, high),
+                 place.baseline(start), place.shown, place.direction))
+        return True
+
+    def _run_shape(self, text: str):
+        """What run() needs of `text`, per point of size, worked out once a string: (its words joined, the
+        advance of its leading blanks, of all but its last glyph, its first glyph's ink left, its last's
+        right, the lowest and highest ink), None for a string of blanks only, False for no run."""
+        if _SPACED.search(text):
+            return False   # blanks running, or a wide one: a gap the lines may break at
         words = text.split()
         if not words:
-            return True
+            return None
         if " " in text and self.glyph(" ")[0] > 0.5:
             return False   # a font with wide blanks: a word space may part two lines
         for char in set(text):
@@ -260,14 +314,11 @@ class _FontInk:
         first, last = self.glyphs[words[0][0]][1], self.glyphs[words[-1][-1]][1]
         if first is None or last is None:
             return False
-        start = pen + self.width(text[:len(text) - len(text.lstrip())]) * place.wide
-        end = pen + self.width(text.rstrip()[:-1]) * place.wide
         boxes = [self.glyphs[char][1] for char in set(text)]
         low = min(box[1] for box in boxes if box is not None)
         high = max(box[3] for box in boxes if box is not None)
-        add(("".join(words), place.box(start + first[0] * place.wide, end + last[2] * place.wide, low, high),
-             place.baseline(start), place.shown, place.direction))
-        return True
+        return ("".join(words), self.width(text[:len(text) - len(text.lstrip())]), self.width(text.rstrip()[:-1]),
+                first[0], last[2], low, high)
 
     def glyph(self, char: str) -> tuple:
         known = self.glyphs.get(char)
