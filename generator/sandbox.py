@@ -20,7 +20,7 @@ import os
 from functools import cache
 from io import IOBase
 from pathlib import Path, PurePath
-from types import ModuleType
+from types import BuiltinMethodType, MethodType, ModuleType
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
@@ -43,6 +43,10 @@ class KitUndefined(jinja2.StrictUndefined):
         shown = ", ".join(keys[:15]) + (", ..." if len(keys) > 15 else "")
         where = f" in {label}" if label else ""
         return f"no {name!r}{where} (there: {shown})" + (f"; did you mean {near[0]!r}?" if near else "")
+
+
+_METHODS = (MethodType, BuiltinMethodType)
+_UNSET = object()
 
 
 def _too_large(name: str, what: str) -> jinja2.exceptions.SecurityError:
@@ -96,6 +100,7 @@ class KitSandbox(SandboxedEnvironment):
         self.globals.pop("lipsum", None)  # lipsum(10**6) is a memory bomb, and no kit needs filler text
         _install_words(self)
         self.filters = {name: _bounded_filter(name, f) for name, f in self.filters.items()}
+        self._safe_fields: set[tuple[type, str]] = set()  # (class, field) read safely before: getattr
 
     def cached_from_string(self, source: str):
         """from_string, with the compiled code kept on disk between builds (keyed by the source, this
@@ -124,7 +129,25 @@ class KitSandbox(SandboxedEnvironment):
     def getattr(self, obj, attribute):
         if isinstance(obj, dict) and attribute in obj:
             return obj[attribute]
-        return super().getattr(obj, attribute)
+        if (type(obj), attribute) in self._safe_fields:  # a field of the build's own records: see _remember_field
+            value = getattr(obj, attribute, _UNSET)
+            if value is not _UNSET and not isinstance(value, _METHODS):  # a method, or unset: the whole path
+                return value
+        value = super().getattr(obj, attribute)
+        self._remember_field(obj, attribute)
+        return value
+
+    def _remember_field(self, obj, attribute) -> None:
+        """A template reads the same few fields of the build's records (a map's hex cells, a board's boxes)
+        thousands of times. Whether such a read is safe depends on the record's class and the name only
+        (is_safe_attribute: the class, then the name): a field of a dataclass whose class is what it says
+        is checked once here, then read at once. Its value is still looked at on every read (a method is
+        a bound str.format, wrapped by Jinja), and anything else takes the whole path every time."""
+        kind = type(obj)
+        fields = getattr(kind, "__dataclass_fields__", None)
+        if (isinstance(fields, dict) and attribute in fields and obj.__class__ is kind
+                and "__class__" not in vars(kind) and self.is_safe_attribute(obj, attribute, None)):
+            self._safe_fields.add((kind, attribute))
 
     def is_safe_attribute(self, obj, attr, value):
         """No file system, module or stream from a kit text: `{{ kit.root.read_text() }}` or
@@ -134,6 +157,9 @@ class KitSandbox(SandboxedEnvironment):
         return super().is_safe_attribute(obj, attr, value)
 
     def call_binop(self, context, operator, left, right):
+        fast = _PLAIN_BINOPS.get((operator, type(left), type(right)))
+        if fast is not None:  # most of a template's arithmetic: see _PLAIN_BINOPS
+            return fast(left, right)
         if operator == "**" and isinstance(right, (int, float)) and abs(right) > 64:
             raise jinja2.exceptions.SecurityError(f"{left!r} ** {right!r} is too large")
         if operator == "*":
@@ -147,14 +173,56 @@ class KitSandbox(SandboxedEnvironment):
         return check_value(super().call_binop(context, operator, left, right), f"{operator!r}")
 
     def call(self, __context, __obj, *args, **kwargs):
-        """A method or function a text calls: its counts and widths checked before, its result after."""
-        what = f"calling {getattr(__obj, '__name__', 'a function')}"
+        """A method or function a text calls: its counts and widths checked before, its result after. The
+        words of a refusal are only made when one is raised (a map calls its macros thousands of times)."""
         if isinstance(getattr(__obj, "__self__", None), (str, list, tuple)):  # 'x'.ljust(n), s.zfill(n)
-            check_arguments(args, kwargs, what)
+            check_arguments(args, kwargs, _calling(__obj))
+        limit = budgets.active().text_chars
         for value in (*args, *kwargs.values()):  # a 100 MB cell handed to textbox() or a macro stops here
-            if isinstance(value, str):
+            if isinstance(value, str) and len(value) > limit:
                 check_value(value, f"a text given to {getattr(__obj, '__name__', 'a function')}")
-        return check_value(super().call(__context, __obj, *args, **kwargs), what)
+        result = super().call(__context, __obj, *args, **kwargs)
+        if type(result) is float or (isinstance(result, str) and len(result) <= limit):
+            return result
+        return check_value(result, _calling(__obj))
+
+
+def _calling(function) -> str:
+    return f"calling {getattr(function, '__name__', 'a function')}"
+
+
+def _added_texts(left: str, right: str) -> str:
+    return _checked_text(left + right, "'+'")
+
+
+def _formatted_text(form: str, values) -> str:
+    return _checked_text(form % values, "'%'")
+
+
+def _checked_text(result: str, what: str) -> str:
+    return result if len(result) <= budgets.active().text_chars else check_value(result, what)
+
+
+def _plain_binops() -> dict:
+    """The fast path of KitSandbox.call_binop, by (operator, type of left, type of right), exact types only
+    (no subclass, no bool): arithmetic on a float makes a float, which no budget limits, so it runs as
+    it is; a sum or remainder of whole numbers, a sum of texts and a text formatted with `%` are the
+    operation then the same check of the result as the slow path. Repeating (`*` of a text or of two
+    whole numbers) and powers are never here: their size is checked before they run."""
+    import operator as op
+    table = {}
+    for sign, function in (("+", op.add), ("*", op.mul), ("%", op.mod)):
+        for pair in ((float, float), (float, int), (int, float)):
+            table[(sign, *pair)] = function
+    for sign, function in (("+", op.add), ("%", op.mod)):
+        table[(sign, int, int)] = lambda a, b, f=function, s=sign: check_value(f(a, b), repr(s))
+    table[("+", str, str)] = _added_texts
+    for right in (float, int, str, tuple):
+        table[("%", str, right)] = _formatted_text
+    return table
+
+
+_PLAIN_BINOPS = _plain_binops()
 
 
 def _install_words(env) -> None:

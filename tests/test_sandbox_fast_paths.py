@@ -1,0 +1,69 @@
+"""The sandbox's fast paths (pnpgen.sandbox: plain arithmetic, macro calls) give what Jinja gives and still stop
+every text or number over its budget: no build, a few milliseconds."""
+import jinja2
+import pytest
+from jinja2.exceptions import SecurityError
+from markupsafe import Markup
+
+from pnpgen import budgets
+from pnpgen.sandbox import KitSandbox
+
+VALUES = {"x": 12.5, "s": 3.25, "n": 7, "m": 12, "big": 2 ** 40, "t": "ab", "mark": Markup("<i>%s</i>"), "flag": True}
+EXPRESSIONS = [
+    "x + s * 0.25", "'%.2f' % (x - s * 0.25)", "n + m", "n % m", "x % n", "n * x", "x * x", "(n + m) % 2",
+    "t + 'cd'", "'%s-%d' % (t, n)", "'%5.1f|%s' % (x, t)", "flag + n", "mark % '<b>'", "t % ()", "n ** 3",
+    "t * 3", "[1, 2] + [3]", "'%s' % t",
+]
+
+
+@pytest.mark.parametrize("autoescape", [False, True])
+def test_the_fast_paths_give_what_jinja_gives(autoescape):
+    plain = jinja2.Environment(autoescape=autoescape)
+    kit = KitSandbox(autoescape=autoescape)
+    for expression in EXPRESSIONS:
+        source = "{{ " + expression + " }}"
+        assert kit.from_string(source).render(VALUES) == plain.from_string(source).render(VALUES), expression
+
+
+@pytest.mark.parametrize("source", [
+    "{{ t + 'x' * 40 + 'y' * 20 }}",                 # a sum of texts
+    "{{ '%60d' % n }}",                               # a text formatted wider than the budget
+    "{{ '%s%s' % (t * 20, t * 20) }}",               # formatted from a tuple
+    "{{ big + big * big }}",                           # whole numbers past int_digits
+    "{{ big + m }}{{ (big * big) % (big * big * big + 1) }}",
+    "{% macro m() %}{{ 'x' * 40 }}{{ 'x' * 40 }}{% endmacro %}{{ m() }}",  # a macro's result
+    "{% macro m(a) %}{{ a|length }}{% endmacro %}{{ m(t * 30) }}",  # a text handed to a macro
+    "{{ 'x' * 200000 }}",                              # repeating, checked before it runs
+    "{{ 2 ** 100000 }}",
+])
+def test_every_budget_still_holds(monkeypatch, source):
+    monkeypatch.setattr(budgets, "_active", budgets.Budgets(text_chars=50, int_digits=12))
+    with pytest.raises(SecurityError):
+        KitSandbox(autoescape=True).from_string(source).render(VALUES)
+
+
+def test_floats_pass_whatever_the_budgets(monkeypatch):
+    monkeypatch.setattr(budgets, "_active", budgets.Budgets(text_chars=50, int_digits=1))
+    assert KitSandbox().from_string("{{ x * 1e307 * 10 }} {{ x + n }}").render(VALUES) == "inf 19.5"
+
+
+def test_a_record_field_read_often_stays_checked():
+    """The second read of a dataclass field takes the remembered path: it gives the same value, a bound
+    str.format is still Jinja's sandboxed one, and a path or private name is still refused."""
+    from dataclasses import dataclass
+    from pathlib import Path
+
+    @dataclass
+    class Cell:
+        label: str
+        root: Path
+        _secret: int = 1
+        say: object = None
+
+    cells = [Cell("a", Path("/"), say="{0.__class__}".format), Cell("{0.__class__}", Path("/etc"), say="{0.__class__}".format)]
+    env = KitSandbox(undefined=jinja2.StrictUndefined)
+    assert env.from_string("{% for c in cells %}{{ c.label }}{{ c.root }}{% endfor %}").render(cells=cells) == "a/{0.__class__}/etc"
+    for source in ("{% for c in cells %}{{ c.root.read_text() }}{% endfor %}", "{% for c in cells %}{{ c._secret }}{% endfor %}",
+                   "{% for c in cells %}{{ c.label.format(c) }}{% endfor %}", "{% for c in cells %}{{ c.say(c) }}{% endfor %}"):
+        with pytest.raises(SecurityError):
+            env.from_string(source).render(cells=cells)
