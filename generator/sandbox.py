@@ -23,6 +23,7 @@ from pathlib import Path, PurePath
 from types import BuiltinMethodType, MethodType, ModuleType
 
 import jinja2
+from jinja2.runtime import Macro
 from jinja2.sandbox import SandboxedEnvironment
 
 from pnpgen import budgets, resources
@@ -175,16 +176,33 @@ class KitSandbox(SandboxedEnvironment):
     def call(self, __context, __obj, *args, **kwargs):
         """A method or function a text calls: its counts and widths checked before, its result after. The
         words of a refusal are only made when one is raised (a map calls its macros thousands of times)."""
-        if isinstance(getattr(__obj, "__self__", None), (str, list, tuple)):  # 'x'.ljust(n), s.zfill(n)
+        macro = type(__obj) is Macro  # the kit's own macro: no method of a text, nothing unsafe to call
+        if not macro and isinstance(getattr(__obj, "__self__", None), (str, list, tuple)):  # 'x'.ljust(n)
             check_arguments(args, kwargs, _calling(__obj))
         limit = budgets.active().text_chars
         for value in (*args, *kwargs.values()):  # a 100 MB cell handed to textbox() or a macro stops here
             if isinstance(value, str) and len(value) > limit:
                 check_value(value, f"a text given to {getattr(__obj, '__name__', 'a function')}")
-        result = super().call(__context, __obj, *args, **kwargs)
+        if macro:
+            result = _call_macro(__context, __obj, args, kwargs)
+        else:
+            result = super().call(__context, __obj, *args, **kwargs)
         if type(result) is float or (isinstance(result, str) and len(result) <= limit):
             return result
         return check_value(result, _calling(__obj))
+
+
+def _call_macro(context, macro, args, kwargs):
+    """What Jinja's sandbox does to call a template's macro (jinja2.sandbox and jinja2.runtime.Context.call),
+    less the steps that never apply to one: a Macro is never marked unsafe (a template cannot set
+    attributes) nor takes the context or environment first. A map or a sheet of counters calls thousands."""
+    kwargs.pop("_block_vars", None)
+    kwargs.pop("_loop_vars", None)
+    try:
+        return macro(*args, **kwargs)
+    except StopIteration:
+        return context.environment.undefined("value was undefined because a callable raised a StopIteration "
+                                             "exception")
 
 
 def _calling(function) -> str:

@@ -67,3 +67,23 @@ def test_a_record_field_read_often_stays_checked():
                    "{% for c in cells %}{{ c.label.format(c) }}{% endfor %}", "{% for c in cells %}{{ c.say(c) }}{% endfor %}"):
         with pytest.raises(SecurityError):
             env.from_string(source).render(cells=cells)
+
+
+def test_macros_called_the_short_way_give_what_jinja_gives():
+    """Macros in loops and blocks, with a caller, defaults, varargs and kwargs, through KitSandbox.call's
+    own path for a Macro: the same text as Jinja's sandbox, and the same errors."""
+    from jinja2.sandbox import SandboxedEnvironment
+    source = ("{% macro box(a, b=2) %}[{{ a }}{{ b }}{{ varargs }}{{ kwargs }}{{ caller() if caller }}]{% endmacro %}"
+              "{% macro wrap() %}<{{ caller(3) }}>{% endmacro %}"
+              "{% for i in range(3) %}{% set j = i * 2 %}{{ box(i, j, 7, k=loop.index) }}"
+              "{% call(n) wrap() %}{{ n + i }}{{ box(j) }}{% endcall %}{% endfor %}"
+              "{% call box('c') %}inner{% endcall %}")
+    kit, plain = KitSandbox(autoescape=True), SandboxedEnvironment(autoescape=True)
+    assert kit.from_string(source).render() == plain.from_string(source).render()
+    for bad in ("{% macro m(a) %}{{ a }}{% endmacro %}{{ m(1, 2) }}", "{% macro m(a) %}{% endmacro %}{{ m(b=1) }}"):
+        messages = []
+        for env in (kit, plain):
+            with pytest.raises(TypeError) as error:
+                env.from_string(bad).render()
+            messages.append(str(error.value))
+        assert messages[0] == messages[1]
