@@ -20,7 +20,7 @@ import os
 from functools import cache
 from io import IOBase
 from pathlib import Path, PurePath
-from types import BuiltinMethodType, MethodType, ModuleType
+from types import ModuleType
 
 import jinja2
 from jinja2.runtime import Macro
@@ -46,7 +46,6 @@ class KitUndefined(jinja2.StrictUndefined):
         return f"no {name!r}{where} (there: {shown})" + (f"; did you mean {near[0]!r}?" if near else "")
 
 
-_METHODS = (MethodType, BuiltinMethodType)
 _UNSET = object()
 
 
@@ -101,7 +100,8 @@ class KitSandbox(SandboxedEnvironment):
         self.globals.pop("lipsum", None)  # lipsum(10**6) is a memory bomb, and no kit needs filler text
         _install_words(self)
         self.filters = {name: _bounded_filter(name, f) for name, f in self.filters.items()}
-        self._safe_fields: set[tuple[type, str]] = set()  # (class, field) read safely before: getattr
+        self._judged: set[tuple[type, str]] = set()      # (class, name) whose reading was judged: _judge
+        self._safe_names: set[tuple[type, str]] = set()  # those found safe to read
 
     def cached_from_string(self, source: str):
         """from_string, with the compiled code kept on disk between builds (keyed by the source, this
@@ -130,25 +130,29 @@ class KitSandbox(SandboxedEnvironment):
     def getattr(self, obj, attribute):
         if isinstance(obj, dict) and attribute in obj:
             return obj[attribute]
-        if (type(obj), attribute) in self._safe_fields:  # a field of the build's own records: see _remember_field
+        if (type(obj), attribute) in self._safe_names:  # Jinja's getattr, its verdict remembered: see _judge
             value = getattr(obj, attribute, _UNSET)
-            if value is not _UNSET and not isinstance(value, _METHODS):  # a method, or unset: the whole path
-                return value
+            if value is not _UNSET:
+                wrapped = self.wrap_str_format(value)  # a bound str.format runs in Jinja's sandboxed formatter
+                return value if wrapped is None else wrapped
         value = super().getattr(obj, attribute)
-        self._remember_field(obj, attribute)
+        self._judge(obj, attribute)
         return value
 
-    def _remember_field(self, obj, attribute) -> None:
-        """A template reads the same few fields of the build's records (a map's hex cells, a board's boxes)
-        thousands of times. Whether such a read is safe depends on the record's class and the name only
-        (is_safe_attribute: the class, then the name): a field of a dataclass whose class is what it says
-        is checked once here, then read at once. Its value is still looked at on every read (a method is
-        a bound str.format, wrapped by Jinja), and anything else takes the whole path every time."""
-        kind = type(obj)
-        fields = getattr(kind, "__dataclass_fields__", None)
-        if (isinstance(fields, dict) and attribute in fields and obj.__class__ is kind
-                and "__class__" not in vars(kind) and self.is_safe_attribute(obj, attribute, None)):
-            self._safe_fields.add((kind, attribute))
+    def _judge(self, obj, attribute) -> None:
+        """Templates read the same few names of the same few classes thousands of times (a map's hex cells,
+        a unit's columns, the macros of an imported template). Whether a name may be read depends on the
+        object's class and the name only (is_safe_attribute here and in Jinja: isinstance tests, then the
+        name), so it is judged once per (class, name); an object whose `__class__` is not its type (it
+        could answer isinstance tests as another class) is judged every time, as is every unsafe name."""
+        key = (type(obj), attribute)
+        if key in self._judged:
+            return
+        self._judged.add(key)
+        kind = key[0]
+        if (obj.__class__ is kind and not any("__class__" in vars(k) for k in kind.__mro__[:-1])
+                and self.is_safe_attribute(obj, attribute, None)):
+            self._safe_names.add(key)
 
     def is_safe_attribute(self, obj, attr, value):
         """No file system, module or stream from a kit text: `{{ kit.root.read_text() }}` or

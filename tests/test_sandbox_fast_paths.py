@@ -47,11 +47,12 @@ def test_floats_pass_whatever_the_budgets(monkeypatch):
     assert KitSandbox().from_string("{{ x * 1e307 * 10 }} {{ x + n }}").render(VALUES) == "inf 19.5"
 
 
-def test_a_record_field_read_often_stays_checked():
-    """The second read of a dataclass field takes the remembered path: it gives the same value, a bound
-    str.format is still Jinja's sandboxed one, and a path or private name is still refused."""
+def test_a_name_read_often_stays_checked():
+    """The second read of a (class, name) takes the remembered verdict: it gives the same value, a bound
+    str.format is still Jinja's sandboxed one, a path or private name is still refused, and an object that
+    says it is of another class (a path) is judged every time."""
     from dataclasses import dataclass
-    from pathlib import Path
+    from pathlib import Path, PurePosixPath
 
     @dataclass
     class Cell:
@@ -63,6 +64,12 @@ def test_a_record_field_read_often_stays_checked():
     cells = [Cell("a", Path("/"), say="{0.__class__}".format), Cell("{0.__class__}", Path("/etc"), say="{0.__class__}".format)]
     env = KitSandbox(undefined=jinja2.StrictUndefined)
     assert env.from_string("{% for c in cells %}{{ c.label }}{{ c.root }}{% endfor %}").render(cells=cells) == "a/{0.__class__}/etc"
+    class Liar:
+        name = "x"
+        __class__ = property(lambda self: PurePosixPath)
+
+    with pytest.raises(SecurityError):
+        env.from_string("{{ b.name }}").render(b=Liar())
     for source in ("{% for c in cells %}{{ c.root.read_text() }}{% endfor %}", "{% for c in cells %}{{ c._secret }}{% endfor %}",
                    "{% for c in cells %}{{ c.label.format(c) }}{% endfor %}", "{% for c in cells %}{{ c.say(c) }}{% endfor %}"):
         with pytest.raises(SecurityError):
