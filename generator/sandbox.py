@@ -180,7 +180,7 @@ class KitSandbox(SandboxedEnvironment):
     def call(self, __context, __obj, *args, **kwargs):
         """A method or function a text calls: its counts and widths checked before, its result after. The
         words of a refusal are only made when one is raised (a map calls its macros thousands of times)."""
-        macro = type(__obj) is Macro  # the kit's own macro: no method of a text, nothing unsafe to call
+        macro = type(__obj) is Macro and _MACROS_PLAIN  # the kit's own: no text's method, nothing unsafe
         if not macro and isinstance(getattr(__obj, "__self__", None), (str, list, tuple)):  # 'x'.ljust(n)
             check_arguments(args, kwargs, _calling(__obj))
         limit = budgets.active().text_chars
@@ -196,14 +196,27 @@ class KitSandbox(SandboxedEnvironment):
         return check_value(result, _calling(__obj))
 
 
+def _macros_take_eval_context() -> bool:
+    """Whether Jinja calls a Macro as _call_macro does (jinja 3.1: its __call__ takes the evaluation context
+    first, which says whether the macro's output is escaped there); another Jinja gets its own way."""
+    try:
+        from jinja2.utils import _PassArg
+    except ImportError:
+        return False
+    return getattr(Macro.__call__, "jinja_pass_arg", None) is _PassArg.eval_context
+
+
+_MACROS_PLAIN = _macros_take_eval_context()
+
+
 def _call_macro(context, macro, args, kwargs):
     """What Jinja's sandbox does to call a template's macro (jinja2.sandbox and jinja2.runtime.Context.call),
     less the steps that never apply to one: a Macro is never marked unsafe (a template cannot set
-    attributes) nor takes the context or environment first. A map or a sheet of counters calls thousands."""
+    attributes) and always takes the evaluation context first. A map or a sheet of counters calls thousands."""
     kwargs.pop("_block_vars", None)
     kwargs.pop("_loop_vars", None)
     try:
-        return macro(*args, **kwargs)
+        return macro(context.eval_ctx, *args, **kwargs)
     except StopIteration:
         return context.environment.undefined("value was undefined because a callable raised a StopIteration "
                                              "exception")

@@ -84,7 +84,10 @@ def test_macros_called_the_short_way_give_what_jinja_gives():
               "{% macro wrap() %}<{{ caller(3) }}>{% endmacro %}"
               "{% for i in range(3) %}{% set j = i * 2 %}{{ box(i, j, 7, k=loop.index) }}"
               "{% call(n) wrap() %}{{ n + i }}{{ box(j) }}{% endcall %}{% endfor %}"
-              "{% call box('c') %}inner{% endcall %}")
+              "{% call box('c') %}inner{% endcall %}"
+              "{% macro amp(v) %}{{ v }}&{% endmacro %}{{ amp('<a>') }}{% autoescape false %}{{ amp('<b>') }}"
+              "{% endautoescape %}{% set ns = namespace(s='') %}{% autoescape false %}{% set ns.s = amp('<c>') %}"
+              "{% endautoescape %}{{ ns.s }}")  # made where output is not escaped: a plain text, escaped here
     kit, plain = KitSandbox(autoescape=True), SandboxedEnvironment(autoescape=True)
     assert kit.from_string(source).render() == plain.from_string(source).render()
     for bad in ("{% macro m(a) %}{{ a }}{% endmacro %}{{ m(1, 2) }}", "{% macro m(a) %}{% endmacro %}{{ m(b=1) }}"):
