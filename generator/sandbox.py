@@ -23,6 +23,7 @@ from pathlib import Path, PurePath
 from types import ModuleType
 
 import jinja2
+import markupsafe
 from jinja2.runtime import Macro
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -90,7 +91,34 @@ def _bounded_filter(name: str, function):
     return bounded
 
 
+class KitTemplate(jinja2.Template):
+    """A kit's template or text, whose `{{ }}` write through _escape_output (a template writes tens of
+    thousands of them: a map, a sheet of counters)."""
+
+    @classmethod
+    def _from_namespace(cls, environment, namespace, globals):
+        if namespace.get("escape") is markupsafe.escape:  # what the compiled code quotes its output with
+            namespace["escape"] = _escape_output
+        return super()._from_namespace(environment, namespace, globals)
+
+
+def _escape_output(value):
+    """markupsafe.escape as a template's output uses it (joined into the text at once, never kept): the
+    same characters, but a text is not wrapped in a Markup first and a plain number, which has nothing to
+    escape, is only written out. Anything else (a Markup, an undefined name) goes to markupsafe.escape."""
+    kind = type(value)
+    if kind is str:
+        return _escape_text(value)
+    if kind is float or kind is int:
+        return str(value)
+    return markupsafe.escape(value)
+
+
+_escape_text = getattr(markupsafe, "_escape_inner", lambda text: str(markupsafe.escape(text)))
+
+
 class KitSandbox(SandboxedEnvironment):
+    template_class = KitTemplate
     intercepted_binops = frozenset(("*", "**", "+", "%"))  # the operators that can make a value larger
     LIMIT = 100_000
 

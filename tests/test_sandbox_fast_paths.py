@@ -97,3 +97,26 @@ def test_macros_called_the_short_way_give_what_jinja_gives():
                 env.from_string(bad).render()
             messages.append(str(error.value))
         assert messages[0] == messages[1]
+
+
+def test_output_is_escaped_as_markupsafe_escapes_it():
+    """A kit template's `{{ }}` (KitTemplate's escape) writes what Jinja's own escaping writes, for texts,
+    numbers, Markup, objects with __html__, None and booleans, in macros, call blocks and set blocks; an
+    undefined name is still an error."""
+    from jinja2.sandbox import SandboxedEnvironment
+
+    class Html:
+        def __html__(self):
+            return "<b>kept</b>"
+
+    values = {"t": "R&D <1> \"q\" 'a'", "f": -1.5e-07, "i": -42, "m": Markup("<i>x</i>"), "h": Html(), "n": None,
+              "b": True, "big": 10 ** 30, "nan": float("nan")}
+    source = ("{% macro box(v) %}<{{ v }}>{% endmacro %}{% macro wrap(v) %}{{ v }}{{ caller() }}{% endmacro %}"
+              "{% for k in ['t', 'f', 'i', 'm', 'h', 'n', 'b', 'big', 'nan'] %}{{ values[k] }}|{{ box(values[k]) }}"
+              "{% call wrap(k) %}{{ values[k] }}{% endcall %}{% set s %}{{ values[k] }}{% endset %}{{ s }}{% endfor %}")
+    ours = KitSandbox(autoescape=True, undefined=jinja2.StrictUndefined)
+    theirs = SandboxedEnvironment(autoescape=True, undefined=jinja2.StrictUndefined)
+    assert ours.from_string(source).render(values=values) == theirs.from_string(source).render(values=values)
+    assert "R&amp;D &lt;1&gt; &#34;q&#34; &#39;a&#39;" in ours.from_string("{{ t }}").render(values)
+    with pytest.raises(jinja2.UndefinedError):
+        ours.from_string("{{ missing }}").render()
