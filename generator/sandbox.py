@@ -9,6 +9,11 @@ Texts and whole numbers are held to the budgets (pnpgen.budgets: `text_chars`, `
 filter or method asked for more is stopped before it runs where its size can be told from its operands
 (`'x' * n`, `a ** b`, `'x'|center(n)`), and its result checked after it otherwise. The process's memory and
 CPU limits catch whatever these miss.
+
+A map or a sheet of counters takes these steps tens of thousands of times, so the common ones take a short
+path that keeps the same guarantees and gives the same text (tests/test_sandbox_fast_paths.py): arithmetic on
+plain numbers (_PLAIN_BINOPS), a call of the kit's own macro (_call_macro), a (class, name) already judged
+safe to read (_judge), and the escaping of `{{ }}` output (KitTemplate).
 """
 from __future__ import annotations
 

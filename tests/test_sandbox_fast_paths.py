@@ -61,17 +61,20 @@ def test_a_name_read_often_stays_checked():
         _secret: int = 1
         say: object = None
 
-    cells = [Cell("a", Path("/"), say="{0.__class__}".format), Cell("{0.__class__}", Path("/etc"), say="{0.__class__}".format)]
+    say = "{0.__class__}".format
+    cells = [Cell("a", Path("/"), say=say), Cell("{0.__class__}", Path("/etc"), say=say)]
     env = KitSandbox(undefined=jinja2.StrictUndefined)
-    assert env.from_string("{% for c in cells %}{{ c.label }}{{ c.root }}{% endfor %}").render(cells=cells) == "a/{0.__class__}/etc"
+    both = "{% for c in cells %}{{ c.label }}{{ c.root }}{% endfor %}"
+    assert env.from_string(both).render(cells=cells) == "a/{0.__class__}/etc"
+
     class Liar:
         name = "x"
         __class__ = property(lambda self: PurePosixPath)
 
     with pytest.raises(SecurityError):
         env.from_string("{{ b.name }}").render(b=Liar())
-    for source in ("{% for c in cells %}{{ c.root.read_text() }}{% endfor %}", "{% for c in cells %}{{ c._secret }}{% endfor %}",
-                   "{% for c in cells %}{{ c.label.format(c) }}{% endfor %}", "{% for c in cells %}{{ c.say(c) }}{% endfor %}"):
+    for read in ("c.root.read_text()", "c._secret", "c.label.format(c)", "c.say(c)"):
+        source = "{% for c in cells %}{{ " + read + " }}{% endfor %}"
         with pytest.raises(SecurityError):
             env.from_string(source).render(cells=cells)
 
