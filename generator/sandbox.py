@@ -9,6 +9,11 @@ Texts and whole numbers are held to the budgets (pnpgen.budgets: `text_chars`, `
 filter or method asked for more is stopped before it runs where its size can be told from its operands
 (`'x' * n`, `a ** b`, `'x'|center(n)`), and its result checked after it otherwise. The process's memory and
 CPU limits catch whatever these miss.
+
+A map or a sheet of counters takes these steps tens of thousands of times, so the common ones take a short
+path that keeps the same guarantees and gives the same text (tests/test_sandbox_fast_paths.py): arithmetic on
+plain numbers (_PLAIN_BINOPS), a call of the kit's own macro (_call_macro), a (class, name) already judged
+safe to read (_judge), and the escaping of `{{ }}` output (KitTemplate).
 """
 from __future__ import annotations
 
@@ -23,6 +28,8 @@ from pathlib import Path, PurePath
 from types import ModuleType
 
 import jinja2
+import markupsafe
+from jinja2.runtime import Macro
 from jinja2.sandbox import SandboxedEnvironment
 
 from pnpgen import budgets, resources
@@ -43,6 +50,9 @@ class KitUndefined(jinja2.StrictUndefined):
         shown = ", ".join(keys[:15]) + (", ..." if len(keys) > 15 else "")
         where = f" in {label}" if label else ""
         return f"no {name!r}{where} (there: {shown})" + (f"; did you mean {near[0]!r}?" if near else "")
+
+
+_UNSET = object()
 
 
 def _too_large(name: str, what: str) -> jinja2.exceptions.SecurityError:
@@ -86,7 +96,34 @@ def _bounded_filter(name: str, function):
     return bounded
 
 
+class KitTemplate(jinja2.Template):
+    """A kit's template or text, whose `{{ }}` write through _escape_output (a template writes tens of
+    thousands of them: a map, a sheet of counters)."""
+
+    @classmethod
+    def _from_namespace(cls, environment, namespace, globals):
+        if namespace.get("escape") is markupsafe.escape:  # what the compiled code quotes its output with
+            namespace["escape"] = _escape_output
+        return super()._from_namespace(environment, namespace, globals)
+
+
+def _escape_output(value):
+    """markupsafe.escape as a template's output uses it (joined into the text at once, never kept): the
+    same characters, but a text is not wrapped in a Markup first and a plain number, which has nothing to
+    escape, is only written out. Anything else (a Markup, an undefined name) goes to markupsafe.escape."""
+    kind = type(value)
+    if kind is str:
+        return _escape_text(value)
+    if kind is float or kind is int:
+        return str(value)
+    return markupsafe.escape(value)
+
+
+_escape_text = getattr(markupsafe, "_escape_inner", lambda text: str(markupsafe.escape(text)))
+
+
 class KitSandbox(SandboxedEnvironment):
+    template_class = KitTemplate
     intercepted_binops = frozenset(("*", "**", "+", "%"))  # the operators that can make a value larger
     LIMIT = 100_000
 
@@ -96,6 +133,8 @@ class KitSandbox(SandboxedEnvironment):
         self.globals.pop("lipsum", None)  # lipsum(10**6) is a memory bomb, and no kit needs filler text
         _install_words(self)
         self.filters = {name: _bounded_filter(name, f) for name, f in self.filters.items()}
+        self._judged: set[tuple[type, str]] = set()      # (class, name) whose reading was judged: _judge
+        self._safe_names: set[tuple[type, str]] = set()  # those found safe to read
 
     def cached_from_string(self, source: str):
         """from_string, with the compiled code kept on disk between builds (keyed by the source, this
@@ -124,7 +163,29 @@ class KitSandbox(SandboxedEnvironment):
     def getattr(self, obj, attribute):
         if isinstance(obj, dict) and attribute in obj:
             return obj[attribute]
-        return super().getattr(obj, attribute)
+        if (type(obj), attribute) in self._safe_names:  # Jinja's getattr, its verdict remembered: see _judge
+            value = getattr(obj, attribute, _UNSET)
+            if value is not _UNSET:
+                wrapped = self.wrap_str_format(value)  # a bound str.format runs in Jinja's sandboxed formatter
+                return value if wrapped is None else wrapped
+        value = super().getattr(obj, attribute)
+        self._judge(obj, attribute)
+        return value
+
+    def _judge(self, obj, attribute) -> None:
+        """Templates read the same few names of the same few classes thousands of times (a map's hex cells,
+        a unit's columns, the macros of an imported template). Whether a name may be read depends on the
+        object's class and the name only (is_safe_attribute here and in Jinja: isinstance tests, then the
+        name), so it is judged once per (class, name); an object whose `__class__` is not its type (it
+        could answer isinstance tests as another class) is judged every time, as is every unsafe name."""
+        key = (type(obj), attribute)
+        if key in self._judged:
+            return
+        self._judged.add(key)
+        kind = key[0]
+        if (obj.__class__ is kind and not any("__class__" in vars(k) for k in kind.__mro__[:-1])
+                and self.is_safe_attribute(obj, attribute, None)):
+            self._safe_names.add(key)
 
     def is_safe_attribute(self, obj, attr, value):
         """No file system, module or stream from a kit text: `{{ kit.root.read_text() }}` or
@@ -134,6 +195,9 @@ class KitSandbox(SandboxedEnvironment):
         return super().is_safe_attribute(obj, attr, value)
 
     def call_binop(self, context, operator, left, right):
+        fast = _PLAIN_BINOPS.get((operator, type(left), type(right)))
+        if fast is not None:  # most of a template's arithmetic: see _PLAIN_BINOPS
+            return fast(left, right)
         if operator == "**" and isinstance(right, (int, float)) and abs(right) > 64:
             raise jinja2.exceptions.SecurityError(f"{left!r} ** {right!r} is too large")
         if operator == "*":
@@ -147,14 +211,86 @@ class KitSandbox(SandboxedEnvironment):
         return check_value(super().call_binop(context, operator, left, right), f"{operator!r}")
 
     def call(self, __context, __obj, *args, **kwargs):
-        """A method or function a text calls: its counts and widths checked before, its result after."""
-        what = f"calling {getattr(__obj, '__name__', 'a function')}"
-        if isinstance(getattr(__obj, "__self__", None), (str, list, tuple)):  # 'x'.ljust(n), s.zfill(n)
-            check_arguments(args, kwargs, what)
+        """A method or function a text calls: its counts and widths checked before, its result after. The
+        words of a refusal are only made when one is raised (a map calls its macros thousands of times)."""
+        macro = type(__obj) is Macro and _MACROS_PLAIN  # the kit's own: no text's method, nothing unsafe
+        if not macro and isinstance(getattr(__obj, "__self__", None), (str, list, tuple)):  # 'x'.ljust(n)
+            check_arguments(args, kwargs, _calling(__obj))
+        limit = budgets.active().text_chars
         for value in (*args, *kwargs.values()):  # a 100 MB cell handed to textbox() or a macro stops here
-            if isinstance(value, str):
+            if isinstance(value, str) and len(value) > limit:
                 check_value(value, f"a text given to {getattr(__obj, '__name__', 'a function')}")
-        return check_value(super().call(__context, __obj, *args, **kwargs), what)
+        if macro:
+            result = _call_macro(__context, __obj, args, kwargs)
+        else:
+            result = super().call(__context, __obj, *args, **kwargs)
+        if type(result) is float or (isinstance(result, str) and len(result) <= limit):
+            return result
+        return check_value(result, _calling(__obj))
+
+
+def _macros_take_eval_context() -> bool:
+    """Whether Jinja calls a Macro as _call_macro does (jinja 3.1: its __call__ takes the evaluation context
+    first, which says whether the macro's output is escaped there); another Jinja gets its own way."""
+    try:
+        from jinja2.utils import _PassArg
+    except ImportError:
+        return False
+    return getattr(Macro.__call__, "jinja_pass_arg", None) is _PassArg.eval_context
+
+
+_MACROS_PLAIN = _macros_take_eval_context()
+
+
+def _call_macro(context, macro, args, kwargs):
+    """What Jinja's sandbox does to call a template's macro (jinja2.sandbox and jinja2.runtime.Context.call),
+    less the steps that never apply to one: a Macro is never marked unsafe (a template cannot set
+    attributes) and always takes the evaluation context first. A map or a sheet of counters calls thousands."""
+    kwargs.pop("_block_vars", None)
+    kwargs.pop("_loop_vars", None)
+    try:
+        return macro(context.eval_ctx, *args, **kwargs)
+    except StopIteration:
+        return context.environment.undefined("value was undefined because a callable raised a StopIteration "
+                                             "exception")
+
+
+def _calling(function) -> str:
+    return f"calling {getattr(function, '__name__', 'a function')}"
+
+
+def _added_texts(left: str, right: str) -> str:
+    return _checked_text(left + right, "'+'")
+
+
+def _formatted_text(form: str, values) -> str:
+    return _checked_text(form % values, "'%'")
+
+
+def _checked_text(result: str, what: str) -> str:
+    return result if len(result) <= budgets.active().text_chars else check_value(result, what)
+
+
+def _plain_binops() -> dict:
+    """The fast path of KitSandbox.call_binop, by (operator, type of left, type of right), exact types only
+    (no subclass, no bool): arithmetic on a float makes a float, which no budget limits, so it runs as
+    it is; a sum or remainder of whole numbers, a sum of texts and a text formatted with `%` are the
+    operation then the same check of the result as the slow path. Repeating (`*` of a text or of two
+    whole numbers) and powers are never here: their size is checked before they run."""
+    import operator as op
+    table = {}
+    for sign, function in (("+", op.add), ("*", op.mul), ("%", op.mod)):
+        for pair in ((float, float), (float, int), (int, float)):
+            table[(sign, *pair)] = function
+    for sign, function in (("+", op.add), ("%", op.mod)):
+        table[(sign, int, int)] = lambda a, b, f=function, s=sign: check_value(f(a, b), repr(s))
+    table[("+", str, str)] = _added_texts
+    for right in (float, int, str, tuple):
+        table[("%", str, right)] = _formatted_text
+    return table
+
+
+_PLAIN_BINOPS = _plain_binops()
 
 
 def _install_words(env) -> None:
