@@ -53,7 +53,8 @@ def command_calls(d: str, ops: list) -> None:
 def polygon_calls(d: str, ops: list) -> bool:
     """Path data of absolute moves and lines only, one pair each (a map's hex grid, a star) drawn straight from
     one split of the data, with no current point kept (nothing in it is relative to one); False, and nothing
-    drawn, for any other data."""
+    drawn, for any other data. (Each number + 0.0, as the general reader adds an absolute command's origin:
+    a "-0" is drawn as 0.)"""
     parts = LINE_COMMAND.split(d)
     if "".join(parts[0::5]).strip():
         return False
