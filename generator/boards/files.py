@@ -159,11 +159,11 @@ def _key(ctx, svg: str, title: str, paper: str) -> str:
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.maps import pages, seams, tiling
     from pnpgen import overlaps, preflight
-    from pnpgen.render import ink_lines, pdf, svg_ops
+    from pnpgen.render import ink_lines, pdf, svg_ops, svg_path
     from pnpgen.render.templates import template_source
     from pnpgen.kit_fonts import fonts_key
     furniture = [template_source(ctx.kit.root, t) for t in ("map-tile", "map-assembly")]
-    return content_key(source_fingerprint(pdf, svg_ops, tiling, seams, pages, preflight, overlaps, ink_lines), Path(__file__).read_text(encoding="utf-8"),
+    return content_key(source_fingerprint(pdf, svg_ops, svg_path, tiling, seams, pages, preflight, overlaps, ink_lines), Path(__file__).read_text(encoding="utf-8"),
                        *furniture, svg, title, paper, *filter(None, [fonts_key(svg)]))   # a kit font changed: drawn anew
 
 

@@ -37,7 +37,7 @@ def svg_key(svg: str, root: Path, images: dict | None = None) -> str:
 def renderer_fingerprint() -> str:
     """The versions and code that turn an SVG into stored calls: a change to any of them redraws every face."""
     from pnpgen.output_cache import source_fingerprint
-    from pnpgen.render import face_store, fast_text, images, svg_ops
+    from pnpgen.render import face_store, fast_text, images, svg_ops, svg_path
     from pnpgen.render.cairo_lib import installed_version
     renderer = f"cairosvg {installed_version('cairosvg')} cairocffi {installed_version('cairocffi')}"
-    return renderer + source_fingerprint(face_store, fast_text, images, svg_ops)
+    return renderer + source_fingerprint(face_store, fast_text, images, svg_ops, svg_path)

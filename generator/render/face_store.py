@@ -175,7 +175,8 @@ def font_options(antialias: int, hint_style: int, hint_metrics: int, subpixel_or
 
 @lru_cache(maxsize=1)
 def c_functions(lib) -> dict:
-    return {name: getattr(lib, "cairo_" + name) for name in NUMERIC | TEXT}
+    """The C function of each call that takes plain numbers (the text calls, which take bytes, are not here)."""
+    return {name: getattr(lib, "cairo_" + name) for name in NUMERIC}
 
 
 def special_op(context, name: str, args: list, keep: list, for_pdf: bool = False) -> None:
@@ -220,21 +221,33 @@ def fill_pattern(context, tile: dict, alpha: float, keep: list, for_pdf: bool = 
 
 
 def _replay_into(context, ops: list, keep: list, for_pdf: bool = False) -> None:
+    """Each call straight to its C function; the common lengths are passed without building an argument list
+    (a map replays tens of thousands of line_to)."""
     lib = cairo().cairo
     functions, pointer = c_functions(lib), context._pointer
-    for name, *args in ops:
-        function = functions.get(name)
+    for op in ops:
+        function = functions.get(op[0])
         if function is None:
-            if name == "select_font_face":  # as cairocffi does it, without its wrapper
-                lib.cairo_select_font_face(pointer, args[0].encode("utf-8"), args[1], args[2])
-            elif name == "set_font_options":
-                lib.cairo_set_font_options(pointer, font_options(*args)._pointer)
-            else:
-                special_op(context, name, args, keep, for_pdf)
-        elif name in TEXT:
-            function(pointer, args[0].encode("utf-8"))
+            _other_op(context, lib, op, keep, for_pdf)
+        elif len(op) == 3:
+            function(pointer, op[1], op[2])
+        elif len(op) == 1:
+            function(pointer)
         else:
-            function(pointer, *args)
+            function(pointer, *op[1:])
+
+
+def _other_op(context, lib, op: list, keep: list, for_pdf: bool) -> None:
+    name, *args = op
+    pointer = context._pointer
+    if name in TEXT:
+        getattr(lib, "cairo_" + name)(pointer, args[0].encode("utf-8"))
+    elif name == "select_font_face":  # as cairocffi does it, without its wrapper
+        lib.cairo_select_font_face(pointer, args[0].encode("utf-8"), args[1], args[2])
+    elif name == "set_font_options":
+        lib.cairo_set_font_options(pointer, font_options(*args)._pointer)
+    else:
+        special_op(context, name, args, keep, for_pdf)
 
 
 class PackedFaceStore:

@@ -3,9 +3,9 @@
 cairosvg interprets any SVG, in Python, at about 2 ms a face; the templates use a small part of SVG (shapes,
 paths, plain text, groups with transforms and opacity, one clip path, images). This module reads that part
 with the C XML parser and writes the cairo calls a face store record holds (pnpgen.render.face_store),
-so a face costs a fraction of a millisecond and is drawn by the same replay. Anything outside the part
-(patterns, gradients, nested <svg>, units inside the drawing, stroked text, SVG images...) raises
-Unsupported, and the caller draws that face with cairosvg instead.
+so a face costs a fraction of a millisecond and is drawn by the same replay (path data is read by
+pnpgen.render.svg_path). Anything outside the part (patterns, gradients, nested <svg>, units inside the
+drawing, stroked text, SVG images...) raises Unsupported, and the caller draws that face with cairosvg instead.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from pnpgen.render.cairo_lib import forget_scratch_context as forget_measuring_context, scratch_context
+from pnpgen.render.svg_path import NUMBER, PathDataError, path_calls
 from pnpgen.svg_depth import check_depth
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -29,8 +30,8 @@ OWN = {"x", "y", "width", "height", "rx", "ry", "cx", "cy", "r", "x1", "y1", "x2
        "transform", "opacity", "clip-path", "id", "href", XLINK_HREF, "preserveAspectRatio", "viewBox",
        "text-rendering", "shape-rendering", "version", "dx", "dy", "class"}
 FINE = "fine-print"   # the class a template gives text that is fine print (held to a counter's floor on a card)
-NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-PATH_TOKEN = re.compile(r"[MmZzLlHhVvCcSsQqTtAa]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+SPACES = re.compile(r"\s+")
+URL = re.compile(r"\s*url\(#([^)]+)\)\s*")
 TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
 COLOURS = {"black": (0, 0, 0), "white": (255, 255, 255), "red": (255, 0, 0), "green": (0, 128, 0),
            "blue": (0, 0, 255), "yellow": (255, 255, 0), "gray": (128, 128, 128), "grey": (128, 128, 128),
@@ -39,6 +40,10 @@ COLOURS = {"black": (0, 0, 0), "white": (255, 255, 255), "red": (255, 0, 0), "gr
            "brown": (165, 42, 42), "pink": (255, 192, 203), "darkgray": (169, 169, 169),
            "lightgray": (211, 211, 211), "darkgrey": (169, 169, 169), "lightgrey": (211, 211, 211)}
 SHAPES = ("rect", "circle", "ellipse", "line", "polyline", "polygon", "path")
+NOT_DRAWN = frozenset(("defs", "clipPath", "pattern", "title", "desc", "metadata", ""))
+KNOWN = frozenset(OWN) | frozenset(INHERITED)   # the attributes the subset reads
+STYLED = frozenset(INHERITED)
+LINE_CAPS, LINE_JOINS = {"round": 1, "square": 2}, {"round": 1, "bevel": 2}
 
 
 _EXTENTS: dict = {}
@@ -69,11 +74,19 @@ def record(svg: str, base: Path | None) -> dict:
     return Drawing(root, base).run()
 
 
+_TAGS: dict = {}   # an element's tag -> its name without the SVG namespace (a few dozen names recur)
+_COLOURS: dict = {}   # a colour as written -> (r, g, b) or None
+REMEMBERED = 512   # names and colours kept per process at most (a hostile SVG may write any number)
+
+
 def _tag(element) -> str:
     tag = element.tag
-    if not isinstance(tag, str):
-        return ""
-    return tag[len(SVG):] if tag.startswith(SVG) else tag
+    name = _TAGS.get(tag)
+    if name is None:
+        name = (tag[len(SVG):] if tag.startswith(SVG) else tag) if isinstance(tag, str) else ""
+        if len(_TAGS) < REMEMBERED:
+            _TAGS[tag] = name
+    return name
 
 
 def _num(value, default=0.0) -> float:
@@ -100,6 +113,16 @@ def colour(value: str | None):
     """(r, g, b) in 0-1, or None for none; Unsupported for anything else (gradients, patterns, names we lack)."""
     if value is None:
         return None
+    try:
+        return _COLOURS[value]
+    except KeyError:
+        found = _colour(value)
+    if len(_COLOURS) < REMEMBERED:
+        _COLOURS[value] = found
+    return found
+
+
+def _colour(value: str):
     value = value.strip()
     if value in ("none", "transparent", ""):
         return None
@@ -117,6 +140,20 @@ def colour(value: str | None):
     if value.lower() in COLOURS:
         return tuple(c / 255 for c in COLOURS[value.lower()])
     raise Unsupported(f"colour {value}")
+
+
+def _style(attributes, inherited: dict) -> dict:
+    """The style an element draws with: what it inherits, with its own presentation attributes and its fine
+    print mark over it (the inherited dict itself when it sets none: a style is never changed in place)."""
+    own = {name: value for name, value in attributes.items() if name in STYLED}
+    marks = attributes.get("class")
+    fine = marks is not None and FINE in marks.split()
+    if not own and not fine:
+        return inherited
+    style = {**inherited, **own}
+    if fine:
+        style[FINE] = True
+    return style
 
 
 def multiply(m, n):
@@ -171,21 +208,21 @@ class Drawing:
         self.ops.append(list(args))
 
     def save(self) -> None:
-        self.op("save")
+        self.ops.append(["save"])
         self.stack.append(self.matrix)
 
     def restore(self) -> None:
-        self.op("restore")
+        self.ops.append(["restore"])
         self.matrix = self.stack.pop()
 
     def _transform_op(self, kind: str, *values) -> None:
         if kind == "translate":
             x, y = values
-            self.op("translate", x, y)
+            self.ops.append(["translate", x, y])
             self.matrix = multiply(self.matrix, (1, 0, 0, 1, x, y))
         elif kind == "scale":
             sx, sy = values
-            self.op("scale", sx, sy)
+            self.ops.append(["scale", sx, sy])
             self.matrix = multiply(self.matrix, (sx, 0, 0, sy, 0, 0))
         elif kind == "rotate":
             angle, = values
@@ -220,16 +257,15 @@ class Drawing:
 
     def element(self, element, inherited: dict) -> None:
         tag = _tag(element)
-        if tag in ("defs", "clipPath", "pattern", "title", "desc", "metadata", ""):
+        if tag in NOT_DRAWN:
             return
-        unknown = [k for k in element.attrib if k not in OWN and k not in INHERITED and not k.startswith("{http://www.w3.org/2000/xmlns")]
-        if unknown:
-            raise Unsupported(f"attribute {unknown[0]} on <{tag}>")
-        if element.get("display") == "none":
+        attributes = element.attrib
+        for name in attributes:
+            if name not in KNOWN and not name.startswith("{http://www.w3.org/2000/xmlns"):
+                raise Unsupported(f"attribute {name} on <{tag}>")
+        if attributes.get("display") == "none":
             return
-        style = {**inherited, **{k: element.get(k) for k in INHERITED if element.get(k) is not None}}
-        if FINE in (element.get("class") or "").split():
-            style[FINE] = True
+        style = _style(attributes, inherited)
         if tag == "g":
             self.group(element, style)
         elif tag in SHAPES:
@@ -287,37 +323,37 @@ class Drawing:
         fill = colour(style.get("fill", "black"))
         stroke = colour(style.get("stroke"))
         width = _num(style.get("stroke-width"), 1.0)
+        ops = self.ops
         if fill is not None:
             alpha = _num(style.get("fill-opacity"), 1.0) * opacity
-            self.op("save")
+            ops.append(["save"])
             if style.get("fill-rule") == "evenodd":
-                self.op("set_fill_rule", 1)  # CAIRO_FILL_RULE_EVEN_ODD
-            self.op("set_source_rgba", *fill, alpha)
-            self.op("fill_preserve")
-            self.op("restore")
+                ops.append(["set_fill_rule", 1])  # CAIRO_FILL_RULE_EVEN_ODD
+            ops += [["set_source_rgba", *fill, alpha], ["fill_preserve"], ["restore"]]
         if stroke is not None and width > 0:
-            alpha = _num(style.get("stroke-opacity"), 1.0) * opacity
-            self.op("save")
-            self.op("set_line_width", width)
-            self.op("set_source_rgba", *stroke, alpha)
-            cap = {"round": 1, "square": 2}.get(style.get("stroke-linecap"))
-            if cap:
-                self.op("set_line_cap", cap)
-            join = {"round": 1, "bevel": 2}.get(style.get("stroke-linejoin"))
-            if join:
-                self.op("set_line_join", join)
-            if style.get("stroke-miterlimit"):
-                self.op("set_miter_limit", _num(style["stroke-miterlimit"]))
-            dashes = _numbers(style.get("stroke-dasharray") or "")
-            if dashes and sum(dashes):
-                self.op("set_dash", dashes, _num(style.get("stroke-dashoffset"), 0.0))
-            self.op("stroke_preserve")
-            self.op("restore")
-        self.op("new_path")
+            self.stroke(style, stroke, width, opacity)
+        ops.append(["new_path"])
+
+    def stroke(self, style: dict, stroke: tuple, width: float, opacity: float) -> None:
+        alpha = _num(style.get("stroke-opacity"), 1.0) * opacity
+        ops = self.ops
+        ops += [["save"], ["set_line_width", width], ["set_source_rgba", *stroke, alpha]]
+        cap = LINE_CAPS.get(style.get("stroke-linecap"))
+        if cap:
+            ops.append(["set_line_cap", cap])
+        join = LINE_JOINS.get(style.get("stroke-linejoin"))
+        if join:
+            ops.append(["set_line_join", join])
+        if style.get("stroke-miterlimit"):
+            ops.append(["set_miter_limit", _num(style["stroke-miterlimit"])])
+        dashes = _numbers(style.get("stroke-dasharray") or "")
+        if dashes and sum(dashes):
+            ops.append(["set_dash", dashes, _num(style.get("stroke-dashoffset"), 0.0)])
+        ops += [["stroke_preserve"], ["restore"]]
 
     def pattern_tile(self, fill: str | None) -> dict | None:
         """A fill of url(#id) naming a <pattern> in user space: its tile as a nested record, else None."""
-        match = re.fullmatch(r"\s*url\(#([^)]+)\)\s*", fill or "")
+        match = URL.fullmatch(fill) if fill and "url(" in fill else None
         if not match:
             return None
         element = self.patterns.get(match.group(1))
@@ -336,158 +372,66 @@ class Drawing:
     # Geometry --------------------------------------------------------------------------------------------
 
     def path_of(self, element, tag: str) -> None:
-        get = element.get
-        if tag == "rect":
+        get, ops = element.get, self.ops
+        if tag == "path":
+            self.path_data(get("d") or "")
+        elif tag == "rect":
             x, y, w, h = _num(get("x")), _num(get("y")), _num(get("width")), _num(get("height"))
             rx, ry = get("rx"), get("ry")
             rx = _num(rx if rx is not None else ry)
             ry = _num(ry if ry is not None else get("rx"))
             rx, ry = min(rx, w / 2), min(ry, h / 2)
             if rx <= 0 or ry <= 0:
-                self.op("rectangle", x, y, w, h)
+                ops.append(["rectangle", x, y, w, h])
             else:
                 self.rounded(x, y, w, h, rx, ry)
         elif tag == "circle":
             r = _num(get("r"))
             if r > 0:
-                self.op("new_sub_path")
-                self.op("arc", _num(get("cx")), _num(get("cy")), r, 0.0, 2 * math.pi)
-                self.op("close_path")
+                ops += [["new_sub_path"], ["arc", _num(get("cx")), _num(get("cy")), r, 0.0, 2 * math.pi], ["close_path"]]
         elif tag == "ellipse":
             rx, ry = _num(get("rx")), _num(get("ry"))
             if rx > 0 and ry > 0:
                 self.ellipse(_num(get("cx")), _num(get("cy")), rx, ry)
         elif tag == "line":
-            self.op("move_to", _num(get("x1")), _num(get("y1")))
-            self.op("line_to", _num(get("x2")), _num(get("y2")))
-        elif tag in ("polyline", "polygon"):
-            points = _numbers(get("points") or "")
-            if len(points) >= 2:
-                self.op("move_to", points[0], points[1])
-                for i in range(2, len(points) - 1, 2):
-                    self.op("line_to", points[i], points[i + 1])
-                if tag == "polygon":
-                    self.op("close_path")
+            ops += [["move_to", _num(get("x1")), _num(get("y1"))], ["line_to", _num(get("x2")), _num(get("y2"))]]
         else:
-            self.path_data(get("d") or "")
+            self.polyline(_numbers(get("points") or ""), closed=tag == "polygon")
+
+    def polyline(self, points: list, closed: bool) -> None:
+        if len(points) >= 2:
+            ops = self.ops
+            ops.append(["move_to", points[0], points[1]])
+            ops += [["line_to", points[i], points[i + 1]] for i in range(2, len(points) - 1, 2)]
+            if closed:
+                ops.append(["close_path"])
 
     def rounded(self, x, y, w, h, rx, ry) -> None:
         """A rounded rectangle, as cairosvg draws it: four quarter ellipses joined by lines."""
-        self.op("move_to", x + rx, y)
-        self.op("line_to", x + w - rx, y)
+        ops = self.ops
+        ops += [["move_to", x + rx, y], ["line_to", x + w - rx, y]]
         self._quarter(x + w - rx, y + ry, rx, ry, -math.pi / 2, 0)
-        self.op("line_to", x + w, y + h - ry)
+        ops.append(["line_to", x + w, y + h - ry])
         self._quarter(x + w - rx, y + h - ry, rx, ry, 0, math.pi / 2)
-        self.op("line_to", x + rx, y + h)
+        ops.append(["line_to", x + rx, y + h])
         self._quarter(x + rx, y + h - ry, rx, ry, math.pi / 2, math.pi)
-        self.op("line_to", x, y + ry)
+        ops.append(["line_to", x, y + ry])
         self._quarter(x + rx, y + ry, rx, ry, math.pi, 3 * math.pi / 2)
-        self.op("close_path")
+        ops.append(["close_path"])
 
     def _quarter(self, cx, cy, rx, ry, start, end) -> None:
-        self.op("save")
-        self.op("translate", cx, cy)
-        self.op("scale", rx, ry)
-        self.op("arc", 0.0, 0.0, 1.0, start, end)
-        self.op("restore")
+        self.ops += [["save"], ["translate", cx, cy], ["scale", rx, ry], ["arc", 0.0, 0.0, 1.0, start, end], ["restore"]]
 
     def ellipse(self, cx, cy, rx, ry) -> None:
-        self.op("new_sub_path")
+        self.ops.append(["new_sub_path"])
         self._quarter(cx, cy, rx, ry, 0.0, 2 * math.pi)
-        self.op("close_path")
+        self.ops.append(["close_path"])
 
     def path_data(self, d: str) -> None:
-        tokens = PATH_TOKEN.findall(d)
-        if not tokens:
-            return
-        x = y = start_x = start_y = 0.0
-        last_control, command, i = None, None, 0
-        while i < len(tokens):
-            token = tokens[i]
-            if token.isalpha():
-                command, i = token, i + 1
-                if command in "Zz":
-                    self.op("close_path")
-                    x, y, last_control = start_x, start_y, None
-                    continue
-            elif command is None:
-                raise Unsupported("path data starts with a number")
-            count = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7}[command.upper()]
-            if i + count > len(tokens) or any(t.isalpha() for t in tokens[i:i + count]):
-                raise Unsupported(f"path data near {command}")
-            v = [float(t) for t in tokens[i:i + count]]
-            i += count
-            relative, upper = command.islower(), command.upper()
-            dx, dy = (x, y) if relative else (0.0, 0.0)
-            if upper == "M":
-                x, y = v[0] + dx, v[1] + dy
-                start_x, start_y = x, y
-                self.op("move_to", x, y)
-                command = "l" if relative else "L"  # later pairs are line-tos
-                last_control = None
-            elif upper == "L":
-                x, y = v[0] + dx, v[1] + dy
-                self.op("line_to", x, y)
-                last_control = None
-            elif upper == "H":
-                x = v[0] + dx
-                self.op("line_to", x, y)
-                last_control = None
-            elif upper == "V":
-                y = v[0] + dy
-                self.op("line_to", x, y)
-                last_control = None
-            elif upper in "CS":
-                if upper == "C":
-                    x1, y1, x2, y2, ex, ey = v[0] + dx, v[1] + dy, v[2] + dx, v[3] + dy, v[4] + dx, v[5] + dy
-                else:
-                    x1, y1 = (2 * x - last_control[0], 2 * y - last_control[1]) if last_control else (x, y)
-                    x2, y2, ex, ey = v[0] + dx, v[1] + dy, v[2] + dx, v[3] + dy
-                self.op("curve_to", x1, y1, x2, y2, ex, ey)
-                last_control, x, y = (x2, y2), ex, ey
-            elif upper in "QT":
-                if upper == "Q":
-                    qx, qy, ex, ey = v[0] + dx, v[1] + dy, v[2] + dx, v[3] + dy
-                else:
-                    qx, qy = (2 * x - last_control[0], 2 * y - last_control[1]) if last_control else (x, y)
-                    ex, ey = v[0] + dx, v[1] + dy
-                self.op("curve_to", x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y),
-                        ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey)
-                last_control, x, y = (qx, qy), ex, ey
-            else:
-                ex, ey = v[5] + dx, v[6] + dy
-                self.arc(x, y, v[0], v[1], v[2], v[3] != 0, v[4] != 0, ex, ey)
-                x, y, last_control = ex, ey, None
-
-    def arc(self, x1, y1, rx, ry, angle, large, sweep, x2, y2) -> None:
-        """An SVG elliptical arc, by its centre parameterisation (SVG 1.1 implementation notes F.6.5)."""
-        if (x1, y1) == (x2, y2):
-            return
-        rx, ry = abs(rx), abs(ry)
-        if rx == 0 or ry == 0:
-            self.op("line_to", x2, y2)
-            return
-        phi = math.radians(angle % 360)
-        cos, sin = math.cos(phi), math.sin(phi)
-        xp = cos * (x1 - x2) / 2 + sin * (y1 - y2) / 2
-        yp = -sin * (x1 - x2) / 2 + cos * (y1 - y2) / 2
-        scale = (xp * xp) / (rx * rx) + (yp * yp) / (ry * ry)
-        if scale > 1:
-            rx, ry = rx * math.sqrt(scale), ry * math.sqrt(scale)
-        num = rx * rx * ry * ry - rx * rx * yp * yp - ry * ry * xp * xp
-        den = rx * rx * yp * yp + ry * ry * xp * xp
-        factor = math.sqrt(max(num / den, 0)) * (-1 if large == sweep else 1)
-        cxp, cyp = factor * rx * yp / ry, -factor * ry * xp / rx
-        cx = cos * cxp - sin * cyp + (x1 + x2) / 2
-        cy = sin * cxp + cos * cyp + (y1 + y2) / 2
-        start = math.atan2((yp - cyp) / ry, (xp - cxp) / rx)
-        end = math.atan2((-yp - cyp) / ry, (-xp - cxp) / rx)
-        self.op("save")
-        self.op("translate", cx, cy)
-        self.op("rotate", phi)
-        self.op("scale", rx, ry)
-        self.op("arc" if sweep else "arc_negative", 0.0, 0.0, 1.0, start, end)
-        self.op("restore")
+        try:
+            path_calls(d, self.ops)
+        except PathDataError as exc:
+            raise Unsupported(str(exc)) from None
 
     # Text ------------------------------------------------------------------------------------------------
 
@@ -505,9 +449,10 @@ class Drawing:
         self.restore()
 
     def _chunks(self, element, style: dict, out: list, root: bool = False) -> None:
-        position = tuple(element.get(k) for k in ("x", "y", "dx", "dy"))
-        for key in ("x", "y", "dx", "dy"):
-            if len((element.get(key) or "").replace(",", " ").split()) > 1:
+        get = element.get
+        position = (get("x"), get("y"), get("dx"), get("dy"))
+        for value in position:
+            if value and len(value.replace(",", " ").split()) > 1:
                 raise Unsupported("per-letter positions")
         if element.get("rotate") or element.get("letter-spacing"):
             raise Unsupported("rotated or spaced letters")
@@ -515,13 +460,10 @@ class Drawing:
         for child in element:
             if _tag(child) != "tspan":
                 raise Unsupported(f"<{_tag(child)}> in text")
-            unknown = [k for k in child.attrib if k not in OWN and k not in INHERITED]
+            unknown = [k for k in child.attrib if k not in KNOWN]
             if unknown:
                 raise Unsupported(f"attribute {unknown[0]} on <tspan>")
-            child_style = {**style, **{k: child.get(k) for k in INHERITED if child.get(k) is not None}}
-            if FINE in (child.get("class") or "").split():
-                child_style[FINE] = True
-            self._chunks(child, child_style, out)
+            self._chunks(child, _style(child.attrib, style), out)
             out.append([child.tail or "", style, (None, None, None, None)])
 
     def show(self, text: str, style: dict, position: tuple, opacity: float) -> None:
@@ -532,25 +474,18 @@ class Drawing:
         y = _num(y_attr) if y_attr is not None else self.cursor[1]
         x += _num(dx) if dx is not None else 0.0
         y += _num(dy) if dy is not None else 0.0
-        family = (style.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
-        weight_text = style.get("font-weight") or "normal"
-        bold = weight_text == "bold" or (weight_text.isdigit() and int(weight_text) >= 550)
-        italic = style.get("font-style") in ("italic", "oblique")
-        size = _font_size(style.get("font-size"))
+        family, italic, bold, size = _font(style.get("font-family"), style.get("font-weight"), style.get("font-style"),
+                                           style.get("font-size"))
         x_bearing, y_bearing, width, height, x_advance = self.extents(text, family, italic, bold, size)
         anchor = style.get("text-anchor")
         align = -(width / 2 + x_bearing) if anchor == "middle" else -(width + x_bearing) if anchor == "end" else 0.0
         fill = colour(style.get("fill", "black"))
         if text.strip() and fill is not None:
             alpha = _num(style.get("fill-opacity"), 1.0) * opacity
-            self.op("save")
-            self.op("set_source_rgba", *fill, alpha)
-            self.op("select_font_face", family, 1 if italic else 0, 1 if bold else 0)
-            self.op("set_font_size", size)
-            self.op("set_font_options", 0, 1, 1, 0)  # hinting off: the font's own advances, as textbox measures
-            self.op("move_to", x + align, y)
-            self.op("show_text", text)
-            self.op("restore")
+            self.ops += [["save"], ["set_source_rgba", *fill, alpha],
+                         ["select_font_face", family, 1 if italic else 0, 1 if bold else 0], ["set_font_size", size],
+                         ["set_font_options", 0, 1, 1, 0],  # hinting off: the font's own advances, as textbox measures
+                         ["move_to", x + align, y], ["show_text", text], ["restore"]]
             if style.get(FINE):
                 self.fine.append(len(self.texts))
             self._note_glyphs(text, x + align, y, x_bearing, y_bearing, width, height, size)
@@ -572,12 +507,14 @@ class Drawing:
         return x_bearing, y_bearing, width, height, x_advance
 
     def _note_glyphs(self, text, x, y, x_bearing, y_bearing, width, height, size) -> None:
-        corners = [apply(self.matrix, x + x_bearing + cx, y + y_bearing + cy) for cx in (0, width) for cy in (0, height)]
-        a, b, c, d, _, _ = self.matrix
-        device_size = abs(complex(c * size, d * size))
-        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-        self.texts.append([round(device_size, 3), round(min(xs), 3), round(min(ys), 3), round(max(xs), 3),
-                           round(max(ys), 3), text])
+        """[size, x0, y0, x1, y1, text] in device points: the ink box's four corners through the matrix."""
+        a, b, c, d, e, f = self.matrix
+        left, top = x + x_bearing, y + y_bearing
+        x0, x1, y0, y1 = left + 0, left + width, top + 0, top + height
+        xs = (a * x0 + c * y0 + e, a * x0 + c * y1 + e, a * x1 + c * y0 + e, a * x1 + c * y1 + e)
+        ys = (b * x0 + d * y0 + f, b * x0 + d * y1 + f, b * x1 + d * y0 + f, b * x1 + d * y1 + f)
+        self.texts.append([round(abs(complex(c * size, d * size)), 3), round(min(xs), 3), round(min(ys), 3),
+                           round(max(xs), 3), round(max(ys), 3), text])
 
     # Images ----------------------------------------------------------------------------------------------
 
@@ -652,6 +589,23 @@ def _preserve_ratio(value, w, h, pw, ph):
     return scale, scale, free_x * fx, free_y * fy
 
 
+_FONTS: dict = {}   # (family, weight, style, size as written) -> (family, italic, bold, size)
+
+
+def _font(family: str | None, weight: str | None, style: str | None, size: str | None) -> tuple:
+    """The face and size a text asks for, as cairo's toy font API takes them (read once per process for each
+    way of writing them)."""
+    key = (family, weight, style, size)
+    found = _FONTS.get(key)
+    if found is None:
+        weight = weight or "normal"
+        found = ((family or "sans-serif").split(",")[0].strip("\"' "), style in ("italic", "oblique"),
+                 weight == "bold" or (weight.isdigit() and int(weight) >= 550), _font_size(size))
+        if len(_FONTS) < REMEMBERED:
+            _FONTS[key] = found
+    return found
+
+
 def _font_size(value) -> float:
     if value is None:
         return 12.0
@@ -669,7 +623,7 @@ def _strip_spaces(chunks: list) -> None:
         if style.get(XML_SPACE) == "preserve":
             chunk[0] = text.replace("\n", " ").replace("\t", " ")
         else:
-            text = re.sub(r"\s+", " ", text.replace("\n", " ").replace("\t", " "))
+            text = SPACES.sub(" ", text.replace("\n", " ").replace("\t", " "))
             if trailing or chunk[2][0] is not None:
                 text = text.lstrip(" ")
             chunk[0] = text
