@@ -439,8 +439,9 @@ def test_a_paragraph_breaks_its_lines_once_per_width(monkeypatch):
     style = ParagraphStyle("t", fontName=BODY, fontSize=9, leading=11)
     text = "Each <b>ship</b> moves up to its speed, then fights " * 6
     broken = []
-    plain = paragraphs.PlainParagraph.breakLines
-    monkeypatch.setattr(paragraphs.PlainParagraph, "breakLines",
+    from reportlab.platypus import Paragraph as PlainParagraph
+    plain = PlainParagraph.breakLines
+    monkeypatch.setattr(PlainParagraph, "breakLines",
                         lambda self, width: broken.append(width) or plain(self, width))
     kept = paragraphs.Paragraph(text, style, bulletText="•")
     first = kept.wrap(200, 500)
