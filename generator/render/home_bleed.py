@@ -247,23 +247,35 @@ def _sampler(art):
 def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: Room, memo=None) -> None:
     """The face's edge bands at (x, y) (art origin, bleed included), turned as the face is, cut to the
     piece's cut box grown by `room` on the page and to the room's half-planes. The bands are cut here, not
-    by a clip: the page's clips stay one per face, as the duplex checks read them. `memo`: cut_bands'."""
+    by a clip: the page's clips stay one per face, as the duplex checks read them. `memo`: cut_bands'.
+    The calls go straight to cairo's C functions (as face_store's replay does): a sheet of counters is some
+    ten thousand bands, and cairocffi's wrapper checked the status after each of the 100,000 calls; the
+    status is sticky, so it is checked once at the end. The calls, hence the PDF's bytes, are the same."""
     if not any(room[:4]):
         return
-    cr.save()
+    lib, pointer = _c_calls(), cr._pointer
+    move, line, close, fill = lib.cairo_move_to, lib.cairo_line_to, lib.cairo_close_path, lib.cairo_fill
+    lib.cairo_save(pointer)
     current = None
     for colour, points in cut_bands(art, shape, bleed, turned, room, x, y, memo):
         if colour != current:                   # the PDF says a colour only when it changes, as cairo does
-            cr.set_source_rgb(*colour)
+            lib.cairo_set_source_rgb(pointer, *colour)
             current = colour
         points = iter(points)              # a list of (x, y), or the memo's flat numbers (bleed_memo.Points)
         first = next(points)
-        cr.move_to(x + first[0], y + first[1])
+        move(pointer, x + first[0], y + first[1])
         for px, py in points:
-            cr.line_to(x + px, y + py)
-        cr.close_path()
-        cr.fill()
-    cr.restore()
+            line(pointer, x + px, y + py)
+        close(pointer)
+        fill(pointer)
+    lib.cairo_restore(pointer)
+    cr._check_status()
+
+
+def _c_calls():
+    """cairo's C library as cairocffi loaded it."""
+    from pnpgen.render.cairo_lib import cairo
+    return cairo().cairo
 
 
 _cuts: dict = {}    # (id(art), turned, room in the slot's frame) -> the bands cut: a sheet's like slots share one
