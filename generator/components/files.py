@@ -345,10 +345,11 @@ def build(ctx) -> dict:
 
 
 def _build(ctx) -> dict:
-    from pnpgen.render.face_keys import FaceKeys, render_salt
+    from pnpgen.render.face_keys import FaceKeys, kit_cache_files, render_salt
     kit = ctx.kit
-    known_keys = FaceKeys(ctx.cache_dir / "piece-face-keys.json", render_salt(ctx))
-    arts = FaceArts(kit, lambda: face_origins(kit), ctx.cache_dir / "piece-faces.bin", known_keys)
+    store_file, keys_file = kit_cache_files(kit.root, ctx.cache_dir)   # the user's: a new output folder replays what was drawn
+    known_keys = FaceKeys(keys_file, render_salt(ctx))
+    arts = FaceArts(kit, lambda: face_origins(kit), store_file, known_keys)
     arts.prepare(wanted_faces(ctx, kit))
     from pnpgen.output_cache import OutputCache
     cache = OutputCache(ctx.cache_dir / "piece-sheets")
