@@ -198,26 +198,32 @@ def bare_edge_findings(group: str, plan: tuple, arts) -> list[str]:
     tables, pages = plan
     owners = slot_owners(tables)
     shapes = [table.shape for table, _, _ in owners]
-    memo, found = {}, {}
+    drawn, found = {}, {}
 
     def face_of(page, slot):
         piece = owners[slot.index][1]
         return piece.front if page.side == "front" else piece.back
+
+    def art_of(page, slot):
+        """The slot's art on this side, looked up once (each side of it is asked, and its neighbours')."""
+        key = (slot.index, page.side)
+        if key not in drawn:
+            table, _, settings = owners[slot.index]
+            face = face_of(page, slot)
+            drawn[key] = None if face is None or table.shape.kind not in ("square", "rect") else \
+                arts.art(face, table.shape, settings.bleed)
+        return drawn[key]
 
     for number, page in enumerate(pages, 1):
         rooms = bleed_rooms(page, shapes)
 
         def colour_of(i, side, page=page):
             slot = page.slots[i]
-            table, _, settings = owners[slot.index]
-            face = face_of(page, slot)
-            if face is None or table.shape.kind not in ("square", "rect"):
+            art = art_of(page, slot)
+            if art is None:
                 return None
-            key = (face.key, table.shape, settings.bleed, side, slot.turned)
-            if key not in memo:
-                art = arts.art(face, table.shape, settings.bleed)
-                memo[key] = side_colour(art, table.shape, settings.bleed, side, slot.turned, arts.bleed_memo)
-            return memo[key]
+            table, _, settings = owners[slot.index]
+            return side_colour(art, table.shape, settings.bleed, side, slot.turned, arts.bleed_memo)
         rects = [(slot.x, slot.y, shapes[slot.index].w, shapes[slot.index].h) for slot in page.slots]
         for i, _, reason in bare_edges(rects, [rooms[slot.index] for slot in page.slots], colour_of):
             slot = page.slots[i]

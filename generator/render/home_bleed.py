@@ -382,8 +382,8 @@ def bare_edges(rects: list[tuple], rooms: list[tuple], colour_of) -> list[tuple[
             mine = colour_of(i, side) or PAPER
             if _alike(mine, PAPER):
                 continue
-            line = round(_line(rects[i], side) * 10)
-            near = [j for step in (-1, 0, 1) for j in facing[side].get(line + step, ())]
+            line, cells = round(_line(rects[i], side) * 10), _cells(rects[i], side)
+            near = [j for step in (-1, 0, 1) for cell in cells for j in facing[side].get((line + step, cell), ())]
             across = [j for j in sorted(set(near)) if j != i and _shares(rects[i], rects[j], side)]
             if not across:
                 out.append((i, side, "edge"))
@@ -398,14 +398,29 @@ def _line(rect: tuple, side: str) -> float:
 
 
 def _facing_edges(rects: list[tuple]) -> dict:
-    """{side: {cut line in tenths of a point: [rects whose opposite edge lies on it]}}: the neighbours across
-    a side are looked up, not searched for among every piece of the page."""
+    """{side: {(cut line in tenths of a point, cell along it): [rects whose opposite edge lies on it there]}}:
+    the neighbours across a side are looked up, not searched for among every piece of the page, nor among
+    every piece of its column (a piece shares a cut with the one or two across it, and only those share a
+    FACING_CELL of the line with it)."""
     opposite = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
     facing: dict = {side: {} for side in SIDES}
     for j, rect in enumerate(rects):
         for side in SIDES:
-            facing[side].setdefault(round(_line(rect, opposite[side]) * 10), []).append(j)
+            line = round(_line(rect, opposite[side]) * 10)
+            for cell in _cells(rect, side):
+                facing[side].setdefault((line, cell), []).append(j)
     return facing
+
+
+FACING_CELL = 36.0   # points: the stretch of a cut line neighbours are looked up in
+
+
+def _cells(rect: tuple, side: str) -> range:
+    """The FACING_CELLs a rect's extent along `side`'s line covers: two rects sharing more than a point of
+    that line share a cell."""
+    x, y, w, h = rect
+    low, high = (y, y + h) if side in ("left", "right") else (x, x + w)
+    return range(math.floor(low / FACING_CELL), math.floor(high / FACING_CELL) + 1)
 
 
 PAPER = (1.0, 1.0, 1.0)
