@@ -346,8 +346,12 @@ def collector_paused():
 
 
 def build(ctx) -> dict:
-    with collector_paused():  # the workers that prepare faces are forked with it paused too
-        return _build(ctx)
+    from pnpgen.render.home_bleed import forget
+    try:
+        with collector_paused():  # the workers that prepare faces are forked with it paused too
+            return _build(ctx)
+    finally:
+        forget()
 
 
 def _build(ctx) -> dict:

@@ -442,3 +442,11 @@ def _shares(mine: tuple, other: tuple, side: str) -> bool:
     line = y if side == "top" else y + h
     edge = oy + oh if side == "top" else oy
     return abs(line - edge) < 0.05 and min(x + w, ox + ow) - max(x, ox) > 0.5
+
+
+def forget() -> None:
+    """Let go of the faces' bands, cuts and colours worked out for a part: its build is over, and the worker
+    that drew it may go on to build another part (SE4X's cuts held some megabytes the next part's peak
+    stood on)."""
+    for memo in (_edges, _rooms, _geometry, _cuts, _clips, _means):
+        memo.clear()
