@@ -131,9 +131,10 @@ def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
     return content_key(*parts)
 
 
-def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
+def write_group(ctx, group: str, runs: list, arts, cache=None, bare_memo=None) -> dict:
     """The group's PDF: from the output `cache` when nothing in it changed (its faces still preflighted from
-    their stored records), else drawn. Without a cache (a reprint), always drawn."""
+    their stored records), else drawn. Without a cache (a reprint), always drawn. `bare_memo`
+    (pnpgen.render.check_memo.CheckMemo): the bare-edge findings of each group as drawn before, by its key."""
     plan = plan_group(ctx, runs)
     path = ctx.stage.path(f"{group}{SUFFIX}")
     previews = preview_names(ctx, group, plan)
@@ -142,7 +143,8 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
         draw_group(ctx, group, plan, arts, path, outputs[1:])
         bare = bare_edge_findings(group, plan, arts)
     else:
-        key = content_key(group_key(ctx, group, plan, arts), repr(previews), _findings_key(plan))
+        drawn, named = group_key(ctx, group, plan, arts), _findings_key(plan)
+        key = content_key(drawn, repr(previews), named)
         faces = [(face, table.shape, settings.bleed) for table, piece, settings in slot_owners(plan[0])
                  for face in (piece.front, piece.back) if face is not None]
         said = ctx.cache_dir / "piece-sheets-bare.json"  # the group's bare-edge findings, kept with its files
@@ -150,7 +152,7 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
                 else None)
         if bare is None:
             draw_group(ctx, group, plan, arts, path, outputs[1:])
-            bare = bare_edge_findings(group, plan, arts)
+            bare = remembered_findings(bare_memo, content_key(drawn, named), lambda: bare_edge_findings(group, plan, arts))
             _write_findings(said, bare)
             cache.store(key, [*outputs, said])
     owners = slot_owners(plan[0])
@@ -161,6 +163,19 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
             "page_size": [round(v, 3) for v in plan[1][0].size],
             "previews": previews, "placements": placements, "cuts": page_cuts(f"{group}{SUFFIX}", plan[1]),
             "bare": bare}
+
+
+def remembered_findings(memo, key: str, work) -> list[str]:
+    """work()'s findings, or those `memo` kept under `key` (the group's drawing and naming: the same pages of
+    the same drawings give the same findings) when they are a list of strings; a new output folder then
+    samples no side of any piece (SE4X: 9,400 side colours on 12 pages)."""
+    if memo is None:
+        return work()
+    found = memo.findings(key, work)
+    if not all(isinstance(finding, str) for finding in found):
+        memo.used[key] = found = work()
+        memo.dirty = True
+    return found
 
 
 def _findings_key(plan: tuple) -> str:
@@ -363,13 +378,16 @@ def _build(ctx) -> dict:
     arts.prepare(wanted_faces(ctx, kit))
     from pnpgen.output_cache import OutputCache
     cache = OutputCache(ctx.cache_dir / "piece-sheets")
+    from pnpgen.render.check_memo import CheckMemo
+    bare_memo = CheckMemo("piece-sheets-bare", kit.root)
     printed, moved = printed_files(ctx)
-    files = [write_group(ctx, group, runs, arts, cache) for group, runs in printed.items()]
+    files = [write_group(ctx, group, runs, arts, cache, bare_memo) for group, runs in printed.items()]
     said = shared_words(moved)
     files = [{**f, **said.get(f["path"], {})} for f in files]
     cache.prune()
     arts.overprints_of.save()
     arts.bleed_memo.save()
+    bare_memo.save()
     if arts.findings:  # the kit as designed must print well
         raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
     warnings = sorted(set(arts.warnings)) + [f"preflight: {finding}" for finding in sorted(set(arts.size_findings))]
