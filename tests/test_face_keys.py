@@ -62,3 +62,20 @@ def test_a_new_output_folder_replays_the_faces_an_earlier_build_drew(tmp_path, m
     for store in (tmp_path / "user-cache").rglob("piece-faces/*.bin"):
         store.write_bytes(b"not sealed")
     assert components("third") == first and rendered
+
+
+def test_a_store_that_cannot_be_written_costs_only_the_renders(tmp_path, monkeypatch):
+    """The user's cache full or read-only: the build still succeeds (its faces are drawn again next time)."""
+    import shutil
+    from pathlib import Path
+
+    from pnpgen.cli import main
+    from pnpgen.render.face_store import PackedFaceStore
+
+    def refuse(self, keep):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    monkeypatch.setattr(PackedFaceStore, "save", refuse)
+    kit = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "kits" / "mini", kit)
+    assert main(["build", "--data", str(kit), "--out", str(tmp_path / "out"), "-q", "--only", "components"]) == 0

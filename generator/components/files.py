@@ -392,7 +392,10 @@ def _build(ctx) -> dict:
         raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
     warnings = sorted(set(arts.warnings)) + [f"preflight: {finding}" for finding in sorted(set(arts.size_findings))]
     warnings += [finding for f in files for finding in f["bare"]]
-    arts.store.save(arts.used)
+    try:
+        arts.store.save(arts.used)
+    except OSError:   # the user's cache full or read-only: the next build draws these faces again, no more
+        pass
     known_keys.save()
     ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "
             f"{len(arts.used)} distinct faces, {arts.rendered} rendered, the rest replayed")
