@@ -227,3 +227,27 @@ def test_pages_decoded_here_give_pypdf_the_same_contents(built):
                        for s in (contents if isinstance(contents, list) else [contents]))
         assert mine.get_contents().get_data() == pypdf_page.get_contents().get_data()
     assert decoded >= len(ours.pages)   # every page's own stream decoded here, not by pypdf
+
+
+def test_reportlab_pages_keep_their_compressed_content_as_flate_encode_would_make_it(built):
+    """Imposing takes a reportlab page's one content stream as it is compressed (pdfforms.reportlab_deflated:
+    no inflating and compressing again): for every such page of the built booklet those bytes are what
+    pypdf's flate_encode makes of the page's decoded content, so the imposed copy keeps its bytes; a page
+    of several streams (a figure laid on it) is left to flate_encode."""
+    import io
+
+    from pypdf.generic import DecodedStreamObject
+
+    from pnpgen.booklet.pdfforms import reportlab_deflated
+    reader = PdfReader(io.BytesIO((built / BOOKLET).read_bytes()))
+    taken = 0
+    for page in reader.pages:
+        deflated = reportlab_deflated(page)
+        several = isinstance(page["/Contents"].get_object(), list)
+        assert (deflated is None) == several
+        if deflated is not None:
+            plain = DecodedStreamObject()
+            plain.set_data(page.get_contents().get_data())
+            assert deflated == plain.flate_encode()._data   # the bytes flate_encode writes
+            taken += 1
+    assert taken >= len(reader.pages) // 2
