@@ -251,3 +251,28 @@ def test_reportlab_pages_keep_their_compressed_content_as_flate_encode_would_mak
             assert deflated == plain.flate_encode()._data   # the bytes flate_encode writes
             taken += 1
     assert taken >= len(reader.pages) // 2
+
+
+def test_the_figures_pdf_is_kept_for_the_same_arts_and_drawn_again_for_others(tmp_path, monkeypatch):
+    """overlay's figures PDF (one page per art, cairo's) is read back from the user's cache when the same
+    arts come again, in the same order (a build into a new output folder: no cairo drawing, the same bytes);
+    other arts, another order, or a file not sealed with this user's key are drawn again."""
+    from pnpgen.booklet import overlay
+    from pnpgen.render.pdf import render_svg
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10">'
+           '<rect x="1" y="1" width="{}" height="8" fill="#c33"/></svg>')
+    arts = {("f", i): render_svg(svg.format(4 + i)) for i in range(2)}
+    drawn, real = [], overlay.art_pages
+    monkeypatch.setattr(overlay, "art_pages", lambda *a: drawn.append(1) or real(*a))
+
+    def pages(art_keys, keys):
+        kept = overlay.KeptArtPages(tmp_path / "figures.pdf.bin", art_keys)
+        reader = kept.reader(keys, [arts[k] for k in keys], tmp_path)
+        return [page.get_contents().get_data() for page in reader.pages]
+    keys, art_keys = sorted(arts), {("f", 0): "a", ("f", 1): "b"}
+    first = pages(art_keys, keys)
+    assert pages(art_keys, keys) == first and len(drawn) == 1    # kept
+    assert pages({**art_keys, ("f", 1): "c"}, keys) == first and len(drawn) == 2   # another art's key
+    assert len(pages(art_keys, keys[::-1])) == 2 and len(drawn) == 3   # another order
+    (tmp_path / "figures.pdf.bin").write_bytes((tmp_path / "figures.pdf.bin").read_bytes().replace(b"a", b"b", 1))
+    assert pages(art_keys, keys[::-1]) and len(drawn) == 4   # not this user's seal: drawn again
