@@ -115,7 +115,6 @@ def _build_document(ctx, name: str, settings: dict, cache=None) -> dict:
             _check_back_cover(ctx, name, settings, placements, chapters[-1][1])
         ctx.stage.write_bytes(rel, pdf)
         if settings["impose"]:
-            gc.collect()   # the typesetting's documents (reportlab's, pypdf's: cycles) gone before imposing parses
             ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), kept_last(settings),
                                                       duplex, back_offset))
         noted.parent.mkdir(parents=True, exist_ok=True)
