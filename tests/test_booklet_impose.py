@@ -256,7 +256,7 @@ def test_reportlab_pages_keep_their_compressed_content_as_flate_encode_would_mak
 def test_the_figures_pdf_is_kept_for_the_same_arts_and_drawn_again_for_others(tmp_path, monkeypatch):
     """overlay's figures PDF (one page per art, cairo's) is read back from the user's cache when the same
     arts come again, in the same order (a build into a new output folder: no cairo drawing, the same bytes);
-    other arts, another order, or a file not sealed with this user's key are drawn again."""
+    other arts, another order, an art with no key, or a file not sealed with this user's key are drawn again."""
     from pnpgen.booklet import overlay
     from pnpgen.render.pdf import render_svg
     svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10">'
@@ -274,5 +274,6 @@ def test_the_figures_pdf_is_kept_for_the_same_arts_and_drawn_again_for_others(tm
     assert pages(art_keys, keys) == first and len(drawn) == 1    # kept
     assert pages({**art_keys, ("f", 1): "c"}, keys) == first and len(drawn) == 2   # another art's key
     assert len(pages(art_keys, keys[::-1])) == 2 and len(drawn) == 3   # another order
+    assert pages({("f", 0): "a"}, keys) == first and len(drawn) == 4   # an art with no key: drawn, not kept
     (tmp_path / "figures.pdf.bin").write_bytes((tmp_path / "figures.pdf.bin").read_bytes().replace(b"a", b"b", 1))
-    assert pages(art_keys, keys[::-1]) and len(drawn) == 4   # not this user's seal: drawn again
+    assert pages(art_keys, keys[::-1]) and len(drawn) == 5   # not this user's seal: drawn again

@@ -146,20 +146,22 @@ class KeptArtPages:
         self.path, self.art_keys = path, art_keys
 
     def reader(self, keys: list, arts: list, folder: Path) -> PdfReader:
-        """art_pdf(arts, folder) for the arts `keys` names, from the file when it holds them."""
+        """art_pdf(arts, folder) for the arts `keys` names, from the file when it holds them (drawn when an
+        art has no key)."""
         from pnpgen.signing import read_sealed, seal
         from pnpgen.whole_files import write_whole
+        if self.path is None or any(key not in self.art_keys for key in keys):
+            return art_pdf(arts, folder)
         head = self._key(keys).encode("ascii") + b"\n"
-        kept = read_sealed(self.path) if self.path is not None else None
+        kept = read_sealed(self.path)
         if kept is not None and kept.startswith(head):
             return PdfReader(io.BytesIO(kept[len(head):]))
         data = art_pages(arts, folder)
-        if self.path is not None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                write_whole(self.path, seal(head + data))
-            except OSError:   # a cache that cannot be written only costs the next build the drawing
-                pass
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_whole(self.path, seal(head + data))
+        except OSError:   # a cache that cannot be written only costs the next build the drawing
+            pass
         return PdfReader(io.BytesIO(data))
 
     def _key(self, keys: list) -> str:
