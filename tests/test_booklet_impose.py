@@ -277,3 +277,25 @@ def test_the_figures_pdf_is_kept_for_the_same_arts_and_drawn_again_for_others(tm
     assert pages({("f", 0): "a"}, keys) == first and len(drawn) == 4   # an art with no key: drawn, not kept
     (tmp_path / "figures.pdf.bin").write_bytes((tmp_path / "figures.pdf.bin").read_bytes().replace(b"a", b"b", 1))
     assert pages(art_keys, keys[::-1]) and len(drawn) == 5   # not this user's seal: drawn again
+
+
+def test_a_stored_figure_art_is_replayed_only_when_its_page_is_drawn(tmp_path):
+    """StoredArts hands out a stored art with its size, texts and calls but no cairo recording; art_pages
+    replays it when it draws the page, once for an art placed twice (one XObject, as an eagerly replayed
+    art gives): the figures' PDF is byte for byte the one drawn from replayed arts."""
+    from pnpgen.booklet.overlay import StoredArts, art_pages
+    from pnpgen.render.face_store import replay
+    from pnpgen.render.pdf import ArtCache
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10">'
+           '<rect x="1" y="1" width="6" height="8" fill="#c33"/>'
+           '<text x="10" y="6" font-family="DejaVu Sans" font-size="3">Hi</text></svg>')
+    first = StoredArts(tmp_path / "arts.bin", tmp_path, ArtCache(tmp_path))
+    art = first.get("k", svg, "test")
+    first.save()
+    stored = StoredArts(tmp_path / "arts.bin", tmp_path, ArtCache(tmp_path)).get("k", svg, "test")
+    assert art.recording is None and stored.recording is None and stored.ops and stored.texts == art.texts
+    eager = replay({"width": stored.width, "height": stored.height, "ops": stored.ops, "texts": stored.texts},
+                   unbounded=True)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    assert art_pages([stored, stored], tmp_path / "a") == art_pages([eager, eager], tmp_path / "b")

@@ -15,6 +15,7 @@ from pypdf import PdfReader, PdfWriter
 from pnpgen.booklet.pdfforms import draw_forms, page_form
 from pnpgen.preflight import art_overprints
 from pnpgen.problems import BuildError
+from pnpgen.render.art import Art
 from pnpgen.render.pdf import ArtCache, PdfDocument
 
 
@@ -53,15 +54,17 @@ class StoredArts:
         self.store, self.base, self.cache, self.arts = PackedFaceStore(path), base, cache, {}
 
     def get(self, key: str, svg: str, where: str):
+        """The art of `svg` (content key `key`): from its stored calls, not yet replayed (see drawn), when the
+        store has them."""
         if key not in self.arts:
-            from pnpgen.render.face_store import replay
             record = self.store.get(key)
             if record is None:
                 record = self._record(svg)
                 if record is None:
                     return self.cache.get(svg, where)
                 self.store.put(key, record)
-            self.arts[key] = replay(record, unbounded=True)
+            self.arts[key] = Art(None, record["width"], record["height"], tuple(tuple(t) for t in
+                                                                               record.get("texts", ())), record["ops"])
         return self.arts[key]
 
     def _record(self, svg: str) -> dict | None:
@@ -128,11 +131,24 @@ def art_pages(arts: list, folder: Path) -> bytes:
     """art_pdf's PDF, as cairo wrote it (in `folder`)."""
     path = folder / "figures.pdf"
     doc = PdfDocument(path, "figures", arts[0].width, arts[0].height)
+    recorded: dict = {}   # one recording for an art placed twice: cairo writes it once, as one XObject
     for art in arts:
+        if id(art) not in recorded:
+            recorded[id(art)] = drawn(art)
         doc.new_page(art.width, art.height)
-        doc.place(art, 0, 0)
+        doc.place(recorded[id(art)], 0, 0)
     doc.close()
     return path.read_bytes()
+
+
+def drawn(art: Art) -> Art:
+    """`art` with its cairo recording: a stored art (StoredArts) is replayed only here, when its page is drawn;
+    its size, texts and calls (what the layout and the checks read) come from the store as they are, and a
+    build whose figures' PDF is kept (KeptArtPages) replays none (SE4X: 17 arts)."""
+    if art.recording is not None:
+        return art
+    from pnpgen.render.face_store import replay
+    return replay({"width": art.width, "height": art.height, "ops": art.ops, "texts": art.texts}, unbounded=True)
 
 
 class KeptArtPages:
