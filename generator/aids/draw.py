@@ -9,6 +9,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.aids.fit import Fitted, Frame, draw_fitted
 from pnpgen.aids.styles import CUT_MARK, band_fonts
+from pnpgen.aids.takes import draw_once
 from pnpgen.documents.inline_icons import IconCanvas, lay_icons
 from pnpgen.documents.paragraphs import needs_paragraph
 from pnpgen.fonts import CONDENSED_FACE as CONDENSED, register_reportlab_fonts
@@ -113,4 +114,7 @@ def cut_marks(canvas: Canvas, segments) -> None:
 
 
 def content(canvas: Canvas, fitted: Fitted, frame: Frame) -> None:
-    draw_fitted(canvas, fitted, frame)
+    """The measured blocks in their frame: drawn the first time, the first drawing's marks repeated for
+    every later copy in the same place (pnpgen.aids.takes: each colour's copy of a card or sheet)."""
+    draw_once(canvas, fitted, (frame.x, frame.y, frame.width, frame.height),
+              lambda: draw_fitted(canvas, fitted, frame))
