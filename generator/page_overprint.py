@@ -43,22 +43,22 @@ def join_lines(glyphs) -> list[tuple[str, tuple, float]]:
     make: a glyph joins the line before it when it shares its baseline and follows it closely. `direction`
     -1 marks text set right to left on the page (a card back turned half a turn), where a glyph follows the
     one before on its left; pdfium's glyphs carry none (left to right)."""
-    lines: list[list] = []
+    lines, texts = [], None   # texts: the glyphs of the line being joined; then its box, size, last glyph
     for glyph in glyphs:
-        last = lines[-1] if lines else None
-        size, box = glyph[3], glyph[1]
-        if last:
-            before = last[-1][1]
-            gap = box[0] - before[2] if len(glyph) < 5 or glyph[4] > 0 else before[0] - box[2]
-            if abs(last[-1][2] - glyph[2]) < 0.5 and -size * 0.4 < gap < size * 0.9:
-                last.append(glyph)
+        char, box, baseline, size = glyph[0], glyph[1], glyph[2], glyph[3]
+        if texts is not None:
+            gap = box[0] - last[2] if len(glyph) < 5 or glyph[4] > 0 else last[0] - box[2]
+            if abs(last_baseline - baseline) < 0.5 and -size * 0.4 < gap < size * 0.9:
+                texts.append(char)
+                x0, y0, x1, y1 = min(x0, box[0]), min(y0, box[1]), max(x1, box[2]), max(y1, box[3])
+                tallest = size if size > tallest else tallest
+                last, last_baseline = box, baseline
                 continue
-        lines.append([glyph])
-    return [("".join(g[0] for g in line), _union([g[1] for g in line]), max(g[3] for g in line)) for line in lines]
-
-
-def _union(boxes) -> tuple:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+            lines.append(("".join(texts), (x0, y0, x1, y1), tallest))
+        texts, (x0, y0, x1, y1), tallest, last, last_baseline = [char], box, size, box, baseline
+    if texts is not None:
+        lines.append(("".join(texts), (x0, y0, x1, y1), tallest))
+    return lines
 
 
 def overlapping_lines(lines) -> list[tuple[str, str, tuple]]:
