@@ -8,6 +8,7 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.aids.fit import Fitted, Frame, draw_fitted
+from pnpgen.aids.full_size import ask_print_at_full_size
 from pnpgen.aids.styles import CUT_MARK, band_fonts
 from pnpgen.aids.takes import draw_once
 from pnpgen.documents.inline_icons import IconCanvas, lay_icons
@@ -88,11 +89,16 @@ def card_clip(canvas: Canvas, card: Frame, turned: bool):
 
 
 def close_canvas(canvas: IconCanvas, path: Path, kit) -> None:
-    """Save the PDF, then draw the kit's icons in the slots its text left (nothing to do without icons)."""
-    canvas.save()
+    """Write the PDF with the kit's icons drawn in the slots its text left; without icons, asking viewers to
+    print at 100 % as it is written (pnpgen.aids.full_size: the build's post-pass then has nothing to add and
+    loads no pypdf)."""
+    from pnpgen.whole_files import write_whole
+    data = canvas.getpdfdata()
     if canvas.icon_places:
-        from pnpgen.whole_files import write_whole
-        write_whole(path, lay_icons(Path(path).read_bytes(), canvas.icon_places, kit.icons, kit.root, Path(path).name))
+        data = lay_icons(data, canvas.icon_places, kit.icons, kit.root, Path(path).name)
+    else:
+        data = ask_print_at_full_size(data)
+    write_whole(Path(path), data)
 
 
 def margin_note(canvas: Canvas, where: tuple[float, float], text: str) -> None:
