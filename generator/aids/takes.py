@@ -65,7 +65,7 @@ def _state(canvas) -> tuple:
     size, leading, colours, matrix, text and line settings; the page size; small print)."""
     return (tuple(_frozen(canvas.__dict__.get(name)) for name in canvas.STATE_ATTRIBUTES),
             tuple(canvas._pagesize), getattr(canvas, "small_print", False),
-            getattr(canvas.drawn_glyphs, "coarse", None) if canvas.drawn_glyphs is not None else None)
+            getattr(getattr(canvas, "drawn_glyphs", None), "coarse", None))
 
 
 def _frozen(value):
@@ -83,7 +83,7 @@ def _frozen(value):
 def _snapshot(canvas) -> dict:
     """The canvas's attributes (their identity, or value, and size), and where each record list stood."""
     page = canvas._pageNumber
-    drawn = canvas.drawn_glyphs
+    drawn = getattr(canvas, "drawn_glyphs", None)
     lists = {}
     if drawn is not None:
         lists = {name: (page in table, len(table.get(page, ()))) for name, table in _tables(drawn)}
@@ -107,7 +107,7 @@ def _took(canvas, block, before: dict):
     if canvas._code is not code or canvas._pageNumber != before["page"] or \
             _attributes(canvas) != before["attributes"]:
         return None
-    page, drawn = before["page"], canvas.drawn_glyphs
+    page, drawn = before["page"], getattr(canvas, "drawn_glyphs", None)
     added, opened = {}, []
     for name, table in _tables(drawn) if drawn is not None else ():
         had, count = before["lists"][name]
@@ -126,7 +126,7 @@ def _took(canvas, block, before: dict):
 def _repeat(canvas, take: Take) -> None:
     """Append the take's marks to the current page as its drawing would have."""
     canvas._code.extend(take.code)
-    page, drawn = canvas._pageNumber, canvas.drawn_glyphs
+    page, drawn = canvas._pageNumber, getattr(canvas, "drawn_glyphs", None)
     if drawn is not None:
         tables = dict(_tables(drawn))
         for name in take.opened:
