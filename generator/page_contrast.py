@@ -31,16 +31,16 @@ def drawn_contrasts(drawn, least: float = CONTRAST) -> list[tuple[int, str]]:
 
 def _page_findings(glyphs, colours, grounds, least: float) -> list[str]:
     """The page's findings: consecutive glyphs of one verdict join into one quoted phrase."""
-    verdicts, grid = [], ground_grid(glyphs, grounds)
+    verdicts, grid, known = [], ground_grid(glyphs, grounds), {}   # known: (ink, ground) -> verdict
     for index, (record, ink) in enumerate(zip(glyphs, colours)):
         ground, picture = ground_under(record[1], index, grounds, grid)
-        verdict = None
         if picture:
-            verdict = ("picture", None, None)
-        else:
+            verdicts.append(("picture", None, None))
+            continue
+        verdict = known.get((ink, ground), known)
+        if verdict is known:   # a page sets thousands of glyphs in a handful of colours on a handful of grounds
             ratio = _ratio(ink, ground)
-            if ratio < least - 0.005:
-                verdict = ("low", ink, ground, round(ratio, 1))
+            verdict = known[ink, ground] = ("low", ink, ground, round(ratio, 1)) if ratio < least - 0.005 else None
         verdicts.append(verdict)
     out = []
     for verdict, text in _phrases(glyphs, verdicts):
@@ -129,11 +129,17 @@ def ground_under(box, index: int, grounds, grid: BoxGrid | None = None) -> tuple
         if order > index or not _covers(bounds, box):
             continue
         if rgb is None:
-            return over_paper(layers), True
+            return _over_paper(tuple(layers)), True
         layers.append((rgb, alpha))
         if alpha >= 0.99:
             break
-    return over_paper(layers), False
+    return _over_paper(tuple(layers)), False
+
+
+@lru_cache(maxsize=1024)
+def _over_paper(layers: tuple) -> tuple:
+    """over_paper of a page's few stacks of fills, worked out once each."""
+    return over_paper(layers)
 
 
 def _covers(bounds, box) -> bool:

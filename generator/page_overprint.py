@@ -11,6 +11,7 @@ from pathlib import Path
 from pnpgen.overlaps import OVERLAP, overlapping_pairs
 
 PT_TO_MM = 25.4 / 72
+SWEPT = 64   # boxes reaching down to a line's top beyond which the sweep gives way to the grid
 
 
 def page_lines(page) -> list[tuple[str, tuple, float]]:
@@ -43,22 +44,22 @@ def join_lines(glyphs) -> list[tuple[str, tuple, float]]:
     make: a glyph joins the line before it when it shares its baseline and follows it closely. `direction`
     -1 marks text set right to left on the page (a card back turned half a turn), where a glyph follows the
     one before on its left; pdfium's glyphs carry none (left to right)."""
-    lines: list[list] = []
+    lines, texts = [], None   # texts: the glyphs of the line being joined; then its box, size, last glyph
     for glyph in glyphs:
-        last = lines[-1] if lines else None
-        size, box = glyph[3], glyph[1]
-        if last:
-            before = last[-1][1]
-            gap = box[0] - before[2] if len(glyph) < 5 or glyph[4] > 0 else before[0] - box[2]
-            if abs(last[-1][2] - glyph[2]) < 0.5 and -size * 0.4 < gap < size * 0.9:
-                last.append(glyph)
+        char, box, baseline, size = glyph[0], glyph[1], glyph[2], glyph[3]
+        if texts is not None:
+            gap = box[0] - last[2] if len(glyph) < 5 or glyph[4] > 0 else last[0] - box[2]
+            if abs(last_baseline - baseline) < 0.5 and -size * 0.4 < gap < size * 0.9:
+                texts.append(char)
+                x0, y0, x1, y1 = min(x0, box[0]), min(y0, box[1]), max(x1, box[2]), max(y1, box[3])
+                tallest = size if size > tallest else tallest
+                last, last_baseline = box, baseline
                 continue
-        lines.append([glyph])
-    return [("".join(g[0] for g in line), _union([g[1] for g in line]), max(g[3] for g in line)) for line in lines]
-
-
-def _union(boxes) -> tuple:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+            lines.append(("".join(texts), (x0, y0, x1, y1), tallest))
+        texts, (x0, y0, x1, y1), tallest, last, last_baseline = [char], box, size, box, baseline
+    if texts is not None:
+        lines.append(("".join(texts), (x0, y0, x1, y1), tallest))
+    return lines
 
 
 def overlapping_lines(lines) -> list[tuple[str, str, tuple]]:
@@ -66,7 +67,36 @@ def overlapping_lines(lines) -> list[tuple[str, str, tuple]]:
     in the order of their tops (pnpgen.overlaps: a grid, not every pair)."""
     ordered = sorted(lines, key=lambda line: line[1][1])
     return [(ordered[a][0], ordered[b][0], shared)
-            for a, b, shared in overlapping_pairs([line[1] for line in ordered], OVERLAP)]
+            for a, b, shared in _pairs_down_the_page([line[1] for line in ordered], OVERLAP)]
+
+
+def _pairs_down_the_page(boxes: list, margin: float) -> list[tuple[int, int, tuple]]:
+    """overlapping_pairs(boxes, margin) of boxes in the order of their tops, found by sweeping down the page:
+    each box is held only against the boxes above whose bottoms reach more than `margin` below its top (a
+    line of text: the few lines of its row), those that do not are dropped for good (later tops are lower).
+    The same pairs in the same order, a quarter of the grid's time on a record sheet's table of single
+    digits; a page where more than SWEPT boxes reach that far (tall boxes) is left to the grid."""
+    found, above = [], []
+    for index, box in enumerate(boxes):
+        x0, y0, x1, y1 = box
+        if x1 - x0 <= margin or y1 - y0 <= margin:
+            continue   # too thin to share more than the margin with anything (as the grid)
+        reaching = []
+        for other in above:
+            first = boxes[other]
+            if first[3] - y0 <= margin:
+                continue
+            reaching.append(other)
+            if first[2] - x0 > margin and x1 - first[0] > margin:   # else their shared width is no more
+                shared = (max(first[0], x0), max(first[1], y0), min(first[2], x1), min(first[3], y1))
+                if shared[2] - shared[0] > margin and shared[3] - shared[1] > margin:
+                    found.append((other, index, shared))
+        reaching.append(index)
+        if len(reaching) > SWEPT:
+            return overlapping_pairs(boxes, margin)
+        above = reaching
+    found.sort(key=lambda pair: (pair[0], pair[1]))
+    return found
 
 
 def drawn_overprints(drawn_glyphs: dict) -> list[tuple[int, str]]:

@@ -8,7 +8,9 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.aids.fit import Fitted, Frame, draw_fitted
+from pnpgen.aids.full_size import ask_print_at_full_size
 from pnpgen.aids.styles import CUT_MARK, band_fonts
+from pnpgen.aids.takes import draw_once
 from pnpgen.documents.inline_icons import IconCanvas, lay_icons
 from pnpgen.documents.paragraphs import needs_paragraph
 from pnpgen.fonts import CONDENSED_FACE as CONDENSED, register_reportlab_fonts
@@ -87,11 +89,16 @@ def card_clip(canvas: Canvas, card: Frame, turned: bool):
 
 
 def close_canvas(canvas: IconCanvas, path: Path, kit) -> None:
-    """Save the PDF, then draw the kit's icons in the slots its text left (nothing to do without icons)."""
-    canvas.save()
+    """Write the PDF with the kit's icons drawn in the slots its text left; without icons, asking viewers to
+    print at 100 % as it is written (pnpgen.aids.full_size: the build's post-pass then has nothing to add and
+    loads no pypdf)."""
+    from pnpgen.whole_files import write_whole
+    data = canvas.getpdfdata()
     if canvas.icon_places:
-        from pnpgen.whole_files import write_whole
-        write_whole(path, lay_icons(Path(path).read_bytes(), canvas.icon_places, kit.icons, kit.root, Path(path).name))
+        data = lay_icons(data, canvas.icon_places, kit.icons, kit.root, Path(path).name)
+    else:
+        data = ask_print_at_full_size(data)
+    write_whole(Path(path), data)
 
 
 def margin_note(canvas: Canvas, where: tuple[float, float], text: str) -> None:
@@ -113,4 +120,7 @@ def cut_marks(canvas: Canvas, segments) -> None:
 
 
 def content(canvas: Canvas, fitted: Fitted, frame: Frame) -> None:
-    draw_fitted(canvas, fitted, frame)
+    """The measured blocks in their frame: drawn the first time, the first drawing's marks repeated for
+    every later copy in the same place (pnpgen.aids.takes: each colour's copy of a card or sheet)."""
+    draw_once(canvas, fitted, (frame.x, frame.y, frame.width, frame.height),
+              lambda: draw_fitted(canvas, fitted, frame))

@@ -1,0 +1,81 @@
+"""The request to print at 100 % (`/PrintScaling /None`), added to a PDF reportlab has just made while its
+bytes are still in memory: the very update pnpgen.pdf_update appends, byte for byte, without pypdf.
+
+Every PDF of a build gets that request in a post-pass (pnpgen.pdf_update.mark_print_scaling, run in the
+part's worker) that loads pypdf and parses the file: about 0.15 s of the aid cards' and record sheets'
+workers for their three SE4X files. A PDF that already carries it at its end is skipped there, so these
+parts never load pypdf (pnpgen.render.print_scaling does the same for cairo's PDFs). Only reportlab's plain
+catalog (names and references) and trailer are handled; anything else is left to the post-pass. A test
+compares the bytes with the post-pass's.
+"""
+from __future__ import annotations
+
+import re
+
+TRAILER = re.compile(rb"trailer\n<<\n/ID \n\[<([0-9a-f]+)><([0-9a-f]+)>\]\n% ReportLab generated PDF document -- "
+                     rb"digest \(opensource\)\n\n/Info (\d+) 0 R\n/Root (\d+) 0 R\n/Size (\d+)\n>>\n"
+                     rb"startxref\n(\d+)\n%%EOF\n\Z")
+UNDEFINED = frozenset(b"\x00\x16\x7f\x9f\xad")   # bytes PDFDocEncoding leaves undefined
+ENTRY = re.compile(rb"(/[A-Za-z0-9]+) (/[A-Za-z0-9]+|\d+ 0 R)(?: |\n>>)")
+
+
+def ask_print_at_full_size(data: bytes) -> bytes:
+    """`data` with the catalog's new version appended (an incremental update), or unchanged when its catalog
+    or trailer is not the plain kind reportlab writes."""
+    trailer = TRAILER.search(data, max(0, len(data) - 400))
+    if trailer is None:
+        return data
+    first, second = (_string(bytes.fromhex(group.decode())) for group in trailer.groups()[:2])
+    info, root, size, prev = (int(n) for n in trailer.groups()[2:])
+    match = _catalog(data, root, size, prev)
+    if match is None:
+        return data
+    entries = ENTRY.findall(match.group(1) + b">>")
+    if b"/ViewerPreferences" in (key for key, _ in entries) or \
+            sum(len(key) + len(value) + 2 for key, value in entries) != len(match.group(1)):
+        return data   # already asks something of viewers, or more than names and references
+    body = b"".join(key + b" " + value + b"\n" for key, value in entries).decode()
+    update = (f"{root} 0 obj\n<<\n{body}/ViewerPreferences <<\n/PrintScaling /None\n>>\n>>\nendobj\n").encode()
+    xref = len(data) + len(update)
+    return data + update + (f"xref\n0 1\n0000000000 65535 f \n{root} 1\n{len(data):010d} 00000 n \n"
+                            f"trailer\n<<\n/Size {size}\n/Root {root} 0 R\n/Info {info} 0 R\n"
+                            f"/ID [ {first} {second} ]\n/Prev {prev}\n>>\nstartxref\n{xref}\n%%EOF\n").encode()
+
+
+def _catalog(data: bytes, root: int, size: int, prev: int):
+    """The catalog object where the cross-reference table says it starts (its entries the match's group),
+    or None."""
+    entry = prev + len(b"xref\n0 %d\n" % size) + 20 * root
+    line = re.compile(rb"(\d{10}) 00000 n \n").match(data, entry)
+    if not data.startswith(b"xref\n0 %d\n" % size, prev) or line is None:
+        return None
+    catalog = re.compile(rb"%d 0 obj\n<<\n((?:/[A-Za-z0-9]+ (?:/[A-Za-z0-9]+|\d+ 0 R)[ \n])+)>>\nendobj\n" % root)
+    return catalog.match(data, int(line.group(1)))
+
+
+def _string(value: bytes) -> str:
+    """The file ID's string as pypdf reads it and writes it back: as a literal string (every byte but letters,
+    digits and spaces escaped) where it reads as text, in hex where it does not (pypdf's create_string_object:
+    UTF-8 or UTF-16 where the bytes are marked or look so, else PDFDocEncoding, which leaves a few undefined)."""
+    return "(" + "".join(chr(byte) if chr(byte).isalnum() and byte < 128 or byte == 32 else f"\\{byte:03o}"
+                         for byte in value) + ")" if _reads_as_text(value) else f"<{value.hex()}>"
+
+
+def _reads_as_text(value: bytes) -> bool:
+    if value.startswith(b"\xef\xbb\xbf") and _decodes(value[3:], "utf-8"):
+        return True
+    if value.startswith((b"\xfe\xff", b"\xff\xfe")):
+        return _decodes(value, "utf-16")
+    if value.startswith(b"\x00"):
+        return _decodes(value, "utf-16be")
+    if value[1:2] == b"\x00":
+        return _decodes(value, "utf-16le")
+    return not UNDEFINED.intersection(value)
+
+
+def _decodes(value: bytes, encoding: str) -> bool:
+    try:
+        value.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
