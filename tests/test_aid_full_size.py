@@ -1,4 +1,4 @@
-"""An aid card's or record sheet's PDF asks to print at 100 % as it is written (pnpgen.aids.full_size), with
+"""An aid card's or record sheet's PDF asks to print at 100 % as it is written (pnpgen.render.print_scaling), with
 the very bytes the build's post-pass (pnpgen.pdf_update) would append, whatever the file ID reportlab wrote
 (pypdf writes it back as text or in hex), so that pass skips it and the part never loads pypdf."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pypdf
 import pytest
 
 from pnpgen.aids.draw import open_canvas
-from pnpgen.aids.full_size import ask_print_at_full_size
+from pnpgen.render.print_scaling import ask_print_at_full_size
 from pnpgen.pdf_update import add_print_scaling_none
 
 IDS = [b"ABCDEFGHIJKLMNOP", b"hello world 1234", b"(\\)<>[]{}/%#\x01\x02\xff\xe9",   # text: escaped bytes

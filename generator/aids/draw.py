@@ -8,7 +8,7 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.aids.fit import Fitted, Frame, draw_fitted
-from pnpgen.aids.full_size import ask_print_at_full_size
+from pnpgen.render.print_scaling import ask_print_at_full_size
 from pnpgen.aids.styles import CUT_MARK, band_fonts
 from pnpgen.aids.takes import draw_once
 from pnpgen.documents.inline_icons import IconCanvas, lay_icons
@@ -90,7 +90,7 @@ def card_clip(canvas: Canvas, card: Frame, turned: bool):
 
 def close_canvas(canvas: IconCanvas, path: Path, kit) -> None:
     """Write the PDF with the kit's icons drawn in the slots its text left; without icons, asking viewers to
-    print at 100 % as it is written (pnpgen.aids.full_size: the build's post-pass then has nothing to add and
+    print at 100 % as it is written (pnpgen.render.print_scaling: the build's post-pass then has nothing to add and
     loads no pypdf)."""
     from pnpgen.whole_files import write_whole
     data = canvas.getpdfdata()

@@ -1,32 +1,112 @@
-"""The request to print at 100 % (`/PrintScaling /None`), added to a PDF cairo has just written while its
-bytes are still in memory: the very update pnpgen.pdf_update appends, byte for byte, without pypdf.
+"""The request to print at 100 % (`/PrintScaling /None`), added to a PDF cairo or reportlab has just written
+while its bytes are still in memory: the very update pnpgen.pdf_update appends, byte for byte, without pypdf.
 
-Every PDF of a build gets that request in a post-pass (pnpgen.pdf_update.mark_print_scaling) that loads
-pypdf (about 0.1 s) and parses the file. A PDF that already carries it at its end is skipped there, so a
-build whose PDFs all come from here never loads pypdf. Only cairo's own plain catalog and trailer are
-handled; anything else is left to the post-pass. A test compares the bytes with the post-pass's.
+Every PDF of a build gets that request in a post-pass (pnpgen.pdf_update.mark_print_scaling, run in the
+part's worker) that loads pypdf (about 0.1 s) and parses the file. A PDF that already carries it at its end
+is skipped there, so a part whose PDFs all come through here never loads pypdf (the maps and boards from
+cairo, the aid cards and record sheets from reportlab). Only each writer's own plain catalog and trailer are
+handled; anything else is left to the post-pass. Tests compare the bytes with the post-pass's
+(tests/test_print_scaling.py, tests/test_aid_full_size.py).
 """
 from __future__ import annotations
 
 import re
 
-TRAILER = re.compile(rb"trailer\n<< /Size (\d+)\n   /Root (\d+) 0 R\n   /Info (\d+) 0 R\n>>\nstartxref\n(\d+)\n%%EOF\n\Z")
+CAIRO_TRAILER = re.compile(rb"trailer\n<< /Size (\d+)\n   /Root (\d+) 0 R\n   /Info (\d+) 0 R\n>>\n"
+                           rb"startxref\n(\d+)\n%%EOF\n\Z")
+REPORTLAB_TRAILER = re.compile(rb"trailer\n<<\n/ID \n\[<([0-9a-f]+)><([0-9a-f]+)>\]\n"
+                               rb"% ReportLab generated PDF document -- digest \(opensource\)\n\n"
+                               rb"/Info (\d+) 0 R\n/Root (\d+) 0 R\n/Size (\d+)\n>>\nstartxref\n(\d+)\n%%EOF\n\Z")
+UNDEFINED = frozenset(b"\x00\x16\x7f\x9f\xad")   # bytes PDFDocEncoding leaves undefined
+ENTRY = re.compile(rb"(/[A-Za-z0-9]+) (/[A-Za-z0-9]+|\d+ 0 R)(?: |\n>>)")
 
 
 def ask_print_at_full_size(data: bytes) -> bytes:
     """`data` with the catalog's new version appended (an incremental update), or unchanged when its
-    catalog or trailer is not the plain kind cairo writes."""
-    trailer = TRAILER.search(data, max(0, len(data) - 200))
+    catalog or trailer is not the plain kind cairo or reportlab writes."""
+    for update in (_cairo, _reportlab):
+        updated = update(data)
+        if updated is not None:
+            return updated
+    return data
+
+
+def _cairo(data: bytes) -> bytes | None:
+    """The update of a PDF cairo wrote (its catalog of pages only, its trailer without an ID), or None."""
+    trailer = CAIRO_TRAILER.search(data, max(0, len(data) - 200))
     if trailer is None:
-        return data
+        return None
     size, root, info, prev = (int(n) for n in trailer.groups())
     catalog = re.compile(rb"\n%d 0 obj\n<< /Type /Catalog\n   /Pages (\d+) 0 R\n>>\nendobj\n" % root)
     match = catalog.search(data, max(0, prev - 400), prev)
     if match is None:
-        return data
-    update = (f"{root} 0 obj\n<<\n/Type /Catalog\n/Pages {int(match.group(1))} 0 R\n"
-              f"/ViewerPreferences <<\n/PrintScaling /None\n>>\n>>\nendobj\n").encode()
+        return None
+    return _appended(data, root, f"/Type /Catalog\n/Pages {int(match.group(1))} 0 R\n", size, info, prev)
+
+
+def _appended(data: bytes, root: int, entries: str, size: int, info: int, prev: int, file_id: str = "") -> bytes:
+    """`data` and the catalog `root` again with `entries` and the request, its one-line cross-reference
+    table and a trailer pointing back at the previous one (`prev`), as pypdf writes an incremental update."""
+    update = f"{root} 0 obj\n<<\n{entries}/ViewerPreferences <<\n/PrintScaling /None\n>>\n>>\nendobj\n".encode()
     xref = len(data) + len(update)
     return data + update + (f"xref\n0 1\n0000000000 65535 f \n{root} 1\n{len(data):010d} 00000 n \n"
-                            f"trailer\n<<\n/Size {size}\n/Root {root} 0 R\n/Info {info} 0 R\n/Prev {prev}\n>>\n"
-                            f"startxref\n{xref}\n%%EOF\n").encode()
+                            f"trailer\n<<\n/Size {size}\n/Root {root} 0 R\n/Info {info} 0 R\n{file_id}"
+                            f"/Prev {prev}\n>>\nstartxref\n{xref}\n%%EOF\n").encode()
+
+
+def _reportlab(data: bytes) -> bytes | None:
+    """The update of a PDF reportlab wrote (its catalog of names and references, its trailer with an ID),
+    or None."""
+    trailer = REPORTLAB_TRAILER.search(data, max(0, len(data) - 400))
+    if trailer is None:
+        return None
+    first, second = (_string(bytes.fromhex(group.decode())) for group in trailer.groups()[:2])
+    info, root, size, prev = (int(n) for n in trailer.groups()[2:])
+    match = _catalog(data, root, size, prev)
+    if match is None:
+        return None
+    entries = ENTRY.findall(match.group(1) + b">>")
+    if b"/ViewerPreferences" in (key for key, _ in entries) or \
+            sum(len(key) + len(value) + 2 for key, value in entries) != len(match.group(1)):
+        return None   # already asks something of viewers, or more than names and references
+    body = "".join(f"{key.decode()} {value.decode()}\n" for key, value in entries)
+    return _appended(data, root, body, size, info, prev, f"/ID [ {first} {second} ]\n")
+
+
+def _catalog(data: bytes, root: int, size: int, prev: int):
+    """The catalog object where the cross-reference table says it starts (its entries the match's group),
+    or None."""
+    entry = prev + len(b"xref\n0 %d\n" % size) + 20 * root
+    line = re.compile(rb"(\d{10}) 00000 n \n").match(data, entry)
+    if not data.startswith(b"xref\n0 %d\n" % size, prev) or line is None:
+        return None
+    catalog = re.compile(rb"%d 0 obj\n<<\n((?:/[A-Za-z0-9]+ (?:/[A-Za-z0-9]+|\d+ 0 R)[ \n])+)>>\nendobj\n" % root)
+    return catalog.match(data, int(line.group(1)))
+
+
+def _string(value: bytes) -> str:
+    """The file ID's string as pypdf reads it and writes it back: as a literal string (every byte but letters,
+    digits and spaces escaped) where it reads as text, in hex where it does not (pypdf's create_string_object:
+    UTF-8 or UTF-16 where the bytes are marked or look so, else PDFDocEncoding, which leaves a few undefined)."""
+    return "(" + "".join(chr(byte) if chr(byte).isalnum() and byte < 128 or byte == 32 else f"\\{byte:03o}"
+                         for byte in value) + ")" if _reads_as_text(value) else f"<{value.hex()}>"
+
+
+def _reads_as_text(value: bytes) -> bool:
+    if value.startswith(b"\xef\xbb\xbf") and _decodes(value[3:], "utf-8"):
+        return True
+    if value.startswith((b"\xfe\xff", b"\xff\xfe")):
+        return _decodes(value, "utf-16")
+    if value.startswith(b"\x00"):
+        return _decodes(value, "utf-16be")
+    if value[1:2] == b"\x00":
+        return _decodes(value, "utf-16le")
+    return not UNDEFINED.intersection(value)
+
+
+def _decodes(value: bytes, encoding: str) -> bool:
+    try:
+        value.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
