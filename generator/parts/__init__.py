@@ -36,7 +36,8 @@ class Part:
     ignores: tuple = ()  # kit-relative folders and files the part never reads: editing them keeps its cache
     reads: tuple | None = None  # only these kit files are keyed (the rest of its inputs is in key_extra)
     ignores_of: Callable = lambda kit: ()  # (kit) -> more of them, where they depend on the kit's module
-    needs: tuple = ()  # names in SHARED_LOADS: the libraries its build loads (see shared_loads)
+    needs: tuple = ()  # names in SHARED_LOADS: the libraries its build loads (see shared_loads); pypdf for
+    # a part whose PDFs the post-pass marks (pnpgen.pdf_update: reportlab's, not those written marked)
     # rough seconds of a build of the default kit: parts start longest first (after a build, its own timings)
     weight: float = 1.0
 
