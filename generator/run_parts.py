@@ -8,6 +8,7 @@ part's bytes depend only on its inputs, never on what ran beside it.
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -92,6 +93,8 @@ def _build_all(ctx, parts: list):
         for worker in running.values():
             worker.join()
         raise
+    finally:
+        gc.unfreeze()  # this process's objects collected again (`pnpgen serve` and `watch` build many times)
 
 
 class _Worker:
@@ -110,6 +113,7 @@ class _Worker:
             # lost (Python ignores exceptions there) and the build would run on; held, it is raised right after.
             with signals_held():
                 sys.stdout.flush(), sys.stderr.flush()  # nothing buffered is written twice, by parent and worker
+                gc.freeze()  # the worker's collections skip the parent's objects: fewer pages copied on write
                 self.process = fork.Process(target=_work, args=(ctx, self.part, writer, os.getpid()),
                                             name=self.part.name)
                 self.process.start()
