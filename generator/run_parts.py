@@ -1,9 +1,10 @@
 """Run the selected parts: each from the cache when its inputs are unchanged, the others built side by side.
 
-Parts are independent (each writes its own files into the stage), so the ones that must be built run in
-two forked worker processes on a machine that can fork: a whole-kit build then takes about as long as its
-largest parts, not their sum. The build context reaches the workers through the fork, not through pickling;
-each worker sends back the part's manifest entry and the files it wrote. Output stays deterministic: every
+Parts are independent (each writes its own files into the stage), so the ones that must be built run two
+at a time on a machine that can fork, each in a worker process forked for it alone: a whole-kit build then
+takes about as long as its largest parts, not their sum, and no part's leftovers raise the next one's peak
+memory. The build context reaches the workers through the fork, not through pickling; each worker sends back
+the part's manifest entry and the files it wrote. Output stays deterministic: every
 part's bytes depend only on its inputs, never on what ran beside it.
 """
 from __future__ import annotations
