@@ -85,8 +85,9 @@ def _build_all(ctx, parts: list):
                     load_needs(waiting[0], shared)
                 ready = multiprocessing.connection.wait([worker.reader for worker in running.values()])
                 for worker in [w for w in running.values() if w.reader in ready]:
-                    del running[worker.part.name]
-                    done[worker.part.name] = _result(worker.part, worker.outcome())  # a failure: raised now
+                    outcome = worker.outcome()  # a Ctrl-C as it is read leaves the worker in `running`, stopped
+                    del running[worker.part.name]  # below: else, blocked writing the rest, it would hold the exit
+                    done[worker.part.name] = _result(worker.part, outcome)  # a failure: raised now
             yield (part, *done.pop(part.name))
     except BaseException:  # a failed part, Ctrl-C or SIGTERM: stop the other workers now, do not wait for them
         for worker in running.values():

@@ -127,3 +127,22 @@ def test_nothing_buffered_in_the_parent_is_written_twice(fake_loads, capfd):
     sys.stdout.write("said once")  # unflushed when the workers fork
     _built([_part("p1", _reports), _part("p2", _reports)])
     assert capfd.readouterr().out == "said once"
+
+
+def _large(ctx):
+    return "x" * 1_000_000  # more than a pipe holds: the worker waits, writing, until the parent reads it all
+
+
+def _interrupted(self):
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_while_a_result_is_read_stops_the_worker_writing_it(fake_loads, monkeypatch):
+    """Left writing into a pipe no one reads, the worker would hold the parent's exit (multiprocessing joins
+    its children then) for ever: a `build --watch` stopped by Ctrl-C hung so."""
+    monkeypatch.setattr(run_parts._Worker, "outcome", _interrupted)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        _built([_part("p1", _large), _part("p2", _large)])
+    assert time.monotonic() - start < 10
+    assert not Path("/proc/self").exists() or _children() == []
