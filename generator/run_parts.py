@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import time
+from multiprocessing.reduction import ForkingPickler
 
 from pnpgen.output import signals_held
 from pnpgen.part_cache import PartCache
@@ -128,6 +129,8 @@ class _Worker:
             outcome = self.reader.recv()
         except EOFError:
             outcome = (False, None)
+        except Exception as exc:  # noqa: BLE001 - sent whole, but it cannot be read back here (unpickled)
+            outcome = (False, BuildError(f"the {self.part.name} part: its result could not be read back: {exc}"))
         self.join()
         return outcome
 
@@ -156,9 +159,13 @@ def _work(ctx, part, writer, parent: int) -> None:
     except BaseException as exc:  # noqa: BLE001 - raised again in the parent, as a pool's worker would
         outcome = (False, exc)
     try:
-        writer.send(outcome)
-    except Exception as exc:  # noqa: BLE001 - an exception that cannot be pickled: said in words instead
-        writer.send((False, part_failure(part.name, exc if outcome[0] else outcome[1])))
+        data = ForkingPickler.dumps(outcome)
+    except Exception as exc:  # noqa: BLE001 - what cannot be pickled is said in words instead
+        data = ForkingPickler.dumps((False, part_failure(part.name, exc if outcome[0] else outcome[1])))
+    try:
+        writer.send_bytes(data)
+    except OSError:  # the parent is stopping this worker (or gone): no one to tell
+        pass
     writer.close()
 
 

@@ -118,9 +118,22 @@ def _unpicklable(ctx):
     return {"entry": lambda: None}
 
 
-def test_a_result_that_cannot_cross_back_is_said_as_the_part_s_failure(fake_loads):
-    with pytest.raises(BuildError, match="^the p1 part: "):
-        _built([_part("p1", _unpicklable), _part("p2", _reports)])
+class _TwoArguments(Exception):
+    def __init__(self, first, second):
+        super().__init__(first)  # pickled with its first alone: it cannot be made again from that
+
+
+def _unreadable(ctx):
+    return {"entry": _TwoArguments("one", "two")}
+
+
+@pytest.mark.parametrize("build, words", [(_unpicklable, "the p1 part: "),
+                                          (_unreadable, "the p1 part: its result could not be read back: ")],
+                         ids=["unpicklable", "unreadable"])
+def test_a_result_that_cannot_cross_back_is_said_as_the_part_s_failure(fake_loads, build, words):
+    with pytest.raises(BuildError) as raised:
+        _built([_part("p1", build), _part("p2", _reports)])
+    assert str(raised.value).startswith(words)
 
 
 def test_nothing_buffered_in_the_parent_is_written_twice(fake_loads, capfd):
