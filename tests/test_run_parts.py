@@ -7,7 +7,6 @@ import os
 import signal
 import sys
 import time
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -82,16 +81,27 @@ def _slow(ctx):
     time.sleep(30)
 
 
-def _children() -> list[str]:
-    """This process's children, reaped or not (Linux's /proc)."""
-    children = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+def _gone(pids: list[int]) -> bool:
+    """Whether every one of these workers has ended and been reaped (a zombie still takes signal 0)."""
+    for pid in pids:
         try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
-                children.append(stat.parent.name)
-        except (OSError, IndexError, ValueError):  # a process gone meanwhile
+            os.kill(pid, 0)
+        except ProcessLookupError:
             continue
-    return children
+        return False
+    return True
+
+
+@pytest.fixture
+def started(monkeypatch) -> list[int]:
+    """The process ids of the workers started, as they start."""
+    pids, start = [], run_parts._Worker.start
+
+    def recorded(worker, ctx):
+        start(worker, ctx)
+        pids.append(worker.process.pid)
+    monkeypatch.setattr(run_parts._Worker, "start", recorded)
+    return pids
 
 
 def _fails(ctx):
@@ -102,7 +112,7 @@ def _fails(ctx):
                                                     "cpu_seconds budget"),
                                           (_fails, "the p2 part: cards.csv, line 3: no such face")],
                          ids=["killed", "failed"])
-def test_a_failed_part_is_raised_and_the_other_workers_are_stopped_at_once(fake_loads, build, words):
+def test_a_failed_part_is_raised_and_the_other_workers_are_stopped_at_once(fake_loads, started, build, words):
     """The build stops within seconds, not after the slow part's 30 s (which started first): its worker is
     stopped and reaped."""
     start = time.monotonic()
@@ -111,7 +121,7 @@ def test_a_failed_part_is_raised_and_the_other_workers_are_stopped_at_once(fake_
         list(results)
     assert str(raised.value).startswith(words)
     assert time.monotonic() - start < 10
-    assert not Path("/proc/self").exists() or _children() == []
+    assert len(started) == 2 and _gone(started)
 
 
 def _unpicklable(ctx):
@@ -150,7 +160,7 @@ def _interrupted(self):
     raise KeyboardInterrupt
 
 
-def test_ctrl_c_while_a_result_is_read_stops_the_worker_writing_it(fake_loads, monkeypatch):
+def test_ctrl_c_while_a_result_is_read_stops_the_worker_writing_it(fake_loads, started, monkeypatch):
     """Left writing into a pipe no one reads, the worker would hold the parent's exit (multiprocessing joins
     its children then) for ever: a `build --watch` stopped by Ctrl-C hung so."""
     monkeypatch.setattr(run_parts._Worker, "outcome", _interrupted)
@@ -158,4 +168,4 @@ def test_ctrl_c_while_a_result_is_read_stops_the_worker_writing_it(fake_loads, m
     with pytest.raises(KeyboardInterrupt):
         _built([_part("p1", _large), _part("p2", _large)])
     assert time.monotonic() - start < 10
-    assert not Path("/proc/self").exists() or _children() == []
+    assert len(started) == 2 and _gone(started)
