@@ -113,7 +113,9 @@ def read_bytes(path, roots, limit: int | None = None) -> bytes:
         if (now.st_dev, now.st_ino) != (before.st_dev, before.st_ino):
             raise KitFileError(path, "changed while it was being read; build again")
         _check_regular(path, now, limit, hint)
-        data = handle.read(limit + 1)
+        data = handle.read(min(limit, now.st_size) + 1)  # not limit + 1: Python reserves what read() asks
+    if len(data) > now.st_size:
+        raise KitFileError(path, "changed while it was being read; build again")
     if len(data) > limit:
         raise _too_large(path, limit, hint)
     return data

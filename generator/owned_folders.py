@@ -33,7 +33,7 @@ RECORD = "manifest.json"
 OWN_SUBFOLDERS = ("proofs", "reprint")      # written by `pnpgen proof` and `pnpgen diff --write`, not listed
 MANIFEST_BYTES = 64 * 1024 * 1024
 CACHE_NAMES = re.compile(r"parts|piece-faces\.bin|piece-face-keys\.json|piece-sheets|piece-sheets-bare\.json|boards|maps"
-                         r"|documents|\.(map|board|document)-.+\.json|.+-figures\.bin"
+                         r"|documents|\.(map|board|document)-.+\.json|.+-figures(\.pdf)?\.bin"
                          r"|.+-contents\.json|.+-layout\.(pdf|json)|\..+\.tmp|" + re.escape(CACHE_MARKER))
 
 

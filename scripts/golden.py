@@ -43,7 +43,7 @@ GOLDEN = ROOT / "tests" / "golden" / DEFAULT_KIT
 DEFAULT_KIT_DIR = BUILTIN_DATA / DEFAULT_KIT
 DPI = 18
 # Keys whose values depend on the machine, the clock or the cache, dropped wherever they appear.
-VOLATILE_KEY = re.compile(r"(^|[_-])(seconds?|times?|timings?|elapsed|duration|cached?|reused|hits?|"
+VOLATILE_KEY = re.compile(r"(^|[_-])(seconds?|times?|timings?|elapsed|duration|cached?|reused|hits?|rendered|"
                           r"dates?|timestamps?|host|cwd|pid)$", re.IGNORECASE)
 FLOAT_PLACES = 6
 

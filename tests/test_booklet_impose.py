@@ -227,3 +227,75 @@ def test_pages_decoded_here_give_pypdf_the_same_contents(built):
                        for s in (contents if isinstance(contents, list) else [contents]))
         assert mine.get_contents().get_data() == pypdf_page.get_contents().get_data()
     assert decoded >= len(ours.pages)   # every page's own stream decoded here, not by pypdf
+
+
+def test_reportlab_pages_keep_their_compressed_content_as_flate_encode_would_make_it(built):
+    """Imposing takes a reportlab page's one content stream as it is compressed (pdfforms.reportlab_deflated:
+    no inflating and compressing again): for every such page of the built booklet those bytes are what
+    pypdf's flate_encode makes of the page's decoded content, so the imposed copy keeps its bytes; a page
+    of several streams (a figure laid on it) is left to flate_encode."""
+    import io
+
+    from pypdf.generic import DecodedStreamObject
+
+    from pnpgen.booklet.pdfforms import reportlab_deflated
+    reader = PdfReader(io.BytesIO((built / BOOKLET).read_bytes()))
+    taken = 0
+    for page in reader.pages:
+        deflated = reportlab_deflated(page)
+        several = isinstance(page["/Contents"].get_object(), list)
+        assert (deflated is None) == several
+        if deflated is not None:
+            plain = DecodedStreamObject()
+            plain.set_data(page.get_contents().get_data())
+            assert deflated == plain.flate_encode()._data   # the bytes flate_encode writes
+            taken += 1
+    assert taken >= len(reader.pages) // 2
+
+
+def test_the_figures_pdf_is_kept_for_the_same_arts_and_drawn_again_for_others(tmp_path, monkeypatch):
+    """overlay's figures PDF (one page per art, cairo's) is read back from the user's cache when the same
+    arts come again, in the same order (a build into a new output folder: no cairo drawing, the same bytes);
+    other arts, another order, an art with no key, or a file not sealed with this user's key are drawn again."""
+    from pnpgen.booklet import overlay
+    from pnpgen.render.pdf import render_svg
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10">'
+           '<rect x="1" y="1" width="{}" height="8" fill="#c33"/></svg>')
+    arts = {("f", i): render_svg(svg.format(4 + i)) for i in range(2)}
+    drawn, real = [], overlay.art_pages
+    monkeypatch.setattr(overlay, "art_pages", lambda *a: drawn.append(1) or real(*a))
+
+    def pages(art_keys, keys):
+        kept = overlay.KeptArtPages(tmp_path / "figures.pdf.bin", art_keys)
+        reader = kept.reader(keys, [arts[k] for k in keys], tmp_path)
+        return [page.get_contents().get_data() for page in reader.pages]
+    keys, art_keys = sorted(arts), {("f", 0): "a", ("f", 1): "b"}
+    first = pages(art_keys, keys)
+    assert pages(art_keys, keys) == first and len(drawn) == 1    # kept
+    assert pages({**art_keys, ("f", 1): "c"}, keys) == first and len(drawn) == 2   # another art's key
+    assert len(pages(art_keys, keys[::-1])) == 2 and len(drawn) == 3   # another order
+    assert pages({("f", 0): "a"}, keys) == first and len(drawn) == 4   # an art with no key: drawn, not kept
+    (tmp_path / "figures.pdf.bin").write_bytes((tmp_path / "figures.pdf.bin").read_bytes().replace(b"a", b"b", 1))
+    assert pages(art_keys, keys[::-1]) and len(drawn) == 5   # not this user's seal: drawn again
+
+
+def test_a_stored_figure_art_is_replayed_only_when_its_page_is_drawn(tmp_path):
+    """StoredArts hands out a stored art with its size, texts and calls but no cairo recording; art_pages
+    replays it when it draws the page, once for an art placed twice (one XObject, as an eagerly replayed
+    art gives): the figures' PDF is byte for byte the one drawn from replayed arts."""
+    from pnpgen.booklet.overlay import StoredArts, art_pages
+    from pnpgen.render.face_store import replay
+    from pnpgen.render.pdf import ArtCache
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10">'
+           '<rect x="1" y="1" width="6" height="8" fill="#c33"/>'
+           '<text x="10" y="6" font-family="DejaVu Sans" font-size="3">Hi</text></svg>')
+    first = StoredArts(tmp_path / "arts.bin", tmp_path, ArtCache(tmp_path))
+    art = first.get("k", svg, "test")
+    first.save()
+    stored = StoredArts(tmp_path / "arts.bin", tmp_path, ArtCache(tmp_path)).get("k", svg, "test")
+    assert art.recording is None and stored.recording is None and stored.ops and stored.texts == art.texts
+    eager = replay({"width": stored.width, "height": stored.height, "ops": stored.ops, "texts": stored.texts},
+                   unbounded=True)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    assert art_pages([stored, stored], tmp_path / "a") == art_pages([eager, eager], tmp_path / "b")

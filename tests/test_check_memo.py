@@ -57,3 +57,31 @@ def test_a_memo_not_signed_by_this_user_is_not_believed(struck_kit, capsys):
     assert _components(struck_kit, "second") == 1
     assert capsys.readouterr().err == first
 
+
+
+def test_a_new_output_folder_takes_the_bare_edge_findings_of_each_group_drawn_before(tmp_path, monkeypatch):
+    """The home bleed's bare-edge findings of a group are remembered by the group's drawing key: a new output
+    folder says them without sampling a side; an entry that is not a list of strings is worked out again."""
+    import json
+
+    from pnpgen.components import files
+    from pnpgen.signing import seal
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    kit = tmp_path / "mini"
+    shutil.copytree(MINI, kit)
+    checked = []
+    monkeypatch.setattr(files, "bare_edge_findings", lambda group, plan, arts: checked.append(group) or
+                        [f"preflight: {group}.pdf: art runs to a probe"])
+
+    def warnings(out: str) -> list:
+        assert _components(kit, out) == 0
+        manifest = json.loads((tmp_path / out / "mini" / "manifest.json").read_text())
+        return [w for w in manifest["parts"]["components"]["warnings"] if "a probe" in w]
+    first = warnings("first")
+    assert first and checked
+    groups, checked[:] = list(checked), []
+    assert warnings("second") == first and checked == []
+    memo = check_memo.CheckMemo("piece-sheets-bare", kit)
+    assert memo.known
+    memo.path.write_bytes(seal(memo.encode({key: [1, 2] for key in memo.known})))
+    assert warnings("third") == first and checked == groups

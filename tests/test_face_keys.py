@@ -35,3 +35,47 @@ def test_a_key_is_read_back_under_its_salt_only(tmp_path):
     assert FaceKeys(path, "salt-2").get(front, shape, 2.83) is None
     path.write_bytes(b"not sealed")
     assert FaceKeys(path, "salt-1").get(front, shape, 2.83) is None  # only this user's pnpgen's file is read
+
+
+def test_a_new_output_folder_replays_the_faces_an_earlier_build_drew(tmp_path, monkeypatch):
+    """The drawings and their keys live in the user's cache, not the output folder's: a build into a new folder
+    renders no template and draws no face, and prints the same bytes; a store not sealed by this user's
+    pnpgen is not read (every face drawn again)."""
+    import shutil
+    from pathlib import Path
+
+    from pnpgen.cli import main
+    from pnpgen.render import piece_faces
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    kit = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "kits" / "mini", kit)
+    rendered, document = [], piece_faces.face_document
+    monkeypatch.setattr(piece_faces, "face_document", lambda *a, **k: rendered.append(1) or document(*a, **k))
+
+    def components(out: str) -> dict:
+        assert main(["build", "--data", str(kit), "--out", str(tmp_path / out), "-q", "--only", "components"]) == 0
+        return {p.name: p.read_bytes() for p in (tmp_path / out).rglob("*.pdf") if ".cache" not in p.parts}
+    first = components("first")
+    assert rendered and not list((tmp_path / "first").rglob("piece-faces.bin"))
+    rendered.clear()
+    assert components("second") == first and rendered == []
+    for store in (tmp_path / "user-cache").rglob("piece-faces/*.bin"):
+        store.write_bytes(b"not sealed")
+    assert components("third") == first and rendered
+
+
+def test_a_store_that_cannot_be_written_costs_only_the_renders(tmp_path, monkeypatch):
+    """The user's cache full or read-only: the build still succeeds (its faces are drawn again next time)."""
+    import shutil
+    from pathlib import Path
+
+    from pnpgen.cli import main
+    from pnpgen.render.face_store import PackedFaceStore
+
+    def refuse(self, keep):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    monkeypatch.setattr(PackedFaceStore, "save", refuse)
+    kit = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "kits" / "mini", kit)
+    assert main(["build", "--data", str(kit), "--out", str(tmp_path / "out"), "-q", "--only", "components"]) == 0

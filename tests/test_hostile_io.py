@@ -471,3 +471,19 @@ def run_new(source: Path, target: Path, outside: Path, capsys) -> Run:
         _WATCHED.clear()
     captured = capsys.readouterr()
     return Run(code, captured.err + captured.out, 0.0)
+
+
+def test_reading_a_small_kit_file_reserves_no_more_than_it_holds(tmp_path):
+    """Python reserves what read() asks for: asking a 12-byte file for its whole size limit (256 MiB) spent
+    that much address space against the memory budget (RLIMIT_AS) on every kit file read."""
+    import tracemalloc
+    from pnpgen.kit_files import read_bytes
+    small = tmp_path / "units.csv"
+    small.write_text("name,attack\n")
+    tracemalloc.start()
+    try:
+        assert read_bytes(small, [tmp_path], limit=256 * 2**20) == b"name,attack\n"
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20, f"{peak:,} bytes reserved to read 12"

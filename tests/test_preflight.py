@@ -104,9 +104,11 @@ def test_a_size_chosen_on_the_command_line_makes_findings_warnings(mini_copy, ca
 
 def test_the_default_kit_s_counter_faces_are_measured(default_kit_build):
     """Counter faces are checked too: the measured glyphs of every stored face reach the preflight."""
-    from pnpgen.kit_folder import DEFAULT_KIT
+    from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
+    from pnpgen.render.face_keys import kit_cache_files
     from pnpgen.render.face_store import PackedFaceStore
-    store = default_kit_build.parent / ".cache" / DEFAULT_KIT / "piece-faces.bin"   # the full build's: counters too
+    cache = default_kit_build.parent / ".cache" / DEFAULT_KIT
+    store, _ = kit_cache_files(BUILTIN_DATA / DEFAULT_KIT, cache)   # the user's, as the build kept: counters too
     records = list(PackedFaceStore(store).records.values())
     assert records and all("texts" in r for r in records)
     assert any(t[5].startswith("DD") and t[0] > 5 for r in records for t in r["texts"])  # "DD 1" on a unit front

@@ -131,9 +131,10 @@ def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
     return content_key(*parts)
 
 
-def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
+def write_group(ctx, group: str, runs: list, arts, cache=None, bare_memo=None) -> dict:
     """The group's PDF: from the output `cache` when nothing in it changed (its faces still preflighted from
-    their stored records), else drawn. Without a cache (a reprint), always drawn."""
+    their stored records), else drawn. Without a cache (a reprint), always drawn. `bare_memo`
+    (pnpgen.render.check_memo.CheckMemo): the bare-edge findings of each group as drawn before, by its key."""
     plan = plan_group(ctx, runs)
     path = ctx.stage.path(f"{group}{SUFFIX}")
     previews = preview_names(ctx, group, plan)
@@ -142,7 +143,8 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
         draw_group(ctx, group, plan, arts, path, outputs[1:])
         bare = bare_edge_findings(group, plan, arts)
     else:
-        key = content_key(group_key(ctx, group, plan, arts), repr(previews), _findings_key(plan))
+        drawn, named = group_key(ctx, group, plan, arts), _findings_key(plan)
+        key = content_key(drawn, repr(previews), named)
         faces = [(face, table.shape, settings.bleed) for table, piece, settings in slot_owners(plan[0])
                  for face in (piece.front, piece.back) if face is not None]
         said = ctx.cache_dir / "piece-sheets-bare.json"  # the group's bare-edge findings, kept with its files
@@ -150,7 +152,7 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
                 else None)
         if bare is None:
             draw_group(ctx, group, plan, arts, path, outputs[1:])
-            bare = bare_edge_findings(group, plan, arts)
+            bare = remembered_findings(bare_memo, content_key(drawn, named), lambda: bare_edge_findings(group, plan, arts))
             _write_findings(said, bare)
             cache.store(key, [*outputs, said])
     owners = slot_owners(plan[0])
@@ -161,6 +163,19 @@ def write_group(ctx, group: str, runs: list, arts, cache=None) -> dict:
             "page_size": [round(v, 3) for v in plan[1][0].size],
             "previews": previews, "placements": placements, "cuts": page_cuts(f"{group}{SUFFIX}", plan[1]),
             "bare": bare}
+
+
+def remembered_findings(memo, key: str, work) -> list[str]:
+    """work()'s findings, or those `memo` kept under `key` (the group's drawing and naming: the same pages of
+    the same drawings give the same findings) when they are a list of strings; a new output folder then
+    samples no side of any piece (SE4X: 9,400 side colours on 12 pages)."""
+    if memo is None:
+        return work()
+    found = memo.findings(key, work)
+    if not all(isinstance(finding, str) for finding in found):
+        memo.used[key] = found = work()
+        memo.dirty = True
+    return found
 
 
 def _findings_key(plan: tuple) -> str:
@@ -198,26 +213,32 @@ def bare_edge_findings(group: str, plan: tuple, arts) -> list[str]:
     tables, pages = plan
     owners = slot_owners(tables)
     shapes = [table.shape for table, _, _ in owners]
-    memo, found = {}, {}
+    drawn, found = {}, {}
 
     def face_of(page, slot):
         piece = owners[slot.index][1]
         return piece.front if page.side == "front" else piece.back
+
+    def art_of(page, slot):
+        """The slot's art on this side, looked up once (each side of it is asked, and its neighbours')."""
+        key = (slot.index, page.side)
+        if key not in drawn:
+            table, _, settings = owners[slot.index]
+            face = face_of(page, slot)
+            drawn[key] = None if face is None or table.shape.kind not in ("square", "rect") else \
+                arts.art(face, table.shape, settings.bleed)
+        return drawn[key]
 
     for number, page in enumerate(pages, 1):
         rooms = bleed_rooms(page, shapes)
 
         def colour_of(i, side, page=page):
             slot = page.slots[i]
-            table, _, settings = owners[slot.index]
-            face = face_of(page, slot)
-            if face is None or table.shape.kind not in ("square", "rect"):
+            art = art_of(page, slot)
+            if art is None:
                 return None
-            key = (face.key, table.shape, settings.bleed, side, slot.turned)
-            if key not in memo:
-                art = arts.art(face, table.shape, settings.bleed)
-                memo[key] = side_colour(art, table.shape, settings.bleed, side, slot.turned, arts.bleed_memo)
-            return memo[key]
+            table, _, settings = owners[slot.index]
+            return side_colour(art, table.shape, settings.bleed, side, slot.turned, arts.bleed_memo)
         rects = [(slot.x, slot.y, shapes[slot.index].w, shapes[slot.index].h) for slot in page.slots]
         for i, _, reason in bare_edges(rects, [rooms[slot.index] for slot in page.slots], colour_of):
             slot = page.slots[i]
@@ -340,30 +361,41 @@ def collector_paused():
 
 
 def build(ctx) -> dict:
-    with collector_paused():  # the workers that prepare faces are forked with it paused too
-        return _build(ctx)
+    from pnpgen.render.home_bleed import forget
+    try:
+        with collector_paused():  # the workers that prepare faces are forked with it paused too
+            return _build(ctx)
+    finally:
+        forget()
 
 
 def _build(ctx) -> dict:
-    from pnpgen.render.face_keys import FaceKeys, render_salt
+    from pnpgen.render.face_keys import FaceKeys, kit_cache_files, render_salt
     kit = ctx.kit
-    known_keys = FaceKeys(ctx.cache_dir / "piece-face-keys.json", render_salt(ctx))
-    arts = FaceArts(kit, lambda: face_origins(kit), ctx.cache_dir / "piece-faces.bin", known_keys)
+    store_file, keys_file = kit_cache_files(kit.root, ctx.cache_dir)   # the user's: a new output folder replays what was drawn
+    known_keys = FaceKeys(keys_file, render_salt(ctx))
+    arts = FaceArts(kit, lambda: face_origins(kit), store_file, known_keys)
     arts.prepare(wanted_faces(ctx, kit))
     from pnpgen.output_cache import OutputCache
     cache = OutputCache(ctx.cache_dir / "piece-sheets")
+    from pnpgen.render.check_memo import CheckMemo
+    bare_memo = CheckMemo("piece-sheets-bare", kit.root)
     printed, moved = printed_files(ctx)
-    files = [write_group(ctx, group, runs, arts, cache) for group, runs in printed.items()]
+    files = [write_group(ctx, group, runs, arts, cache, bare_memo) for group, runs in printed.items()]
     said = shared_words(moved)
     files = [{**f, **said.get(f["path"], {})} for f in files]
     cache.prune()
     arts.overprints_of.save()
     arts.bleed_memo.save()
+    bare_memo.save()
     if arts.findings:  # the kit as designed must print well
         raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
     warnings = sorted(set(arts.warnings)) + [f"preflight: {finding}" for finding in sorted(set(arts.size_findings))]
     warnings += [finding for f in files for finding in f["bare"]]
-    arts.store.save(arts.used)
+    try:
+        arts.store.save(arts.used)
+    except OSError:   # the user's cache full or read-only: the next build draws these faces again, no more
+        pass
     known_keys.save()
     ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "
             f"{len(arts.used)} distinct faces, {arts.rendered} rendered, the rest replayed")

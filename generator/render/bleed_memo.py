@@ -183,22 +183,31 @@ def _pack_bands(bands: list) -> bytes:
 
 
 def _bands(stored, box: tuple) -> list | None:
-    """A stored cut [(colour, polygon)] whose colours are colours and whose points lie inside `box`, else None."""
+    """A stored cut [(colour, polygon)] whose colours are colours and whose points lie inside `box`, else None.
+    The bands are walked once to split them; their colours and all their points are then checked together
+    (a cut is some 30 bands: checked band by band, SE4X's 378 cuts took a tenth of a second)."""
     numbers = _unpack(stored)
     if numbers is None:
         return None
+    out, colours, points, k, end = [], [], array("d"), 0, len(numbers)
+    while k < end:
+        if k + 4 > end:
+            return None
+        count = numbers[k + 3]
+        if not (count == int(count) and 3 <= count and k + 4 + 2 * int(count) <= end):
+            return None
+        stop = k + 4 + 2 * int(count)
+        flat = numbers[k + 4:stop]
+        colour = tuple(numbers[k:k + 3])
+        colours.append(colour)
+        points += flat
+        out.append((colour, Points(flat)))
+        k = stop
+    if not out:
+        return out
     left, top, right, bottom = box
-    out, k = [], 0
-    while k < len(numbers):
-        if k + 4 > len(numbers):
-            return None
-        colour, count = tuple(numbers[k:k + 3]), numbers[k + 3]
-        if not (min(colour) >= 0.0 and max(colour) <= 1.0 and count == int(count) and 3 <= count
-                and k + 4 + 2 * int(count) <= len(numbers)):
-            return None
-        xs, ys = numbers[k + 4:k + 4 + 2 * int(count):2], numbers[k + 5:k + 4 + 2 * int(count):2]
-        if min(xs) < left or max(xs) > right or min(ys) < top or max(ys) > bottom:
-            return None
-        out.append((colour, Points(numbers[k + 4:k + 4 + 2 * int(count)])))
-        k += 4 + 2 * int(count)
+    xs, ys = points[0::2], points[1::2]
+    if min(map(min, colours)) < 0.0 or max(map(max, colours)) > 1.0 or min(xs) < left or max(xs) > right \
+            or min(ys) < top or max(ys) > bottom:
+        return None
     return out

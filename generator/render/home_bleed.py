@@ -247,23 +247,35 @@ def _sampler(art):
 def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: Room, memo=None) -> None:
     """The face's edge bands at (x, y) (art origin, bleed included), turned as the face is, cut to the
     piece's cut box grown by `room` on the page and to the room's half-planes. The bands are cut here, not
-    by a clip: the page's clips stay one per face, as the duplex checks read them. `memo`: cut_bands'."""
+    by a clip: the page's clips stay one per face, as the duplex checks read them. `memo`: cut_bands'.
+    The calls go straight to cairo's C functions (as face_store's replay does): a sheet of counters is some
+    ten thousand bands, and cairocffi's wrapper checked the status after each of the 100,000 calls; the
+    status is sticky, so it is checked once at the end. The calls, hence the PDF's bytes, are the same."""
     if not any(room[:4]):
         return
-    cr.save()
+    lib, pointer = _c_calls(), cr._pointer
+    move, line, close, fill = lib.cairo_move_to, lib.cairo_line_to, lib.cairo_close_path, lib.cairo_fill
+    lib.cairo_save(pointer)
     current = None
     for colour, points in cut_bands(art, shape, bleed, turned, room, x, y, memo):
         if colour != current:                   # the PDF says a colour only when it changes, as cairo does
-            cr.set_source_rgb(*colour)
+            lib.cairo_set_source_rgb(pointer, *colour)
             current = colour
         points = iter(points)              # a list of (x, y), or the memo's flat numbers (bleed_memo.Points)
         first = next(points)
-        cr.move_to(x + first[0], y + first[1])
+        move(pointer, x + first[0], y + first[1])
         for px, py in points:
-            cr.line_to(x + px, y + py)
-        cr.close_path()
-        cr.fill()
-    cr.restore()
+            line(pointer, x + px, y + py)
+        close(pointer)
+        fill(pointer)
+    lib.cairo_restore(pointer)
+    cr._check_status()
+
+
+def _c_calls():
+    """cairo's C library as cairocffi loaded it."""
+    from pnpgen.render.cairo_lib import cairo
+    return cairo().cairo
 
 
 _cuts: dict = {}    # (id(art), turned, room in the slot's frame) -> the bands cut: a sheet's like slots share one
@@ -370,8 +382,8 @@ def bare_edges(rects: list[tuple], rooms: list[tuple], colour_of) -> list[tuple[
             mine = colour_of(i, side) or PAPER
             if _alike(mine, PAPER):
                 continue
-            line = round(_line(rects[i], side) * 10)
-            near = [j for step in (-1, 0, 1) for j in facing[side].get(line + step, ())]
+            line, cells = round(_line(rects[i], side) * 10), _cells(rects[i], side)
+            near = [j for step in (-1, 0, 1) for cell in cells for j in facing[side].get((line + step, cell), ())]
             across = [j for j in sorted(set(near)) if j != i and _shares(rects[i], rects[j], side)]
             if not across:
                 out.append((i, side, "edge"))
@@ -386,14 +398,29 @@ def _line(rect: tuple, side: str) -> float:
 
 
 def _facing_edges(rects: list[tuple]) -> dict:
-    """{side: {cut line in tenths of a point: [rects whose opposite edge lies on it]}}: the neighbours across
-    a side are looked up, not searched for among every piece of the page."""
+    """{side: {(cut line in tenths of a point, cell along it): [rects whose opposite edge lies on it there]}}:
+    the neighbours across a side are looked up, not searched for among every piece of the page, nor among
+    every piece of its column (a piece shares a cut with the one or two across it, and only those share a
+    FACING_CELL of the line with it)."""
     opposite = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
     facing: dict = {side: {} for side in SIDES}
     for j, rect in enumerate(rects):
         for side in SIDES:
-            facing[side].setdefault(round(_line(rect, opposite[side]) * 10), []).append(j)
+            line = round(_line(rect, opposite[side]) * 10)
+            for cell in _cells(rect, side):
+                facing[side].setdefault((line, cell), []).append(j)
     return facing
+
+
+FACING_CELL = 36.0   # points: the stretch of a cut line neighbours are looked up in
+
+
+def _cells(rect: tuple, side: str) -> range:
+    """The FACING_CELLs a rect's extent along `side`'s line covers: two rects sharing more than a point of
+    that line share a cell."""
+    x, y, w, h = rect
+    low, high = (y, y + h) if side in ("left", "right") else (x, x + w)
+    return range(math.floor(low / FACING_CELL), math.floor(high / FACING_CELL) + 1)
 
 
 PAPER = (1.0, 1.0, 1.0)
@@ -415,3 +442,11 @@ def _shares(mine: tuple, other: tuple, side: str) -> bool:
     line = y if side == "top" else y + h
     edge = oy + oh if side == "top" else oy
     return abs(line - edge) < 0.05 and min(x + w, ox + ow) - max(x, ox) > 0.5
+
+
+def forget() -> None:
+    """Let go of the faces' bands, cuts and colours worked out for a part: its build is over, and the worker
+    that drew it may go on to build another part (SE4X's cuts held some megabytes the next part's peak
+    stood on)."""
+    for memo in (_edges, _rooms, _geometry, _cuts, _clips, _means):
+        memo.clear()

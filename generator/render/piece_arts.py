@@ -1,7 +1,8 @@
 """The faces of a kit's pieces: each distinct face rendered from its template once per build, drawn through
 the SVG subset drawer (cairosvg beyond it), kept on disk as its recorded cairo calls keyed by its SVG and the
 images it shows, replayed on later builds, and preflighted (text size and margins, image resolution).
-New faces are rendered and recorded in two processes when there are enough of them."""
+New faces are rendered and recorded in two processes when there are enough of them and the part is built
+alone (beside other parts, the build already keeps both cores busy)."""
 from __future__ import annotations
 
 import hashlib
@@ -97,8 +98,10 @@ class FaceArts:
             self._known_key(face, shape, bleed)
         todo = list({(f.key, round(b, 3)): (f, s, b) for f, s, b in wanted
                      if (f.key, round(b, 3)) not in self.svgs and (f.key, round(b, 3)) not in self.keys}.values())
-        if len(todo) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
-            return
+        if len(todo) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2 \
+                or multiprocessing.parent_process() is not None:
+            return   # (in a worker the build's parts already keep both cores busy: SE4X with every face new, the
+                     # pool there cost 10 % more CPU and saved no time)
         from pnpgen.render.cairo_lib import cairo, scratch_context
         cairo()  # cairo and the shipped fonts loaded once, before forking (cairosvg only where needed)
         scratch_context()
