@@ -1,30 +1,32 @@
 """Run the selected parts: each from the cache when its inputs are unchanged, the others built side by side.
 
-Parts are independent (each writes its own files into the stage), so the ones that must be built run in
-two forked worker processes on a machine that can fork: a whole-kit build then takes about as long as its
-largest parts, not their sum. The build context reaches the workers through the fork, not through pickling;
-each worker sends back the part's manifest entry and the files it wrote. Output stays deterministic: every
+Parts are independent (each writes its own files into the stage), so the ones that must be built run two
+at a time on a machine that can fork, each in a worker process forked for it alone: a whole-kit build then
+takes about as long as its largest parts, not their sum, and no part's leftovers raise the next one's peak
+memory. The build context reaches the workers through the fork, not through pickling; each worker sends back
+the part's manifest entry and the files it wrote. Output stays deterministic: every
 part's bytes depend only on its inputs, never on what ran beside it.
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.reduction import ForkingPickler
 
 from pnpgen.output import signals_held
 from pnpgen.part_cache import PartCache
-from pnpgen.parts import load_shared
+from pnpgen.parts import load_needs, shared_loads
 from pnpgen.pdf_update import mark_print_scaling
 from pnpgen import budgets
 from pnpgen.problems import BuildError, KitError, UsageError
 from pnpgen.workers import die_with_parent
 
 WORKERS = 2
-_CONTEXT = {}  # set just before the workers fork: {"ctx": BuildContext, "parts": {name: Part}}
 
 
 def run_parts(ctx, parts: list, cache: PartCache, keys: dict, progress) -> dict:
@@ -71,37 +73,113 @@ def _build_all(ctx, parts: list):
         for part in parts:
             yield (part, *_build_one(ctx, part))
         return
-    load_shared(parts, WORKERS)
-    _CONTEXT.update(ctx=ctx, parts={p.name: p for p in parts})
-    pool = None
+    shared, waiting, running, done = shared_loads(parts, WORKERS), list(parts), {}, {}
     try:
-        # Ctrl-C or SIGTERM are held while the workers fork: one landing inside a fork handler would be lost
-        # (Python ignores exceptions there) and the build would run on; held, it is raised right after.
-        with signals_held():
-            pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork"),
-                                       initializer=_worker_signals, initargs=(os.getpid(),))
-            futures = [(part, pool.submit(_build_in_worker, part.name)) for part in parts]
-        for part, future in futures:
-            yield (part, *_result(part, future))  # a part's BuildError is raised again here
+        for part in parts:  # said in the order they started (longest first); a failure as soon as it comes
+            while part.name not in done:
+                while waiting and len(running) < WORKERS:
+                    load_needs(waiting[0], shared)
+                    worker = _Worker(waiting.pop(0))
+                    running[worker.part.name] = worker
+                    worker.start(ctx)  # in `running` first: a Ctrl-C as it starts stops it with the others
+                if waiting:  # while the workers run: what the next part needs, so it starts as a slot frees
+                    load_needs(waiting[0], shared)
+                ready = multiprocessing.connection.wait([worker.reader for worker in running.values()])
+                for worker in [w for w in running.values() if w.reader in ready]:
+                    outcome = worker.outcome()  # a Ctrl-C as it is read leaves the worker in `running`, stopped
+                    del running[worker.part.name]  # below: else, blocked writing the rest, it would hold the exit
+                    done[worker.part.name] = _result(worker.part, outcome)  # a failure: raised now
+            yield (part, *done.pop(part.name))
     except BaseException:  # a failed part, Ctrl-C or SIGTERM: stop the other workers now, do not wait for them
-        if pool is not None:
-            _stop(pool)
+        for worker in running.values():
+            worker.stop()
+        for worker in running.values():
+            worker.join()
         raise
-    else:
-        pool.shutdown(wait=True)
     finally:
-        _CONTEXT.clear()
+        gc.unfreeze()  # this process's objects collected again (`pnpgen serve` and `watch` build many times)
 
 
-def _result(part, future):
+class _Worker:
+    """One part built in a process forked for it alone: it starts with the parent's memory as it is now (the
+    shared libraries loaded so far, nothing another part left behind) and ends with the part, so no part's
+    leftovers raise the next one's peak. Its result comes back through a pipe; the context through the fork."""
+
+    def __init__(self, part):
+        self.part, self.process, self.reader = part, None, None
+
+    def start(self, ctx) -> None:
+        fork = multiprocessing.get_context("fork")
+        self.reader, writer = fork.Pipe(duplex=False)
+        try:
+            # Ctrl-C or SIGTERM are held while the worker forks: one landing inside a fork handler would be
+            # lost (Python ignores exceptions there) and the build would run on; held, it is raised right after.
+            with signals_held():
+                sys.stdout.flush(), sys.stderr.flush()  # nothing buffered is written twice, by parent and worker
+                gc.freeze()  # the worker's collections skip the parent's objects: fewer pages copied on write
+                self.process = fork.Process(target=_work, args=(ctx, self.part, writer, os.getpid()),
+                                            name=self.part.name)
+                self.process.start()
+        finally:
+            writer.close()  # the worker holds the only writer: its end is this reader's end of file
+
+    def outcome(self):
+        """(True, the part's result) or (False, its exception); (False, None) when the worker died first."""
+        try:
+            outcome = self.reader.recv()
+        except EOFError:
+            outcome = (False, None)
+        except Exception as exc:  # noqa: BLE001 - sent whole, but it cannot be read back here (unpickled)
+            outcome = (False, BuildError(f"the {self.part.name} part: its result could not be read back: {exc}"))
+        self.join()
+        return outcome
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.is_alive():
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)  # the worker and everything it started
+            except (AttributeError, OSError):
+                self.process.terminate()
+
+    def join(self) -> None:
+        if self.process is not None:
+            self.process.join(timeout=5)
+            if self.process.is_alive():  # past the SIGTERM (stopped, or stuck where it is not delivered)
+                self.process.kill()
+                self.process.join()
+        if self.reader is not None:
+            self.reader.close()
+
+
+def _work(ctx, part, writer, parent: int) -> None:
+    """A part's worker: builds it, sends back what it built or why it could not."""
+    _worker_signals(parent)
+    try:
+        outcome = (True, _build_one(ctx, part))
+    except BaseException as exc:  # noqa: BLE001 - raised again in the parent, as a pool's worker would
+        outcome = (False, exc)
+    try:
+        data = ForkingPickler.dumps(outcome)
+    except Exception as exc:  # noqa: BLE001 - what cannot be pickled is said in words instead
+        data = ForkingPickler.dumps((False, part_failure(part.name, exc if outcome[0] else outcome[1])))
+    try:
+        writer.send_bytes(data)
+    except OSError:  # the parent is stopping this worker (or gone): no one to tell
+        pass
+    writer.close()
+
+
+def _result(part, outcome):
     """A worker's result; a worker the kernel killed (its CPU budget's hard limit, or the memory killer) is
     said as such."""
-    try:
-        return future.result()
-    except BrokenProcessPool:
+    succeeded, value = outcome
+    if succeeded:
+        return value
+    if value is None:
         raise BuildError(f"the {part.name} part: its worker was killed, most likely past the cpu_seconds budget "
                          f"({budgets.active().cpu_seconds} s of CPU) or out of memory; simplify the kit, or "
-                         f"{budgets.how_to_raise('cpu_seconds')}") from None
+                         f"{budgets.how_to_raise('cpu_seconds')}")
+    raise value
 
 
 def _worker_signals(parent: int) -> None:
@@ -118,22 +196,6 @@ def _worker_signals(parent: int) -> None:
     budgets.worker_limits()
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
-    workers = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for worker in workers:
-        if worker.is_alive():
-            try:
-                os.killpg(worker.pid, signal.SIGTERM)  # the worker and everything it started
-            except (AttributeError, OSError):
-                worker.terminate()
-    for worker in workers:
-        worker.join(timeout=5)
-    manager = getattr(pool, "_executor_manager_thread", None)
-    if manager is not None:  # a thread left running would be inherited mid-lock by the next build's fork
-        manager.join(timeout=5)
-
-
 def part_failure(name: str, exc: BaseException) -> BuildError:
     """An exception no step of the part located, said with the part and what to do."""
     if isinstance(exc, MemoryError):
@@ -147,10 +209,6 @@ def part_failure(name: str, exc: BaseException) -> BuildError:
     if type(exc) is ValueError:  # a check of ours that no step located: its words say what is wrong
         return BuildError(f"the {name} part: {exc}")
     return BuildError(f"the {name} part: {type(exc).__name__}: {exc}")
-
-
-def _build_in_worker(name: str):
-    return _build_one(_CONTEXT["ctx"], _CONTEXT["parts"][name])
 
 
 def _build_one(ctx, part):

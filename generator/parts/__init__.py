@@ -36,14 +36,15 @@ class Part:
     ignores: tuple = ()  # kit-relative folders and files the part never reads: editing them keeps its cache
     reads: tuple | None = None  # only these kit files are keyed (the rest of its inputs is in key_extra)
     ignores_of: Callable = lambda kit: ()  # (kit) -> more of them, where they depend on the kit's module
-    needs: tuple = ()  # names in SHARED_LOADS: the libraries its build loads (see load_shared)
+    needs: tuple = ()  # names in SHARED_LOADS: the libraries its build loads (see shared_loads); pypdf for
+    # a part whose PDFs the post-pass marks (pnpgen.pdf_update: reportlab's, not those written marked)
     # rough seconds of a build of the default kit: parts start longest first (after a build, its own timings)
     weight: float = 1.0
 
 
 def _load_cairo() -> None:
-    from pnpgen.render.art import cairo_and_cairosvg
-    cairo_and_cairosvg()
+    from pnpgen.render.cairo_lib import cairo
+    cairo()  # cairosvg (0.03 s, 3 MB) only where a part draws SVG beyond svg_ops' subset: none in SE4X
 
 
 def _load_reportlab() -> None:
@@ -56,23 +57,29 @@ def _load_pypdf() -> None:
     import pypdf  # noqa: F401
 
 
-# Libraries several parts load, each costing 0.1-0.5 s of a process's time (cairo and cairosvg; reportlab and
-# the shipped fonts parsed; pypdf)
+# Libraries several parts load, each costing 0.1-0.2 s of a process's time (cairo; reportlab and the shipped
+# fonts parsed; pypdf)
 SHARED_LOADS = {"cairo": _load_cairo, "reportlab": _load_reportlab, "pypdf": _load_pypdf}
 
 
-def load_shared(parts: list[Part], workers: int) -> list[str]:
-    """Load, in this process, what more of `parts` need than there are workers: called before the workers
-    fork, every worker then starts with one shared copy instead of loading its own. Loading here is serial
-    time before any part starts, so it pays only where every worker would load the same library anyway
-    (measured: 2 workers, cold SE4X 4.7 -> 3.4 s median; an edit that rebuilds 2 parts needing cairo was slower
-    with cairo loaded first). What fewer parts need is left to their workers, which also keeps it out of the
-    others' memory."""
+def shared_loads(parts: list[Part], workers: int) -> list[str]:
+    """What more of `parts` need than there are workers: loaded in this process (load_needs) before the
+    worker of a part needing it forks, every later worker then starts with one shared copy instead of loading
+    its own. Loading here is time the parent spends before that part starts, so it pays only where every
+    worker would load the same library anyway (measured: 2 workers, cold SE4X 4.7 -> 3.4 s median; an edit
+    that rebuilds 2 parts needing cairo was slower with cairo loaded first). What fewer parts need is left to
+    their workers, which also keeps it out of the others' memory."""
     wanted = [need for part in parts for need in part.needs]
-    shared = [name for name in SHARED_LOADS if wanted.count(name) > workers]
+    return [name for name in SHARED_LOADS if wanted.count(name) > workers]
+
+
+def load_needs(part: Part, shared: list[str]) -> None:
+    """Load, in this process, those of `shared` that `part` needs (each library once: the loaders are
+    idempotent). A part forked before a library is loaded starts without it in its memory: the parts that
+    need only cairo start before reportlab and its fonts (25 MB) are read."""
     for name in shared:
-        SHARED_LOADS[name]()
-    return shared
+        if name in part.needs:
+            SHARED_LOADS[name]()
 
 
 def all_parts() -> list[Part]:
