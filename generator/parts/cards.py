@@ -62,5 +62,5 @@ PART = Part(
                                               "dest": "cards_per_sheet",
                                               "help": "aid cards: 2 per landscape sheet (default) or 1 per page"}),),
     applies=lambda kit: _has_aid_cards(kit),
-    ignores=("rules", "maps", "aids/sheets.yaml"), needs=("reportlab", "pypdf"), weight=0.5,
+    ignores=("rules", "maps", "aids/sheets.yaml"), needs=("reportlab",), weight=0.5,
 )

@@ -60,4 +60,4 @@ def _has_sheets(kit) -> bool:
 
 PART = Part(name="sheets", build=build, order=40, aliases=("records",),
             doc="record sheets from aids/sheets.yaml (Letter / A4, one copy per player colour)",
-            applies=_has_sheets, reads=("kit.yaml",), key_extra=printed, needs=("reportlab", "pypdf"), weight=0.75)
+            applies=_has_sheets, reads=("kit.yaml",), key_extra=printed, needs=("reportlab",), weight=0.75)
