@@ -75,9 +75,9 @@ def _build_all(ctx, parts: list):
         return
     shared, waiting, running, done = shared_loads(parts, WORKERS), list(parts), {}, {}
     try:
-        for part in parts:  # said in the order they started (longest first); a failure as soon as it comes
+        for part in parts:  # said in the order they started (longest first), a failure too: see _failed
             while part.name not in done:
-                while waiting and len(running) < WORKERS:
+                while waiting and len(running) < WORKERS and not _failed(done):
                     load_needs(waiting[0], shared)
                     worker = _Worker(waiting.pop(0))
                     running[worker.part.name] = worker
@@ -88,8 +88,8 @@ def _build_all(ctx, parts: list):
                 for worker in [w for w in running.values() if w.reader in ready]:
                     outcome = worker.outcome()  # a Ctrl-C as it is read leaves the worker in `running`, stopped
                     del running[worker.part.name]  # below: else, blocked writing the rest, it would hold the exit
-                    done[worker.part.name] = _result(worker.part, outcome)  # a failure: raised now
-            yield (part, *done.pop(part.name))
+                    done[worker.part.name] = outcome
+            yield (part, *_result(part, done.pop(part.name)))  # a failure raised here stops the later parts
     except BaseException:  # a failed part, Ctrl-C or SIGTERM: stop the other workers now, do not wait for them
         for worker in running.values():
             worker.stop()
@@ -98,6 +98,14 @@ def _build_all(ctx, parts: list):
         raise
     finally:
         gc.unfreeze()  # this process's objects collected again (`pnpgen serve` and `watch` build many times)
+
+
+def _failed(done: dict) -> bool:
+    """Whether a part has failed: no other part starts then. The parts that started before it are waited
+    for, and the first failure in the parts' order is the one said (as when they ran one after the other),
+    so a broken kit says the same error on every build, not whichever part happened to fail first: a bad
+    row of a table is said at its row by the components part, not at a figure of the booklet that shows it."""
+    return any(not succeeded for succeeded, _ in done.values())
 
 
 class _Worker:

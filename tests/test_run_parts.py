@@ -113,14 +113,30 @@ def _fails(ctx):
                                           (_fails, "the p2 part: cards.csv, line 3: no such face")],
                          ids=["killed", "failed"])
 def test_a_failed_part_is_raised_and_the_other_workers_are_stopped_at_once(fake_loads, started, build, words):
-    """The build stops within seconds, not after the slow part's 30 s (which started first): its worker is
-    stopped and reaped."""
+    """The build stops within seconds, not after the slow part's 30 s (which started after it): its worker
+    is stopped and reaped."""
     start = time.monotonic()
-    results = run_parts._build_all(_ctx(), [_part("p1", _slow), _part("p2", build)])
+    results = run_parts._build_all(_ctx(), [_part("p2", build), _part("p1", _slow)])
     with pytest.raises(BuildError) as raised:
         list(results)
     assert str(raised.value).startswith(words)
     assert time.monotonic() - start < 10
+    assert len(started) == 2 and _gone(started)
+
+
+def _fails_late(ctx):
+    time.sleep(0.5)
+    raise BuildError("the p1 part: units.csv, line 7: attack must be a number")
+
+
+def test_the_first_failure_in_the_parts_order_is_said_whichever_failed_first(fake_loads, started):
+    """A broken row breaks several parts (its counters, and the booklet's figure that shows it): the error
+    said is the first part's on every build, not the one that happened to end first; no part starts after
+    a failure."""
+    parts = [_part("p1", _fails_late), _part("p2", _fails), _part("p3", _reports)]
+    with pytest.raises(BuildError) as raised:
+        _built(parts)
+    assert str(raised.value) == "the p1 part: units.csv, line 7: attack must be a number"
     assert len(started) == 2 and _gone(started)
 
 
