@@ -122,12 +122,15 @@ class _Worker:
         try:
             # Ctrl-C or SIGTERM are held while the worker forks: one landing inside a fork handler would be
             # lost (Python ignores exceptions there) and the build would run on; held, it is raised right after.
+            # Only this thread holds them: under `build --watch` the watching thread can take the signal, and
+            # Python then raises it here all the same, even inside start(); stop() and join() then pass over
+            # a worker not started (joining it was an AssertionError that hid the Ctrl-C: watch built on).
             with signals_held():
                 sys.stdout.flush(), sys.stderr.flush()  # nothing buffered is written twice, by parent and worker
                 gc.freeze()  # the worker's collections skip the parent's objects: fewer pages copied on write
-                self.process = fork.Process(target=_work, args=(ctx, self.part, writer, os.getpid()),
-                                            name=self.part.name)
-                self.process.start()
+                process = fork.Process(target=_work, args=(ctx, self.part, writer, os.getpid()), name=self.part.name)
+                process.start()
+                self.process = process  # only once started: a Ctrl-C can still land inside start() (below)
         finally:
             writer.close()  # the worker holds the only writer: its end is this reader's end of file
 

@@ -185,3 +185,16 @@ def test_ctrl_c_while_a_result_is_read_stops_the_worker_writing_it(fake_loads, s
         _built([_part("p1", _large), _part("p2", _large)])
     assert time.monotonic() - start < 10
     assert len(started) == 2 and _gone(started)
+
+
+def test_ctrl_c_inside_a_worker_s_start_is_said_as_a_ctrl_c(fake_loads, monkeypatch):
+    """Under `build --watch` the watching thread can take the signal, so the held Ctrl-C is raised even
+    inside Process.start(): the worker not started must not be joined (an AssertionError that hid the
+    Ctrl-C, and `--watch` went on watching instead of stopping)."""
+    import multiprocessing.process
+
+    def interrupted(process):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _built([_part("p1", _reports), _part("p2", _reports)])
