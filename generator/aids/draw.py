@@ -56,7 +56,7 @@ def _title_with_icons(canvas: Canvas, title: str, x: float, baseline: float, fon
                       width: float) -> None:
     """A band title holding the kit's icons: one line set as a paragraph whose baseline is the band's (the
     icons one em square on it, drawn by close_canvas)."""
-    from xml.sax.saxutils import escape
+    from pnpgen.xml_escape import escape
 
     from reportlab import rl_config
     from reportlab.lib.styles import ParagraphStyle

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from xml.sax.saxutils import escape
+from pnpgen.xml_escape import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER

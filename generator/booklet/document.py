@@ -4,7 +4,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from xml.sax.saxutils import escape
+from pnpgen.xml_escape import escape
 
 from reportlab.lib import colors
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageTemplate, PageBreak, PageTemplate,

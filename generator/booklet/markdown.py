@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, replace
-from xml.sax.saxutils import escape
+from pnpgen.xml_escape import escape
 
 STEP = re.compile(r"^(\d{1,3})\.\s+(.*)$")  # "1. Put the board in the middle."
 DIRECTIVE = re.compile(r"^\[\[([a-z-]+)(?::([A-Za-z0-9_.:-]+))?\]\]$")  # [[figure:cards.Explore]]

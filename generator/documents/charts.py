@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
-from xml.sax.saxutils import escape
+from pnpgen.xml_escape import escape
 
 import jinja2
 from markupsafe import Markup

@@ -9,7 +9,7 @@ import os
 import sys
 import traceback
 from functools import lru_cache
-from xml.sax.saxutils import escape as xml_escape
+from pnpgen.xml_escape import escape as xml_escape
 from collections import ChainMap, Counter
 from pathlib import Path
 

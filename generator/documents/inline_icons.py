@@ -16,7 +16,7 @@ import re
 import tempfile
 from collections import defaultdict
 from pathlib import Path
-from xml.sax.saxutils import escape
+from pnpgen.xml_escape import escape
 
 from pnpgen.render.drawn_text import GlyphCanvas
 

@@ -7,7 +7,7 @@ and no reportlab here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
+from pnpgen.xml_escape import escape
 
 ALIGNS = ("left", "centre", "right")
 
