@@ -133,8 +133,7 @@ class KitSandbox(SandboxedEnvironment):
         self.globals.pop("lipsum", None)  # lipsum(10**6) is a memory bomb, and no kit needs filler text
         _install_words(self)
         self.filters = {name: _bounded_filter(name, f) for name, f in self.filters.items()}
-        self._judged: set[tuple[type, str]] = set()      # (class, name) whose reading was judged: _judge
-        self._safe_names: set[tuple[type, str]] = set()  # those found safe to read
+        self._readable: dict[tuple[type, str], bool] = {}  # (class, name) judged: may it be read? (_judge)
 
     def cached_from_string(self, source: str):
         """from_string, with the compiled code kept on disk between builds (keyed by the source, this
@@ -163,7 +162,7 @@ class KitSandbox(SandboxedEnvironment):
     def getattr(self, obj, attribute):
         if isinstance(obj, dict) and attribute in obj:
             return obj[attribute]
-        if (type(obj), attribute) in self._safe_names:  # Jinja's getattr, its verdict remembered: see _judge
+        if self._readable.get((type(obj), attribute)):  # Jinja's getattr, its verdict remembered: see _judge
             value = getattr(obj, attribute, _UNSET)
             if value is not _UNSET:
                 wrapped = self.wrap_str_format(value)  # a bound str.format runs in Jinja's sandboxed formatter
@@ -179,13 +178,10 @@ class KitSandbox(SandboxedEnvironment):
         name), so it is judged once per (class, name); an object whose `__class__` is not its type (it
         could answer isinstance tests as another class) is judged every time, as is every unsafe name."""
         key = (type(obj), attribute)
-        if key in self._judged:
-            return
-        self._judged.add(key)
-        kind = key[0]
-        if (obj.__class__ is kind and not any("__class__" in vars(k) for k in kind.__mro__[:-1])
-                and self.is_safe_attribute(obj, attribute, None)):
-            self._safe_names.add(key)
+        if key not in self._readable:
+            kind = key[0]
+            self._readable[key] = (obj.__class__ is kind and not any("__class__" in vars(k) for k in kind.__mro__[:-1])
+                                   and self.is_safe_attribute(obj, attribute, None))
 
     def is_safe_attribute(self, obj, attr, value):
         """No file system, module or stream from a kit text: `{{ kit.root.read_text() }}` or
