@@ -435,8 +435,8 @@ ESCAPES = {ord("n"): b"\n", ord("r"): b"\r", ord("t"): b"\t", ord("b"): b"\b", o
 
 
 def text_of(token: bytes) -> str:
-    """The text of a PDF string token, (literal) or <hex>: UTF-16 after its byte order mark, else Latin-1 (the
-    PDFDocEncoding of the titles reportlab writes)."""
+    """The text of a PDF string token, (literal) or <hex>: UTF-16 after its byte order mark, else
+    PDFDocEncoding (the titles reportlab writes)."""
     if token.startswith(b"<"):
         raw = bytes.fromhex(token[1:-1].decode("ascii"))
     else:
@@ -458,7 +458,17 @@ def text_of(token: bytes) -> str:
                 raw += ESCAPES.get(following[0], following) if following else b""
                 index += 2
         raw = bytes(raw)
-    return raw[2:].decode("utf-16-be") if raw.startswith(b"\xfe\xff") else raw.decode("latin-1")
+    if raw.startswith(b"\xfe\xff"):
+        return raw[2:].decode("utf-16-be")
+    return raw.decode("latin-1").translate(PDF_DOC)
+
+
+# PDFDocEncoding where it is not Latin-1 (PDF 1.7, annex D.2): what reportlab writes a title's ’ or – in
+PDF_DOC = {code: char for code, char in zip(
+    [*range(0x18, 0x20), *range(0x80, 0x9F), 0xA0],
+    "\u02d8\u02c7\u02c6\u02d9\u02dd\u02db\u02da\u02dc"
+    "\u2022\u2020\u2021\u2026\u2014\u2013\u0192\u2044\u2039\u203a\u2212\u2030\u201e\u201c\u201d\u2018"
+    "\u2019\u201a\u2122\ufb01\ufb02\u0141\u0152\u0160\u0178\u017d\u0131\u0142\u0153\u0161\u017e\u20ac")}
 
 
 def text_string(text: str) -> Raw:
