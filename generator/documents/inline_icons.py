@@ -87,6 +87,12 @@ class IconCanvas(GlyphCanvas):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.icon_places: list = []
+        self.before_save: list = []   # what draws into the pass's forms once its pages are all known
+
+    def save(self):
+        for draw in self.before_save:
+            draw(self)
+        super().save()
 
     def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
         name = _slot_name(image)

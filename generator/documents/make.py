@@ -218,9 +218,8 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
     """The finished PDF: the laid-out pages, with each figure's art (drawn by cairo) laid on them, and what
     the layout placed (see _typeset). Pages an earlier build laid out for the same text and figure sizes are
     reused."""
-    seed = contents_seeds(ctx, name, pagesize)
     if not figures:
-        pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {}, seed)
+        pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {})
         return _laid_on(ctx.kit, name, pdf, placements), placements
     from pnpgen.booklet.overlay import KeptArtPages, figure_layer, figure_text_sizes, readable, render_arts
     from pnpgen.booklet.story import FigureBox
@@ -232,25 +231,13 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
     layout = Layouts(ctx, name, cache, content_key_of("layout", text_key, repr(sorted(sizes.items())), repr(widths)))
     pdf, placements = layout.fetch() or (None, None)
     if pdf is None:
-        pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, figures, sizes, seed)
+        pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, figures, sizes)
         layout.store(pdf, placements)
     else:
         ctx.log(f"{name}: only figure art changed: laid on the last layout")
     figure_text_sizes(figures, rendered, placements, _figure_chapters(chapters))
     kept = KeptArtPages(figures_store(ctx, name).with_suffix(".pdf.bin"), art_keys)
     return _laid_on(ctx.kit, name, pdf, placements, figure_layer(rendered, placements, {COVER}, kept)), placements
-
-
-def contents_seeds(ctx, name: str, pagesize) -> tuple[Path, ...]:
-    """Where the document's last contents entries are kept for the next typesetting to start from: the
-    build's cache folder, and the user's cache (one file per kit folder, document and page size), so a
-    build into a new output folder lays the document out once, not twice. The first that reads is used; a
-    stale seed only costs the second pass back."""
-    seeds = [ctx.cache_dir / f"{name}-contents.json"]
-    folder = resources.cache_folder("contents-seeds")
-    if folder is not None:
-        seeds.append(folder / f"{_user_file(ctx, name, tuple(round(v, 3) for v in pagesize))}.json")
-    return tuple(seeds)
 
 
 def figures_store(ctx, name: str) -> Path:
@@ -282,7 +269,7 @@ def _laid_on(kit, name: str, pdf: bytes, placements: dict, figures: tuple | None
     return lay_on(pdf, layers)
 
 
-def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, contents_seed) -> tuple[bytes, dict]:
+def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes) -> tuple[bytes, dict]:
     """The laid-out PDF and where each figure's art goes on it ({(figure, index): (page, x, y, w, h)}), with
     its page count (LAID_PAGES: (pages,)) and each chapter heading's page ((LAID_CHAPTER, n): (page,))."""
     from pnpgen.booklet.document import frame_width, lay_out  # reportlab loads only when typesetting
@@ -295,7 +282,7 @@ def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, 
     tables = {key: (lambda data=data: data) for key, data in registry.made.items()}
     story = [flowables(list(blocks), f"c{number}", width, tables, figures, sizes, placements, {}, display_path(path))
              for number, (path, blocks) in enumerate(chapters)]
-    pdf = (lay_out(kit, pagesize, story, contents_seed, icons, laid, settings.get("designed")) if settings["cover"]
+    pdf = (lay_out(kit, pagesize, story, icons, laid, settings.get("designed")) if settings["cover"]
            else lay_out_plain(kit, pagesize, story, icons, laid))
     placements.update({(f"icon:{icon}", number): (page, *matrix) for number, (icon, page, matrix) in enumerate(icons)})
     placements[LAID_PAGES] = (laid["pages"],)
