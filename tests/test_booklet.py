@@ -275,9 +275,9 @@ def test_chapters_the_contents_did_not_expect_cost_a_pass_and_change_nothing(mon
     use_kit(kit)
     chapters = [flowables(parse(f"# Chapter {n}\n\nSome text.\n"), f"c{n}", 300, {}, {}, {}, {}, {})
                 for n in range(3)]
-    passes, build_pass = [], document.BaseDocTemplate.build
-    monkeypatch.setattr(document.BaseDocTemplate, "build",
-                        lambda self, *a, **k: passes.append(1) or build_pass(self, *a, **k))
+    from reportlab.platypus.doctemplate import BaseDocTemplate
+    passes, build_pass = [], BaseDocTemplate.build
+    monkeypatch.setattr(BaseDocTemplate, "build", lambda self, *a, **k: passes.append(1) or build_pass(self, *a, **k))
     pdf = document.lay_out(kit, (396, 612), chapters)
     import io
     contents = " ".join(PdfReader(io.BytesIO(pdf)).pages[1].extract_text().split())
