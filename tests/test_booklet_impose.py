@@ -299,3 +299,30 @@ def test_a_stored_figure_art_is_replayed_only_when_its_page_is_drawn(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     assert art_pages([stored, stored], tmp_path / "a") == art_pages([eager, eager], tmp_path / "b")
+
+
+def test_copied_objects_have_their_references_renumbered_and_their_strings_kept():
+    """pdfcopy copies an object as its bytes: each `N G R` renumbered, text inside a (string) that only
+    looks like a reference left as written (nested and escaped parentheses too)."""
+    from pnpgen.booklet.pdfcopy import renumbered
+    text = b"<< /Font 1 0 R /T (see 2 0 R \\( (3 0 R) ) /F12 4 0 R % 5 0 R\n /K [ 6 0 R ] >>"
+    assert renumbered(text, lambda n: n + 100) == \
+        b"<< /Font 101 0 R /T (see 2 0 R \\( (3 0 R) ) /F12 104 0 R % 5 0 R\n /K [ 106 0 R ] >>"
+
+
+@pytest.mark.parametrize("title", ["Plain", "Ships (and bases) \\ back", "Règles: l’espace"])
+def test_the_imposed_copy_keeps_the_title_with_what_it_is(title):
+    """The imposed file's title is the booklet's, said as imposed, whatever characters it holds."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen.booklet.impose import impose
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(396, 612), invariant=1)
+    canvas.setTitle(title)
+    canvas.drawString(72, 500, "page 1")
+    canvas.showPage()
+    canvas.save()
+    imposed = PdfReader(io.BytesIO(impose(out.getvalue(), (792.0, 612.0))))
+    assert imposed.metadata.title == f"{title} (imposed for saddle stitching)" and len(imposed.pages) == 2

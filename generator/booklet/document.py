@@ -2,55 +2,36 @@
 from __future__ import annotations
 
 import io
-import json
-from pathlib import Path
 from pnpgen.xml_escape import escape
 
 from reportlab.lib import colors
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageTemplate, PageBreak, PageTemplate,
                                 Spacer, Table)
 from reportlab.platypus.doctemplate import ActionFlowable
-from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen.booklet.cover import back_flowables, front_flowables, templates as cover_templates
 from pnpgen.booklet.markdown import section_before_chapter
-from pnpgen.booklet.story import FigureBox, Heading, contents
+from pnpgen.booklet.story import Contents, FigureBox, Heading, contents
 from pnpgen.booklet.styles import HEADER_FILL, RULE, styles
 from pnpgen.fonts import BODY, ITALIC
 from pnpgen.i18n.translator import core_words
 from pnpgen.model import Kit
 from pnpgen.problems import BuildError
-from pnpgen.signing import read_sealed, seal
-from pnpgen.whole_files import write_whole
 
 QUIET = (Spacer, CondPageBreak, PageBreak, ActionFlowable)  # print nothing: do not end a page's "top"
 
 
 class LayoutFrame(Frame):
-    """A frame that, while `sketch` is set, places each flowable (wrap, split, move down) without drawing
-    it: a pass whose pages are thrown away (the contents' first pass, made only to learn the chapters'
-    pages) needs where things go, not the drawing, which costs about as much again."""
-
-    sketch = False
+    """A frame that says, while it draws a flowable, whether the flowable sets small print."""
 
     def _add(self, flowable, canv, trySplit=0):
-        if not self.sketch:
-            canv.small_print = small_print(flowable)
-            try:
-                return super()._add(flowable, canv, trySplit)
-            finally:
-                canv.small_print = False
-        flowable.drawOn = _not_drawn   # shadows the method for this one call (a Table's cells go with it)
+        canv.small_print = small_print(flowable)
         try:
             return super()._add(flowable, canv, trySplit)
         finally:
-            del flowable.drawOn
+            canv.small_print = False
 
     add = _add
-
-
-def _not_drawn(canvas, x, y, _sW=0):
-    pass
 
 
 SMALL_STYLES = frozenset(("cell", "cell-num", "cell-head", "caption", "callout"))
@@ -76,19 +57,11 @@ class BookletDoc(BaseDocTemplate):
                          topMargin=MARGIN["top"], bottomMargin=MARGIN["bottom"],
                          initialFontName=BODY, initialFontSize=9)  # no stray unembedded Helvetica
         self.kit = kit
-        made: list = []   # every frame of every page template: a sketched pass sketches in all of them
-
-        def frame_for(x: float, y: float, width: float, height: float, name: str) -> Frame:
-            made.append(_frame(x, y, width, height, name))
-            return made[-1]
-        frame = frame_for(self.leftMargin, self.bottomMargin, self.width, self.height, "text")
+        frame = _frame(self.leftMargin, self.bottomMargin, self.width, self.height, "text")
         covers = ([PageTemplate("cover", [frame])] if designed is None
-                  else cover_templates(self, designed, frame_for))   # a designed front (and back) cover: its own
-        for template in covers:   # a designed cover's picture: not drawn on a sketched pass's pages
-            template.onPage = _unless_sketched(template.onPage)
+                  else cover_templates(self, designed, _frame))   # a designed front (and back) cover: its own
         self.addPageTemplates([covers[0], PageTemplate("body", [frame], onPage=self._page_start,
-                                                       onPageEnd=_unless_sketched(self._decorate)), *covers[1:]])
-        self.frames_used = made
+                                                       onPageEnd=self._decorate), *covers[1:]])
         self.chapter, self.page_chapter, self.page_has_text, self.chapter_met = "", None, False, False
         self.chapter_pages: list[int] = []   # the page each chapter heading (the outline's top level) is on
         self.chapter_files: list[tuple] = []  # (page, the file it was written in) of each chapter heading
@@ -120,26 +93,6 @@ class BookletDoc(BaseDocTemplate):
         self.chapter, self.page_chapter, self.chapter_met = core_words("Contents"), None, False
         self.chapter_pages, self.chapter_files = [], []
 
-    def sketch_first_pass(self) -> None:
-        """Lay the first pass out without drawing it: for a contents that starts empty (no seed), whose
-        first pass is always followed by another that draws every page with the chapters' pages known."""
-        for frame in self.frames_used:
-            frame.sketch = True
-
-    @property
-    def sketching(self) -> bool:
-        """Whether this pass only places the story (see sketch_first_pass)."""
-        return self.frames_used[0].sketch
-
-    def _allSatisfied(self):
-        """reportlab's multiBuild saves the first pass its indexing flowables are happy with: a sketched
-        pass never is (it drew nothing), so the next pass is laid out and drawn in full."""
-        if any(frame.sketch for frame in self.frames_used):
-            for frame in self.frames_used:
-                frame.sketch = False
-            return False
-        return super()._allSatisfied()
-
     def _page_start(self, canvas, doc):
         """The header names the chapter current at the top of the page: the one running on from the page
         before, unless a chapter heading comes before any other text on this page."""
@@ -162,15 +115,6 @@ class BookletDoc(BaseDocTemplate):
         canvas.drawCentredString(w / 2, 22, str(canvas.getPageNumber()))
         canvas.restoreState()
         canvas.small_print = False
-
-
-def _unless_sketched(draw):
-    """A page template's drawing (`draw(canvas, doc)`: a cover's picture, the running header), left out of
-    a sketched pass, whose pages are thrown away."""
-    def drawn(canvas, doc):
-        if not doc.sketching:
-            draw(canvas, doc)
-    return drawn
 
 
 def _frame(x: float, y: float, width: float, height: float, name: str) -> Frame:
@@ -202,31 +146,31 @@ def back(designed, width: float) -> list:
     return [NextPageTemplate("back"), PageBreak(), *back_flowables(designed, paragraph, width)]
 
 
-def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, contents_seed: tuple[Path, ...] = (),
-            icon_places: list | None = None, laid: dict | None = None, designed=None) -> bytes:
-    """The reading-order PDF (before figure art is laid on it). The contents need the chapters' page numbers,
-    so reportlab lays the story out until they stop changing: twice from nothing. `contents_seed` keeps the
-    last build's entries: seeded with them, one pass settles when no page moved (the same bytes as two
-    passes would give); a stale seed only costs the second pass back. `contents_seed` is the files it may be
-    kept in: the first that reads seeds the layout, every one is written. Where the last pass left each inline
-    icon's slot is added to `icon_places` (pnpgen.documents.inline_icons), and what the layout placed to
-    `laid` (see build_recording_icons). `designed`: the kit's designed covers (documents.cover_data.Cover), a
-    front before the contents and a back after the last chapter."""
+def lay_out(kit: Kit, pagesize: tuple[float, float], chapters: list, icon_places: list | None = None,
+            laid: dict | None = None, designed=None) -> bytes:
+    """The reading-order PDF (before figure art is laid on it), laid out in one pass: the contents know the
+    chapters' titles before it and draw their page numbers once it has placed them (story.Contents). Where
+    the pass left each inline icon's slot is added to `icon_places` (pnpgen.documents.inline_icons), and what
+    the layout placed to `laid` (see build_recording_icons). `designed`: the kit's designed covers
+    (documents.cover_data.Cover), a front before the contents and a back after the last chapter."""
     buffer = io.BytesIO()
     doc = BookletDoc(buffer, kit, pagesize, designed)
     story = cover(kit, designed) + [f for chapter in chapters for f in chapter]
     if designed is not None:
         story += back(designed, frame_width(pagesize))
-    toc = next((f for f in story if isinstance(f, TableOfContents)), None)
-    if toc is not None:  # beforeBuild() makes them the entries the pass draws
-        toc._entries = next((entries for entries in map(_read_entries, contents_seed) if entries), [])
-        if not toc._entries:   # the first pass only learns the chapters' pages
-            doc.sketch_first_pass()
-    build_recording_icons(doc, story, icon_places, laid)
+    toc = next((f for f in story if isinstance(f, Contents)), None)
     if toc is not None:
-        for seed in contents_seed:
-            _write_entries(seed, toc._entries)
+        toc.expect([(heading.plain, heading.key) for heading in headings(story) if heading.toc_level == 0])
+    build_recording_icons(doc, story, icon_places, laid)
     return buffer.getvalue()
+
+
+def headings(flowables: list):
+    """Every Heading of the story, in order, those kept together with what follows them too."""
+    for flowable in flowables:
+        if isinstance(flowable, Heading):
+            yield flowable
+        yield from headings(getattr(flowable, "_content", None) or ())
 
 
 def build_recording_icons(doc: BaseDocTemplate, story: list, icon_places: list | None,
@@ -253,21 +197,6 @@ def build_recording_icons(doc: BaseDocTemplate, story: list, icon_places: list |
         laid.update(pages=doc.page, chapters=list(getattr(doc, "chapter_pages", ())),
                     sources=list(getattr(doc, "chapter_files", ())),
                     glyphs=made[-1].drawn_glyphs if made else DrawnGlyphs())
-
-
-def _read_entries(path: Path) -> list:
-    try:
-        return [tuple(entry) for entry in json.loads(read_sealed(path) or b"[]")]  # this user's pnpgen's only
-    except (ValueError, TypeError):
-        return []
-
-
-def _write_entries(path: Path, entries: list) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_whole(path, seal(json.dumps([list(e) for e in entries]).encode("utf-8")))
-    except OSError:  # a cache that cannot be written only costs the next build a pass
-        pass
 
 
 def frame_width(pagesize: tuple[float, float]) -> float:

@@ -13,11 +13,7 @@ from the one before it by a blank and none lands alone on the back cover; only t
 cover when there is a designed one, on the same leaf) stay last, with the blanks before them."""
 from __future__ import annotations
 
-import io
-
-from pypdf import PdfReader, PdfWriter
-
-from pnpgen.booklet.pdfforms import draw_forms, page_form
+from pnpgen.booklet.pdfcopy import impose_pages
 from pnpgen.duplex import mirrors_top_bottom, page_offset
 
 
@@ -42,30 +38,18 @@ def sheet_sides(pages: int, back_cover: int = 0) -> list[tuple[int | None, int |
 
 def impose(pdf: bytes, sheet: tuple[float, float], back_cover: int = 0, duplex: str = "short",
            back_offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
-    """A new PDF of landscape sheets, each booklet page centred in its half (drawn as a form XObject);
-    `back_cover`: how many last pages stay there (the back cover, the inside back cover). The back sides are turned half a turn
-    where the `duplex` flip stands them on their heads, and moved by `back_offset` (points, portrait: x
-    right, y down)."""
-    reader = PdfReader(io.BytesIO(pdf))
-    writer = PdfWriter()
-    forms = [page_form(writer, page) for page in reader.pages]
+    """A new PDF of landscape sheets, each booklet page centred in its half (drawn as a form XObject, its
+    bytes copied as they are: booklet.pdfcopy); `back_cover`: how many last pages stay there (the back
+    cover, the inside back cover). The back sides are turned half a turn where the `duplex` flip stands them
+    on their heads, and moved by `back_offset` (points, portrait: x right, y down)."""
     width, height = sheet
     turn_backs = mirrors_top_bottom(sheet, duplex)
     shift_x, shift_y = page_offset(sheet, back_offset)
-    for number, (left, right) in enumerate(sheet_sides(len(reader.pages), back_cover)):
-        side = writer.add_blank_page(width, height)
-        back = number % 2 == 1
+
+    def matrix(side: int, x0: float, box: list) -> tuple:
+        back = side % 2 == 1
         ox, oy = (shift_x, -shift_y) if back else (0.0, 0.0)   # PDF's y runs up
-        placed = []
-        for index, x0 in ((left, 0.0), (right, width / 2)):
-            if index is not None:
-                box = reader.pages[index].mediabox
-                dx, dy = x0 + (width / 2 - float(box.width)) / 2, (height - float(box.height)) / 2
-                matrix = (-1, 0, 0, -1, width - dx, height - dy) if turn_backs and back else (1, 0, 0, 1, dx, dy)
-                placed.append((forms[index], (*matrix[:4], matrix[4] + ox, matrix[5] + oy)))
-        draw_forms(writer, side, placed)
-    writer.add_metadata({"/Title": f"{reader.metadata.title} (imposed for saddle stitching)"}
-                        if reader.metadata and reader.metadata.title else {})
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+        dx, dy = x0 + (width / 2 - (box[2] - box[0])) / 2, (height - (box[3] - box[1])) / 2
+        placed = (-1, 0, 0, -1, width - dx, height - dy) if turn_backs and back else (1, 0, 0, 1, dx, dy)
+        return (*placed[:4], placed[4] + ox, placed[5] + oy)
+    return impose_pages(pdf, sheet, lambda pages: sheet_sides(pages, back_cover), matrix)

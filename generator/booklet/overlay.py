@@ -1,18 +1,14 @@
 """Lay figure art on the laid-out pages: each art rendered once by cairo (vector, shipped font), then
-drawn by pypdf as a form XObject into the room its FigureBox reserved, scaled to fit, beneath the page's
-own marks so callout lines and dots show on top of the art."""
+drawn as a form XObject (booklet.pdfcopy) into the room its FigureBox reserved, scaled to fit, beneath the
+page's own marks so callout lines and dots show on top of the art."""
 from __future__ import annotations
 
 import dataclasses
 import io
 import sys
 import tempfile
-from collections import defaultdict
 from pathlib import Path
 
-from pypdf import PdfReader, PdfWriter
-
-from pnpgen.booklet.pdfforms import draw_forms, page_form
 from pnpgen.preflight import art_overprints
 from pnpgen.problems import BuildError
 from pnpgen.render.art import Art
@@ -122,8 +118,9 @@ def figure_text_sizes(figures: dict, rendered: dict, placements: dict, places: d
         raise BuildError("preflight: these booklet figures print text too small to read:\n" + "\n".join(findings))
 
 
-def art_pdf(arts: list, folder: Path) -> PdfReader:
-    """One page per art, each page exactly the art's size."""
+def art_pdf(arts: list, folder: Path):
+    """One page per art, each page exactly the art's size, read by pypdf."""
+    from pypdf import PdfReader
     return PdfReader(io.BytesIO(art_pages(arts, folder)))
 
 
@@ -161,24 +158,29 @@ class KeptArtPages:
     def __init__(self, path: Path | None, art_keys: dict):
         self.path, self.art_keys = path, art_keys
 
-    def reader(self, keys: list, arts: list, folder: Path) -> PdfReader:
-        """art_pdf(arts, folder) for the arts `keys` names, from the file when it holds them (drawn when an
+    def reader(self, keys: list, arts: list, folder: Path):
+        """data(keys, arts, folder), read by pypdf."""
+        from pypdf import PdfReader
+        return PdfReader(io.BytesIO(self.data(keys, arts, folder)))
+
+    def data(self, keys: list, arts: list, folder: Path) -> bytes:
+        """art_pages(arts, folder) for the arts `keys` names, from the file when it holds them (drawn when an
         art has no key)."""
         from pnpgen.signing import read_sealed, seal
         from pnpgen.whole_files import write_whole
         if self.path is None or any(key not in self.art_keys for key in keys):
-            return art_pdf(arts, folder)
+            return art_pages(arts, folder)
         head = self._key(keys).encode("ascii") + b"\n"
         kept = read_sealed(self.path)
         if kept is not None and kept.startswith(head):
-            return PdfReader(io.BytesIO(kept[len(head):]))
+            return kept[len(head):]
         data = art_pages(arts, folder)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_whole(self.path, seal(head + data))
         except OSError:   # a cache that cannot be written only costs the next build the drawing
             pass
-        return PdfReader(io.BytesIO(data))
+        return data
 
     def _key(self, keys: list) -> str:
         from pnpgen.output_cache import content_key, source_fingerprint
@@ -188,25 +190,20 @@ class KeptArtPages:
         return content_key(code, cairo().cairo_version_string(), *(self.art_keys[key] for key in keys))
 
 
-def overlay(pdf: bytes, rendered: dict, placements: dict, above=frozenset(), kept: KeptArtPages | None = None) \
-        -> bytes:
-    """`rendered[(figure, i)]` is a cairo Art; `placements[(figure, i)]` is (page, x, y, w, h). The figures
+def figure_layer(rendered: dict, placements: dict, above=frozenset(), kept: KeptArtPages | None = None) -> tuple:
+    """The figures' art as a layer for pdfcopy.lay_on: (the arts' PDF, [(page, art page, matrix, above)]).
+    `rendered[(figure, i)]` is a cairo Art; `placements[(figure, i)]` is (page, x, y, w, h). The figures
     named in `above` go over the page's own drawing (a cover's pieces over its picture), the rest beneath it
     (callout lines over the art). `kept`: where the arts' PDF is kept between builds."""
     keys = sorted(k for k in placements if k in rendered)
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
-    if keys:
-        with tempfile.TemporaryDirectory() as folder:
-            drawn = [rendered[k] for k in keys]
-            arts = kept.reader(keys, drawn, Path(folder)) if kept is not None else art_pdf(drawn, Path(folder))
-            by_page = defaultdict(list)
-            for index, key in enumerate(keys):
-                page, x, y, w, _ = placements[key]
-                scale = w / rendered[key].width
-                by_page[(page, key[0] not in above)].append((page_form(writer, arts.pages[index]),
-                                                             (scale, 0, 0, scale, x, y)))
-            for (page, under), forms in sorted(by_page.items()):
-                draw_forms(writer, writer.pages[page - 1], forms, under=under)
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    if not keys:
+        return b"", []
+    with tempfile.TemporaryDirectory() as folder:
+        drawn = [rendered[k] for k in keys]
+        arts = kept.data(keys, drawn, Path(folder)) if kept is not None else art_pages(drawn, Path(folder))
+    places = []
+    for index, key in enumerate(keys):
+        page, x, y, w, _ = placements[key]
+        scale = w / rendered[key].width
+        places.append((page, index, (scale, 0, 0, scale, x, y), key[0] in above))
+    return arts, places

@@ -1,9 +1,11 @@
 """Blocks -> platypus flowables: headings that feed the table of contents, tables, figures, bullets."""
 from __future__ import annotations
 
+from ast import literal_eval
+
 from reportlab.lib import colors
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Spacer, Table, TableStyle
-from reportlab.platypus.tableofcontents import TableOfContents
+from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 
 from pnpgen.booklet.figure import Figure
 from pnpgen.booklet.markdown import Block
@@ -192,25 +194,93 @@ def keep_headings_with_pictures(story: list) -> list:
 
 
 class Contents(TableOfContents):
-    """reportlab's contents, split in linear time: its one table, split page by page, measures all the rows
-    left at every page (a booklet of 4,000 chapters spent most of its time there), so a long contents is
-    split once: the rows that fit here, then tables of ROWS rows, each split only where a page ends in it.
-    A contents that needs no split, or a short one, is the very table it was."""
+    """reportlab's contents, laid out in one pass and split in linear time.
+
+    One pass: reportlab draws each entry's dots and page number when the contents page is drawn, before the
+    chapters are laid out, so it lays the whole story out again until the numbers settle. The numbers take
+    no room in the layout (an entry's paragraph is its title; the dots and number are drawn after it), so
+    given the chapters' titles up front (expect), the pass that lays them out is the one kept: each number
+    is drawn where reportlab would have drawn it once the pass knows the chapters' pages (at the canvas's
+    save), as reportlab's own drawPageNumbers draws it, its link and its glyph records on the contents page
+    where they would have been: the same operators on the same page.
+
+    Linear split: its one table, split page by page, measures all the rows left at every page (a booklet of
+    4,000 chapters spent most of its time there), so a long contents is split once: the rows that fit here,
+    then tables of ROWS rows, each split only where a page ends in it. A contents that needs no split, or a
+    short one, is the very table it was."""
 
     ROWS = 100
 
-    def split(self, availWidth, availHeight):
-        rows, heights = self._table._cellvalues, self._table._rowHeights
-        if len(rows) <= self.ROWS:
-            return super().split(availWidth, availHeight)
-        fit, used = 0, 0.0
-        while fit < len(rows) and used + heights[fit] <= availHeight:
-            used += heights[fit]
-            fit += 1
-        if fit == 0:
-            return []
-        return [Table(rows[i:j], colWidths=(availWidth,), style=self.tableStyle)
-                for i, j in _chunks(fit, len(rows), self.ROWS)]
+    def expect(self, titles: list[tuple[str, str]]) -> None:
+        """The (title, key) of each chapter, in order: this pass draws the numbers once they are known."""
+        self._entries = [(0, title, 0, key) for title, key in titles]
+        self.deferred = True
+
+    def beforeBuild(self):
+        super().beforeBuild()
+        self.pending: list = []   # what each deferred number needs to be drawn (see _defer)
+
+    def isSatisfied(self):
+        """A deferred pass is the last when the chapters it met are the ones it expected (pages aside)."""
+        if getattr(self, "deferred", False):
+            self.deferred = False   # another pass (titles that differ) draws its numbers as reportlab does
+            return [entry[:2] + entry[3:] for entry in self._entries] == \
+                [entry[:2] + entry[3:] for entry in self._lastEntries]
+        return super().isSatisfied()
+
+    def wrap(self, availWidth, availHeight):
+        size = super().wrap(availWidth, availHeight)
+        if getattr(self, "deferred", False):
+            self.canv.setNamedCB("drawTOCEntryEnd", lambda canvas, kind, label:
+                                 self._defer(canvas, label, availWidth, availHeight))
+            self.canv.before_save[:] = [self._draw_numbers]
+        return size
+
+    def _defer(self, canvas, label: str, avail_width: float, avail_height: float) -> None:
+        """In place of drawPageNumbers: a mark in the page's operators, and the state they are drawn in."""
+        _, level, key = label.split(",")
+        mark = f"%pnp-contents-{len(self.pending)}"   # a PDF comment, on a line of its own
+        glyphs, page = canvas.drawn_glyphs, canvas.getPageNumber()
+        marks = (len(glyphs.get(page, ())), len(getattr(glyphs, "grounds", {}).get(page, ()))) if glyphs else None
+        self.pending.append((mark, page, canvas._currentMatrix, dict(canvas._curr_tx_info), int(level),
+                             literal_eval(key), avail_width, avail_height, canvas._annotationrefs,
+                             getattr(canvas, "small_print", False), marks))
+        canvas._code.append(mark)
+
+    def _draw_numbers(self, canvas) -> None:
+        """Each deferred number drawn as drawPageNumbers draws it, with the page the pass gave its chapter, its
+        operators put where its mark is in the page's (reportlab keeps each page's operators as text until
+        it saves), its link on that page; the last first, so the glyph records of each go where the page
+        drew it (before those drawn after it)."""
+        pages, streams = {entry[3]: entry[2] for entry in self._entries}, canvas._doc.Pages.pages
+        kept = (canvas._pageNumber, canvas._currentMatrix, canvas.small_print, canvas._annotationrefs,
+                canvas._code)
+        for mark, page, matrix, cursor, level, key, width, height, links, small, marks in reversed(self.pending):
+            canvas._pageNumber, canvas._currentMatrix, canvas._curr_tx_info = page, matrix, cursor
+            canvas.small_print, canvas._annotationrefs, canvas._code = small, links, []
+            before = len(canvas.drawn_glyphs.get(page, ())) if canvas.drawn_glyphs is not None else 0
+            drawPageNumbers(canvas, self.getLevelStyle(level), [(pages.get(key, 0), key)], width, height,
+                            " . " if 0 <= self.dotsMinLevel <= level else "")
+            if marks is not None:
+                _move_records(canvas.drawn_glyphs, page, before, marks)
+            target = streams[page - 1]
+            target.stream = target.stream.replace(mark + "\n", "\n".join(canvas._code) + "\n", 1)
+        (canvas._pageNumber, canvas._currentMatrix, canvas.small_print, canvas._annotationrefs,
+         canvas._code) = kept
+
+
+def _move_records(glyphs, page: int, since: int, marks: tuple[int, int]) -> None:
+    """The glyph records made from `since` on (a deferred number's) moved back to where the page drew it,
+    `marks` (the glyphs and grounds recorded by then); the grounds recorded after it count them."""
+    at, grounds_before = marks
+    lists = [glyphs.get(page, [])] + [getattr(glyphs, name).get(page, []) for name in ("inks", "fine")
+                                      if isinstance(getattr(glyphs, name, None), dict)]
+    moved = len(lists[0]) - since
+    for records in lists:
+        records[at:at] = records[since:]
+        del records[since + moved:]
+    grounds = getattr(glyphs, "grounds", {}).get(page, [])
+    grounds[grounds_before:] = [(index + moved, *rest) for index, *rest in grounds[grounds_before:]]
 
 
 def _chunks(first: int, total: int, size: int) -> list[tuple[int, int]]:

@@ -5,7 +5,7 @@ reportlab lays the line out: each `:name:` becomes an `<img>` one em square (the
 on the baseline as a capital letter does (a fifth of it below), measured and wrapped with the word it is
 part of. The image reportlab is handed is an empty slot, never the kit's file: IconCanvas draws nothing for
 it and records where it landed (the page and the full transformation, so a card face turned half a turn
-keeps its icons upright with it). Once the PDF is written, `lay_icons` draws each icon there as a form
+keeps its icons upright with it). Once the PDF is written, each icon is drawn there (`icon_layer`, or `lay_icons`) as a form
 XObject of the icon drawn by cairo from the kit's file (read through the kit reader, SVG kept vector), as
 the booklet's figure art is laid on.
 """
@@ -87,6 +87,12 @@ class IconCanvas(GlyphCanvas):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.icon_places: list = []
+        self.before_save: list = []   # what draws into the pass's forms once its pages are all known
+
+    def save(self):
+        for draw in self.before_save:
+            draw(self)
+        super().save()
 
     def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
         name = _slot_name(image)
@@ -105,29 +111,40 @@ def icon_svg(ref: str) -> str:
             f'width="{ART_MM}" height="{ART_MM}"/></svg>')
 
 
-def lay_icons(pdf: bytes, places: list, icons: dict, root: Path, where: str) -> bytes:
-    """The PDF with every recorded icon drawn in its slot, vector, above the page's own marks; unchanged
-    when it places none."""
-    if not places:
-        return pdf
-    from pypdf import PdfReader, PdfWriter
-
-    from pnpgen.booklet.overlay import art_pdf
-    from pnpgen.booklet.pdfforms import draw_forms, page_form
+def icon_layer(places: list, icons: dict, root: Path, where: str) -> tuple[bytes, list]:
+    """The recorded icons as a layer for booklet.pdfcopy.lay_on: (a PDF of each icon named, drawn by cairo,
+    [(page, icon's page, matrix, above)]): above the page's own marks."""
+    from pnpgen.booklet.overlay import art_pages
     from pnpgen.render.pdf import ArtCache
     names = sorted({name for name, _, _ in places})
     cache = ArtCache(root)
     arts = [cache.get(icon_svg(icons[name]), f"{where}: icon :{name}: ({icons[name]})") for name in names]
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
     with tempfile.TemporaryDirectory() as folder:
-        drawn = art_pdf(arts, Path(folder))
-        forms = {name: page_form(writer, drawn.pages[index]) for index, name in enumerate(names)}
-        by_page = defaultdict(list)
-        for name, page, (a, b, c, d, e, f) in places:
-            unit = 1 / arts[names.index(name)].width    # the art's page is ART_MM square, in points
-            by_page[page].append((forms[name], (a * unit, b * unit, c * unit, d * unit, e, f)))
-        for page, placed in sorted(by_page.items()):
-            draw_forms(writer, writer.pages[page - 1], placed)
+        drawn = art_pages(arts, Path(folder)) if names else b""
+    placed = []
+    for name, page, (a, b, c, d, e, f) in places:
+        unit = 1 / arts[names.index(name)].width    # the art's page is ART_MM square, in points
+        placed.append((page, names.index(name), (a * unit, b * unit, c * unit, d * unit, e, f), True))
+    return drawn, placed
+
+
+def lay_icons(pdf: bytes, places: list, icons: dict, root: Path, where: str) -> bytes:
+    """The PDF with every recorded icon drawn in its slot, vector, above the page's own marks (by pypdf);
+    unchanged when it places none."""
+    if not places:
+        return pdf
+    from pypdf import PdfReader, PdfWriter
+
+    from pnpgen.booklet.pdfforms import draw_forms, page_form
+    art, placed = icon_layer(places, icons, root, where)
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    drawn = PdfReader(io.BytesIO(art))
+    forms = {index: page_form(writer, drawn.pages[index]) for _, index, _, _ in placed}
+    by_page = defaultdict(list)
+    for page, index, matrix, _ in placed:
+        by_page[page].append((forms[index], matrix))
+    for page, forms_here in sorted(by_page.items()):
+        draw_forms(writer, writer.pages[page - 1], forms_here)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

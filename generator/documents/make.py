@@ -29,9 +29,9 @@ from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
 from pnpgen.text import read_text
 
-TYPESETTING = ("document", "cover", "impose", "markdown", "story", "styles", "pdfforms", "figure")
+TYPESETTING = ("document", "cover", "impose", "markdown", "story", "styles", "pdfcopy", "figure")
 TEXT = ("table_flow", "paragraphs", "doc_fonts", "inline_icons")  # documents/ modules that set text
-OVERLAY = ("overlay", "pdfforms")  # what lays figure art on laid-out pages
+OVERLAY = ("overlay", "pdfcopy")  # what lays figure art on laid-out pages
 PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
 # The most one document may hold: typesetting costs a few ms a block, so a chapter of 100,000 headings would
 # run for minutes (the bundled kits' longest booklet: 76 headings, about 500 blocks).
@@ -218,11 +218,10 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
     """The finished PDF: the laid-out pages, with each figure's art (drawn by cairo) laid on them, and what
     the layout placed (see _typeset). Pages an earlier build laid out for the same text and figure sizes are
     reused."""
-    seed = contents_seeds(ctx, name, pagesize)
     if not figures:
-        pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {}, seed)
-        return _with_icons(ctx.kit, name, pdf, placements), placements
-    from pnpgen.booklet.overlay import KeptArtPages, figure_text_sizes, overlay, readable, render_arts
+        pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, {}, {})
+        return _laid_on(ctx.kit, name, pdf, placements), placements
+    from pnpgen.booklet.overlay import KeptArtPages, figure_layer, figure_text_sizes, readable, render_arts
     from pnpgen.booklet.story import FigureBox
     rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters), figures_store(ctx, name))
     figures = readable(figures, rendered, FigureBox.default_width)
@@ -232,25 +231,13 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
     layout = Layouts(ctx, name, cache, content_key_of("layout", text_key, repr(sorted(sizes.items())), repr(widths)))
     pdf, placements = layout.fetch() or (None, None)
     if pdf is None:
-        pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, figures, sizes, seed)
+        pdf, placements = _typeset(ctx.kit, name, settings, pagesize, chapters, registry, figures, sizes)
         layout.store(pdf, placements)
     else:
         ctx.log(f"{name}: only figure art changed: laid on the last layout")
     figure_text_sizes(figures, rendered, placements, _figure_chapters(chapters))
     kept = KeptArtPages(figures_store(ctx, name).with_suffix(".pdf.bin"), art_keys)
-    return _with_icons(ctx.kit, name, overlay(pdf, rendered, placements, {COVER}, kept), placements), placements
-
-
-def contents_seeds(ctx, name: str, pagesize) -> tuple[Path, ...]:
-    """Where the document's last contents entries are kept for the next typesetting to start from: the
-    build's cache folder, and the user's cache (one file per kit folder, document and page size), so a
-    build into a new output folder lays the document out once, not twice. The first that reads is used; a
-    stale seed only costs the second pass back."""
-    seeds = [ctx.cache_dir / f"{name}-contents.json"]
-    folder = resources.cache_folder("contents-seeds")
-    if folder is not None:
-        seeds.append(folder / f"{_user_file(ctx, name, tuple(round(v, 3) for v in pagesize))}.json")
-    return tuple(seeds)
+    return _laid_on(ctx.kit, name, pdf, placements, figure_layer(rendered, placements, {COVER}, kept)), placements
 
 
 def figures_store(ctx, name: str) -> Path:
@@ -267,16 +254,22 @@ def _user_file(ctx, name: str, *more) -> str:
     return hashlib.sha256(repr((str(ctx.kit.root), ctx.kit.id, name, *more)).encode("utf-8")).hexdigest()[:32]
 
 
-def _with_icons(kit, name: str, pdf: bytes, placements: dict) -> bytes:
-    """The kit's icons drawn in the slots the layout left for them (kept in `placements` as ('icon:NAME',
-    n): (page, matrix...), so a cached layout keeps them too)."""
-    from pnpgen.documents.inline_icons import lay_icons
+def _laid_on(kit, name: str, pdf: bytes, placements: dict, figures: tuple | None = None) -> bytes:
+    """The laid-out pages with the figures' art (a layer of booklet.overlay.figure_layer) and the kit's icons
+    drawn on them, in one copy of the file (booklet.pdfcopy): the icons in the slots the layout left for them
+    (kept in `placements` as ('icon:NAME', n): (page, matrix...), so a cached layout keeps them too), above
+    the page's own marks and the figures."""
+    from pnpgen.booklet.pdfcopy import lay_on
+    from pnpgen.documents.inline_icons import icon_layer
     places = [(key[0][len("icon:"):], where[0], tuple(where[1:])) for key, where in sorted(placements.items())
               if str(key[0]).startswith("icon:")]
-    return lay_icons(pdf, places, kit.icons, kit.root, f"{name}.pdf")
+    layers = [figures] if figures else []
+    if places:
+        layers.append(icon_layer(places, kit.icons, kit.root, f"{name}.pdf"))
+    return lay_on(pdf, layers)
 
 
-def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, contents_seed) -> tuple[bytes, dict]:
+def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes) -> tuple[bytes, dict]:
     """The laid-out PDF and where each figure's art goes on it ({(figure, index): (page, x, y, w, h)}), with
     its page count (LAID_PAGES: (pages,)) and each chapter heading's page ((LAID_CHAPTER, n): (page,))."""
     from pnpgen.booklet.document import frame_width, lay_out  # reportlab loads only when typesetting
@@ -289,7 +282,7 @@ def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes, 
     tables = {key: (lambda data=data: data) for key, data in registry.made.items()}
     story = [flowables(list(blocks), f"c{number}", width, tables, figures, sizes, placements, {}, display_path(path))
              for number, (path, blocks) in enumerate(chapters)]
-    pdf = (lay_out(kit, pagesize, story, contents_seed, icons, laid, settings.get("designed")) if settings["cover"]
+    pdf = (lay_out(kit, pagesize, story, icons, laid, settings.get("designed")) if settings["cover"]
            else lay_out_plain(kit, pagesize, story, icons, laid))
     placements.update({(f"icon:{icon}", number): (page, *matrix) for number, (icon, page, matrix) in enumerate(icons)})
     placements[LAID_PAGES] = (laid["pages"],)
