@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import pt_from_mm
-from pnpgen.maps.drawings import PageArts, StoredDrawings, entry_name, note_warnings
+from pnpgen.maps.drawings import PageArts, StoredDrawings, entry_name, note_warnings, tiles_kept, tiling
 from pnpgen.maps.files import STEP_LEADING, extra_entry, wrapped_steps
 from pnpgen.maps.seams import crossings, text_blocks
 from pnpgen.maps.tiling import MARK_ARM, assembly_steps, plan_tiles
@@ -55,7 +55,7 @@ def write_poster(ctx, name: str, title: str, art) -> dict:
     return {"path": rel, "pages": 1, "paper": "poster", "page_size": [round(art.width, 3), round(art.height, 3)]}
 
 
-def write_tiles(ctx, name: str, title: str, art, pages) -> tuple[dict, list[str]]:
+def write_tiles(ctx, name: str, title: str, art, pages, planned: tuple) -> tuple[dict, list[str]]:
     """The assembly page and the tiles, every seam clear of the board's text (as its art drew it) in the fewest
     sheets that allow it (pnpgen.maps.tiling; `extra_sheets` in the entry when that is more than the paper
     alone needs); returns the file's entry (with `seams_cut`, the texts a seam still cuts, located: a text
@@ -63,7 +63,7 @@ def write_tiles(ctx, name: str, title: str, art, pages) -> tuple[dict, list[str]
     printed as its poster when a text is that wide, so this is a note, not a warning that --strict would
     fail."""
     from pnpgen.render.pdf import PdfDocument
-    plan, found = plan_board_tiles(art, ctx.paper)
+    plan, found = planned   # plan_board_tiles'
     notes = [f"{title}: {ctx.paper} tiles: {len(found)} text(s) cross a tile seam (print the poster, or leave "
              f"the board a clear band for the seam), first: {found[0]}"] if found else []
     notes += [f"{title}: {ctx.paper} tiles: {plan.extra_sheets} sheet(s) more than the paper alone needs, so "
@@ -128,38 +128,21 @@ def build(ctx) -> dict:
     for board in ctx.kit.boards:
         for colour in (ctx.kit.colours if board.per_colour else (None,)):
             name = f"{board.id}-{colour.id}" if colour else board.id
-            title = core_words("{kit}: {name}").format(kit=ctx.kit.title, name=board.name) + (
-                f" ({colour.name})" if colour else "")
+            where = f"{display_path(board.file)}: board {board.id}"
             svg = functools.cache(lambda board=board, colour=colour: board_document(ctx, board, colour))
             stored = drawings.entries.get(entry_name(ctx, name))
             if not stored:
                 from pnpgen.kit_fonts import face_warnings
                 stored = {"art": drawing_key(svg(), ctx.kit.root), "warnings": face_warnings(svg())}
-            note_warnings(stored["warnings"], f"{display_path(board.file)}: board {board.id}: {board.template}.svg.j2",
-                          warnings)
-            width, height = pt_from_mm(board.w), pt_from_mm(board.h)
-            rels = [f"{FOLDER}/{name}-poster.pdf", f"{FOLDER}/{name}-tiles-{ctx.paper}.pdf"]
-            noted = ctx.cache_dir / f".board-{name}.json"   # the tiles' entry (planned from the drawing)
-            key = _key(ctx, stored["art"], title, ctx.paper)
-            targets = [ctx.stage.path(rel) for rel in rels] + [noted]
-            if cache.fetch(key, targets):
-                for kept in (stored["art"], *stored.get("pages", ())):
-                    drawings.keep(kept)
-            else:
-                art, _ = drawings.art(stored["art"], svg, f"board {board.id}")
-                found = checked.findings(f"{stored['art']}:{rules!r}", lambda: art_checks(art, rules))
-                findings += [f"{display_path(board.file)}: board {board.id}{f' ({colour.id})' if colour else ''}: "
-                             f"{board.template}.svg.j2: {finding}" for finding in found]
-                if found:
-                    continue
-                write_poster(ctx, name, title, art)
-                pages = PageArts(drawings, stored.get("pages", []))
-                noted.write_text(json.dumps(write_tiles(ctx, name, title, art, pages)), encoding="utf-8")
-                stored = stored | {"pages": pages.keys}
-                cache.store(key, targets)
-            drawings.entries.put(entry_name(ctx, name), stored)
-            tiles, notes = json.loads(noted.read_text(encoding="utf-8"))
-            files += [_poster_entry(rels[0], width, height), tiles]
+            note_warnings(stored["warnings"], f"{where}: {board.template}.svg.j2", warnings)
+            found = _board_files(ctx, (cache, drawings), board, (name, colour), (stored, svg),
+                                 lambda art: checked.findings(f"{stored['art']}:{rules!r}", lambda: art_checks(art, rules)))
+            findings += [f"{where}{f' ({colour.id})' if colour else ''}: {board.template}.svg.j2: {finding}"
+                         for finding in found]
+            if found:
+                continue
+            tiles, notes = json.loads((ctx.cache_dir / f".board-{name}.json").read_text(encoding="utf-8"))
+            files += [_poster_entry(f"{FOLDER}/{name}-poster.pdf", pt_from_mm(board.w), pt_from_mm(board.h)), tiles]
             for note in notes:
                 ctx.log(f"boards: {note}")
             boards.append({"board": board.id, "colour": colour.id if colour else None, "name": board.name,
@@ -172,6 +155,36 @@ def build(ctx) -> dict:
     cache.prune()
     ctx.log(f"boards: {len(boards)} boards, {len(files)} files")
     return {"files": files, "boards": boards} | ({"warnings": warnings} if warnings else {})
+
+
+def _board_files(ctx, caches: tuple, board, named: tuple, drawing: tuple, check) -> list[str]:
+    """One board's poster and tiles (and beside them, in the build's cache, its tiles' manifest entry and the
+    build log's notes): from the output cache, else drawn from its stored drawings (`drawing`: its entry in
+    the store and its SVG, made when needed) and kept. Returns what `check` found on the drawing, and then
+    writes nothing."""
+    (cache, drawings), (name, colour), (stored, svg) = caches, named, drawing
+    title = core_words("{kit}: {name}").format(kit=ctx.kit.title, name=board.name) + (
+        f" ({colour.name})" if colour else "")
+    rels = [f"{FOLDER}/{name}-poster.pdf", f"{FOLDER}/{name}-tiles-{ctx.paper}.pdf"]
+    noted = ctx.cache_dir / f".board-{name}.json"   # the tiles' entry (planned from the drawing)
+    key = _key(ctx, stored["art"], title, ctx.paper)
+    targets = [ctx.stage.path(rel) for rel in rels] + [noted]
+    if cache.fetch(key, targets):
+        for kept in (stored["art"], *stored.get("pages", ())):
+            drawings.keep(kept)
+    else:
+        art, _ = drawings.art(stored["art"], svg, f"board {board.id}")
+        found = check(art)
+        if found:
+            return found
+        write_poster(ctx, name, title, art)
+        pages = PageArts(drawings, stored.get("pages", []))
+        plan, cut = tiling(stored, (art.width, art.height), ctx.paper, lambda: plan_board_tiles(art, ctx.paper))
+        noted.write_text(json.dumps(write_tiles(ctx, name, title, art, pages, (plan, cut))), encoding="utf-8")
+        stored = stored | {"pages": pages.keys, "tiles": tiles_kept(plan, cut)}
+        cache.store(key, targets)
+    drawings.entries.put(entry_name(ctx, name), stored)
+    return []
 
 
 def _key(ctx, drawing: str, title: str, paper: str) -> str:

@@ -24,6 +24,7 @@ import os
 from pathlib import Path
 from typing import Callable
 
+from pnpgen.maps.tiling import laid_out
 from pnpgen.render.check_memo import SealedMemo, drawing_key
 
 VERSION = 1
@@ -186,6 +187,24 @@ def _record_shape(found) -> bool:
     return (isinstance(found, dict) and isinstance(found.get("width"), (int, float))
             and isinstance(found.get("height"), (int, float)) and isinstance(found.get("ops"), list)
             and isinstance(found.get("texts", []), list))
+
+
+def tiling(stored: dict, size: tuple, paper: str, plan: Callable[[], tuple]) -> tuple:
+    """(the tiles' plan, each text block a seam still cuts) of a board drawn as its entry's art: as the entry
+    kept them (its "tiles": the plan's choice and the cuts), else `plan()` worked out."""
+    kept = stored.get("tiles")
+    try:
+        landscape, cols, rows, found = kept
+        if isinstance(landscape, bool) and all(isinstance(f, str) for f in found):
+            return laid_out(*size, paper, landscape, cols, rows), list(found)
+    except (TypeError, ValueError, IndexError, KeyError):  # none kept, or not what this code keeps: planned
+        pass
+    return plan()
+
+
+def tiles_kept(plan, found: list) -> list:
+    """What `tiling` takes back: the plan's choice (pnpgen.maps.tiling.TilePlan.choice) and the cuts."""
+    return [*plan.choice, list(found)]
 
 
 def note_warnings(found: list, where: str, warnings: list) -> None:

@@ -19,7 +19,7 @@ from typing import Callable
 from pnpgen.i18n.translator import core_words
 from pnpgen.maps.board import Board
 from pnpgen.maps.draw import compose, map_svg, map_title
-from pnpgen.maps.drawings import PageArts, StoredDrawings, entry_name, note_warnings
+from pnpgen.maps.drawings import PageArts, StoredDrawings, entry_name, note_warnings, tiles_kept, tiling
 from pnpgen.maps.hexmap import hex_too_small
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
 from pnpgen.maps.seams import crossings, text_blocks
@@ -94,7 +94,8 @@ def _cached_map(ctx, cache: OutputCache, board: Board, drawing: tuple, drawings:
         return json.loads(noted.read_text(encoding="utf-8")), False
     art, _ = drawings.art(stored["art"], svg, f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2")
     _check_print(hexmap, art, stored["art"], checked, preflight_rules(ctx.kit))
-    plan, cut = plan_map_tiles(board, art, ctx.paper)
+    plan, found = tiling(stored, (board.width, board.height), ctx.paper, lambda: map_tiles(board, art, ctx.paper))
+    cut = [f"{_where(board, ctx.paper)}: {seam}" for seam in found]
     for found in cut:
         ctx.log(f"maps: a tile seam cuts text: {found}")
     if plan.extra_sheets:
@@ -103,7 +104,7 @@ def _cached_map(ctx, cache: OutputCache, board: Board, drawing: tuple, drawings:
     poster = write_poster(ctx, board, art)
     pages = PageArts(drawings, stored.get("pages", []))
     tiles, entries = write_tiles(ctx, board, art, plan, pages)
-    drawings.entries.put(name, stored | {"pages": pages.keys})
+    drawings.entries.put(name, stored | {"pages": pages.keys, "tiles": tiles_kept(plan, found)})
     entry = {"files": [poster, tiles],
              "map": {"map": hexmap.id, **_named_entries(hexmap), "file": str(hexmap.file.name),
                      "size_in": [round(board.width / 72, 3), round(board.height / 72, 3)],
@@ -120,10 +121,19 @@ def plan_map_tiles(board: Board, art, paper: str) -> tuple[TilePlan, list[str]]:
     it can, else staggered rows, else more tiles, counted in the plan's extra_sheets), and each block a seam
     still cuts, located (a text wider than any tile): the manifest and the build log name them rather than
     failing a translation."""
+    plan, found = map_tiles(board, art, paper)
+    return plan, [f"{_where(board, paper)}: {seam}" for seam in found]
+
+
+def map_tiles(board: Board, art, paper: str) -> tuple[TilePlan, list[str]]:
+    """plan_map_tiles' plan and the blocks a seam cuts, not yet located."""
     blocks = text_blocks(art.texts, [(b.x, b.y, b.x + b.w, b.y + b.h) for b, _ in board.legend])
     plan = plan_tiles(board.width, board.height, paper, tuple(box for box, _ in blocks), spend_paper=False)
-    where = f"{display_path(board.hexmap.file)}: map {board.hexmap.id}: {paper} tiles"
-    return plan, [f"{where}: {found}" for found in crossings(plan, blocks)]
+    return plan, crossings(plan, blocks)
+
+
+def _where(board: Board, paper: str) -> str:
+    return f"{display_path(board.hexmap.file)}: map {board.hexmap.id}: {paper} tiles"
 
 
 def _check_print(hexmap, art, drawing: str, memo, rules) -> None:
