@@ -49,3 +49,21 @@ def test_a_new_output_folder_replays_the_drawings_and_a_template_edit_shows(part
     edited = build("second")
     assert edited[poster] != first[poster]
     assert "EDITED HERE" in PdfReader(io.BytesIO(edited[poster])).pages[0].extract_text()
+
+
+def test_an_entry_or_a_tiling_not_as_this_code_keeps_them_is_worked_out_again(tmp_path):
+    """A sealed file holds what this code wrote; anything else in it (an older shape) is never used."""
+    from pnpgen.maps.drawings import Entries, tiling
+    from pnpgen.maps.tiling import plan_tiles
+    entries = Entries(tmp_path / "entries.json", "salt")
+    entries.put("good", {"art": "k", "warnings": [], "pages": ["p"]})
+    entries.put("bad", {"art": 3, "warnings": []})
+    entries.save()
+    kept = Entries(tmp_path / "entries.json", "salt")
+    assert kept.get("good") == {"art": "k", "warnings": [], "pages": ["p"]} and kept.get("bad") == {}
+    assert Entries(tmp_path / "entries.json", "other salt").get("good") == {}
+    plan = plan_tiles(1000, 1300, "letter")
+    planned = (plan, ["a cut"])
+    assert tiling({"tiles": [*plan.choice, ["a cut"]]}, (1000, 1300), "letter", lambda: None) == planned
+    for kept_tiles in (None, ["yes", [[0.0]], [0.0], []], [True, "cols", [0.0], []], [True]):
+        assert tiling({"tiles": kept_tiles}, (1000, 1300), "letter", lambda: planned) is planned

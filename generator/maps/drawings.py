@@ -7,11 +7,11 @@ as the pieces' faces are kept (pnpgen.render.face_keys, pnpgen.render.face_store
 - the drawings, each under its content key (pnpgen.render.check_memo.drawing_key: its SVG, the images and kit
   fonts it shows, the renderer): the calls pnpgen.render.svg_ops recorded, replayed as a fresh recording is,
   so the same PDF bytes. A drawing only cairosvg can draw is not kept (drawn each build, as before);
-- each board's entry (its art's key and font warnings, its pages' keys) under a salt naming everything its
-  templates read: the code (templates and fonts among it), the renderer, every file of the kit, the language
-  and budgets; the entry's name holds the board and the build's options. Any edit to the kit or the code
-  changes the salt: the templates are rendered again, and the drawings whose SVG did not change still come
-  from the store by their content key.
+- each board's entry (its art's key and font warnings, its pages' keys, its tiles' plan) under a salt naming
+  everything its templates read: the code (templates and fonts among it), the renderer, every file of the
+  kit, the language and budgets; the entry's name holds the board and the build's options. Any edit to the
+  kit or the code changes the salt: the templates are rendered again (a template edit shows), and the
+  drawings whose SVG did not change still come from the store by their content key.
 A record or entry that is not what this code writes is worked out again, never replayed. A store that cannot
 be read or written only costs the renders.
 """
@@ -197,7 +197,7 @@ def tiling(stored: dict, size: tuple, paper: str, plan: Callable[[], tuple]) -> 
         landscape, cols, rows, found = kept
         if isinstance(landscape, bool) and all(isinstance(f, str) for f in found):
             return laid_out(*size, paper, landscape, cols, rows), list(found)
-    except (TypeError, ValueError, IndexError, KeyError):  # none kept, or not what this code keeps: planned
+    except Exception:  # noqa: BLE001 - none kept, or not what this code keeps: planned again
         pass
     return plan()
 
