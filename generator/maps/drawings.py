@@ -34,15 +34,17 @@ KEEP = 400   # entries kept per kit and part: this build's, then the newest othe
 
 def drawings_salt(ctx) -> str:
     """Everything a board's templates read besides the board and the options: '' when the build does not say
-    what its inputs are (a reprint), and then nothing is remembered."""
+    what its inputs are (a reprint), and then nothing is remembered. The renderer is named by its versions
+    (its code is in the code's key): a build whose drawings all come from the output cache imports none of it."""
     if not ctx.code_key or ctx.kit_files is None:
         return ""
     import jinja2
 
     from pnpgen import budgets
     from pnpgen.i18n.translator import language
-    from pnpgen.render.drawing_keys import renderer_fingerprint
-    digest = hashlib.sha256(f"{VERSION}\0{ctx.code_key}\0{renderer_fingerprint()}\0{jinja2.__version__}\0"
+    from pnpgen.render.cairo_lib import installed_version
+    renderer = " ".join(f"{name} {installed_version(name)}" for name in ("cairosvg", "cairocffi"))
+    digest = hashlib.sha256(f"{VERSION}\0{ctx.code_key}\0{renderer}\0{jinja2.__version__}\0"
                             f"{language()}\0{budgets.active()!r}\0".encode())
     for rel, content in ctx.kit_files:
         digest.update(f"{rel}\0{content}\0".encode())
