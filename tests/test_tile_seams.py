@@ -4,6 +4,8 @@ the part of one tile that stays in view once the tiles are glued; and the planne
 extra sheets, on made-up boards."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pnpgen.boards.files import board_document, plan_board_tiles
@@ -13,7 +15,7 @@ from pnpgen.kit_folder import BUILTIN_DATA
 from pnpgen.maps.draw import compose, map_svg
 from pnpgen.maps.files import plan_map_tiles
 from pnpgen.maps.seams import crossings
-from pnpgen.maps.tiling import OVERLAP, plan_tiles
+from pnpgen.maps.tiling import OVERLAP, laid_out, plan_tiles
 from pnpgen.preflight import runs
 from pnpgen.render.pdf import ArtCache
 
@@ -98,6 +100,7 @@ def test_staggered_rows_clear_what_a_straight_seam_cannot():
     below_a = ticks_at("A", lambda t, y: y > t.clip.y + t.clip.h - OVERLAP)
     above_b = ticks_at("B", lambda t, y: y < t.clip.y)
     assert below_a == above_b and len(below_a) == 2 * 3   # thirds of each of the three shared stretches
+    assert laid_out(1000, 1300, "letter", *json.loads(json.dumps(plan.choice))) == plan   # as a build keeps it
 
 
 def test_a_text_no_seam_in_the_papers_sheets_clears_costs_one_sheet_said_as_such():

@@ -3,11 +3,13 @@ template, then printed whole as a poster and tiled onto home paper (glue strips,
 an assembly page), with the same tiling as the hex maps (pnpgen.maps.tiling)."""
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
 from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import pt_from_mm
+from pnpgen.maps.drawings import PageArts, StoredDrawings, entry_name, note_warnings, tiles_kept, tiling
 from pnpgen.maps.files import STEP_LEADING, extra_entry, wrapped_steps
 from pnpgen.maps.seams import crossings, text_blocks
 from pnpgen.maps.tiling import MARK_ARM, assembly_steps, plan_tiles
@@ -16,6 +18,7 @@ from pnpgen.pieces import colour_params
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
 from pnpgen.preflight import art_checks, preflight_rules
 from pnpgen.problems import BuildError, display_path
+from pnpgen.render.check_memo import drawing_key
 from pnpgen.render.templates import render_template
 
 FOLDER = "boards"
@@ -52,7 +55,7 @@ def write_poster(ctx, name: str, title: str, art) -> dict:
     return {"path": rel, "pages": 1, "paper": "poster", "page_size": [round(art.width, 3), round(art.height, 3)]}
 
 
-def write_tiles(ctx, name: str, title: str, art, arts) -> tuple[dict, list[str]]:
+def write_tiles(ctx, name: str, title: str, art, pages, planned: tuple) -> tuple[dict, list[str]]:
     """The assembly page and the tiles, every seam clear of the board's text (as its art drew it) in the fewest
     sheets that allow it (pnpgen.maps.tiling; `extra_sheets` in the entry when that is more than the paper
     alone needs); returns the file's entry (with `seams_cut`, the texts a seam still cuts, located: a text
@@ -60,15 +63,15 @@ def write_tiles(ctx, name: str, title: str, art, arts) -> tuple[dict, list[str]]
     printed as its poster when a text is that wide, so this is a note, not a warning that --strict would
     fail."""
     from pnpgen.render.pdf import PdfDocument
-    plan, found = plan_board_tiles(art, ctx.paper)
+    plan, found = planned   # plan_board_tiles'
     notes = [f"{title}: {ctx.paper} tiles: {len(found)} text(s) cross a tile seam (print the poster, or leave "
              f"the board a clear band for the seam), first: {found[0]}"] if found else []
     notes += [f"{title}: {ctx.paper} tiles: {plan.extra_sheets} sheet(s) more than the paper alone needs, so "
               f"that no seam cuts a text"] if plan.extra_sheets else []
     rel = f"{FOLDER}/{name}-tiles-{plan.paper}.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{title} ({plan.paper} tiles)", *plan.page, final=True)
-    _assembly(ctx, doc, title, art, plan, arts)
-    draw_tile_pages(ctx, doc, plan, art, arts, title)
+    _assembly(ctx, doc, title, art, plan, pages)
+    draw_tile_pages(ctx, doc, plan, art, pages, title)
     doc.close()
     return _tiles_entry(rel, plan) | {"seams_cut": found}, notes
 
@@ -80,7 +83,7 @@ def plan_board_tiles(art, paper: str) -> tuple:
     return plan, crossings(plan, blocks)
 
 
-def _assembly(ctx, doc, title: str, art, plan, arts) -> None:
+def _assembly(ctx, doc, title: str, art, plan, pages) -> None:
     doc.new_page()
     width, height = plan.page
     margin = PRINTABLE_MARGIN + MARK_ARM / 2
@@ -92,14 +95,18 @@ def _assembly(ctx, doc, title: str, art, plan, arts) -> None:
     scale = min((width - 2 * margin) / art.width, (height - top - margin) / art.height)
     x0 = (width - art.width * scale) / 2
     place_scaled(doc, art, x0, top, scale)
-    context = svg_size(width, height) | {
-        "title": title, "count": plan.count, "margin": margin, "steps": steps, "numbered": True,
-        "tiles": [{"label": t.label, "x": x0 + t.source.x * scale, "y": top + t.source.y * scale,
-                   "w": t.source.w * scale, "h": t.source.h * scale, "cx": x0 + (t.source.x + t.source.w / 2) * scale,
-                   "cy": top + (t.source.y + t.source.h / 2) * scale} for t in plan.tiles],
-        "ruler": ruler,
-    }
-    doc.place(arts.get(render_template(ctx.kit.root, "map-assembly", context, needed_by=f"{title} assembly page")), 0, 0)
+
+    def svg() -> str:
+        context = svg_size(width, height) | {
+            "title": title, "count": plan.count, "margin": margin, "steps": steps, "numbered": True,
+            "tiles": [{"label": t.label, "x": x0 + t.source.x * scale, "y": top + t.source.y * scale,
+                       "w": t.source.w * scale, "h": t.source.h * scale,
+                       "cx": x0 + (t.source.x + t.source.w / 2) * scale,
+                       "cy": top + (t.source.y + t.source.h / 2) * scale} for t in plan.tiles],
+            "ruler": ruler,
+        }
+        return render_template(ctx.kit.root, "map-assembly", context, needed_by=f"{title} assembly page")
+    doc.place(pages.next(svg), 0, 0)
 
 
 def _steps(plan) -> list[str]:
@@ -109,45 +116,40 @@ def _steps(plan) -> list[str]:
 
 
 def build(ctx) -> dict:
-    """Each board's poster and tiles; a board whose SVG (and the code drawing it) an earlier build printed
-    comes back from the output cache, with its tiles' manifest entry (planned from the drawing) kept beside it."""
+    """Each board's poster and tiles; a board whose drawing (and the code drawing it) an earlier build printed
+    comes back from the output cache, with its tiles' manifest entry (planned from the drawing) kept beside it.
+    The drawings themselves (the board, its assembly page, its tiles' furniture) come from the user's cache when
+    an earlier build of the same kit drew them (pnpgen.maps.drawings): no template is rendered again."""
     from pnpgen.output_cache import OutputCache
-    from pnpgen.render.pdf import ArtCache
-    from pnpgen.kit_fonts import note_face_warnings
-    from pnpgen.render.check_memo import CheckMemo, drawing_key
-    arts, files, boards, findings, warnings = ArtCache(ctx.kit.root), [], [], [], []
+    from pnpgen.render.check_memo import CheckMemo
+    drawings, files, boards, findings, warnings = StoredDrawings(ctx, FOLDER, ctx.kit.root), [], [], [], []
     cache, checked = OutputCache(ctx.cache_dir / "boards"), CheckMemo("boards", ctx.kit.root)
     rules = preflight_rules(ctx.kit)
     for board in ctx.kit.boards:
         for colour in (ctx.kit.colours if board.per_colour else (None,)):
             name = f"{board.id}-{colour.id}" if colour else board.id
-            title = core_words("{kit}: {name}").format(kit=ctx.kit.title, name=board.name) + (
-                f" ({colour.name})" if colour else "")
-            svg = board_document(ctx, board, colour)
-            note_face_warnings(svg, f"{display_path(board.file)}: board {board.id}: {board.template}.svg.j2", warnings)
-            width, height = pt_from_mm(board.w), pt_from_mm(board.h)
-            rels = [f"{FOLDER}/{name}-poster.pdf", f"{FOLDER}/{name}-tiles-{ctx.paper}.pdf"]
-            noted = ctx.cache_dir / f".board-{name}.json"   # the tiles' entry (planned from the drawing)
-            key = _key(ctx, svg, title, ctx.paper)
-            targets = [ctx.stage.path(rel) for rel in rels] + [noted]
-            if not cache.fetch(key, targets):
-                art = arts.get(svg, f"board {board.id}")  # what board_art draws, from the SVG in hand
-                found = checked.findings(f"{drawing_key(svg, ctx.kit.root)}:{rules!r}", lambda: art_checks(art, rules))
-                findings += [f"{display_path(board.file)}: board {board.id}{f' ({colour.id})' if colour else ''}: "
-                             f"{board.template}.svg.j2: {finding}" for finding in found]
-                if found:
-                    continue
-                write_poster(ctx, name, title, art)
-                noted.write_text(json.dumps(write_tiles(ctx, name, title, art, arts)), encoding="utf-8")
-                cache.store(key, targets)
-            tiles, notes = json.loads(noted.read_text(encoding="utf-8"))
-            files += [_poster_entry(rels[0], width, height), tiles]
+            where = f"{display_path(board.file)}: board {board.id}"
+            svg = functools.cache(lambda board=board, colour=colour: board_document(ctx, board, colour))
+            stored = drawings.entries.get(entry_name(ctx, name))
+            if not stored:
+                from pnpgen.kit_fonts import face_warnings
+                stored = {"art": drawing_key(svg(), ctx.kit.root), "warnings": face_warnings(svg())}
+            note_warnings(stored["warnings"], f"{where}: {board.template}.svg.j2", warnings)
+            found = _board_files(ctx, (cache, drawings), board, (name, colour), (stored, svg),
+                                 lambda art: checked.findings(f"{stored['art']}:{rules!r}", lambda: art_checks(art, rules)))
+            findings += [f"{where}{f' ({colour.id})' if colour else ''}: {board.template}.svg.j2: {finding}"
+                         for finding in found]
+            if found:
+                continue
+            tiles, notes = json.loads((ctx.cache_dir / f".board-{name}.json").read_text(encoding="utf-8"))
+            files += [_poster_entry(f"{FOLDER}/{name}-poster.pdf", pt_from_mm(board.w), pt_from_mm(board.h)), tiles]
             for note in notes:
                 ctx.log(f"boards: {note}")
             boards.append({"board": board.id, "colour": colour.id if colour else None, "name": board.name,
                            "size_mm": [board.w, board.h], "places": len(board.doc["places"]),
                            "links": len(board.doc["links"]), "tracks": len(board.doc["tracks"])})
     checked.save()
+    drawings.save()
     if findings:
         raise BuildError("preflight: these boards would print badly:\n" + "\n".join(findings))
     cache.prune()
@@ -155,16 +157,48 @@ def build(ctx) -> dict:
     return {"files": files, "boards": boards} | ({"warnings": warnings} if warnings else {})
 
 
-def _key(ctx, svg: str, title: str, paper: str) -> str:
+def _board_files(ctx, caches: tuple, board, named: tuple, drawing: tuple, check) -> list[str]:
+    """One board's poster and tiles (and beside them, in the build's cache, its tiles' manifest entry and the
+    build log's notes): from the output cache, else drawn from its stored drawings (`drawing`: its entry in
+    the store and its SVG, made when needed) and kept. Returns what `check` found on the drawing, and then
+    writes nothing."""
+    (cache, drawings), (name, colour), (stored, svg) = caches, named, drawing
+    title = core_words("{kit}: {name}").format(kit=ctx.kit.title, name=board.name) + (
+        f" ({colour.name})" if colour else "")
+    rels = [f"{FOLDER}/{name}-poster.pdf", f"{FOLDER}/{name}-tiles-{ctx.paper}.pdf"]
+    noted = ctx.cache_dir / f".board-{name}.json"   # the tiles' entry (planned from the drawing)
+    key = _key(ctx, stored["art"], title, ctx.paper)
+    targets = [ctx.stage.path(rel) for rel in rels] + [noted]
+    if cache.fetch(key, targets):
+        for kept in (stored["art"], *stored.get("pages", ())):
+            drawings.keep(kept)
+    else:
+        art, _ = drawings.art(stored["art"], svg, f"board {board.id}")
+        found = check(art)
+        if found:
+            return found
+        write_poster(ctx, name, title, art)
+        pages = PageArts(drawings, stored.get("pages", []))
+        plan, cut = tiling(stored, (art.width, art.height), ctx.paper, lambda: plan_board_tiles(art, ctx.paper))
+        noted.write_text(json.dumps(write_tiles(ctx, name, title, art, pages, (plan, cut))), encoding="utf-8")
+        stored = stored | {"pages": pages.keys, "tiles": tiles_kept(plan, cut)}
+        cache.store(key, targets)
+    drawings.entries.put(entry_name(ctx, name), stored)
+    return []
+
+
+def _key(ctx, drawing: str, title: str, paper: str) -> str:
+    """The board's files' key in the output cache: `drawing` (its content key: its SVG, the images and kit
+    fonts it shows, the renderer), its title and paper, the code that prints, tiles and checks it, the tile
+    and assembly templates."""
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.maps import pages, seams, tiling
     from pnpgen import overlaps, preflight
     from pnpgen.render import ink_lines, pdf, svg_ops, svg_path
     from pnpgen.render.templates import template_source
-    from pnpgen.kit_fonts import fonts_key
     furniture = [template_source(ctx.kit.root, t) for t in ("map-tile", "map-assembly")]
     return content_key(source_fingerprint(pdf, svg_ops, svg_path, tiling, seams, pages, preflight, overlaps, ink_lines), Path(__file__).read_text(encoding="utf-8"),
-                       *furniture, svg, title, paper, *filter(None, [fonts_key(svg)]))   # a kit font changed: drawn anew
+                       *furniture, drawing, title, paper)
 
 
 def _poster_entry(rel: str, width: float, height: float) -> dict:

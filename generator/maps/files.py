@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+import functools
 from pathlib import Path
+from typing import Callable
 
 from pnpgen.i18n.translator import core_words
 from pnpgen.maps.board import Board
 from pnpgen.maps.draw import compose, map_svg, map_title
+from pnpgen.maps.drawings import PageArts, StoredDrawings, entry_name, note_warnings, tiles_kept, tiling
 from pnpgen.maps.hexmap import hex_too_small
 from pnpgen.maps.pages import draw_tile_pages, place_scaled, svg_size
 from pnpgen.maps.seams import crossings, text_blocks
@@ -26,7 +29,8 @@ from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.preflight import art_checks, preflight_rules
 from pnpgen.problems import BuildError, UsageError, display_path
 from pnpgen.output_cache import OutputCache, content_key
-from pnpgen.render.pdf import ArtCache, PdfDocument
+from pnpgen.render.check_memo import drawing_key
+from pnpgen.render.pdf import PdfDocument
 from pnpgen.render.templates import render_template
 
 FOLDER = "maps"
@@ -34,19 +38,20 @@ FOLDER = "maps"
 
 def build(ctx) -> dict:
     """Each map's poster and tiles; a map whose drawing and pages an earlier build made (same board, paper,
-    titles, code and templates) comes back from the output cache with its manifest entries."""
+    titles, code and templates) comes back from the output cache with its manifest entries. The drawings
+    themselves (the map, its assembly page, its tiles' furniture) come from the user's cache when an earlier
+    build of the same kit drew them (pnpgen.maps.drawings): no template is rendered again."""
     hexmaps = chosen_maps(ctx.kit, ctx.option("map"))
-    arts, files, maps = ArtCache(), [], []
+    drawings, files, maps = StoredDrawings(ctx, FOLDER, None), [], []
     cache, drawn, warnings = OutputCache(ctx.cache_dir / "maps"), 0, []
-    from pnpgen.kit_fonts import note_face_warnings
     from pnpgen.render.check_memo import CheckMemo
     checked = CheckMemo("maps", ctx.kit.root)   # what earlier builds' overprint checks found
     for hexmap in hexmaps:
         _check_counter_fits(hexmap, ctx.counter_size)
         board = compose(ctx.kit, hexmap, ctx.counter_size)
-        svg = map_svg(ctx.kit, board)
-        note_face_warnings(svg, f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2", warnings)
-        entry, drew = _cached_map(ctx, cache, board, svg, arts, checked)
+        stored, svg = _map_entry(ctx, drawings, board)
+        note_warnings(stored["warnings"], f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2", warnings)
+        entry, drew = _cached_map(ctx, cache, board, (stored, svg), drawings, checked)
         files += entry["files"]
         drawn += drew
         maps.append(entry["map"])
@@ -56,38 +61,55 @@ def build(ctx) -> dict:
     if not ctx.option("map"):  # a --map build leaves the other maps' entries for the next whole build
         cache.prune()
     checked.save()
+    drawings.save(keep_others=bool(ctx.option("map")))
     ctx.log(f"maps: drew {drawn} of {len(hexmaps)} maps, the rest from the cache")
     return {"files": files, "maps": maps} | ({"warnings": warnings} if warnings else {})
 
 
-def _cached_map(ctx, cache: OutputCache, board: Board, svg: str, arts: ArtCache, checked) -> tuple:
+def _map_entry(ctx, drawings: StoredDrawings, board: Board) -> tuple[dict, Callable[[], str]]:
+    """(the map's entry in the drawings' store: its art's key and font warnings, its pages' keys; the map's
+    SVG, made when first asked): the template is rendered only when the store has no entry for it."""
+    svg = functools.cache(lambda: map_svg(ctx.kit, board))
+    stored = drawings.entries.get(entry_name(ctx, board.hexmap.id))
+    if not stored:
+        from pnpgen.kit_fonts import face_warnings
+        stored = {"art": drawing_key(svg(), None), "warnings": face_warnings(svg())}
+    return stored, svg
+
+
+def _cached_map(ctx, cache: OutputCache, board: Board, drawing: tuple, drawings: StoredDrawings, checked) -> tuple:
     """({"files": [poster, tiles], "map": manifest entry}, drawn?): from the cache, else drawn and kept. The
     tiles are planned from the drawing (its text blocks), so the key holds what the plan follows from: the
-    SVG, the paper and the code."""
-    hexmap = board.hexmap
-    from pnpgen.kit_fonts import fonts_key
-    key = content_key(ctx.code_key, svg, repr(replace(hexmap, file=Path(hexmap.file.name))),
-                      _title(ctx.kit, board), ctx.kit.title, ctx.paper, ctx.counter_size,
-                      *filter(None, [fonts_key(svg)]))   # a kit font file changed: drawn anew
+    drawing (its SVG and the kit fonts it names), the paper and the code."""
+    hexmap, (stored, svg) = board.hexmap, drawing
+    key = content_key(ctx.code_key, stored["art"], repr(replace(hexmap, file=Path(hexmap.file.name))),
+                      _title(ctx.kit, board), ctx.kit.title, ctx.paper, ctx.counter_size)
     rels = [f"{FOLDER}/{hexmap.id}-poster.pdf", f"{FOLDER}/{hexmap.id}-tiles-{ctx.paper}.pdf"]
     noted = ctx.cache_dir / f".map-{hexmap.id}.json"   # the manifest entries travel with the files
+    name = entry_name(ctx, hexmap.id)
     if cache.fetch(key, [ctx.stage.path(rel) for rel in rels] + [noted]):
+        for kept in (stored["art"], *stored.get("pages", ())):
+            drawings.keep(kept)
+        drawings.entries.put(name, stored)
         return json.loads(noted.read_text(encoding="utf-8")), False
-    art = arts.get(svg, source=f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2")
-    _check_print(hexmap, art, svg, checked, preflight_rules(ctx.kit))
-    plan, cut = plan_map_tiles(board, art, ctx.paper)
+    art, _ = drawings.art(stored["art"], svg, f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2")
+    _check_print(hexmap, art, stored["art"], checked, preflight_rules(ctx.kit))
+    plan, found = tiling(stored, (board.width, board.height), ctx.paper, lambda: map_tiles(board, art, ctx.paper))
+    cut = [f"{_where(board, ctx.paper)}: {seam}" for seam in found]
     for found in cut:
         ctx.log(f"maps: a tile seam cuts text: {found}")
     if plan.extra_sheets:
         ctx.log(f"maps: {hexmap.id}: {plan.extra_sheets} {ctx.paper} sheet(s) more than the paper alone needs, "
                 f"so that no seam cuts a text")
     poster = write_poster(ctx, board, art)
-    tiles, pages = write_tiles(ctx, board, art, plan, arts)
+    pages = PageArts(drawings, stored.get("pages", []))
+    tiles, entries = write_tiles(ctx, board, art, plan, pages)
+    drawings.entries.put(name, stored | {"pages": pages.keys, "tiles": tiles_kept(plan, found)})
     entry = {"files": [poster, tiles],
              "map": {"map": hexmap.id, **_named_entries(hexmap), "file": str(hexmap.file.name),
                      "size_in": [round(board.width / 72, 3), round(board.height / 72, 3)],
                      "hexes": len(board.hexes), "poster": poster["path"], "tiles": tiles["path"],
-                     "tile_grid": [plan.rows, plan.cols], "pages": pages, "seams_cut": cut}}
+                     "tile_grid": [plan.rows, plan.cols], "pages": entries, "seams_cut": cut}}
     noted.write_text(json.dumps(entry), encoding="utf-8")
     cache.store(key, [ctx.stage.path(rel) for rel in rels] + [noted])
     return entry, True
@@ -99,19 +121,27 @@ def plan_map_tiles(board: Board, art, paper: str) -> tuple[TilePlan, list[str]]:
     it can, else staggered rows, else more tiles, counted in the plan's extra_sheets), and each block a seam
     still cuts, located (a text wider than any tile): the manifest and the build log name them rather than
     failing a translation."""
+    plan, found = map_tiles(board, art, paper)
+    return plan, [f"{_where(board, paper)}: {seam}" for seam in found]
+
+
+def map_tiles(board: Board, art, paper: str) -> tuple[TilePlan, list[str]]:
+    """plan_map_tiles' plan and the blocks a seam cuts, not yet located."""
     blocks = text_blocks(art.texts, [(b.x, b.y, b.x + b.w, b.y + b.h) for b, _ in board.legend])
     plan = plan_tiles(board.width, board.height, paper, tuple(box for box, _ in blocks), spend_paper=False)
-    where = f"{display_path(board.hexmap.file)}: map {board.hexmap.id}: {paper} tiles"
-    return plan, [f"{where}: {found}" for found in crossings(plan, blocks)]
+    return plan, crossings(plan, blocks)
 
 
-def _check_print(hexmap, art, svg: str, memo, rules) -> None:
-    """The map as its template drew it (poster and tiles place this one art): text too small, text over
-    text, a visible line across text, or text too faint on its fill stops the build before a file is
-    written, naming the map and the text (what an earlier build found on the same drawing, from `memo`,
-    pnpgen.render.check_memo)."""
-    from pnpgen.render.check_memo import drawing_key
-    found = memo.findings(f"{drawing_key(svg, None)}:{rules!r}", lambda: art_checks(art, rules))
+def _where(board: Board, paper: str) -> str:
+    return f"{display_path(board.hexmap.file)}: map {board.hexmap.id}: {paper} tiles"
+
+
+def _check_print(hexmap, art, drawing: str, memo, rules) -> None:
+    """The map as its template drew it (poster and tiles place this one art, `drawing` its content key): text
+    too small, text over text, a visible line across text, or text too faint on its fill stops the build
+    before a file is written, naming the map and the text (what an earlier build found on the same drawing,
+    from `memo`, pnpgen.render.check_memo)."""
+    found = memo.findings(f"{drawing}:{rules!r}", lambda: art_checks(art, rules))
     if found:
         where = f"{display_path(hexmap.file)}: map {hexmap.id}: map.svg.j2"
         raise BuildError("preflight: this hex map would print badly:\n" + "\n".join(f"{where}: {f}" for f in found))
@@ -147,19 +177,20 @@ def write_poster(ctx, board: Board, art) -> dict:
     return {"path": rel, "pages": 1, "paper": "poster", "page_size": [board.width, board.height]}
 
 
-def write_tiles(ctx, board: Board, art, plan: TilePlan, arts: ArtCache) -> tuple[dict, list]:
-    """The assembly page, then one page per tile: the map art clipped to the tile, marks, guides."""
+def write_tiles(ctx, board: Board, art, plan: TilePlan, pages: PageArts) -> tuple[dict, list]:
+    """The assembly page, then one page per tile: the map art clipped to the tile, marks, guides (each page's
+    own drawing from `pages`, in page order)."""
     rel = f"{FOLDER}/{board.hexmap.id}-tiles-{plan.paper}.pdf"
     doc = PdfDocument(ctx.stage.path(rel), f"{ctx.kit.title}: map {board.hexmap.id} ({plan.paper} tiles)",
                       *plan.page, final=True)
-    pages = [_assembly_page(ctx, doc, board, art, plan, arts)]
+    entries = [_assembly_page(ctx, doc, board, art, plan, pages)]
     title = _title(ctx.kit, board)
-    draw_tile_pages(ctx, doc, plan, art, arts, title)
-    pages += [_tile_entry(board, tile) for tile in plan.tiles]
+    draw_tile_pages(ctx, doc, plan, art, pages, title)
+    entries += [_tile_entry(board, tile) for tile in plan.tiles]
     doc.close()
     entry = {"path": rel, "pages": doc.pages, "paper": plan.paper, "page_size": list(plan.page),
              "landscape": plan.landscape} | extra_entry(plan)
-    return entry, pages
+    return entry, entries
 
 
 def extra_entry(plan: TilePlan) -> dict:
@@ -190,8 +221,9 @@ def _tile_entry(board: Board, tile) -> dict:
     return entry
 
 
-def _assembly_page(ctx, doc: PdfDocument, board: Board, art, plan: TilePlan, arts: ArtCache) -> dict:
-    """Page 1: the whole map in small, each tile's outline and label, the steps."""
+def _assembly_page(ctx, doc: PdfDocument, board: Board, art, plan: TilePlan, pages: PageArts) -> dict:
+    """Page 1: the whole map in small, each tile's outline and label, the steps (its drawing from `pages`,
+    the template rendered only when the store has none)."""
     doc.new_page()
     width, height = plan.page
     margin = PRINTABLE_MARGIN + MARK_ARM / 2
@@ -202,16 +234,18 @@ def _assembly_page(ctx, doc: PdfDocument, board: Board, art, plan: TilePlan, art
     scale = min((width - 2 * margin) / board.width, (height - top - margin) / board.height)
     x0 = (width - board.width * scale) / 2
     place_scaled(doc, art, x0, top, scale)
-    context = svg_size(width, height) | {
-        "title": _title(ctx.kit, board), "count": plan.count, "margin": margin,
-        "title_size": _title_size(core_words("{title}: putting the {count} tiles together").format(
-                                  title=_title(ctx.kit, board), count=plan.count),
-                                  width - 2 * margin),
-        "steps": steps, "numbered": True, "ruler": ruler,
-        "tiles": [_outline(t, x0, top, scale, plan) for t in plan.tiles],
-    }
-    svg = render_template(ctx.kit.root, "map-assembly", context, needed_by=f"map {board.hexmap.id} assembly page")
-    doc.place(arts.get(svg), 0, 0)
+
+    def svg() -> str:
+        context = svg_size(width, height) | {
+            "title": _title(ctx.kit, board), "count": plan.count, "margin": margin,
+            "title_size": _title_size(core_words("{title}: putting the {count} tiles together").format(
+                                      title=_title(ctx.kit, board), count=plan.count),
+                                      width - 2 * margin),
+            "steps": steps, "numbered": True, "ruler": ruler,
+            "tiles": [_outline(t, x0, top, scale, plan) for t in plan.tiles],
+        }
+        return render_template(ctx.kit.root, "map-assembly", context, needed_by=f"map {board.hexmap.id} assembly page")
+    doc.place(pages.next(svg), 0, 0)
     return {"page": 1, "kind": "assembly", "scale": round(scale, 4)}
 
 

@@ -8,7 +8,8 @@ from pnpgen.i18n.translator import core_words
 from pnpgen.lengths import mm, pt_from_mm
 from pnpgen.maps.tiling import TilePlan
 from pnpgen.paper import PRINTABLE_MARGIN
-from pnpgen.render.pdf import ArtCache, PdfDocument
+from pnpgen.maps.drawings import PageArts
+from pnpgen.render.pdf import PdfDocument
 from pnpgen.render.templates import render_template
 
 
@@ -40,14 +41,15 @@ def _labels(sides: dict, which: tuple) -> list[str]:
             for label in ([sides[side]] if isinstance(sides[side], str) else sides[side])]
 
 
-def draw_tile_pages(ctx, doc, plan: TilePlan, art, arts: ArtCache, title: str) -> None:
+def draw_tile_pages(ctx, doc, plan: TilePlan, art, pages: PageArts, title: str) -> None:
     """One page per tile: the board art clipped to the tile, and the tile's furniture (its alignment ticks
-    among it, in the GLUE strips and the margins a cut takes off, never on the map that stays in view)."""
+    among it, in the GLUE strips and the margins a cut takes off, never on the map that stays in view), drawn
+    from `pages` (the template rendered only when the store has no drawing for it)."""
     for tile in plan.tiles:
         doc.new_page()
         clip = (tile.clip.x, tile.clip.y, tile.clip.w, tile.clip.h)
         doc.place(art, *tile.at, clip=clip)
-        doc.place(arts.get(tile_svg(ctx.kit, plan, tile, title)), 0, 0)
+        doc.place(pages.next(lambda: tile_svg(ctx.kit, plan, tile, title)), 0, 0)
 
 
 def place_scaled(doc: PdfDocument, art, x: float, y: float, scale: float) -> None:

@@ -70,6 +70,11 @@ class TilePlan:
     def count(self) -> int:
         return len(self.tiles)
 
+    @property
+    def choice(self) -> list:
+        """[landscape, each row's tile starts, the rows' starts]: what laid_out makes this plan again from."""
+        return [self.landscape, [[0.0, *xs] for xs in self.row_seams], [0.0, *self.seams[1]]]
+
 
 def tiles_needed(length: float, window: float, overlap: float = OVERLAP) -> int:
     """Pages along one direction: each after the first adds `window - overlap` of map."""
@@ -144,7 +149,16 @@ def plan_tiles(width: float, height: float, paper: str, keep: tuple[Box, ...] = 
     for clear in (SEAM_CLEAR, 0.0):   # a seam that only grazes a box's 1 mm margin beats a sheet more
         options += _options(width, height, paper, keep, clear, spend_paper)
     order = (lambda o: o[:5]) if spend_paper else (lambda o: (o[0] > 0, o[1], o[2], o[0], o[3], o[4]))
-    *_, landscape, page, box, cols, rows = min(options, key=order)
+    *_, landscape, _, _, cols, rows = min(options, key=order)
+    return laid_out(width, height, paper, landscape, cols, rows)
+
+
+def laid_out(width: float, height: float, paper: str, landscape: bool, cols: list, rows: list) -> TilePlan:
+    """The plan of a `width` x `height` map whose rows of tiles start at `rows` and each row's tiles at its list
+    in `cols` (map points), on `paper` turned `landscape`: what plan_tiles chose, made into tiles, or a choice
+    kept from an earlier build (TilePlan.choice)."""
+    page = paper_size(paper, landscape)
+    box = content_box(page)
     tiles = _tiles(cols, rows, (width, height), box)
     least = min(len(seam_starts(width, b.w, ())[0]) * len(seam_starts(height, b.h, ())[0])
                 for b in (content_box(paper_size(paper, land)) for land in (False, True)))

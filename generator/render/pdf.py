@@ -22,11 +22,18 @@ def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
     """Draw one SVG (sized in mm or pt, with a viewBox) onto a recording surface, at its physical size.
     References (images) resolve against the kit folder `base` and may not leave it; with no base, none is
     read at all."""
+    return recorded_svg(svg, source, base)[0]
+
+
+def recorded_svg(svg: str, source: str = "", base: Path | None = None) -> tuple[Art, dict | None]:
+    """render_svg's Art, and the record it replayed when the SVG is of the subset pnpgen.render.svg_ops draws
+    (a store may keep that record: replayed, it draws the same calls); None when cairosvg drew it."""
     from pnpgen.render import svg_ops
     from pnpgen.svg_depth import TooDeep
     try:  # the SVG subset the templates use, drawn without cairosvg (see pnpgen.render.svg_ops)
         from pnpgen.render.face_store import replay
-        return replay(svg_ops.record(svg, base), unbounded=True)
+        record = svg_ops.record(svg, base)
+        return replay(record, unbounded=True), record
     except svg_ops.Unsupported:
         pass
     except TooDeep as exc:
@@ -35,7 +42,7 @@ def render_svg(svg: str, source: str = "", base: Path | None = None) -> Art:
     # clipped) use, and every later use then misses the rest. Placing still paints only the art's rectangle
     # (see PdfDocument.place). Recorded, so the preflight reads its glyphs and calls as for the subset's.
     from pnpgen.render.face_store import record_svg
-    return record_svg(svg, source, base, unbounded=True)[0]
+    return record_svg(svg, source, base, unbounded=True)[0], None
 
 
 class ArtCache:
