@@ -12,11 +12,13 @@ slots are already mirrored for the duplex flip, so each back's bleed lies behind
 from __future__ import annotations
 
 import math
+import struct
 import weakref
+from array import array
 from typing import NamedTuple
 
 from pnpgen.lengths import parse_length
-from pnpgen.render.bleed_cuts import clip_to_box, clip_to_half_plane, join_runs, rectangle_of
+from pnpgen.render.bleed_cuts import clip_to_box, clip_to_half_plane, counter_clockwise, join_runs, rectangle_of
 
 HOME_BLEED = parse_length("1.5mm")   # the most art is carried past a cut (publishers ask 1-3 mm)
 INSET = parse_length("0.35mm")       # where the edge colour is read: inside the cut, past its soft edge
@@ -246,36 +248,128 @@ def _sampler(art):
 
 def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: Room, memo=None) -> None:
     """The face's edge bands at (x, y) (art origin, bleed included), turned as the face is, cut to the
-    piece's cut box grown by `room` on the page and to the room's half-planes. The bands are cut here, not
-    by a clip: the page's clips stay one per face, as the duplex checks read them. `memo`: cut_bands'.
-    The calls go straight to cairo's C functions (as face_store's replay does): a sheet of counters is some
-    ten thousand bands, and cairocffi's wrapper checked the status after each of the 100,000 calls; the
-    status is sticky, so it is checked once at the end. The calls, hence the PDF's bytes, are the same."""
-    if not any(room[:4]):
+    piece's cut box grown by `room` on the page and to the room's half-planes: paint_page_bleed for one face."""
+    paint_page_bleed(cr, [(art, shape, x, y, turned, room)], bleed, memo)
+
+
+def paint_page_bleed(cr, faces: list, bleed: float, memo=None) -> None:
+    """The bands of faces [(art, shape, x, y, turned, room)], each face's cut to its room, painted stage by
+    stage and colour by colour (paint_plan), not band by band: Eclipse's player pieces were 9,700 fills a
+    page, each one cairo's PDF surface recorded, analysed and wrote out on its own. The slanted and clipped
+    bands of one colour and stage (a disc's ninety-six, a hex's) are one fill; an axis-aligned rectangle
+    stays a fill of its own, as before: PDF viewers fill a lone rectangle out to whole pixels (pdfium), so
+    abutting cards' bands, and a band under its face's edge, meet with no pale seam, where the same
+    rectangles anti-aliased in one path show one. The sheets paint each face's bleed just before the face
+    (piece_sheets.draw_sheet_page), as before: a rectangle filled out to whole pixels reaches a pixel into
+    its neighbour's, and which one shows there is the order they were painted in.
+    A group's polygons all turn the same way (cut_bands), so where they overlap cairo's non-zero rule fills
+    their union: no hole. No clip is made: the page's clips stay one per face, as the duplex checks read
+    them. A path is handed to cairo whole (cairo_append_path, built once for each cut) with the slot's
+    offset as a translation, which cairo adds as the loop of x + px did: the same points. cairo's status is
+    sticky, so it is checked once at the end. `memo`: cut_bands'."""
+    groups: dict = {}
+    for art, shape, x, y, turned, room in faces:
+        if not any(room[:4]):
+            continue
+        for stage, colour, rectangles, polygons in paint_plan(cut_bands(art, shape, bleed, turned, room, x, y, memo)):
+            groups.setdefault((stage, colour), []).append((x, y, rectangles, polygons))
+    if not groups:
         return
-    lib, pointer = _c_calls(), cr._pointer
-    move, line, close, fill = lib.cairo_move_to, lib.cairo_line_to, lib.cairo_close_path, lib.cairo_fill
+    cairocffi = _cairo()
+    lib, pointer = cairocffi.cairo, cr._pointer
+    base = cairocffi.ffi.new("cairo_matrix_t *")
+    translate, append, reset, fill = lib.cairo_translate, lib.cairo_append_path, lib.cairo_set_matrix, lib.cairo_fill
     lib.cairo_save(pointer)
-    current = None
-    for colour, points in cut_bands(art, shape, bleed, turned, room, x, y, memo):
-        if colour != current:                   # the PDF says a colour only when it changes, as cairo does
-            lib.cairo_set_source_rgb(pointer, *colour)
-            current = colour
-        points = iter(points)              # a list of (x, y), or the memo's flat numbers (bleed_memo.Points)
-        first = next(points)
-        move(pointer, x + first[0], y + first[1])
-        for px, py in points:
-            line(pointer, x + px, y + py)
-        close(pointer)
-        fill(pointer)
+    lib.cairo_new_path(pointer)
+    lib.cairo_get_matrix(pointer, base)
+    for stage, colour in sorted(groups):
+        lib.cairo_set_source_rgb(pointer, *colour)
+        members = groups[stage, colour]
+        for x, y, rectangles, _ in members:
+            for path in rectangles:
+                translate(pointer, x, y)
+                append(pointer, path)
+                reset(pointer, base)
+                fill(pointer)
+        together = [(x, y, polygons) for x, y, _, polygons in members if polygons is not None]
+        for x, y, polygons in together:
+            translate(pointer, x, y)
+            append(pointer, polygons)
+            reset(pointer, base)
+        if together:
+            fill(pointer)
     lib.cairo_restore(pointer)
     cr._check_status()
 
 
-def _c_calls():
-    """cairo's C library as cairocffi loaded it."""
+def _cairo():
+    """cairocffi as pnpgen loads it (its C library and ffi)."""
     from pnpgen.render.cairo_lib import cairo
-    return cairo().cairo
+    return cairo()
+
+
+_plans: dict = {}   # id(cut) -> (the cut, its plan, the buffers its paths point into): the cut is held, so
+                    # its id stays its own
+
+
+def paint_plan(cut: list) -> list[tuple]:
+    """[(stage, colour, [rectangle's cairo path], cairo path of the other polygons or None)] of a face's cut
+    bands [(colour, polygon)], in painting order. A stage is a run of bands of one colour in the cut's
+    order, numbered from 0: two bands of different colours that overlap (a box's corner square, where the
+    next side's band is painted over the last; a disc's neighbouring segments) lie in different stages, the
+    later band in the later one, so painting stage by stage (every face's stage 0, then every face's stage
+    1 ...) leaves each point the colour its last band gave it, as painting band by band did. The paths are
+    built once for each cut."""
+    found = _plans.get(id(cut))
+    if found is not None and found[0] is cut:
+        return found[1]
+    if len(_plans) > 16384:
+        _plans.clear()
+    ffi, kept = _cairo().ffi, []
+    runs: list = []
+    for colour, points in cut:
+        if not runs or runs[-1][1] != colour:
+            runs.append((len(runs), colour, [], []))
+        flat = getattr(points, "flat", None) or [v for point in points for v in point]
+        runs[-1][2 if _axis_aligned(flat) else 3].append(flat)
+    plan = [(stage, colour, [_path(ffi, [flat], kept) for flat in rectangles],
+             _path(ffi, polygons, kept) if polygons else None) for stage, colour, rectangles, polygons in runs]
+    _plans[id(cut)] = (cut, plan, kept)
+    return plan
+
+
+def _axis_aligned(flat) -> bool:
+    """Whether flat x, y numbers are an axis-aligned rectangle's four corners in order (cairo writes it as
+    `re`, which viewers fill pixel-snapped)."""
+    if len(flat) != 8:
+        return False
+    x0, y0, x1, y1, x2, y2, x3, y3 = flat
+    near = SAME_POINT
+    return abs(x0 - x1) < near and abs(y1 - y2) < near and abs(x2 - x3) < near and abs(y3 - y0) < near or \
+        abs(y0 - y1) < near and abs(x1 - x2) < near and abs(y2 - y3) < near and abs(x3 - x0) < near
+
+
+SAME_POINT = 1e-6   # points: far below cairo's 1/256 pt grid, where it tells a rectangle from a polygon
+
+
+MOVE, LINE, CLOSE = (struct.unpack("<d", struct.pack("<ii", kind, length))[0]
+                     for kind, length in ((0, 2), (1, 2), (3, 1)))   # cairo_path_data_t headers, as doubles
+
+
+def _path(ffi, polygons: list, kept: list):
+    """A cairo_path_t of closed polygons (each its flat x, y numbers): the path data cairo_append_path
+    reads, 16 bytes an element (a header, its other 8 bytes unused, or a point), laid out as doubles in
+    one array. The buffer it points into is added to `kept`, which must live as long as the path."""
+    numbers = array("d")
+    for flat in polygons:
+        numbers.extend((MOVE, 0.0, flat[0], flat[1]))
+        for k in range(2, len(flat), 2):
+            numbers.extend((LINE, 0.0, flat[k], flat[k + 1]))
+        numbers.extend((CLOSE, 0.0))
+    data = ffi.new("cairo_path_data_t[]", len(numbers) // 2)
+    ffi.memmove(data, numbers.tobytes(), len(numbers) * 8)
+    kept.append(data)
+    return ffi.new("cairo_path_t *", {"status": 0, "data": data, "num_data": len(numbers) // 2})
 
 
 _cuts: dict = {}    # (id(art), turned, room in the slot's frame) -> the bands cut: a sheet's like slots share one
@@ -283,7 +377,8 @@ _cuts: dict = {}    # (id(art), turned, room in the slot's frame) -> the bands c
 
 def cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: float, memo=None) -> list[tuple]:
     """[(colour, polygon)] of the face's bands cut to its room, in the slot's own frame (x, y at the origin),
-    a run of like bands as one polygon (join_runs): worked out once for each face and room (a sheet of hex
+    a run of like bands as one polygon (join_runs), every polygon turning the same way (paint_page_bleed
+    fills a colour's polygons as one path): worked out once for each face and room (a sheet of hex
     tiles repeats a few faces in a few rooms), and taken from `memo` (pnpgen.render.bleed_memo) for a
     drawing and room an earlier build cut."""
     planes = tuple((nx, ny, round(c - nx * x - ny * y, 4)) for nx, ny, c in room.apart)
@@ -297,8 +392,8 @@ def cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: f
     def work() -> list:
         colours = band_colours(art, shape, bleed, memo)
         shapes = _clipped(shape, bleed, (art.width, art.height), *key[1:])
-        return join_runs([(colour, *clipped) for colour, clipped in zip(colours, shapes)
-                          if colour is not None and clipped])
+        return [(colour, counter_clockwise(points)) for colour, points in join_runs(
+            [(colour, *clipped) for colour, clipped in zip(colours, shapes) if colour is not None and clipped])]
     cut = memo.cut(art, shape, bleed, key[1:], work) if memo is not None else work()
     _cuts[key] = (weakref.ref(art), cut)
     return cut
@@ -448,5 +543,5 @@ def forget() -> None:
     """Let go of the faces' bands, cuts and colours worked out for a part: its build is over, and the worker
     that drew it may go on to build another part (SE4X's cuts held some megabytes the next part's peak
     stood on)."""
-    for memo in (_edges, _rooms, _geometry, _cuts, _clips, _means):
+    for memo in (_edges, _rooms, _geometry, _cuts, _clips, _means, _plans):
         memo.clear()
