@@ -248,64 +248,52 @@ def _sampler(art):
 
 def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: Room, memo=None) -> None:
     """The face's edge bands at (x, y) (art origin, bleed included), turned as the face is, cut to the
-    piece's cut box grown by `room` on the page and to the room's half-planes: paint_page_bleed for one face."""
-    paint_page_bleed(cr, [(art, shape, x, y, turned, room)], bleed, memo)
-
-
-def paint_page_bleed(cr, faces: list, bleed: float, memo=None) -> None:
-    """The bands of faces [(art, shape, x, y, turned, room)], each face's cut to its room, painted stage by
-    stage and colour by colour (paint_plan), not band by band: Eclipse's player pieces were 9,700 fills a
-    page, each one cairo's PDF surface recorded, analysed and wrote out on its own. The slanted and clipped
-    bands of one colour and stage (a disc's ninety-six, a hex's) are one fill; an axis-aligned rectangle
-    stays a fill of its own, as before: PDF viewers fill a lone rectangle out to whole pixels (pdfium), so
-    abutting cards' bands, and a band under its face's edge, meet with no pale seam, where the same
-    rectangles anti-aliased in one path show one. The sheets paint each face's bleed just before the face
-    (piece_sheets.draw_sheet_page), as before: a rectangle filled out to whole pixels reaches a pixel into
-    its neighbour's, and which one shows there is the order they were painted in.
-    A group's polygons all turn the same way (cut_bands), so where they overlap cairo's non-zero rule fills
-    their union: no hole. No clip is made: the page's clips stay one per face, as the duplex checks read
-    them. A path is handed to cairo whole (cairo_append_path, built once for each cut) with the slot's
-    offset as a translation, which cairo adds as the loop of x + px did: the same points. cairo's status is
-    sticky, so it is checked once at the end. `memo`: cut_bands'."""
-    groups: dict = {}
-    for art, shape, x, y, turned, room in faces:
-        if not any(room[:4]):
-            continue
-        for stage, colour, rectangles, polygons in paint_plan(cut_bands(art, shape, bleed, turned, room, x, y, memo)):
-            groups.setdefault((stage, colour), []).append((x, y, rectangles, polygons))
-    if not groups:
+    piece's cut box grown by `room` on the page and to the room's half-planes, painted stage by stage
+    (paint_plan), not band by band: Eclipse's player pieces were 9,700 fills a page, each one cairo's PDF
+    surface recorded, analysed and wrote out on its own. The slanted and clipped bands of one stage (a
+    disc's ninety-six, a hex's) are one fill; an axis-aligned rectangle stays a fill of its own, as
+    before: PDF viewers fill a lone rectangle out to whole pixels (pdfium), so abutting cards' bands, and
+    a band under its face's edge, meet with no pale seam, where the same rectangles anti-aliased in one
+    path show one. The sheets paint each face's bleed just before the face (piece_sheets.draw_sheet_page),
+    as before: a rectangle filled out to whole pixels reaches a pixel into its neighbour's room, and which
+    one shows there is the order they were painted in.
+    A stage's polygons all turn the same way (cut_bands), so where they overlap cairo's non-zero rule
+    fills their union: no hole. No clip is made: the page's clips stay one per face, as the duplex checks
+    read them. A path is handed to cairo whole (cairo_append_path, built once for each cut) under the
+    slot's offset as a translation, which cairo adds as the loop of x + px did: the same points. cairo's
+    status is sticky, so it is checked once at the end. `memo`: cut_bands'."""
+    if not any(room[:4]):
+        return
+    plan = paint_plan(cut_bands(art, shape, bleed, turned, room, x, y, memo))
+    if not plan:
         return
     cairocffi = _cairo()
     lib, pointer = cairocffi.cairo, cr._pointer
-    base = cairocffi.ffi.new("cairo_matrix_t *")
     translate, append, reset, fill = lib.cairo_translate, lib.cairo_append_path, lib.cairo_set_matrix, lib.cairo_fill
     lib.cairo_save(pointer)
     lib.cairo_new_path(pointer)
+    base = cairocffi.ffi.new("cairo_matrix_t *")
     lib.cairo_get_matrix(pointer, base)
-    for stage, colour in sorted(groups):
+    for colour, paths in plan:
         lib.cairo_set_source_rgb(pointer, *colour)
-        members = groups[stage, colour]
-        for x, y, rectangles, _ in members:
-            for path in rectangles:
-                translate(pointer, x, y)
-                append(pointer, path)
-                reset(pointer, base)
-                fill(pointer)
-        together = [(x, y, polygons) for x, y, _, polygons in members if polygons is not None]
-        for x, y, polygons in together:
+        for path in paths:
             translate(pointer, x, y)
-            append(pointer, polygons)
+            append(pointer, path)
             reset(pointer, base)
-        if together:
             fill(pointer)
     lib.cairo_restore(pointer)
     cr._check_status()
 
 
 def _cairo():
-    """cairocffi as pnpgen loads it (its C library and ffi)."""
-    from pnpgen.render.cairo_lib import cairo
-    return cairo()
+    """cairocffi as pnpgen loads it (its C library and ffi), looked up once (a sheet asks for every face)."""
+    if not _loaded:
+        from pnpgen.render.cairo_lib import cairo
+        _loaded.append(cairo())
+    return _loaded[0]
+
+
+_loaded: list = []
 
 
 _plans: dict = {}   # id(cut) -> (the cut, its plan, the buffers its paths point into): the cut is held, so
@@ -313,13 +301,12 @@ _plans: dict = {}   # id(cut) -> (the cut, its plan, the buffers its paths point
 
 
 def paint_plan(cut: list) -> list[tuple]:
-    """[(stage, colour, [rectangle's cairo path], cairo path of the other polygons or None)] of a face's cut
-    bands [(colour, polygon)], in painting order. A stage is a run of bands of one colour in the cut's
-    order, numbered from 0: two bands of different colours that overlap (a box's corner square, where the
-    next side's band is painted over the last; a disc's neighbouring segments) lie in different stages, the
-    later band in the later one, so painting stage by stage (every face's stage 0, then every face's stage
-    1 ...) leaves each point the colour its last band gave it, as painting band by band did. The paths are
-    built once for each cut."""
+    """[(colour, [cairo path])] of a face's cut bands [(colour, polygon)], one entry a stage, in painting
+    order. A stage is a run of bands of one colour in the cut's order: two bands of different colours that
+    overlap (a box's corner square, where the next side's band is painted over the last; a disc's
+    neighbouring segments) lie in different stages, the later band in the later one, so painting stage by
+    stage leaves each point the colour its last band gave it, as painting band by band did. A stage's
+    paths: each axis-aligned rectangle alone, then its other polygons together. Built once for each cut."""
     found = _plans.get(id(cut))
     if found is not None and found[0] is cut:
         return found[1]
@@ -328,12 +315,14 @@ def paint_plan(cut: list) -> list[tuple]:
     ffi, kept = _cairo().ffi, []
     runs: list = []
     for colour, points in cut:
-        if not runs or runs[-1][1] != colour:
-            runs.append((len(runs), colour, [], []))
+        if not runs or runs[-1][0] != colour:
+            runs.append((colour, [], []))
         flat = getattr(points, "flat", None) or [v for point in points for v in point]
-        runs[-1][2 if _axis_aligned(flat) else 3].append(flat)
-    plan = [(stage, colour, [_path(ffi, [flat], kept) for flat in rectangles],
-             _path(ffi, polygons, kept) if polygons else None) for stage, colour, rectangles, polygons in runs]
+        runs[-1][1 if _axis_aligned(flat) else 2].append(flat)
+    plan = []
+    for colour, rectangles, polygons in runs:
+        together = [_path(ffi, polygons, kept)] if polygons else []
+        plan.append((colour, [_path(ffi, [flat], kept) for flat in rectangles] + together))
     _plans[id(cut)] = (cut, plan, kept)
     return plan
 
@@ -354,6 +343,7 @@ SAME_POINT = 1e-6   # points: far below cairo's 1/256 pt grid, where it tells a 
 
 MOVE, LINE, CLOSE = (struct.unpack("<d", struct.pack("<ii", kind, length))[0]
                      for kind, length in ((0, 2), (1, 2), (3, 1)))   # cairo_path_data_t headers, as doubles
+CLOSED = array("d", (CLOSE, 0.0))
 
 
 def _path(ffi, polygons: list, kept: list):
@@ -362,10 +352,12 @@ def _path(ffi, polygons: list, kept: list):
     one array. The buffer it points into is added to `kept`, which must live as long as the path."""
     numbers = array("d")
     for flat in polygons:
-        numbers.extend((MOVE, 0.0, flat[0], flat[1]))
-        for k in range(2, len(flat), 2):
-            numbers.extend((LINE, 0.0, flat[k], flat[k + 1]))
-        numbers.extend((CLOSE, 0.0))
+        flat = flat if isinstance(flat, array) else array("d", flat)
+        elements = array("d", (LINE, 0.0, 0.0, 0.0)) * (len(flat) // 2)   # a header and a point each
+        elements[0] = MOVE
+        elements[2::4], elements[3::4] = flat[0::2], flat[1::2]
+        numbers += elements
+        numbers += CLOSED
     data = ffi.new("cairo_path_data_t[]", len(numbers) // 2)
     ffi.memmove(data, numbers.tobytes(), len(numbers) * 8)
     kept.append(data)
@@ -377,8 +369,8 @@ _cuts: dict = {}    # (id(art), turned, room in the slot's frame) -> the bands c
 
 def cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: float, memo=None) -> list[tuple]:
     """[(colour, polygon)] of the face's bands cut to its room, in the slot's own frame (x, y at the origin),
-    a run of like bands as one polygon (join_runs), every polygon turning the same way (paint_page_bleed
-    fills a colour's polygons as one path): worked out once for each face and room (a sheet of hex
+    a run of like bands as one polygon (join_runs), every polygon turning the same way (paint_bleed fills
+    a stage's polygons as one path): worked out once for each face and room (a sheet of hex
     tiles repeats a few faces in a few rooms), and taken from `memo` (pnpgen.render.bleed_memo) for a
     drawing and room an earlier build cut."""
     planes = tuple((nx, ny, round(c - nx * x - ny * y, 4)) for nx, ny, c in room.apart)
