@@ -275,11 +275,10 @@ def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, 
     base = None
     for colour, rectangles, together in plan:
         lib.cairo_set_source_rgb(pointer, *colour)
-        for x0, y0, x1, y1, x2, y2, x3, y3 in rectangles:
-            move(pointer, x + x0, y + y0)
-            line(pointer, x + x1, y + y1)
-            line(pointer, x + x2, y + y2)
-            line(pointer, x + x3, y + y3)
+        for flat in rectangles:
+            move(pointer, x + flat[0], y + flat[1])
+            for k in range(2, len(flat), 2):
+                line(pointer, x + flat[k], y + flat[k + 1])
             close(pointer)
             fill(pointer)
         if together is not None:
@@ -310,7 +309,7 @@ _plans: dict = {}   # id(cut) -> (the cut, its plan, the buffers its paths point
 
 
 def paint_plan(cut: list) -> list[tuple]:
-    """[(colour, [axis-aligned rectangle's 8 numbers], cairo path of the other polygons or None)] of a face's
+    """[(colour, [a rectangle's flat x, y numbers], cairo path of the other polygons or None)] of a face's
     cut bands [(colour, polygon)], one entry a stage, in painting order. A stage is a run of bands of one colour in the cut's order: two bands of different colours that
     overlap (a box's corner square, where the next side's band is painted over the last; a disc's
     neighbouring segments) lie in different stages, the later band in the later one, so painting stage by
@@ -337,17 +336,27 @@ def paint_plan(cut: list) -> list[tuple]:
 
 
 def _axis_aligned(flat) -> bool:
-    """Whether flat x, y numbers are an axis-aligned rectangle's four corners in order (cairo writes it as
-    `re`, which viewers fill pixel-snapped)."""
-    if len(flat) != 8:
-        return False
-    x0, y0, x1, y1, x2, y2, x3, y3 = flat
-    near = SAME_POINT
-    return abs(x0 - x1) < near and abs(y1 - y2) < near and abs(x2 - x3) < near and abs(y3 - y0) < near or \
-        abs(y0 - y1) < near and abs(x1 - x2) < near and abs(y2 - y3) < near and abs(x3 - x0) < near
+    """Whether cairo may write the polygon (flat x, y numbers) as a rectangle, `re`, which viewers fill
+    pixel-snapped: its corners, once points closer than NEAR and points in line with their neighbours are
+    dropped (cairo merges both), are four, in order, about an axis-aligned box. Such a band stays a fill of
+    its own, as every band was; only a polygon surely not one joins its stage's path."""
+    points = [(flat[k], flat[k + 1]) for k in range(0, len(flat), 2)]
+    kept = []
+    for point in points:
+        if not kept or abs(point[0] - kept[-1][0]) > NEAR or abs(point[1] - kept[-1][1]) > NEAR:
+            kept.append(point)
+    if len(kept) > 1 and abs(kept[0][0] - kept[-1][0]) <= NEAR and abs(kept[0][1] - kept[-1][1]) <= NEAR:
+        kept.pop()
+    corners = [b for a, b, c in zip(kept[-1:] + kept[:-1], kept, kept[1:] + kept[:1])
+               if abs((b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])) > NEAR]
+    if len(corners) != 4:
+        return len(corners) < 3
+    straight = [abs(a[0] - b[0]) <= NEAR or abs(a[1] - b[1]) <= NEAR for a, b in zip(corners, corners[1:] + corners[:1])]
+    return all(straight)
 
 
-SAME_POINT = 1e-6   # points: far below cairo's 1/256 pt grid, where it tells a rectangle from a polygon
+NEAR = 0.01   # points: more than cairo's 1/256 pt grid, where it tells points and lines apart
+
 
 
 MOVE, LINE, CLOSE = (struct.unpack("<d", struct.pack("<ii", kind, length))[0]
