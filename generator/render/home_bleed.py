@@ -340,6 +340,10 @@ def _axis_aligned(flat) -> bool:
     pixel-snapped: its corners, once points closer than NEAR and points in line with their neighbours are
     dropped (cairo merges both), are four, in order, about an axis-aligned box. Such a band stays a fill of
     its own, as every band was; only a polygon surely not one joins its stage's path."""
+    if len(flat) == 8:     # most bands: a box's, whole or cut by its room's sides (the quick answer first)
+        x0, y0, x1, y1, x2, y2, x3, y3 = flat
+        if x0 == x1 and y1 == y2 and x2 == x3 and y3 == y0 or y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0:
+            return True
     points = [(flat[k], flat[k + 1]) for k in range(0, len(flat), 2)]
     kept = []
     for point in points:
