@@ -310,8 +310,8 @@ _plans: dict = {}   # id(cut) -> (the cut, its plan, the buffers its paths point
 
 def paint_plan(cut: list) -> list[tuple]:
     """[(colour, [a rectangle's flat x, y numbers], cairo path of the other polygons or None)] of a face's
-    cut bands [(colour, polygon)], one entry a stage, in painting order. A stage is a run of bands of one colour in the cut's order: two bands of different colours that
-    overlap (a box's corner square, where the next side's band is painted over the last; a disc's
+    cut bands [(colour, polygon)], one entry a stage, in painting order. A stage is a run of bands of one
+    colour in the cut's order: two bands of different colours that overlap (a box's corner square, where the next side's band is painted over the last; a disc's
     neighbouring segments) lie in different stages, the later band in the later one, so painting stage by
     stage leaves each point the colour its last band gave it, as painting band by band did. A stage's
     rectangles are painted one by one, as before (made into paths they cost more than the calls they
