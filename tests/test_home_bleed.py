@@ -294,7 +294,8 @@ def test_painting_a_face_stage_by_stage_leaves_the_picture_painting_band_by_band
     """paint_bleed fills a run of one colour's slanted bands as one path, not one fill a band: each point
     still shows the colour its last band gave it (where a red run's bands overlap the blue run's, blue
     painted later wins) and only anti-aliased edge pixels differ (one shape's edge where overlapping bands
-    were darkened twice, a pixel they covered between them now quite covered); a disc's ~100 bands are a few fills, a box's rectangles stay fills of their own."""
+    were darkened twice, a pixel they covered between them now quite covered); a disc's ~100 bands are a
+    few fills, a box's rectangles stay fills of their own."""
     import io
 
     import cairocffi

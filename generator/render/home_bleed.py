@@ -309,14 +309,14 @@ _plans: dict = {}   # id(cut) -> (the cut, its plan, the buffers its paths point
 
 
 def paint_plan(cut: list) -> list[tuple]:
-    """[(colour, [a rectangle's flat x, y numbers], cairo path of the other polygons or None)] of a face's
-    cut bands [(colour, polygon)], one entry a stage, in painting order. A stage is a run of bands of one
-    colour in the cut's order: two bands of different colours that overlap (a box's corner square, where the next side's band is painted over the last; a disc's
-    neighbouring segments) lie in different stages, the later band in the later one, so painting stage by
-    stage leaves each point the colour its last band gave it, as painting band by band did. A stage's
-    rectangles are painted one by one, as before (made into paths they cost more than the calls they
-    save: SE4X's counters are nearly all rectangles); its other polygons are one path, built once for each
-    cut."""
+    """[(colour, [a rectangle's flat x, y numbers], cairo path of the other polygons or None)] of a face's cut
+    bands [(colour, polygon)], one entry a stage, in painting order. A stage is a run of bands of one colour in
+    the cut's order: two bands of different colours that overlap (a box's corner square, where the next side's
+    band is painted over the last; a disc's neighbouring segments) lie in different stages, the later band in
+    the later one, so painting stage by stage leaves each point the colour its last band gave it, as painting
+    band by band did. A stage's rectangles are painted one by one, as before (made into paths they cost more
+    than the calls they save: SE4X's counters are nearly all rectangles); its other polygons are one path, built
+    once for each cut."""
     found = _plans.get(id(cut))
     if found is not None and found[0] is cut:
         return found[1]
@@ -355,8 +355,8 @@ def _axis_aligned(flat) -> bool:
                if abs((b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])) > NEAR]
     if len(corners) != 4:
         return len(corners) < 3
-    straight = [abs(a[0] - b[0]) <= NEAR or abs(a[1] - b[1]) <= NEAR for a, b in zip(corners, corners[1:] + corners[:1])]
-    return all(straight)
+    return all(abs(a[0] - b[0]) <= NEAR or abs(a[1] - b[1]) <= NEAR
+               for a, b in zip(corners, corners[1:] + corners[:1]))
 
 
 NEAR = 0.01   # points: more than cairo's 1/256 pt grid, where it tells points and lines apart
