@@ -2,8 +2,11 @@
 other piece owns, front and back, with the layout and cut lines untouched."""
 from __future__ import annotations
 
+import collections
 import itertools
 import json
+import re
+import zlib
 
 import pytest
 
@@ -269,3 +272,71 @@ def test_a_run_of_like_bands_is_painted_as_one_polygon_and_covers_what_its_bands
         inside = clip_to_box(quad, box)
         x, y = (sum(p[0] for p in inside) / len(inside), sum(p[1] for p in inside) / len(inside))
         assert any(contains(points, x, y) for points in painted), (x, y)
+
+
+def _split_art(shape, left, right):
+    """A face painted `left` on its left half and `right` on its right: its bleed changes colour along the
+    top and bottom, so bands of the two colours overlap where the runs meet."""
+    import cairocffi
+    recording = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, None)
+    context = cairocffi.Context(recording)
+    context.set_source_rgb(*left)
+    context.rectangle(0, 0, shape.w / 2, shape.h)
+    context.fill()
+    context.set_source_rgb(*right)
+    context.rectangle(shape.w / 2, 0, shape.w / 2, shape.h)
+    context.fill()
+    return Art(width=shape.w, height=shape.h, recording=recording)
+
+
+@pytest.mark.parametrize("kind", ["circle", "hex", "square"])
+def test_painting_a_face_stage_by_stage_leaves_the_picture_painting_band_by_band_did(kind):
+    """paint_bleed fills a run of one colour's slanted bands as one path, not one fill a band: each point
+    still shows the colour its last band gave it (where a red run's bands overlap the blue run's, blue
+    painted later wins) and only anti-aliased edge pixels differ (one shape's edge where overlapping bands
+    were darkened twice, a pixel they covered between them now quite covered); a disc's ~100 bands are a
+    few fills, a box's rectangles stay fills of their own."""
+    import io
+
+    import cairocffi
+
+    from pnpgen.render.home_bleed import Room, cut_bands, paint_bleed
+    from pnpgen.shapes import Shape
+    shape = Shape(kind, 54.0, 54.0)
+    art = _split_art(shape, (0.8, 0.1, 0.1), (0.1, 0.2, 0.8))
+    room, scale = Room(*[HOME_BLEED] * 4), 4
+
+    def render(paint):
+        surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, 70 * scale, 70 * scale)
+        cr = cairocffi.Context(surface)
+        cr.set_source_rgb(1, 1, 1)
+        cr.paint()
+        cr.scale(scale, scale)
+        paint(cr)
+        surface.flush()
+        return bytes(surface.get_data()), surface.get_stride()
+
+    def band_by_band(cr):
+        for colour, points in cut_bands(art, shape, 0.0, False, room, 8.0, 8.0):
+            cr.set_source_rgb(*colour)
+            points = list(points)
+            cr.move_to(8.0 + points[0][0], 8.0 + points[0][1])
+            for px, py in points[1:]:
+                cr.line_to(8.0 + px, 8.0 + py)
+            cr.close_path()
+            cr.fill()
+    (before, _), (after, _) = render(band_by_band), render(lambda cr: paint_bleed(cr, art, shape, 0.0, 8.0, 8.0,
+                                                                              False, room))
+    counts = collections.Counter(before[k:k + 3] for k in range(0, len(before), 4))
+    solid = {pixel for pixel, _ in counts.most_common(3)} - {b"\xff\xff\xff"}     # paper, red and blue
+    shown = [k for k in range(0, len(before), 4) if before[k:k + 3] in solid]
+    assert len(shown) > 1000 and max(abs(after[k + c] - before[k + c]) for k in shown for c in range(3)) <= 24
+    assert max(abs(p - q) for p, q in zip(before, after)) < 100   # each band's colour kept; edges anti-aliased
+    pdf = io.BytesIO()
+    surface = cairocffi.PDFSurface(pdf, 70, 70)
+    paint_bleed(cairocffi.Context(surface), art, shape, 0.0, 8.0, 8.0, False, room)
+    surface.finish()
+    bands = len(cut_bands(art, shape, 0.0, False, room, 8.0, 8.0))
+    fills = len(re.findall(rb"\bf\b", zlib.decompress(re.search(rb"stream\r?\n(.*?)endstream", pdf.getvalue(), re.S)
+                                                       .group(1))))
+    assert fills < 8 if kind == "circle" else fills < bands if kind == "hex" else fills == bands, (fills, bands)

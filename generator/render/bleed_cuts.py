@@ -4,6 +4,14 @@ viewer fills the same way. Points only: no drawing, no kit."""
 from __future__ import annotations
 
 
+def counter_clockwise(points: list) -> list:
+    """The polygon going round the way of increasing angle in its own coordinates (positive area): cairo's
+    non-zero rule then fills the union of any polygons of one path that turn the same way, where one turning
+    the other way would cut a hole where they overlap."""
+    area = sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(points, points[1:] + points[:1]))
+    return points if area >= 0 else points[::-1]
+
+
 def join_runs(cut: list[tuple]) -> list[tuple]:
     """The cut bands [(colour, points, edge, whole, rectangle)] with each run of one colour along one edge
     painted as few polygons, in the bands' order. Bands the cut left whole (a hex's or disc's quads) join

@@ -12,11 +12,13 @@ slots are already mirrored for the duplex flip, so each back's bleed lies behind
 from __future__ import annotations
 
 import math
+import struct
 import weakref
+from array import array
 from typing import NamedTuple
 
 from pnpgen.lengths import parse_length
-from pnpgen.render.bleed_cuts import clip_to_box, clip_to_half_plane, join_runs, rectangle_of
+from pnpgen.render.bleed_cuts import clip_to_box, clip_to_half_plane, counter_clockwise, join_runs, rectangle_of
 
 HOME_BLEED = parse_length("1.5mm")   # the most art is carried past a cut (publishers ask 1-3 mm)
 INSET = parse_length("0.35mm")       # where the edge colour is read: inside the cut, past its soft edge
@@ -246,36 +248,142 @@ def _sampler(art):
 
 def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: Room, memo=None) -> None:
     """The face's edge bands at (x, y) (art origin, bleed included), turned as the face is, cut to the
-    piece's cut box grown by `room` on the page and to the room's half-planes. The bands are cut here, not
-    by a clip: the page's clips stay one per face, as the duplex checks read them. `memo`: cut_bands'.
-    The calls go straight to cairo's C functions (as face_store's replay does): a sheet of counters is some
-    ten thousand bands, and cairocffi's wrapper checked the status after each of the 100,000 calls; the
-    status is sticky, so it is checked once at the end. The calls, hence the PDF's bytes, are the same."""
+    piece's cut box grown by `room` on the page and to the room's half-planes, painted stage by stage
+    (paint_plan), not band by band: Eclipse's player pieces were 9,700 fills a page, each one cairo's PDF
+    surface recorded, analysed and wrote out on its own. The slanted and clipped bands of one stage (a
+    disc's ninety-six, a hex's) are one fill; an axis-aligned rectangle stays a fill of its own, as
+    before: PDF viewers fill a lone rectangle out to whole pixels (pdfium), so abutting cards' bands, and
+    a band under its face's edge, meet with no pale seam, where the same rectangles anti-aliased in one
+    path show one. The sheets paint each face's bleed just before the face (piece_sheets.draw_sheet_page),
+    as before: a rectangle filled out to whole pixels reaches a pixel into its neighbour's room, and which
+    one shows there is the order they were painted in.
+    A stage's polygons all turn the same way (cut_bands), so where they overlap cairo's non-zero rule
+    fills their union: no hole. No clip is made: the page's clips stay one per face, as the duplex checks
+    read them. A path is handed to cairo whole (cairo_append_path, built once for each cut) under the
+    slot's offset as a translation, which cairo adds as the loop of x + px did: the same points. cairo's
+    status is sticky, so it is checked once at the end. `memo`: cut_bands'."""
     if not any(room[:4]):
         return
-    lib, pointer = _c_calls(), cr._pointer
+    plan = paint_plan(cut_bands(art, shape, bleed, turned, room, x, y, memo))
+    if not plan:
+        return
+    cairocffi = _cairo()
+    lib, pointer = cairocffi.cairo, cr._pointer
     move, line, close, fill = lib.cairo_move_to, lib.cairo_line_to, lib.cairo_close_path, lib.cairo_fill
     lib.cairo_save(pointer)
-    current = None
-    for colour, points in cut_bands(art, shape, bleed, turned, room, x, y, memo):
-        if colour != current:                   # the PDF says a colour only when it changes, as cairo does
-            lib.cairo_set_source_rgb(pointer, *colour)
-            current = colour
-        points = iter(points)              # a list of (x, y), or the memo's flat numbers (bleed_memo.Points)
-        first = next(points)
-        move(pointer, x + first[0], y + first[1])
-        for px, py in points:
-            line(pointer, x + px, y + py)
-        close(pointer)
-        fill(pointer)
+    lib.cairo_new_path(pointer)
+    base = None
+    for colour, rectangles, together in plan:
+        lib.cairo_set_source_rgb(pointer, *colour)
+        for flat in rectangles:
+            move(pointer, x + flat[0], y + flat[1])
+            for k in range(2, len(flat), 2):
+                line(pointer, x + flat[k], y + flat[k + 1])
+            close(pointer)
+            fill(pointer)
+        if together is not None:
+            if base is None:
+                base = cairocffi.ffi.new("cairo_matrix_t *")
+                lib.cairo_get_matrix(pointer, base)
+            lib.cairo_translate(pointer, x, y)
+            lib.cairo_append_path(pointer, together)
+            lib.cairo_set_matrix(pointer, base)
+            fill(pointer)
     lib.cairo_restore(pointer)
     cr._check_status()
 
 
-def _c_calls():
-    """cairo's C library as cairocffi loaded it."""
-    from pnpgen.render.cairo_lib import cairo
-    return cairo().cairo
+def _cairo():
+    """cairocffi as pnpgen loads it (its C library and ffi), looked up once (a sheet asks for every face)."""
+    if not _loaded:
+        from pnpgen.render.cairo_lib import cairo
+        _loaded.append(cairo())
+    return _loaded[0]
+
+
+_loaded: list = []
+
+
+_plans: dict = {}   # id(cut) -> (the cut, its plan, the buffers its paths point into): the cut is held, so
+                    # its id stays its own
+
+
+def paint_plan(cut: list) -> list[tuple]:
+    """[(colour, [a rectangle's flat x, y numbers], cairo path of the other polygons or None)] of a face's cut
+    bands [(colour, polygon)], one entry a stage, in painting order. A stage is a run of bands of one colour in
+    the cut's order: two bands of different colours that overlap (a box's corner square, where the next side's
+    band is painted over the last; a disc's neighbouring segments) lie in different stages, the later band in
+    the later one, so painting stage by stage leaves each point the colour its last band gave it, as painting
+    band by band did. A stage's rectangles are painted one by one, as before (made into paths they cost more
+    than the calls they save: SE4X's counters are nearly all rectangles); its other polygons are one path, built
+    once for each cut."""
+    found = _plans.get(id(cut))
+    if found is not None and found[0] is cut:
+        return found[1]
+    if len(_plans) > 16384:
+        _plans.clear()
+    ffi, kept = _cairo().ffi, []
+    runs: list = []
+    for colour, points in cut:
+        if not runs or runs[-1][0] != colour:
+            runs.append((colour, [], []))
+        flat = getattr(points, "flat", None) or [v for point in points for v in point]
+        runs[-1][1 if _axis_aligned(flat) else 2].append(flat)
+    plan = [(colour, rectangles, _path(ffi, polygons, kept) if polygons else None)
+            for colour, rectangles, polygons in runs]
+    _plans[id(cut)] = (cut, plan, kept)
+    return plan
+
+
+def _axis_aligned(flat) -> bool:
+    """Whether cairo may write the polygon (flat x, y numbers) as a rectangle, `re`, which viewers fill
+    pixel-snapped: its corners, once points closer than NEAR and points in line with their neighbours are
+    dropped (cairo merges both), are four, in order, about an axis-aligned box. Such a band stays a fill of
+    its own, as every band was; only a polygon surely not one joins its stage's path."""
+    if len(flat) == 8:     # most bands: a box's, whole or cut by its room's sides (the quick answer first)
+        x0, y0, x1, y1, x2, y2, x3, y3 = flat
+        if x0 == x1 and y1 == y2 and x2 == x3 and y3 == y0 or y0 == y1 and x1 == x2 and y2 == y3 and x3 == x0:
+            return True
+    points = [(flat[k], flat[k + 1]) for k in range(0, len(flat), 2)]
+    kept = []
+    for point in points:
+        if not kept or abs(point[0] - kept[-1][0]) > NEAR or abs(point[1] - kept[-1][1]) > NEAR:
+            kept.append(point)
+    if len(kept) > 1 and abs(kept[0][0] - kept[-1][0]) <= NEAR and abs(kept[0][1] - kept[-1][1]) <= NEAR:
+        kept.pop()
+    corners = [b for a, b, c in zip(kept[-1:] + kept[:-1], kept, kept[1:] + kept[:1])
+               if abs((b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])) > NEAR]
+    if len(corners) != 4:
+        return len(corners) < 3
+    return all(abs(a[0] - b[0]) <= NEAR or abs(a[1] - b[1]) <= NEAR
+               for a, b in zip(corners, corners[1:] + corners[:1]))
+
+
+NEAR = 0.01   # points: more than cairo's 1/256 pt grid, where it tells points and lines apart
+
+
+
+MOVE, LINE, CLOSE = (struct.unpack("<d", struct.pack("<ii", kind, length))[0]
+                     for kind, length in ((0, 2), (1, 2), (3, 1)))   # cairo_path_data_t headers, as doubles
+CLOSED = array("d", (CLOSE, 0.0))
+
+
+def _path(ffi, polygons: list, kept: list):
+    """A cairo_path_t of closed polygons (each its flat x, y numbers): the path data cairo_append_path
+    reads, 16 bytes an element (a header, its other 8 bytes unused, or a point), laid out as doubles in
+    one array. The buffer it points into is added to `kept`, which must live as long as the path."""
+    numbers = array("d")
+    for flat in polygons:
+        flat = flat if isinstance(flat, array) else array("d", flat)
+        elements = array("d", (LINE, 0.0, 0.0, 0.0)) * (len(flat) // 2)   # a header and a point each
+        elements[0] = MOVE
+        elements[2::4], elements[3::4] = flat[0::2], flat[1::2]
+        numbers += elements
+        numbers += CLOSED
+    data = ffi.new("cairo_path_data_t[]", len(numbers) // 2)
+    ffi.memmove(data, numbers.tobytes(), len(numbers) * 8)
+    kept.append(data)
+    return ffi.new("cairo_path_t *", {"status": 0, "data": data, "num_data": len(numbers) // 2})
 
 
 _cuts: dict = {}    # (id(art), turned, room in the slot's frame) -> the bands cut: a sheet's like slots share one
@@ -283,7 +391,8 @@ _cuts: dict = {}    # (id(art), turned, room in the slot's frame) -> the bands c
 
 def cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: float, memo=None) -> list[tuple]:
     """[(colour, polygon)] of the face's bands cut to its room, in the slot's own frame (x, y at the origin),
-    a run of like bands as one polygon (join_runs): worked out once for each face and room (a sheet of hex
+    a run of like bands as one polygon (join_runs), every polygon turning the same way (paint_bleed fills
+    a stage's polygons as one path): worked out once for each face and room (a sheet of hex
     tiles repeats a few faces in a few rooms), and taken from `memo` (pnpgen.render.bleed_memo) for a
     drawing and room an earlier build cut."""
     planes = tuple((nx, ny, round(c - nx * x - ny * y, 4)) for nx, ny, c in room.apart)
@@ -297,8 +406,8 @@ def cut_bands(art, shape, bleed: float, turned: bool, room: Room, x: float, y: f
     def work() -> list:
         colours = band_colours(art, shape, bleed, memo)
         shapes = _clipped(shape, bleed, (art.width, art.height), *key[1:])
-        return join_runs([(colour, *clipped) for colour, clipped in zip(colours, shapes)
-                          if colour is not None and clipped])
+        return [(colour, counter_clockwise(points)) for colour, points in join_runs(
+            [(colour, *clipped) for colour, clipped in zip(colours, shapes) if colour is not None and clipped])]
     cut = memo.cut(art, shape, bleed, key[1:], work) if memo is not None else work()
     _cuts[key] = (weakref.ref(art), cut)
     return cut
@@ -448,5 +557,5 @@ def forget() -> None:
     """Let go of the faces' bands, cuts and colours worked out for a part: its build is over, and the worker
     that drew it may go on to build another part (SE4X's cuts held some megabytes the next part's peak
     stood on)."""
-    for memo in (_edges, _rooms, _geometry, _cuts, _clips, _means):
+    for memo in (_edges, _rooms, _geometry, _cuts, _clips, _means, _plans):
         memo.clear()
