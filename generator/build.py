@@ -129,7 +129,7 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None,
     check_out(options.out, kit.root, kit.id)
     if inputs is None or inputs.kit_out != kit_out:
         from pnpgen.up_to_date import digest_memo
-        inputs = Inputs(kit.root, kit_out, digest_memo(options.out))
+        inputs = Inputs(kit.root, kit_out, digest_memo(kit.root))
     with BuildLock(kit_out):
         result = _build_locked(kit, options, progress, parts, kit_out, start, inputs)
     inputs.keep_memo()
