@@ -31,12 +31,12 @@ def kit(tmp_path, monkeypatch):
 def _hashed(monkeypatch) -> list:
     """The files read and hashed from now on."""
     read = []
-    real = inputs.hashlib.file_digest
+    real = hashlib.file_digest
 
     def counting(stream, name):
         read.append(stream.name)
         return real(stream, name)
-    monkeypatch.setattr(inputs.hashlib, "file_digest", counting)
+    monkeypatch.setattr(hashlib, "file_digest", counting)
     return read
 
 
