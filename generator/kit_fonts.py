@@ -41,6 +41,8 @@ FAMILY_ATTRIBUTE = re.compile(r"""font-family\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 @dataclass(frozen=True)
 class KitFont:
+    """One font file a kit ships, as templates and documents name it."""
+
     family: str          # what templates write in font-family
     bold: bool
     file: Path
