@@ -139,7 +139,8 @@ def load_yaml(path: Path, root: Path):
         text = kit_files.read_text(path, root)
     except kit_files.KitFileError as exc:
         raise YamlSyntaxError(path, exc.line, exc.message) from None
-    return translator.read_yaml(parse_yaml(text, path, keep=True), path)  # a translated edition: its printed words in its language
+    # a translated edition: its printed words in its language
+    return translator.read_yaml(parse_yaml(text, path, keep=True), path)
 
 
 def _char(character) -> str:
