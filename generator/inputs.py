@@ -39,16 +39,20 @@ MEMO_VERSION = 1
 
 
 class DigestMemo:
-    """{absolute path: (size, mtime_ns, inode, sha256)} of files hashed before, kept as one JSON file (signed:
-    this user's pnpgen's only). Saved with the entries this process asked for: a file deleted since is dropped."""
+    """{absolute path: (size, mtime_ns, inode, sha256)} of files hashed before, kept as a JSON file (signed:
+    this user's pnpgen's only). Saved with the entries this process asked for: a file deleted since is dropped.
+    `shared`: a second file for every path not starting with `kit_prefix` (pnpgen's code, fonts and templates,
+    the same for every kit), so each kit folder's own memo holds only its files."""
 
-    def __init__(self, path: Path | None):
+    def __init__(self, path: Path | None, shared: Path | None = None, kit_prefix: str = ""):
         self.path = Path(path) if path else None
+        self.shared, self.kit_prefix = (Path(shared) if shared else None), kit_prefix
         self.known: dict[str, list] = {}
         self.seen: set[str] = set()
         self.changed = False
-        if self.path is not None:
-            self.known = _read_memo(self.path)
+        for memo in (self.shared, self.path):
+            if memo is not None:
+                self.known.update(_read_memo(memo))
         self.now_ns = time.time_ns()
 
     def digest(self, path: Path, stat: os.stat_result) -> str:
@@ -68,15 +72,24 @@ class DigestMemo:
 
     def save(self) -> None:
         """Keep the memo for the next build (written whole, then renamed: never half a file)."""
-        if self.path is None or not self.changed or not may_replace(self.path):
+        if self.path is None or not self.changed:
             return
         kept = {key: entry for key, entry in self.known.items() if key in self.seen}
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_whole(self.path, seal(json.dumps({"version": MEMO_VERSION, "files": kept}).encode("utf-8")))
-        except OSError:  # a memo that cannot be kept only costs the next build its hashing
-            return
+        own = {key: entry for key, entry in kept.items() if self.shared is None or key.startswith(self.kit_prefix)}
+        _write_memo(self.path, own)
+        if self.shared is not None:
+            _write_memo(self.shared, {key: entry for key, entry in kept.items() if key not in own})
         self.changed = False
+
+
+def _write_memo(path: Path, files: dict) -> None:
+    if not may_replace(path):
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_whole(path, seal(json.dumps({"version": MEMO_VERSION, "files": files}).encode("utf-8")))
+    except OSError:  # a memo that cannot be kept only costs the next build its hashing
+        pass
 
 
 def _read_memo(path: Path) -> dict:
