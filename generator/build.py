@@ -26,6 +26,8 @@ from pnpgen.progress import Progress
 
 @dataclass(frozen=True)
 class BuildOptions:
+    """What a build is asked for: where it goes, the paper and sizes, the parts and their options."""
+
     out: Path = Path("output")
     paper: str | None = None          # None: the kit's default
     counter_size: str | None = None   # None: the kit's default
@@ -74,6 +76,8 @@ class BuildContext:
 
 @dataclass
 class BuildResult:
+    """What a build wrote and said: the kit's folder, its files, seconds, the parts built, its warnings."""
+
     kit_out: Path
     files: list[Path]
     seconds: float
@@ -129,7 +133,7 @@ def build(kit: Kit, options: BuildOptions, progress: Progress | None = None,
     check_out(options.out, kit.root, kit.id)
     if inputs is None or inputs.kit_out != kit_out:
         from pnpgen.up_to_date import digest_memo
-        inputs = Inputs(kit.root, kit_out, digest_memo(options.out))
+        inputs = Inputs(kit.root, kit_out, digest_memo(kit.root))
     with BuildLock(kit_out):
         result = _build_locked(kit, options, progress, parts, kit_out, start, inputs)
     inputs.keep_memo()

@@ -357,7 +357,7 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
     key_options = {**options.__dict__, "out": str(options.out), "lang": language}
     kit_out = up_to_date.kit_out_guess(options.out, root, language)
     check_out(options.out, root, kit_out.name)  # before anything under --out is read (the build checks again)
-    memo = up_to_date.digest_memo(options.out)
+    memo = up_to_date.digest_memo(root)
     inputs = Inputs(root, kit_out, memo)
     said = up_to_date.reusable(options.out, root, key_options, inputs, language)
     if said is not None:

@@ -17,6 +17,8 @@ from typing import Callable
 
 @dataclass(frozen=True)
 class GameModule:
+    """A game's own Python, as the core calls it: its loader, its parts, its charts' and documents' names."""
+
     name: str
     # (root, kit_doc, raw_kit, base fields of Kit, problems) -> the module's Kit; the base fields hold the
     # kit's component tables and their pieces already (loaded first), for a module that reads them

@@ -1,9 +1,11 @@
 """What a build reads, hashed: the kit's files, the templates, the generator's own code and fonts.
 
 Every part's cache key and the whole build's up-to-date check start from these digests, so they are taken
-on every build, also when nothing changed. Reading and hashing ~200 files each time costs more than the rest
-of such a build; a memo of each file's (size, mtime, inode) -> digest, kept in the build's cache folder,
-re-hashes only the files whose stat changed (as git's index does). A file modified within the last
+on every build, also when nothing changed. Reading and hashing ~300 files (9 MB, most of it the shipped
+fonts) each time costs more than the rest of such a build; a memo of each file's (size, mtime, inode) ->
+digest re-hashes only the files whose stat changed (as git's index does). It lives in the user's cache, one
+per kit folder (pnpgen.up_to_date.digest_memo), so a build into a new output folder reads it too (a cold
+SE4X build hashed everything again: 0.04 s of its serial start). A file modified within the last
 RACY_SECONDS is never memoised: an edit landing in the same clock tick as the memo cannot be missed.
 
 Files are hashed as a stream, and a file larger than the kit reader would ever read (pnpgen.kit_files: a
@@ -37,23 +39,25 @@ MEMO_VERSION = 1
 
 
 class DigestMemo:
-    """{absolute path: (size, mtime_ns, inode, sha256)} of files hashed before, kept as one JSON file."""
+    """{absolute path: (size, mtime_ns, inode, sha256)} of files hashed before, kept as a JSON file (signed:
+    this user's pnpgen's only). Saved with the entries this process asked for: a file deleted since is dropped.
+    `shared`: a second file for every path not starting with `kit_prefix` (pnpgen's code, fonts and templates,
+    the same for every kit), so each kit folder's own memo holds only its files."""
 
-    def __init__(self, path: Path | None):
+    def __init__(self, path: Path | None, shared: Path | None = None, kit_prefix: str = ""):
         self.path = Path(path) if path else None
+        self.shared, self.kit_prefix = (Path(shared) if shared else None), kit_prefix
         self.known: dict[str, list] = {}
+        self.seen: set[str] = set()
         self.changed = False
-        if self.path is not None:
-            try:  # signed by this user's pnpgen (pnpgen.signing), or not used
-                stored = json.loads(read_sealed(self.path) or b"null")
-                if stored.get("version") == MEMO_VERSION:
-                    self.known = stored["files"]
-            except (OSError, ValueError, KeyError, AttributeError):
-                self.known = {}
+        for memo in (self.shared, self.path):
+            if memo is not None:
+                self.known.update(_read_memo(memo))
         self.now_ns = time.time_ns()
 
     def digest(self, path: Path, stat: os.stat_result) -> str:
         key, seen = str(path), (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        self.seen.add(key)
         entry = self.known.get(key)
         if entry is not None and tuple(entry[:3]) == seen:
             return entry[3]
@@ -68,11 +72,42 @@ class DigestMemo:
 
     def save(self) -> None:
         """Keep the memo for the next build (written whole, then renamed: never half a file)."""
-        if self.path is None or not self.changed or not may_replace(self.path):
+        if self.path is None or not self.changed:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_whole(self.path, seal(json.dumps({"version": MEMO_VERSION, "files": self.known}).encode("utf-8")))
+        kept = {key: entry for key, entry in self.known.items() if key in self.seen}
+        own = {key: entry for key, entry in kept.items() if self.shared is None or key.startswith(self.kit_prefix)}
+        _write_memo(self.path, own)
+        if self.shared is not None:
+            _write_memo(self.shared, {key: entry for key, entry in kept.items() if key not in own})
         self.changed = False
+
+
+def _write_memo(path: Path, files: dict) -> None:
+    if not may_replace(path):
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_whole(path, seal(json.dumps({"version": MEMO_VERSION, "files": files}).encode("utf-8")))
+    except OSError:  # a memo that cannot be kept only costs the next build its hashing
+        pass
+
+
+def _read_memo(path: Path) -> dict:
+    """The entries of a memo this user's pnpgen wrote, each of the shape it writes; {} for anything else (a
+    damaged or foreign file costs the hashing, never a wrong digest)."""
+    try:
+        stored = json.loads(read_sealed(path) or b"null")
+        files = stored["files"] if stored.get("version") == MEMO_VERSION else {}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+    if not isinstance(files, dict):
+        return {}
+    return {key: entry for key, entry in files.items() if _entry_shaped(entry)}
+
+
+def _entry_shaped(entry) -> bool:
+    return (isinstance(entry, list) and len(entry) == 4 and all(type(n) is int for n in entry[:3])
+            and isinstance(entry[3], str) and len(entry[3]) == 64)
 
 
 def tree_digests(folder: Path, skip: tuple[Path, ...], memo: DigestMemo) -> list[tuple[str, str]]:

@@ -41,6 +41,8 @@ FAMILY_ATTRIBUTE = re.compile(r"""font-family\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 @dataclass(frozen=True)
 class KitFont:
+    """One font file a kit ships, as templates and documents name it."""
+
     family: str          # what templates write in font-family
     bold: bool
     file: Path
@@ -299,3 +301,18 @@ def _walk(element, inherited: tuple, runs: list) -> None:
         _walk(child, here, runs)
         if family in _KIT_FONTS and (child.tail or "").strip():
             runs.append((*here, child.tail))
+
+
+def type_key(kit) -> list[str]:
+    """What the kit's own type adds to a document's key: its fonts' files, its `fonts:` choice, its icons
+    (names, files and bytes; read here without reportlab, which a cache hit never loads). Here, not with the
+    documents: the record sheets' part key takes it in the main process, before any part starts."""
+    fonts = sorted(f"{f.family}:{f.bold}:{f.italic}:{f.digest}" for f in kit.fonts)
+    icons = []
+    for icon, ref in sorted(kit.icons.items()):
+        try:
+            data = kit_files.read_bytes(kit.root / ref, kit.root)
+        except kit_files.KitFileError as exc:
+            data = exc.message.encode()
+        icons.append(f"{icon}={ref}:{hashlib.sha1(data).hexdigest()}")
+    return [repr(fonts), repr(sorted((kit.document_fonts or {}).items())), *icons]

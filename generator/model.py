@@ -9,6 +9,8 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Colour:
+    """A player colour (or the neutral one) as kit.yaml declares it."""
+
     id: str
     name: str
     print: str      # fill colour, "#rrggbb"
@@ -19,6 +21,8 @@ class Colour:
 
 @dataclass(frozen=True)
 class Kit:
+    """The loaded, checked kit: what every part reads."""
+
     root: Path
     id: str
     title: str

@@ -58,6 +58,8 @@ class Spec:
 
 @dataclass
 class Int(Spec):
+    """An integer field, within `min` and `max` when given."""
+
     min: int | None = None
     max: int | None = None
 
@@ -80,6 +82,8 @@ class Int(Spec):
 
 @dataclass
 class Number(Spec):
+    """A number field (integer or decimal), within `min` and `max` when given."""
+
     min: float | None = None
     max: float | None = None
 
@@ -99,6 +103,8 @@ class Number(Spec):
 
 @dataclass
 class Str(Spec):
+    """A text field, matching `pattern` when given (`hint` says what it wants)."""
+
     pattern: str | None = None
     hint: str = ""
 
@@ -144,6 +150,8 @@ class Length(Spec):
 
 @dataclass
 class Choice(Spec):
+    """One of a closed set of words."""
+
     choices: tuple
 
     @property
@@ -200,6 +208,8 @@ class Either(Spec):
 
 @dataclass
 class ListOf(Spec):
+    """A list whose every item is `item`, at least `min_items` long."""
+
     item: Spec
     min_items: int = 0
 

@@ -26,15 +26,25 @@ KIT_ID = re.compile(r"(?m)^kit:[ \t]*[\"']?([a-z0-9][a-z0-9-]{0,63})[\"']?[ \t]*
 # an id like '..' is no folder name to build into (the load then says what is wrong with it)
 
 RECORD_VERSION = 1
+DIGESTS_FOLDER = "input-digests"
+SHARED_DIGESTS = "pnpgen.json"   # a kit folder's memo is named by a hash: no clash
 
 
 def cache_root(out: Path) -> Path:
     return Path(out) / ".cache"
 
 
-def digest_memo(out: Path) -> DigestMemo:
-    """The input files' digest memo, shared by every kit built into `out`."""
-    return DigestMemo(cache_root(out) / "input-digests.json")
+def digest_memo(kit_root: Path) -> DigestMemo:
+    """The input files' digest memo of the kit folder `kit_root`, in the user's cache: every output folder the
+    kit is built into reads it, a new one too. Its files' digests are kept per kit folder, pnpgen's own (code,
+    fonts, templates) in one memo every kit shares."""
+    from pnpgen.resources import cache_folder
+    folder = cache_folder(DIGESTS_FOLDER)
+    if folder is None:
+        return DigestMemo(None)
+    name = hashlib.sha256(str(Path(kit_root).resolve()).encode()).hexdigest()[:24]
+    return DigestMemo(folder / f"{name}.json", folder / SHARED_DIGESTS,
+                      str(Path(kit_root)).rstrip(os.sep) + os.sep)
 
 
 def _record_path(out: Path, kit_root: Path, language: str | None = None) -> Path:

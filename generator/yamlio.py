@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from pnpgen import kit_files
+from pnpgen import kit_files, yaml_memo
 from pnpgen.i18n import translator
 from pnpgen.problems import Problems, display_path
 
@@ -139,7 +139,8 @@ def load_yaml(path: Path, root: Path):
         text = kit_files.read_text(path, root)
     except kit_files.KitFileError as exc:
         raise YamlSyntaxError(path, exc.line, exc.message) from None
-    return translator.read_yaml(parse_yaml(text, path), path)  # a translated edition: its printed words in its language
+    # a translated edition: its printed words in its language
+    return translator.read_yaml(parse_yaml(text, path, keep=True), path)
 
 
 def _char(character) -> str:
@@ -153,17 +154,25 @@ PARSED_TEXT_MAX = 1 << 20  # characters: a longer text is parsed each time
 _parsed_bytes = [0]
 
 
-def parse_yaml(text: str, path: Path):
+def parse_yaml(text: str, path: Path, keep: bool = False):
     """Parse YAML text that came from `path` (say, after Jinja rendered it), with located errors. A long-lived
     process (`serve`, `build --watch`) parses again only the texts that changed: a text parsed before is
-    unpickled (the tree holds no path, only lines), a hundredth of the time of the pure-Python parser."""
+    unpickled (the tree holds no path, only lines), a hundredth of the time of the pure-Python parser.
+    `keep`: a kit file's text, whose tree is also kept in the user's cache for later processes
+    (pnpgen.yaml_memo; a text rendered from a template is not: it would fill the cache with variants)."""
     key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
     if key in _PARSED:
         _PARSED.move_to_end(key)
         return pickle.loads(_PARSED[key])
-    tree = _parse(text, path)
+    kept = yaml_memo.stored(key) if keep and len(text) <= PARSED_TEXT_MAX else yaml_memo.MISSING
+    if kept is not yaml_memo.MISSING:
+        tree, pickled = kept
+    else:
+        tree, pickled = _parse(text, path), None
     if len(text) <= PARSED_TEXT_MAX:
-        _PARSED[key] = pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
+        _PARSED[key] = pickled or pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
+        if keep and pickled is None:
+            yaml_memo.store(key, _PARSED[key])
         _parsed_bytes[0] += len(_PARSED[key])
         while _parsed_bytes[0] > PARSED_BYTES:
             _parsed_bytes[0] -= len(_PARSED.popitem(last=False)[1])

@@ -25,6 +25,7 @@ from pnpgen.documents.cover_data import cover_of
 from pnpgen.documents.load import chapter_files
 from pnpgen.documents.map_figures import map_figures
 from pnpgen.documents.piece_figures import COVER, cover_figure
+from pnpgen.kit_fonts import type_key
 from pnpgen.paper import half_page_size, paper_size
 from pnpgen.problems import BuildError, display_path
 from pnpgen.text import read_text
@@ -374,23 +375,6 @@ def _key(ctx, name, settings, pagesize, sources, registry, figures) -> str:
     return content_key_of(*code, name, repr(settings), repr(pagesize), kit.title, kit.subtitle, repr(kit.players),
                           *(text for _, text in sources), repr(sorted(registry.made.items())), *figures_text,
                           *type_key(kit))
-
-
-def type_key(kit) -> list[str]:
-    """What the kit's own type adds to a document's key: its fonts' files, its `fonts:` choice, its icons
-    (names, files and bytes; read here without reportlab, which a cache hit never loads)."""
-    import hashlib
-
-    from pnpgen import kit_files
-    fonts = sorted(f"{f.family}:{f.bold}:{f.italic}:{f.digest}" for f in kit.fonts)
-    icons = []
-    for icon, ref in sorted(kit.icons.items()):
-        try:
-            data = kit_files.read_bytes(kit.root / ref, kit.root)
-        except kit_files.KitFileError as exc:
-            data = exc.message.encode()
-        icons.append(f"{icon}={ref}:{hashlib.sha1(data).hexdigest()}")
-    return [repr(fonts), repr(sorted((kit.document_fonts or {}).items())), *icons]
 
 
 def _art_keys(figures: dict, root) -> dict:

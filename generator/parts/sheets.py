@@ -49,7 +49,7 @@ def printed(ctx) -> dict:
                     for block in page if "chart" in block})
     context = chart_context(ctx.kit) if shown else {}
     charts = {name: repr(build_chart(ctx.kit.charts[name], context)) for name in shown}
-    from pnpgen.documents.make import type_key  # the kit's fonts, its `fonts:` choice and its icons
+    from pnpgen.kit_fonts import type_key  # the kit's fonts, its `fonts:` choice and its icons
     return {"sheets_text": text, "sheets_charts": charts, "type": type_key(ctx.kit)}
 
 
