@@ -42,16 +42,26 @@ def run_parts(ctx, parts: list, cache: PartCache, keys: dict, progress) -> dict:
             results[part.name] = entry
     took = cache.seconds(ctx.kit.root)  # this kit's last timings, from the user's cache: a new folder has them
     files = {}
-    for done, (part, entry, written, seconds) in enumerate(_build_all(ctx, todo, took), 1):
-        cache.store(part.name, keys[part.name], ctx.stage, written, entry)
-        results[part.name], took[part.name], files[part.name] = entry, seconds, written
-        progress.finish(part.name, done, len(todo), seconds)
+    try:
+        for done, (part, entry, written, seconds) in enumerate(_build_all(ctx, todo, took), 1):
+            cache.store(part.name, keys[part.name], ctx.stage, written, entry)
+            results[part.name], took[part.name], files[part.name] = entry, seconds, written
+            if not entry.get("warnings"):  # nothing said: its shards may stand for it again
+                took.pop(whole_mark(part), None)
+            progress.finish(part.name, done, len(todo), seconds)
+    finally:  # a failed build's too: a part whose shards said something is built whole next time at once
+        if todo:
+            cache.keep_seconds(took, ctx.kit.root)
     _check_no_file_twice(parts, results)
     for part in parts:  # the files listed in the parts' order, whichever finished first
         ctx.stage.written.extend(rel for rel in files.get(part.name, ()) if rel not in ctx.stage.written)
-    if todo:
-        cache.keep_seconds(took, ctx.kit.root)
     return {part.name: results[part.name] for part in parts}
+
+
+def whole_mark(part) -> str:
+    """The timings' mark of a part whose shards could not stand for it (a face's message, a shard's error):
+    it is built whole until a build of it says nothing, so a kit with a standing warning is not built twice."""
+    return f"{part.name}/whole"
 
 
 def _check_no_file_twice(parts: list, results: dict) -> None:
@@ -76,7 +86,8 @@ def _build_all(ctx, parts: list, took: dict | None = None):
     """(part, entry, files written, seconds) of each part, in the order they started (longest first). `took`:
     seconds of earlier builds by part (and by shard member, `part/member`), updated with this build's."""
     took = {} if took is None else took
-    jobs = plan_jobs(ctx, parts, took) if _parallel() else _whole_jobs(parts, took)
+    # a part built alone is built here, whole, as before: `--only components` keeps its own drawing pool
+    jobs = plan_jobs(ctx, parts, took) if _parallel() and len(parts) > 1 else _whole_jobs(parts, took)
     if len(jobs) < 2 or not _parallel():
         for job in jobs:
             yield (job.part, *_build_one(ctx, job.part))
@@ -174,6 +185,7 @@ def _shard_done(ctx, job, outcome, jobs: list, shards: dict, done: dict, waiting
         if value is None:  # killed: its CPU budget or the memory killer, as a part's worker
             done[part.name] = outcome
         else:
+            took[whole_mark(part)] = 1.0
             waiting.insert(0, _Job(part, None, job.seconds, part.name))
         return
     if len(shards[part.name]) < len(mine):
@@ -192,6 +204,7 @@ def _shard_done(ctx, job, outcome, jobs: list, shards: dict, done: dict, waiting
     except Exception:  # noqa: BLE001 - the shards could not be joined: the part built whole says why, if anything
         entry = None
     if entry is None:
+        took[whole_mark(part)] = 1.0
         waiting.insert(0, _Job(part, None, job.seconds, part.name))
         return
     written = [rel for member in members for rel in built[member][1]]
@@ -388,7 +401,7 @@ def plan_jobs(ctx, parts: list, took: dict) -> list:
     build, `took`; before any, the parts' weights and the members' shares of them)."""
     jobs = _whole_jobs(parts, took)
     for part in parts:
-        split = part.split(ctx) if part.split is not None else None
+        split = part.split(ctx) if part.split is not None and whole_mark(part) not in took else None
         if split is not None and len(split.units) > 1:
             others = [job for job in jobs if job.part is not part]
             jobs = others + (_shards(part, split, took, others) or [job for job in jobs if job.part is part])

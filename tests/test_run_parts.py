@@ -229,20 +229,24 @@ def cut(fake_loads, monkeypatch):
     monkeypatch.setattr(run_parts, "GAIN", -100.0)
 
 
-def test_a_part_alone_is_cut_into_shards_joined_in_its_order(cut):
-    """`--only components`: one part, its members built in two or three processes (none the parent's), the
-    entry and the files written in the part's order whichever shard built them; each member's seconds kept."""
+def test_a_part_is_cut_into_shards_joined_in_its_order(cut):
+    """Its members built in two or three processes (none the parent's), the entry and the files written in
+    the part's order whichever shard built them; each member's seconds kept. A part alone is built whole."""
     took = {}
-    [(part, entry, written, seconds)] = list(run_parts._build_all(_ctx(), [_split_part()], took))
+    built = list(run_parts._build_all(_ctx(), [_split_part(), _part("q", _reports)], took))
+    [(part, entry, written, seconds)] = [one for one in built if one[0].name == "p"]
     assert entry["members"] == ["a", "b", "c", "d"] and written == ["a.txt", "b.txt", "c.txt", "d.txt"]
     assert entry["shards"] >= 2 and len(entry["pids"]) == entry["shards"] and os.getpid() not in entry["pids"]
     assert {"p/a", "p/b", "p/c", "p/d", "p/"} <= set(took) and seconds > 0
+    assert [entry for _, entry in _built([_split_part()])] == [{"whole": True}]
 
 
 def test_shards_that_cannot_stand_for_the_part_make_it_build_whole(cut):
     """A shard whose faces said something (join gives None): the part is built whole, as without shards."""
-    built = _built([_split_part(join=lambda ctx, built, kept: None), _part("q", _reports)])
+    part, took = _split_part(join=lambda ctx, built, kept: None), {}
+    built = [(p.name, entry) for p, entry, _, _ in run_parts._build_all(_ctx(), [part, _part("q", _reports)], took)]
     assert dict(built)["p"] == {"whole": True}
+    assert [job.members for job in run_parts.plan_jobs(None, [part], took)] == [None]  # next time: whole at once
 
 
 def _failing_shard(ctx, members):
@@ -264,7 +268,7 @@ def _whole_fails(ctx):
 def test_a_failing_shard_makes_the_part_build_whole_and_say_its_own_error(cut, started, build, expected):
     """Which shard meets an error first depends on how the members were dealt: the part built whole says it
     as it always did (or builds, if the shard's error was its own); the other shards are stopped."""
-    parts = [_split_part(run=_failing_shard, build=build)]
+    parts = [_split_part(run=_failing_shard, build=build), _part("q", _reports)]
     if isinstance(expected, dict):
         assert dict(_built(parts))["p"] == expected
     else:
@@ -283,7 +287,7 @@ def _killed_shard(ctx, members):
 
 def test_a_killed_shard_is_said_as_its_part_killed(cut, started):
     with pytest.raises(BuildError, match="the p part: its worker was killed"):
-        _built([_split_part(run=_killed_shard)])
+        _built([_split_part(run=_killed_shard), _part("q", _reports)])
     assert _gone(started)
 
 
