@@ -97,7 +97,10 @@ def _build_all(ctx, parts: list, took: dict | None = None):
 
 def _run_jobs(ctx, jobs: list, took: dict):
     shared, waiting, running = shared_loads([job.part for job in jobs], WORKERS), list(jobs), {}
-    order = list({job.part.name: job.part for job in jobs}.values())  # the parts, longest first
+    # the parts, longest first as a whole (a part cut into shorter shards keeps its place: a bad row is said
+    # by the components part, not by the booklet's figure that shows it)
+    order = sorted({job.part.name: job.part for job in jobs}.values(),
+                   key=lambda part: -_seconds(took, part.name, part.weight))
     done, shards, loaded = {}, {}, set()  # part name -> outcome; -> {shard: outcome}; libraries loaded here
     try:
         for part in order:  # said in this order (longest first), a failure too: see _failed

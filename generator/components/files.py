@@ -12,6 +12,7 @@ import os
 from collections import OrderedDict
 from contextlib import contextmanager
 
+from pnpgen.components.entry import SUFFIX, part_entry
 from pnpgen.components.pieces import copy_faces
 from pnpgen.duplex import build_setting, flip_words
 from pnpgen.i18n.translator import core_words
@@ -22,7 +23,6 @@ from pnpgen.problems import BuildError, display_path
 from pnpgen.render.drawing_keys import renderer_fingerprint
 from pnpgen.render.piece_arts import FaceArts
 
-SUFFIX = ".pdf"
 
 
 def face_origins(kit) -> dict:
@@ -61,17 +61,6 @@ def printed_files(ctx, groups=None) -> tuple["OrderedDict[str, list]", dict]:
     if groups is not None:
         files = OrderedDict((group, runs) for group, runs in files.items() if group in groups)
     return share_remainders(ctx, files, plan_group)
-
-
-def shared_words(moved: dict) -> dict[str, dict]:
-    """What the manifest says of each file the sharing touched: where a file's last pieces went
-    ("last_pieces_in") and which files' last pieces a file holds ("holds")."""
-    said: dict[str, dict] = {}
-    for source, (target, count) in moved.items():
-        said.setdefault(f"{source}{SUFFIX}", {})["last_pieces_in"] = {"file": f"{target}{SUFFIX}", "pieces": count}
-        said.setdefault(f"{target}{SUFFIX}", {}).setdefault("holds", []).append(
-            {"file": f"{source}{SUFFIX}", "pieces": count})
-    return said
 
 
 def group_sheet(ctx, table) -> dict | None:
@@ -407,21 +396,3 @@ def _build(ctx) -> dict:
         pass
     arts.known_keys.save()
     return part_entry(ctx, files, moved, warnings, len(arts.used), arts.rendered)
-
-
-def part_entry(ctx, files: list, moved: dict, warnings: list, distinct: int, rendered: int) -> dict:
-    """The part's manifest entry from its files' (in print order)."""
-    kit = ctx.kit
-    said = shared_words(moved)
-    files = [{**f, **said.get(f["path"], {})} for f in files]
-    warnings = warnings + [finding for f in files for finding in f["bare"]]
-    ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "
-            f"{distinct} distinct faces, {rendered} rendered, the rest replayed")
-    return {"files": [{k: v for k, v in f.items() if k not in ("placements", "cuts", "bare")} for f in files],
-            "placements": [p for f in files for p in f["placements"]], "warnings": warnings,
-            "cuts": [cut for f in files for cut in f["cuts"]],
-            "faces": {"distinct": distinct, "rendered": rendered},
-            "tables": {t.id: {"name": t.name, "shape": t.shape.kind, "w": round(t.shape.w, 3),
-                              "h": round(t.shape.h, 3), "radius": round(t.shape.radius, 3), "group": t.group,
-                              "pieces": sum(1 for p in kit.component_pieces if p.ref.split('.', 1)[0] == t.id)}
-                       for t in kit.tables.values()}}
