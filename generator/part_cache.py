@@ -55,22 +55,34 @@ def read_verified(paths: list[Path], digests: list) -> list[bytes] | None:
 
 
 SECONDS = "seconds.json"
+LONGEST = 3600.0  # seconds: a timing past this (or not a number) is not one
 
 
 class PartCache:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
 
-    def seconds(self) -> dict:
-        """{part name: seconds its last build took}: the order to start parts in (longest first)."""
+    def seconds(self, kit_root: Path | None = None) -> dict:
+        """{part name (or `part/member` of a shard): seconds its last build took}: the order to start parts in
+        (longest first) and how to cut them. Kept in the user's cache per kit folder (seconds_file), so a
+        build into a new output folder starts its parts as well as the last; sealed (this user's pnpgen's
+        only: a kit folder cannot ship timings that would make a build slower), each value checked."""
         try:
-            return dict(json.loads((self.folder / SECONDS).read_text(encoding="utf-8")))
-        except (OSError, ValueError, TypeError):
+            stored = json.loads(read_sealed(seconds_file(kit_root, self.folder)) or b"{}")
+        except (OSError, ValueError):
             return {}
+        if not isinstance(stored, dict):
+            return {}
+        return {name: value for name, value in stored.items() if isinstance(name, str)
+                and isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= LONGEST}
 
-    def keep_seconds(self, seconds: dict) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        write_whole(self.folder / SECONDS, json.dumps({k: round(v, 3) for k, v in sorted(seconds.items())}))
+    def keep_seconds(self, seconds: dict, kit_root: Path | None = None) -> None:
+        path = seconds_file(kit_root, self.folder)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_whole(path, seal(json.dumps({k: round(v, 3) for k, v in sorted(seconds.items())}).encode("utf-8")))
+        except OSError:  # the user's cache full or read-only: the next build starts its parts by their weights
+            pass
 
     def fetch(self, part_name: str, key: str, stage) -> dict | None:
         """Copy the cached files of `part_name` into the stage and return its manifest entry, or None."""
@@ -103,3 +115,14 @@ class PartCache:
         # the entry lands last and whole, signed: without it there is no hit
         record = json.dumps({"files": written, "digests": digests, "entry": entry})
         write_whole(entry_dir / ENTRY, seal(record.encode("utf-8")))
+
+
+def seconds_file(kit_root: Path | None, fallback: Path) -> Path:
+    """Where a kit folder's part timings are kept: the user's cache (one file per kit folder), else `fallback`
+    (the build's own part cache)."""
+    from pnpgen.resources import cache_folder
+    folder = cache_folder("part-seconds") if kit_root is not None else None
+    if folder is None:
+        return Path(fallback) / SECONDS
+    name = hashlib.sha256(str(Path(kit_root).resolve()).encode("utf-8")).hexdigest()[:32]
+    return folder / f"{name}.json"

@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from pnpgen.components.files import batches, plan_group, printed_files, shared_words
+from pnpgen.components.entry import shared_words
+from pnpgen.components.files import batches, plan_group, printed_files
 from pnpgen.kit import load_kit
 from pnpgen.paper_use import shared_said
 from pnpgen.problems import BuildError

@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -24,7 +25,7 @@ LEFT_BEHIND = []  # what parts built in this process before: a worker running tw
 
 
 def _ctx():
-    return SimpleNamespace(stage=SimpleNamespace(written=[], dir=None))
+    return SimpleNamespace(stage=SimpleNamespace(written=[], dir=Path("/nonexistent")))
 
 
 def _part(name, build, needs=()):
@@ -198,3 +199,120 @@ def test_ctrl_c_inside_a_worker_s_start_is_said_as_a_ctrl_c(fake_loads, monkeypa
     monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", interrupted)
     with pytest.raises(KeyboardInterrupt):
         _built([_part("p1", _reports), _part("p2", _reports)])
+
+
+# Shards: a part whose work is cut (pnpgen.parts.Split) into members built in workers of their own
+
+def _members(ctx, members):
+    """A shard: set up, then each member with the process that built it."""
+    yield None
+    for member in members:
+        ctx.stage.written.append(f"{member}.txt")
+        yield member, {"pid": os.getpid()}
+    return {"pid": os.getpid()}
+
+
+def _joined(ctx, built, kept):
+    return {"members": [member for member, _ in built], "pids": {result["pid"] for _, result in built},
+            "shards": len(kept)}
+
+
+def _split_part(name="p", run=_members, join=_joined, build=lambda ctx: {"whole": True}):
+    split = parts_module.Split(units=(("a",), ("b", "c"), ("d",)), order=("a", "b", "c", "d"), weights={},
+                               run=run, join=join)
+    return Part(name=name, build=build, split=lambda ctx: split)
+
+
+@pytest.fixture
+def cut(fake_loads, monkeypatch):
+    """Every part with a Split cut into shards, however short it is."""
+    monkeypatch.setattr(run_parts, "GAIN", -100.0)
+
+
+def test_a_part_is_cut_into_shards_joined_in_its_order(cut):
+    """Its members built in two or three processes (none the parent's), the entry and the files written in
+    the part's order whichever shard built them; each member's seconds kept. A part alone is built whole."""
+    took = {}
+    built = list(run_parts._build_all(_ctx(), [_split_part(), _part("q", _reports)], took))
+    [(part, entry, written, seconds)] = [one for one in built if one[0].name == "p"]
+    assert entry["members"] == ["a", "b", "c", "d"] and written == ["a.txt", "b.txt", "c.txt", "d.txt"]
+    assert entry["shards"] >= 2 and len(entry["pids"]) == entry["shards"] and os.getpid() not in entry["pids"]
+    assert {"p/a", "p/b", "p/c", "p/d", "p/"} <= set(took) and seconds > 0
+    assert [entry for _, entry in _built([_split_part()])] == [{"whole": True}]
+
+
+def test_shards_that_cannot_stand_for_the_part_make_it_build_whole(cut):
+    """A shard whose faces said something (join gives None): the part is built whole, as without shards."""
+    part, took = _split_part(join=lambda ctx, built, kept: None), {}
+    built = [(p.name, entry) for p, entry, _, _ in run_parts._build_all(_ctx(), [part, _part("q", _reports)], took)]
+    assert dict(built)["p"] == {"whole": True}
+    assert [job.members for job in run_parts.plan_jobs(None, [part], took)] == [None]  # next time: whole at once
+
+
+def _failing_shard(ctx, members):
+    yield None
+    for member in members:
+        if member == "c":
+            raise BuildError("a shard's words")
+        time.sleep(0.2 if member == "d" else 0)
+        yield member, {}
+    return {}
+
+
+def _whole_fails(ctx):
+    raise BuildError("the p part: cards.csv, line 3: no such face")
+
+
+@pytest.mark.parametrize("build, expected", [(lambda ctx: {"whole": True}, {"whole": True}),
+                                             (_whole_fails, "the p part: cards.csv, line 3: no such face")])
+def test_a_failing_shard_makes_the_part_build_whole_and_say_its_own_error(cut, started, build, expected):
+    """Which shard meets an error first depends on how the members were dealt: the part built whole says it
+    as it always did (or builds, if the shard's error was its own); the other shards are stopped."""
+    parts = [_split_part(run=_failing_shard, build=build), _part("q", _reports)]
+    if isinstance(expected, dict):
+        assert dict(_built(parts))["p"] == expected
+    else:
+        with pytest.raises(BuildError, match=expected):
+            _built(parts)
+    assert _gone(started)
+
+
+def _killed_shard(ctx, members):
+    yield None
+    if "a" in members:
+        os.kill(os.getpid(), signal.SIGKILL)
+    yield from ((member, {}) for member in members)
+    return {}
+
+
+def test_a_killed_shard_is_said_as_its_part_killed(cut, started):
+    with pytest.raises(BuildError, match="the p part: its worker was killed"):
+        _built([_split_part(run=_killed_shard), _part("q", _reports)])
+    assert _gone(started)
+
+
+def test_a_part_is_cut_only_where_its_shards_end_the_build_sooner():
+    """Eclipse's timings: the components part longer than the boards and documents together is cut, its
+    longest file alone; beside a longer part it is built whole (its shards would only cost their set-up)."""
+    split = parts_module.Split(units=(("pieces",), ("tiles", "technology"), ("tokens",), ("cards",)),
+                               order=("tokens", "tiles", "cards", "pieces", "technology"), weights={},
+                               run=_members, join=_joined)
+    part = Part(name="components", build=_reports, split=lambda ctx: split)
+    took = {"components": 1.0, "components/pieces": 0.5, "components/tiles": 0.2, "components/technology": 0.05,
+            "components/tokens": 0.15, "components/cards": 0.05, "components/": 0.02, "boards": 0.3,
+            "documents": 0.35}
+    jobs = run_parts.plan_jobs(None, [part, _part("boards", _reports), _part("documents", _reports)], took)
+    shards = [job.members for job in jobs if job.part is part]
+    assert len(shards) == 2 and ("pieces",) in shards and ("tokens", "tiles", "cards", "technology") in shards
+    took |= {"boards": 2.0}
+    assert [job.members for job in run_parts.plan_jobs(None, [part, _part("boards", _reports)], took)] == [None, None]
+
+
+def test_the_longest_starts_first_once_a_worker_is_busy():
+    """The booklet (the longest) needs reportlab, which this process has yet to load: with no worker busy, a
+    job needing less starts first (its core would idle while the parent loads); then the booklet, loaded."""
+    booklet, maps = _part("booklet", _reports, ("cairo", "reportlab")), _part("maps", _reports, ("cairo",))
+    jobs = [run_parts._Job(part, None, 1.0, part.name) for part in (booklet, maps)]
+    assert run_parts.next_job(jobs, ["cairo", "reportlab"], set(), busy=False).part is maps
+    assert run_parts.next_job(jobs, ["cairo", "reportlab"], {"cairo"}, busy=True).part is booklet
+    assert run_parts.next_job(jobs, ["cairo"], set(), busy=False).part is booklet

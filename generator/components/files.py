@@ -8,9 +8,11 @@ did not change is copied from the output cache.
 from __future__ import annotations
 
 import gc
+import os
 from collections import OrderedDict
 from contextlib import contextmanager
 
+from pnpgen.components.entry import SUFFIX, part_entry
 from pnpgen.components.pieces import copy_faces
 from pnpgen.duplex import build_setting, flip_words
 from pnpgen.i18n.translator import core_words
@@ -21,7 +23,6 @@ from pnpgen.problems import BuildError, display_path
 from pnpgen.render.drawing_keys import renderer_fingerprint
 from pnpgen.render.piece_arts import FaceArts
 
-SUFFIX = ".pdf"
 
 
 def face_origins(kit) -> dict:
@@ -51,22 +52,15 @@ def batches(kit) -> "OrderedDict[str, list]":
     return groups
 
 
-def printed_files(ctx) -> tuple["OrderedDict[str, list]", dict]:
-    """(file -> runs, {source file: (target file, pieces)}): the print groups' batches, with the remainders
-    kit.yaml asks to share moved to the file that holds them (pnpgen.components.remainders)."""
+def printed_files(ctx, groups=None) -> tuple["OrderedDict[str, list]", dict]:
+    """(file -> runs, {source file: (target file, pieces)}): the print groups' batches (those of `groups`, a
+    shard's: whole units of split()), with the remainders kit.yaml asks to share moved to the file that holds
+    them (pnpgen.components.remainders)."""
     from pnpgen.components.remainders import share_remainders
-    return share_remainders(ctx, batches(ctx.kit), plan_group)
-
-
-def shared_words(moved: dict) -> dict[str, dict]:
-    """What the manifest says of each file the sharing touched: where a file's last pieces went
-    ("last_pieces_in") and which files' last pieces a file holds ("holds")."""
-    said: dict[str, dict] = {}
-    for source, (target, count) in moved.items():
-        said.setdefault(f"{source}{SUFFIX}", {})["last_pieces_in"] = {"file": f"{target}{SUFFIX}", "pieces": count}
-        said.setdefault(f"{target}{SUFFIX}", {}).setdefault("holds", []).append(
-            {"file": f"{source}{SUFFIX}", "pieces": count})
-    return said
+    files = batches(ctx.kit)
+    if groups is not None:
+        files = OrderedDict((group, runs) for group, runs in files.items() if group in groups)
+    return share_remainders(ctx, files, plan_group)
 
 
 def group_sheet(ctx, table) -> dict | None:
@@ -147,7 +141,8 @@ def write_group(ctx, group: str, runs: list, arts, cache=None, bare_memo=None) -
         key = content_key(drawn, repr(previews), named)
         faces = [(face, table.shape, settings.bleed) for table, piece, settings in slot_owners(plan[0])
                  for face in (piece.front, piece.back) if face is not None]
-        said = ctx.cache_dir / "piece-sheets-bare.json"  # the group's bare-edge findings, kept with its files
+        # the group's bare-edge findings, kept with its files (a file of this process's own: shards run side by side)
+        said = ctx.cache_dir / f".piece-sheets-bare-{os.getpid()}.tmp"
         bare = (_read_findings(said) if all(arts.check(*face) for face in faces) and cache.fetch(key, [*outputs, said])
                 else None)
         if bare is None:
@@ -155,6 +150,7 @@ def write_group(ctx, group: str, runs: list, arts, cache=None, bare_memo=None) -
             bare = remembered_findings(bare_memo, content_key(drawn, named), lambda: bare_edge_findings(group, plan, arts))
             _write_findings(said, bare)
             cache.store(key, [*outputs, said])
+        said.unlink(missing_ok=True)
     owners = slot_owners(plan[0])
     placements = [_placement(group, number, page, slot, *owners[slot.index])
                   for number, page in enumerate(plan[1], 1) for slot in page.slots]
@@ -369,21 +365,24 @@ def build(ctx) -> dict:
         forget()
 
 
-def _build(ctx) -> dict:
+def start_drawing(ctx):
+    """(faces, the output cache of drawn files, the bare-edge memo): what drawing the groups takes. Every face
+    of the kit is looked up (its drawing key known from the last build), in a shard too: a template's font
+    warning is then said at the same first row whichever files a process draws."""
+    from pnpgen.output_cache import OutputCache
+    from pnpgen.render.check_memo import CheckMemo
     from pnpgen.render.face_keys import FaceKeys, kit_cache_files, render_salt
     kit = ctx.kit
     store_file, keys_file = kit_cache_files(kit.root, ctx.cache_dir)   # the user's: a new output folder replays what was drawn
-    known_keys = FaceKeys(keys_file, render_salt(ctx))
-    arts = FaceArts(kit, lambda: face_origins(kit), store_file, known_keys)
+    arts = FaceArts(kit, lambda: face_origins(kit), store_file, FaceKeys(keys_file, render_salt(ctx)))
     arts.prepare(wanted_faces(ctx, kit))
-    from pnpgen.output_cache import OutputCache
-    cache = OutputCache(ctx.cache_dir / "piece-sheets")
-    from pnpgen.render.check_memo import CheckMemo
-    bare_memo = CheckMemo("piece-sheets-bare", kit.root)
+    return arts, OutputCache(ctx.cache_dir / "piece-sheets"), CheckMemo("piece-sheets-bare", kit.root)
+
+
+def _build(ctx) -> dict:
+    arts, cache, bare_memo = start_drawing(ctx)
     printed, moved = printed_files(ctx)
     files = [write_group(ctx, group, runs, arts, cache, bare_memo) for group, runs in printed.items()]
-    said = shared_words(moved)
-    files = [{**f, **said.get(f["path"], {})} for f in files]
     cache.prune()
     arts.overprints_of.save()
     arts.bleed_memo.save()
@@ -391,19 +390,9 @@ def _build(ctx) -> dict:
     if arts.findings:  # the kit as designed must print well
         raise BuildError("preflight: these pieces would print badly:\n" + "\n".join(sorted(set(arts.findings))))
     warnings = sorted(set(arts.warnings)) + [f"preflight: {finding}" for finding in sorted(set(arts.size_findings))]
-    warnings += [finding for f in files for finding in f["bare"]]
     try:
         arts.store.save(arts.used)
     except OSError:   # the user's cache full or read-only: the next build draws these faces again, no more
         pass
-    known_keys.save()
-    ctx.log(f"components: {len(files)} files, {sum(f['pages'] for f in files)} pages, "
-            f"{len(arts.used)} distinct faces, {arts.rendered} rendered, the rest replayed")
-    return {"files": [{k: v for k, v in f.items() if k not in ("placements", "cuts", "bare")} for f in files],
-            "placements": [p for f in files for p in f["placements"]], "warnings": warnings,
-            "cuts": [cut for f in files for cut in f["cuts"]],
-            "faces": {"distinct": len(arts.used), "rendered": arts.rendered},
-            "tables": {t.id: {"name": t.name, "shape": t.shape.kind, "w": round(t.shape.w, 3),
-                              "h": round(t.shape.h, 3), "radius": round(t.shape.radius, 3), "group": t.group,
-                              "pieces": sum(1 for p in kit.component_pieces if p.ref.split('.', 1)[0] == t.id)}
-                       for t in kit.tables.values()}}
+    arts.known_keys.save()
+    return part_entry(ctx, files, moved, warnings, len(arts.used), arts.rendered)

@@ -40,6 +40,25 @@ class Part:
     # a part whose PDFs the post-pass marks (pnpgen.pdf_update: reportlab's, not those written marked)
     # rough seconds of a build of the default kit: parts start longest first (after a build, its own timings)
     weight: float = 1.0
+    split: Callable | None = None  # (BuildContext) -> Split, or None: built whole (pnpgen.run_parts deals shards)
+
+
+@dataclass(frozen=True)
+class Split:
+    """A part's work cut into members (a components part's print files) that shards build in workers of their
+    own, like parts, so that one long part does not leave a core idle at the end of a build. Members of one
+    unit go to one shard together (files that share a sheet); a shard builds its members in the part's order.
+    `run(ctx, members)` is a generator run in the shard's worker: it yields (member, result) as each member is
+    built and returns what the shard alone knows (caches used, memos to keep); `join(ctx, [(member, result)]
+    in the part's order, [shard results])`, in the parent, gives the part's manifest entry, or None when the
+    shards cannot stand for the whole (the part is then built whole, as without shards, so a kit with
+    something to say says it as it always did)."""
+
+    units: tuple  # ((member, ...), ...): the members each shard takes together
+    order: tuple  # (member, ...): every member, in the part's order (its files and entry keep it)
+    weights: dict  # member -> relative size (pieces): its share of the part's seconds before any is timed
+    run: Callable
+    join: Callable
 
 
 def _load_cairo() -> None:

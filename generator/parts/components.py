@@ -14,6 +14,12 @@ def build(ctx) -> dict:
     return build_components(ctx)
 
 
+def split(ctx):
+    """Its print files as shards, where that pays (pnpgen.run_parts decides; pnpgen.components.shards)."""
+    from pnpgen.components.shards import split as split_components
+    return split_components(ctx)
+
+
 PART = Part(name="components", build=build, order=15, aliases=("pieces", "counters", "counter-sheets"),
             doc="every component table's pieces, double-sided, one PDF per print group",
             options=(Option(("--previews",), {"action": "store_true",
@@ -26,4 +32,4 @@ PART = Part(name="components", build=build, order=15, aliases=("pieces", "counte
                                                     "(default: the group's, 0 for squares: they abut and share "
                                                     "cut lines)"})),
             applies=lambda kit: bool(kit.tables), ignores=("rules", "boards", "maps", "aids"), needs=("cairo",),
-            weight=1.5)
+            weight=1.5, split=split)
