@@ -15,7 +15,7 @@ def _parts():
     from pnpgen.parts import documents
     return (documents.named("booklet", order=50, aliases=("rules",), ignores=("aids",), weight=0.9,
                             doc="the rules booklet, in reading order and imposed for folding",
-                            needs=("cairo", "reportlab", "pypdf")),)
+                            needs=("cairo", "reportlab")),)  # its PDFs ask to print at 100 % as written: no pypdf
 
 
 # Its loader, chart names and chapter names are imported on use: every CLI run lists the modules' parts.

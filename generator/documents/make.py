@@ -109,15 +109,16 @@ def _build_document(ctx, name: str, settings: dict, cache=None) -> dict:
         pages = len(PAGE.findall(targets[0].read_bytes()))
     else:
         from pnpgen.booklet.impose import impose
+        from pnpgen.render.print_scaling import ask_print_at_full_size
         pdf, placements = _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key, cache,
                                  art_keys)
         pages = placements[LAID_PAGES][0]
         if settings.get("back_cover") is not None:
             _check_back_cover(ctx, name, settings, placements, chapters[-1][1])
-        ctx.stage.write_bytes(rel, pdf)
+        ctx.stage.write_bytes(rel, ask_print_at_full_size(pdf))   # so the post-pass needs no pypdf
         if settings["impose"]:
-            ctx.stage.write_bytes(imposed, impose(pdf, paper_size(ctx.paper, landscape=True), kept_last(settings),
-                                                      duplex, back_offset))
+            ctx.stage.write_bytes(imposed, ask_print_at_full_size(
+                impose(pdf, paper_size(ctx.paper, landscape=True), kept_last(settings), duplex, back_offset)))
         noted.parent.mkdir(parents=True, exist_ok=True)
         noted.write_text(json.dumps([said[0] for key, said in sorted(placements.items()) if key[0] == LAID_WARNING]),
                          encoding="utf-8")

@@ -23,7 +23,7 @@ def build(ctx) -> dict:
 PART = Part(name="documents", build=build, order=55, aliases=("docs",),
             doc="the kit's rules booklet and reference documents, from Markdown",
             applies=lambda kit: bool(kit.documents) and not kit.has_game_module,  # a module names its own (parts)
-            needs=("cairo", "reportlab", "pypdf"))  # cairo: its figures (map_figures) draw with it
+            needs=("cairo", "reportlab"))  # cairo: its figures (map_figures) draw with it; no pypdf (print_scaling)
 
 
 def named(name: str, **settings) -> Part:

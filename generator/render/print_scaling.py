@@ -4,8 +4,9 @@ while its bytes are still in memory: the very update pnpgen.pdf_update appends, 
 Every PDF of a build gets that request in a post-pass (pnpgen.pdf_update.mark_print_scaling, run in the
 part's worker) that loads pypdf (about 0.1 s) and parses the file. A PDF that already carries it at its end
 is skipped there, so a part whose PDFs all come through here never loads pypdf (the maps and boards from
-cairo, the aid cards and record sheets from reportlab). Only each writer's own plain catalog and trailer are
-handled; anything else is left to the post-pass. Tests compare the bytes with the post-pass's
+cairo, the aid cards and record sheets from reportlab, the booklet and its imposed copy from
+booklet.pdfcopy). Only each writer's own plain catalog and trailer are handled; anything else is left to
+the post-pass. Tests compare the bytes with the post-pass's
 (tests/test_print_scaling.py, tests/test_aid_full_size.py).
 """
 from __future__ import annotations
@@ -17,6 +18,8 @@ CAIRO_TRAILER = re.compile(rb"trailer\n<< /Size (\d+)\n   /Root (\d+) 0 R\n   /I
 REPORTLAB_TRAILER = re.compile(rb"trailer\n<<\n/ID \n\[<([0-9a-f]+)><([0-9a-f]+)>\]\n"
                                rb"% ReportLab generated PDF document -- digest \(opensource\)\n\n"
                                rb"/Info (\d+) 0 R\n/Root (\d+) 0 R\n/Size (\d+)\n>>\nstartxref\n(\d+)\n%%EOF\n\Z")
+PDFCOPY_TRAILER = re.compile(rb"trailer\n<< /Size (\d+) /Root (\d+) 0 R /Info (\d+) 0 R(?: /ID \[ <([0-9a-f]+)> <([0-9a-f]+)> \])? >>\n"
+                             rb"startxref\n(\d+)\n%%EOF\n\Z")
 UNDEFINED = frozenset(b"\x00\x16\x7f\x9f\xad")   # bytes PDFDocEncoding leaves undefined
 ENTRY = re.compile(rb"(/[A-Za-z0-9]+) (/[A-Za-z0-9]+|\d+ 0 R)(?: |\n>>)")
 
@@ -24,7 +27,7 @@ ENTRY = re.compile(rb"(/[A-Za-z0-9]+) (/[A-Za-z0-9]+|\d+ 0 R)(?: |\n>>)")
 def ask_print_at_full_size(data: bytes) -> bytes:
     """`data` with the catalog's new version appended (an incremental update), or unchanged when its
     catalog or trailer is not the plain kind cairo or reportlab writes."""
-    for update in (_cairo, _reportlab):
+    for update in (_cairo, _reportlab, _pdfcopy):
         updated = update(data)
         if updated is not None:
             return updated
@@ -65,22 +68,46 @@ def _reportlab(data: bytes) -> bytes | None:
     match = _catalog(data, root, size, prev)
     if match is None:
         return None
-    entries = ENTRY.findall(match.group(1) + b">>")
-    if b"/ViewerPreferences" in (key for key, _ in entries) or \
-            sum(len(key) + len(value) + 2 for key, value in entries) != len(match.group(1)):
-        return None   # already asks something of viewers, or more than names and references
-    body = "".join(f"{key.decode()} {value.decode()}\n" for key, value in entries)
+    body = _plain_entries(match.group(1))
+    if body is None:
+        return None
     return _appended(data, root, body, size, info, prev, f"/ID [ {first} {second} ]\n")
 
 
-def _catalog(data: bytes, root: int, size: int, prev: int):
+def _pdfcopy(data: bytes) -> bytes | None:
+    """The update of a PDF pnpgen.booklet.pdfcopy wrote (the booklet with its figures laid on, its imposed
+    copy): its trailer on one line, its catalog reportlab's copied or its own one-line dictionary; or None."""
+    trailer = PDFCOPY_TRAILER.search(data, max(0, len(data) - 400))
+    if trailer is None:
+        return None
+    size, root, info = (int(n) for n in trailer.groups()[:3])
+    prev = int(trailer.group(6))
+    ids = [_string(bytes.fromhex(found.decode())) for found in trailer.groups()[3:5] if found is not None]
+    file_id = f"/ID [ {' '.join(ids)} ]\n" if ids else ""
+    match = _catalog(data, root, size, prev) or _catalog(data, root, size, prev, one_line=True)
+    body = _plain_entries(match.group(1)) if match else None
+    return None if body is None else _appended(data, root, body, size, info, prev, file_id)
+
+
+def _plain_entries(entries: bytes) -> str | None:
+    """A catalog's entries one to a line, as pypdf writes them back; None where it holds more than names and
+    references, or already asks something of viewers."""
+    found = ENTRY.findall(entries[:-1] + b"\n>>" if entries.endswith(b" ") else entries + b">>")
+    if b"/ViewerPreferences" in (key for key, _ in found) or \
+            sum(len(key) + len(value) + 2 for key, value in found) != len(entries):
+        return None
+    return "".join(f"{key.decode()} {value.decode()}\n" for key, value in found)
+
+
+def _catalog(data: bytes, root: int, size: int, prev: int, one_line: bool = False):
     """The catalog object where the cross-reference table says it starts (its entries the match's group),
     or None."""
     entry = prev + len(b"xref\n0 %d\n" % size) + 20 * root
     line = re.compile(rb"(\d{10}) 00000 n \n").match(data, entry)
     if not data.startswith(b"xref\n0 %d\n" % size, prev) or line is None:
         return None
-    catalog = re.compile(rb"%d 0 obj\n<<\n((?:/[A-Za-z0-9]+ (?:/[A-Za-z0-9]+|\d+ 0 R)[ \n])+)>>\nendobj\n" % root)
+    opening = rb"<< " if one_line else rb"<<\n"   # pdfcopy's own dictionaries are on one line
+    catalog = re.compile(rb"%d 0 obj\n%s((?:/[A-Za-z0-9]+ (?:/[A-Za-z0-9]+|\d+ 0 R)[ \n])+)>>\nendobj\n" % (root, opening))
     return catalog.match(data, int(line.group(1)))
 
 
