@@ -53,3 +53,23 @@ def test_a_damaged_or_foreign_memo_only_costs_the_checks(kit_copy, checks_run, t
     memo.write_bytes(memo.read_bytes().replace(b"true", b"1"))  # the seal no longer matches
     _load(kit_copy)
     assert len(checks_run) == 2
+
+
+def test_a_data_edit_that_breaks_a_text_is_found_on_the_next_build(kit_copy, checks_run, tmp_path, monkeypatch):
+    """A text's check reads the kit's data (every chart, chapter and aid file is rendered with it), so a data
+    file's edit alone checks them again: a name the texts quote, renamed, is an error at each text quoting it,
+    though no text changed."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    _load(kit_copy)
+    _load(kit_copy)
+    assert len(checks_run) == 1
+    rules = kit_copy / "data" / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("  one_shipyard: >-", "  one_shipyard_x: >-", 1),
+                     encoding="utf-8")
+    with pytest.raises(KitError) as caught:
+        _load(kit_copy)
+    found = {(Path(p.file).name, p.line) for p in caught.value.problems}
+    for quoting in (kit_copy / "aids" / "cards.yaml", kit_copy / "rules" / "08-economy.md"):
+        lines = quoting.read_text(encoding="utf-8").splitlines()
+        line = next(n for n, text in enumerate(lines, 1) if "say.one_shipyard" in text)
+        assert (quoting.name, line) in found, found
