@@ -229,3 +229,15 @@ def test_the_cards_are_keyed_by_what_they_print(run_cli, workspace):
     assert cards.read_bytes() != before
     assert run_cli("build", "--data", workspace / "kit", "--out", workspace / "fresh", "--quiet", "--only", "cards").code == 0
     assert (workspace / "fresh" / "space-empires-4x" / "cards.pdf").read_bytes() == cards.read_bytes()
+
+
+def test_a_template_edit_rebuilds_the_parts_that_draw_pieces_only(run_cli, workspace):
+    """A kit's templates are kit files like the others, not part of every key: the aid cards, the record sheets
+    and the calibration sheet draw none, and stay cached; the counters, which draw it, are drawn again."""
+    template = workspace / "kit" / "templates" / "colony.svg.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "<!-- edited -->", encoding="utf-8")
+    result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose",
+                     "--only", "components,cards,sheets,calibration")
+    assert result.code == 0
+    assert built_parts(result.err) == {"components": "built", "cards": "reused", "sheets": "reused",
+                                       "calibration": "reused"}, result.err
