@@ -45,9 +45,18 @@ def printed(ctx) -> dict:
     return {"sheets_text": text, "sheets_charts": charts, "type": kind}
 
 
-def aid_printed(kit, rel, blocks_of) -> tuple[str, dict, list]:
-    """(an aid file as rendered, {chart: the chart as built} of each chart its blocks show, the kit's own type):
-    what an aid part prints from the kit's texts and data. `blocks_of(doc)`: the file's blocks."""
+def aid_printed(kit, rel, blocks_of) -> list[str]:
+    """[an aid file as rendered, each chart its blocks show as built, the kit's own type], each as a digest:
+    what an aid part prints from the kit's texts and data (`blocks_of(doc)`: the file's blocks). Remembered
+    per load of the same inputs (pnpgen.kit_checked.AidKeys): a build into a new output folder builds no
+    chart for a key."""
+    from pnpgen.kit_checked import AidKeys
+    return AidKeys(kit.root).printed(kit, rel, lambda: _aid_printed(kit, rel, blocks_of))
+
+
+def _aid_printed(kit, rel, blocks_of) -> list[str]:
+    import hashlib
+
     from pnpgen.aids.schema import check_aid_file
     from pnpgen.documents.charts import build_chart
     from pnpgen.documents.context import chart_context
@@ -59,7 +68,8 @@ def aid_printed(kit, rel, blocks_of) -> tuple[str, dict, list]:
     context = chart_context(kit) if shown else {}
     charts = {name: repr(build_chart(kit.charts[name], context)) for name in shown}
     from pnpgen.documents.make import type_key  # the kit's fonts, its `fonts:` choice and its icons
-    return text, charts, type_key(kit)
+    return [hashlib.sha256(repr(value).encode("utf-8", "surrogatepass")).hexdigest()
+            for value in (text, sorted(charts.items()), type_key(kit))]
 
 
 def _has_sheets(kit) -> bool:
