@@ -5,7 +5,7 @@ only on the files a build reads (the kit's, the templates, pnpgen's code and fon
 them all) and on how the kit is read (strictness, sizes, edition, budgets), which the key names; a build
 that reads the same files the same way skips them. Only a load that found nothing at all is remembered, so a
 warning is said on every build as before; an entry that cannot be read, or is not sealed by this user's
-pnpgen, is worked out again."""
+pnpgen, is worked out again. The aid parts' keys, which follow from the same load, are kept beside (AidKeys)."""
 from __future__ import annotations
 
 import hashlib
