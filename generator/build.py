@@ -54,7 +54,7 @@ class BuildContext:
     options: BuildOptions
     stage: OutputStage
     log: Callable[[str], None]  # detail lines, shown with --verbose
-    code_key: str = ""  # digest of the generator's code, fonts and templates: part of any cache key a part keeps
+    code_key: str = ""  # digest of the generator's code, fonts and built-in templates (a kit's own are in kit_files): part of any cache key a part keeps
     kit_files: tuple | None = None  # (kit-relative path, content digest) of every kit file, as the build hashed them
 
     @property

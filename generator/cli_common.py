@@ -48,12 +48,13 @@ def load_quietly(args, root: Path | None = None, texts: bool = True, inputs=None
                counter_size=counter_size, language=one_language(args, root))
     if not (texts and inputs is not None):
         return load_kit(root, texts=texts, **how)
-    from pnpgen.kit_checked import CheckedKits, load_key
+    from pnpgen.kit_checked import CheckedKits, load_key, note_load
     memo, key = CheckedKits(root), load_key(inputs.fingerprint(), tuple(sorted(how.items(), key=str)))
     seen_clean = memo.clean(key)
     kit, warnings = load_kit(root, texts=not seen_clean, **how)
     if not (seen_clean or warnings):
         memo.remember(key)
+    note_load(kit, key)
     return kit, warnings
 
 

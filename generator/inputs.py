@@ -24,7 +24,7 @@ from pathlib import Path
 from pnpgen import kit_files, resources
 from pnpgen.kit_folder import BUILTIN_DATA, DEFAULT_KIT
 from pnpgen.signing import may_replace, read_sealed, seal
-from pnpgen.template_files import BUILTIN_TEMPLATES, template_dirs
+from pnpgen.template_files import BUILTIN_TEMPLATES
 from pnpgen.whole_files import write_whole
 
 GENERATOR = resources.code()
@@ -170,7 +170,8 @@ class FolderDigest:
 class Inputs:
     """Every file any part may read (kit files, templates, the generator's and game modules' code, fonts), hashed once per
     build; each part's fingerprint leaves out the kit files it never reads (Part.ignores), so editing a
-    rules chapter rebuilds the booklet and nothing else. The kit's own output folder is left out."""
+    rules chapter rebuilds the booklet and nothing else, and a template the parts that draw no piece. The
+    kit's own output folder is left out."""
 
     def __init__(self, kit_root: Path, kit_out: Path, memo: DigestMemo | None = None):
         memo = memo or DigestMemo(None)
@@ -180,7 +181,9 @@ class Inputs:
         skip += RESOURCE_FOLDERS  # in a wheel they lie inside GENERATOR: each is hashed once, on its own
         shared = hashlib.sha256()
         fallback = () if Path(kit_root).resolve() == FALLBACK_KIT.resolve() else (FALLBACK_KIT,)
-        for folder in (*template_dirs(kit_root), GENERATOR, GAMES, *fallback):
+        # the kit's own templates/ are kit files (self.kit): a part that never reads them (the aid cards, the
+        # record sheets, the calibration sheet) keeps its cache when one is edited; the built-in ones are pnpgen's
+        for folder in (BUILTIN_TEMPLATES, GENERATOR, GAMES, *fallback):
             shared.update(str(folder.name).encode() + b"\1")
             for rel, digest in tree_digests(folder, skip, memo):
                 shared.update(f"{rel}\0{digest}\0".encode())

@@ -53,3 +53,51 @@ def test_a_damaged_or_foreign_memo_only_costs_the_checks(kit_copy, checks_run, t
     memo.write_bytes(memo.read_bytes().replace(b"true", b"1"))  # the seal no longer matches
     _load(kit_copy)
     assert len(checks_run) == 2
+
+
+def test_a_data_edit_that_breaks_a_text_is_found_on_the_next_build(kit_copy, checks_run, tmp_path, monkeypatch):
+    """A text's check reads the kit's data (every chart, chapter and aid file is rendered with it), so a data
+    file's edit alone checks them again: a name the texts quote, renamed, is an error at each text quoting it,
+    though no text changed."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    _load(kit_copy)
+    _load(kit_copy)
+    assert len(checks_run) == 1
+    rules = kit_copy / "data" / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("  one_shipyard: >-", "  one_shipyard_x: >-", 1),
+                     encoding="utf-8")
+    with pytest.raises(KitError) as caught:
+        _load(kit_copy)
+    found = {(Path(p.file).name, p.line) for p in caught.value.problems}
+    for quoting in (kit_copy / "aids" / "cards.yaml", kit_copy / "rules" / "08-economy.md"):
+        lines = quoting.read_text(encoding="utf-8").splitlines()
+        line = next(n for n, text in enumerate(lines, 1) if "say.one_shipyard" in text)
+        assert (quoting.name, line) in found, found
+
+
+def test_the_aid_parts_keys_are_remembered_per_load_and_a_damaged_memo_is_worked_out(kit_copy, tmp_path, monkeypatch):
+    """The aid cards' key builds every chart the cards show; a second load of the same inputs (a build into a new
+    output folder) takes it from the user's cache instead, equal; a damaged memo, or an edit, builds them again."""
+    from types import SimpleNamespace
+
+    from pnpgen.documents import charts
+    from pnpgen.kit_checked import AidKeys
+    from pnpgen.parts import cards
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    built, real = [], charts.build_chart
+    monkeypatch.setattr(charts, "build_chart", lambda *a, **k: built.append(1) or real(*a, **k))
+
+    def key():
+        built.clear()
+        return cards.printed(SimpleNamespace(kit=_load(kit_copy)[0]))
+
+    first = key()
+    assert built  # worked out: the cards' charts built for their key
+    assert key() == first and not built
+    memo = AidKeys(kit_copy).path
+    memo.write_bytes(memo.read_bytes().replace(b'"printed"', b'"printex"'))  # the seal no longer matches
+    assert key() == first and built
+    units = kit_copy / "components" / "units.yaml"
+    units.write_text(units.read_text(encoding="utf-8").replace("class: D\n    attack: 4", "class: D\n    attack: 5", 1),
+                     encoding="utf-8")
+    assert key()["cards_charts"] != first["cards_charts"] and built

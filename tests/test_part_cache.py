@@ -212,3 +212,32 @@ def test_the_boards_key_fingerprints_the_overlap_grid_their_check_runs(monkeypat
     monkeypatch.setattr(output_cache, "source_fingerprint", lambda *modules: seen.extend(modules) or "x")
     _key(types.SimpleNamespace(kit=types.SimpleNamespace(root=DEFAULT_KIT_DIR)), "<svg/>", "t", "a4")
     assert {overlaps, preflight, ink_lines} <= set(seen)
+
+
+def test_the_cards_are_keyed_by_what_they_print(run_cli, workspace):
+    """The aid cards' key is the cards file as rendered, the charts they show and kit.yaml, not the data files:
+    a counter's name no card prints leaves them cached; the destroyer's attack, which the units chart
+    prints, draws them again, the same as a build from nothing."""
+    out, cards = workspace / "out", workspace / "out" / "space-empires-4x" / "cards.pdf"
+    before = cards.read_bytes()
+    edit(workspace / "kit" / "components" / "colour-counters.yaml", "name: Homeworld damage", "name: Homeworld Damage")
+    result = run_cli("build", "--data", workspace / "kit", "--out", out, "--verbose", "--only", "cards")
+    assert result.code == 0 and built_parts(result.err) == {"cards": "reused"}, result.err
+    edit(workspace / "kit" / "components" / "units.yaml", "class: D\n    attack: 4", "class: D\n    attack: 5")
+    result = run_cli("build", "--data", workspace / "kit", "--out", out, "--verbose", "--only", "cards")
+    assert result.code == 0 and built_parts(result.err) == {"cards": "built"}, result.err
+    assert cards.read_bytes() != before
+    assert run_cli("build", "--data", workspace / "kit", "--out", workspace / "fresh", "--quiet", "--only", "cards").code == 0
+    assert (workspace / "fresh" / "space-empires-4x" / "cards.pdf").read_bytes() == cards.read_bytes()
+
+
+def test_a_template_edit_rebuilds_the_parts_that_draw_pieces_only(run_cli, workspace):
+    """A kit's templates are kit files like the others, not part of every key: the aid cards, the record sheets
+    and the calibration sheet draw none, and stay cached; the counters, which draw it, are drawn again."""
+    template = workspace / "kit" / "templates" / "colony.svg.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "<!-- edited -->", encoding="utf-8")
+    result = run_cli("build", "--data", workspace / "kit", "--out", workspace / "out", "--verbose",
+                     "--only", "components,cards,sheets,calibration")
+    assert result.code == 0
+    assert built_parts(result.err) == {"components": "built", "cards": "reused", "sheets": "reused",
+                                       "calibration": "reused"}, result.err

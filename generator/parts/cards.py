@@ -50,6 +50,21 @@ def _preflight(glyphs: dict, entries: list, name: str, kit) -> None:
         raise BuildError("preflight: these aid cards would print badly:\n" + "\n".join(sorted(set(found))))
 
 
+def printed(ctx) -> dict:
+    """What the cards print beyond kit.yaml: the cards file as rendered with the kit's numbers, each chart a
+    face shows as built, the kit's own type (pnpgen.parts.sheets.aid_printed), and the title and colours
+    as loaded. The part is keyed by these, kit.yaml and the kit's translations (locale/: the words an edition
+    prints beside the file's, "front", the flip), not by the data files: an edit to a number no card shows
+    (a marker's text, a unit's hull) leaves the cards' cache standing."""
+    from pnpgen.aids.sources import CARDS_FILE
+    from pnpgen.parts.sheets import aid_printed
+    kit = ctx.kit
+    text, charts, kind = aid_printed(kit, CARDS_FILE, lambda doc: (
+        block for card in doc["cards"].values() for side in ("front", "back") for block in card[side]))
+    return {"cards_text": text, "cards_charts": charts, "type": kind,
+            "kit": repr((kit.title, kit.colours, kit.neutral))}
+
+
 def _has_aid_cards(kit) -> bool:
     from pnpgen.aids.sources import has_aid_cards
     return has_aid_cards(kit)
@@ -62,5 +77,5 @@ PART = Part(
                                               "dest": "cards_per_sheet",
                                               "help": "aid cards: 2 per landscape sheet (default) or 1 per page"}),),
     applies=lambda kit: _has_aid_cards(kit),
-    ignores=("rules", "maps", "aids/sheets.yaml"), needs=("reportlab",), weight=0.5,
+    reads=("kit.yaml", "locale"), key_extra=printed, needs=("reportlab",), weight=0.5,
 )
