@@ -406,7 +406,7 @@ def plan_jobs(ctx, parts: list, took: dict) -> list:
     jobs = _whole_jobs(parts, took)
     for part in parts:
         split = part.split(ctx) if part.split is not None and whole_mark(part) not in took else None
-        if split is not None and len(split.units) > 1:
+        if split is not None and len(split.bundles) > 1:
             others = [job for job in jobs if job.part is not part]
             jobs = others + (_shards(part, split, took, others) or [job for job in jobs if job.part is part])
     return sorted(jobs, key=lambda job: -job.seconds)
@@ -415,20 +415,20 @@ def plan_jobs(ctx, parts: list, took: dict) -> list:
 def _shards(part, split, took: dict, others: list) -> list | None:
     """The part's shards whose expected end of the build is soonest, None when built whole ends it as soon."""
     whole = _seconds(took, part.name, part.weight)
-    members = [member for unit in split.units for member in unit]
+    members = [member for bundle in split.bundles for member in bundle]
     weights = sum(split.weights.get(member, 1) for member in members) or 1
     guess = {member: _seconds(took, f"{part.name}/{member}", whole * split.weights.get(member, 1) / weights)
              for member in members}
     overhead = _seconds(took, f"{part.name}/", SHARD_OVERHEAD) + FORK
-    units = [(unit, sum(guess[member] for member in unit)) for unit in split.units]
+    bundles = [(bundle, sum(guess[member] for member in bundle)) for bundle in split.bundles]
     rest = [job.seconds for job in others]
     if all(f"{part.name}/{member}" in took for member in members):  # whole as one shard, timed alike: the
         whole = sum(guess.values()) + overhead  # part's own last time may come from a quieter or busier build
     best, soonest = None, makespan(rest + [whole], WORKERS)
-    for count in range(2, min(len(units), MAX_SHARDS) + 1):
+    for count in range(2, min(len(bundles), MAX_SHARDS) + 1):
         shards = [_Job(part, tuple(member for member in split.order if member in dealt), seconds + overhead,
                        f"{part.name}:{number}", split)  # each shard builds its members in the part's order
-                  for number, (dealt, seconds) in enumerate(deal(units, count))]
+                  for number, (dealt, seconds) in enumerate(deal(bundles, count))]
         end = makespan(rest + [shard.seconds for shard in shards], WORKERS)
         # each shard more is CPU more (its set-up, the whole of it): worth it only where the build would wait
         # for it with a core idle, not on a machine that other work keeps busy (4X Space Euro cut in three
@@ -438,11 +438,11 @@ def _shards(part, split, took: dict, others: list) -> list | None:
     return best
 
 
-def deal(units: list, count: int) -> list:
-    """[(members, seconds)] of `count` shards: the units [(members, seconds)] dealt longest first, each to the
+def deal(bundles: list, count: int) -> list:
+    """[(members, seconds)] of `count` shards: the bundles [(members, seconds)] dealt longest first, each to the
     shard with the least so far (ties: the first), so the shards come out about even."""
     shards = [([], 0.0) for _ in range(count)]
-    for members, seconds in sorted(units, key=lambda unit: -unit[1]):
+    for members, seconds in sorted(bundles, key=lambda bundle: -bundle[1]):
         number = min(range(count), key=lambda n: shards[n][1])
         shards[number] = (shards[number][0] + list(members), shards[number][1] + seconds)
     return [(members, seconds) for members, seconds in shards if members]

@@ -218,7 +218,7 @@ def _joined(ctx, built, kept):
 
 
 def _split_part(name="p", run=_members, join=_joined, build=lambda ctx: {"whole": True}):
-    split = parts_module.Split(units=(("a",), ("b", "c"), ("d",)), order=("a", "b", "c", "d"), weights={},
+    split = parts_module.Split(bundles=(("a",), ("b", "c"), ("d",)), order=("a", "b", "c", "d"), weights={},
                                run=run, join=join)
     return Part(name=name, build=build, split=lambda ctx: split)
 
@@ -294,7 +294,7 @@ def test_a_killed_shard_is_said_as_its_part_killed(cut, started):
 def test_a_part_is_cut_only_where_its_shards_end_the_build_sooner():
     """Eclipse's timings: the components part longer than the boards and documents together is cut, its
     longest file alone; beside a longer part it is built whole (its shards would only cost their set-up)."""
-    split = parts_module.Split(units=(("pieces",), ("tiles", "technology"), ("tokens",), ("cards",)),
+    split = parts_module.Split(bundles=(("pieces",), ("tiles", "technology"), ("tokens",), ("cards",)),
                                order=("tokens", "tiles", "cards", "pieces", "technology"), weights={},
                                run=_members, join=_joined)
     part = Part(name="components", build=_reports, split=lambda ctx: split)

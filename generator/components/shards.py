@@ -2,7 +2,7 @@
 so that a kit whose pieces are most of its build keeps both cores busy to its end (Eclipse's player pieces
 alone took as long as its boards and documents together).
 
-Each file is a member; the files that share a sheet (kit.yaml `remainders:`) are one unit, drawn by one shard.
+Each file is a member; the files that share a sheet (kit.yaml `remainders:`) are one bundle, drawn by one shard.
 A shard draws its files as the whole part would (pnpgen.components.files.write_group: the same bytes, from
 the same faces and layout) and sends back, beside each file's entry, what the part keeps in the caches: the
 faces and drawing keys it used, the memos' entries, the drawn files it kept. The parent joins them into the
@@ -20,7 +20,7 @@ from pnpgen.parts import Split
 
 
 def split(ctx) -> Split | None:
-    """The part's files as shard members, those sharing a sheet one unit; None where there is one unit, or
+    """The part's files as shard members, those sharing a sheet one bundle; None where there is one bundle, or
     a `remainders:` names no print file (the whole part says so, naming every file). Run in the parent
     before any worker starts: it reads the pieces' groups only (pnpgen.components.files, with the drawing
     code and jinja behind it, 0.1 s to import, is imported by the shards)."""
@@ -40,12 +40,12 @@ def split(ctx) -> Split | None:
         return group
     for group, target in into.items():
         head[first(group)] = first(target)
-    units = OrderedDict()
+    bundles = OrderedDict()
     for group in groups:
-        units.setdefault(first(group), []).append(group)
-    if len(units) < 2:
+        bundles.setdefault(first(group), []).append(group)
+    if len(bundles) < 2:
         return None
-    return Split(units=tuple(tuple(unit) for unit in units.values()), order=tuple(groups),
+    return Split(bundles=tuple(tuple(bundle) for bundle in bundles.values()), order=tuple(groups),
                  weights={group: count for group, (_, count) in groups.items()}, run=draw_shard, join=join_shards)
 
 

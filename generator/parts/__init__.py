@@ -47,14 +47,14 @@ class Part:
 class Split:
     """A part's work cut into members (a components part's print files) that shards build in workers of their
     own, like parts, so that one long part does not leave a core idle at the end of a build. Members of one
-    unit go to one shard together (files that share a sheet); a shard builds its members in the part's order.
+    bundle go to one shard together (files that share a sheet); a shard builds its members in the part's order.
     `run(ctx, members)` is a generator run in the shard's worker: it yields (member, result) as each member is
     built and returns what the shard alone knows (caches used, memos to keep); `join(ctx, [(member, result)]
     in the part's order, [shard results])`, in the parent, gives the part's manifest entry, or None when the
     shards cannot stand for the whole (the part is then built whole, as without shards, so a kit with
     something to say says it as it always did)."""
 
-    units: tuple  # ((member, ...), ...): the members each shard takes together
+    bundles: tuple  # ((member, ...), ...): the members each shard takes together
     order: tuple  # (member, ...): every member, in the part's order (its files and entry keep it)
     weights: dict  # member -> relative size (pieces): its share of the part's seconds before any is timed
     run: Callable
