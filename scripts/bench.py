@@ -32,11 +32,12 @@ from pnpgen.newkit import BLANK_KIT  # noqa: E402
 
 RUNNER = """
 import resource, sys
+from pnpgen.__main__ import exit_now
 from pnpgen.cli import main
 code = main(sys.argv[1:])
 peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 print(f"PEAK_KIB {peak}", file=sys.stderr)
-sys.exit(code)
+sys.exit(exit_now(code))  # as the pnpgen script ends
 """
 KITS = ("space-empires-4x", "eclipse", "4x-space-euro", "se4-board-game")
 
