@@ -248,49 +248,85 @@ def _sampler(art):
 
 def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: Room, memo=None) -> None:
     """The face's edge bands at (x, y) (art origin, bleed included), turned as the face is, cut to the
-    piece's cut box grown by `room` on the page and to the room's half-planes, painted stage by stage
-    (paint_plan), not band by band: Eclipse's player pieces were 9,700 fills a page, each one cairo's PDF
-    surface recorded, analysed and wrote out on its own. The slanted and clipped bands of one stage (a
-    disc's ninety-six, a hex's) are one fill; an axis-aligned rectangle stays a fill of its own, as
-    before: PDF viewers fill a lone rectangle out to whole pixels (pdfium), so abutting cards' bands, and
-    a band under its face's edge, meet with no pale seam, where the same rectangles anti-aliased in one
-    path show one. The sheets paint each face's bleed just before the face (piece_sheets.draw_sheet_page),
-    as before: a rectangle filled out to whole pixels reaches a pixel into its neighbour's room, and which
-    one shows there is the order they were painted in.
-    A stage's polygons all turn the same way (cut_bands), so where they overlap cairo's non-zero rule
-    fills their union: no hole. No clip is made: the page's clips stay one per face, as the duplex checks
-    read them. A path is handed to cairo whole (cairo_append_path, built once for each cut) under the
-    slot's offset as a translation, which cairo adds as the loop of x + px did: the same points. cairo's
-    status is sticky, so it is checked once at the end. `memo`: cut_bands'."""
+    piece's cut box grown by `room` on the page and to the room's half-planes: each distinct bleed (its
+    bands cut to its room, in the slot's own frame) drawn once into a recording surface (bleed_form) and
+    painted here as a source at (x, y), which cairo's PDF surface writes once a file as a form XObject and
+    places with `cm ... Do` for each copy: Eclipse's counter sheets repeat a few faces in a few rooms, and
+    writing and compressing each copy's ~thousand band points was most of its components part. It is
+    painted, not filled through a rectangle: no clip is made, so the page's clips stay one per face, as
+    the duplex checks read them (a face is a clipped form, a bleed an unclipped one). The sheets paint each
+    face's bleed just before the face (piece_sheets.draw_sheet_page), as before: a rectangle filled out to
+    whole pixels reaches a pixel into its neighbour's room, and which one shows there is the order they
+    were painted in. `memo`: cut_bands'."""
     if not any(room[:4]):
         return
-    plan = paint_plan(cut_bands(art, shape, bleed, turned, room, x, y, memo))
-    if not plan:
+    form = bleed_form(cut_bands(art, shape, bleed, turned, room, x, y, memo))
+    if form is None:
         return
-    cairocffi = _cairo()
-    lib, pointer = cairocffi.cairo, cr._pointer
-    move, line, close, fill = lib.cairo_move_to, lib.cairo_line_to, lib.cairo_close_path, lib.cairo_fill
+    lib, pointer = _cairo().cairo, cr._pointer
     lib.cairo_save(pointer)
-    lib.cairo_new_path(pointer)
-    base = None
-    for colour, rectangles, together in plan:
+    lib.cairo_set_source_surface(pointer, form._pointer, x, y)
+    lib.cairo_paint(pointer)
+    lib.cairo_restore(pointer)
+    cr._check_status()
+
+
+_forms: dict = {}   # id(cut) -> (the cut, its recording surface or None); content -> recording surface
+
+
+def bleed_form(cut: list):
+    """A recording surface of the cut bands [(colour, polygon)] in the slot's frame, painted stage by stage
+    (paint_plan), or None for no bands: one for each distinct cut, told by its colours and points, so two
+    faces whose bleeds are alike (and a face the memo gave an equal cut) share one form whatever the order
+    their cuts were worked out or remembered in, and a file's bytes do not hang on the user cache."""
+    found = _forms.get(id(cut))
+    if found is not None and found[0] is cut:
+        return found[1]
+    if len(_forms) > 16384:
+        _forms.clear()
+    flats = [(colour, _flat(points)) for colour, points in cut]
+    form = None
+    if flats:
+        content = tuple((colour, flat.tobytes()) for colour, flat in flats)
+        form = _forms.get(content)
+        if form is None:
+            form = _forms[content] = _record(cut, flats)
+    _forms[id(cut)] = (cut, form)
+    return form
+
+
+def _flat(points) -> array:
+    """A polygon's flat x, y numbers as doubles."""
+    flat = getattr(points, "flat", None)
+    return flat if isinstance(flat, array) else array("d", (v for point in points for v in point))
+
+
+def _record(cut: list, flats: list):
+    """The cut's bands painted into a recording surface bounded by their points' box rounded out to whole
+    points: rectangles one fill each, a stage's other polygons one path (paint_plan), cairo's status
+    checked once at the end (it is sticky)."""
+    cairocffi = _cairo()
+    xs = [v for _, flat in flats for v in flat[0::2]]
+    ys = [v for _, flat in flats for v in flat[1::2]]
+    left, top = math.floor(min(xs)), math.floor(min(ys))
+    extents = (left, top, max(1, math.ceil(max(xs)) - left), max(1, math.ceil(max(ys)) - top))
+    surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, extents)
+    context = cairocffi.Context(surface)
+    lib, pointer = cairocffi.cairo, context._pointer
+    move, line, close, fill = lib.cairo_move_to, lib.cairo_line_to, lib.cairo_close_path, lib.cairo_fill
+    for colour, rectangles, together in paint_plan(cut):
         lib.cairo_set_source_rgb(pointer, *colour)
         for flat in rectangles:
-            move(pointer, x + flat[0], y + flat[1])
+            move(pointer, flat[0], flat[1])
             for k in range(2, len(flat), 2):
-                line(pointer, x + flat[k], y + flat[k + 1])
+                line(pointer, flat[k], flat[k + 1])
             close(pointer)
             fill(pointer)
         if together is not None:
-            if base is None:
-                base = cairocffi.ffi.new("cairo_matrix_t *")
-                lib.cairo_get_matrix(pointer, base)
-            lib.cairo_translate(pointer, x, y)
             lib.cairo_append_path(pointer, together)
-            lib.cairo_set_matrix(pointer, base)
             fill(pointer)
-    lib.cairo_restore(pointer)
-    cr._check_status()
+    context._check_status()
+    return surface
 
 
 def _cairo():
@@ -557,5 +593,5 @@ def forget() -> None:
     """Let go of the faces' bands, cuts and colours worked out for a part: its build is over, and the worker
     that drew it may go on to build another part (SE4X's cuts held some megabytes the next part's peak
     stood on)."""
-    for memo in (_edges, _rooms, _geometry, _cuts, _clips, _means, _plans):
+    for memo in (_edges, _rooms, _geometry, _cuts, _clips, _means, _plans, _forms):
         memo.clear()
