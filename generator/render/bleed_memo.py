@@ -47,6 +47,7 @@ class BleedMemo(CheckMemo):
     def __init__(self, kit_root):
         super().__init__("home-bleed", kit_root)
         self.names: dict = {}   # id(art) -> (weak reference to the art, its drawing key)
+        self.read: dict = {}    # (stored cut, box) -> the cut read from it: like slots' cuts read once, one list
 
     def salt(self) -> str:
         return bleed_salt()
@@ -112,7 +113,10 @@ class BleedMemo(CheckMemo):
         left, top, right, bottom = sides
         box = (bleed - left - SLACK, bleed - top - SLACK, bleed + shape.w + right + SLACK,
                bleed + shape.h + bottom + SLACK)
-        found = _bands(self.known.get(key), box)
+        stored = self.known.get(key)
+        found = self.read.get((stored, box)) if stored is not None else None
+        if found is None and stored is not None:
+            found = self.read[stored, box] = _bands(stored, box)
         if found is None:
             found = cut()
             self.dirty, self.known[key] = True, _pack_bands(found)
