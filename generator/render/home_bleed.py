@@ -290,7 +290,7 @@ def bleed_form(cut: list):
         content = tuple((colour, flat.tobytes()) for colour, flat in flats)
         form = _forms.get(content)
         if form is None:
-            form = _forms[content] = _record(cut, flats)
+            form = _forms[content] = _record(flats)
     _forms[id(cut)] = (cut, form)
     return form
 
@@ -301,10 +301,10 @@ def _flat(points) -> array:
     return flat if isinstance(flat, array) else array("d", (v for point in points for v in point))
 
 
-def _record(cut: list, flats: list):
-    """The cut's bands painted into a recording surface bounded by their points' box rounded out to whole
-    points: rectangles one fill each, a stage's other polygons one path (paint_plan), cairo's status
-    checked once at the end (it is sticky)."""
+def _record(flats: list):
+    """The cut's bands (colour, flat numbers) painted into a recording surface bounded by their points' box
+    rounded out to whole points: rectangles one fill each, a stage's other polygons one path (paint_plan),
+    cairo's status checked once at the end (it is sticky)."""
     cairocffi = _cairo()
     xs = [v for _, flat in flats for v in flat[0::2]]
     ys = [v for _, flat in flats for v in flat[1::2]]
@@ -313,17 +313,15 @@ def _record(cut: list, flats: list):
     surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, extents)
     context = cairocffi.Context(surface)
     lib, pointer = cairocffi.cairo, context._pointer
-    move, line, close, fill = lib.cairo_move_to, lib.cairo_line_to, lib.cairo_close_path, lib.cairo_fill
-    for colour, rectangles, together in paint_plan(cut):
+    append, fill = lib.cairo_append_path, lib.cairo_fill
+    plan, _buffers = paint_plan(flats)    # held until cairo has copied the paths
+    for colour, rectangles, together in plan:
         lib.cairo_set_source_rgb(pointer, *colour)
-        for flat in rectangles:
-            move(pointer, flat[0], flat[1])
-            for k in range(2, len(flat), 2):
-                line(pointer, flat[k], flat[k + 1])
-            close(pointer)
+        for path in rectangles:
+            append(pointer, path)
             fill(pointer)
         if together is not None:
-            lib.cairo_append_path(pointer, together)
+            append(pointer, together)
             fill(pointer)
     context._check_status()
     return surface
@@ -340,44 +338,41 @@ def _cairo():
 _loaded: list = []
 
 
-_plans: dict = {}   # id(cut) -> (the cut, its plan, the buffers its paths point into): the cut is held, so
-                    # its id stays its own
-
-
-def paint_plan(cut: list) -> list[tuple]:
-    """[(colour, [a rectangle's flat x, y numbers], cairo path of the other polygons or None)] of a face's cut
-    bands [(colour, polygon)], one entry a stage, in painting order. A stage is a run of bands of one colour in
-    the cut's order: two bands of different colours that overlap (a box's corner square, where the next side's
-    band is painted over the last; a disc's neighbouring segments) lie in different stages, the later band in
-    the later one, so painting stage by stage leaves each point the colour its last band gave it, as painting
-    band by band did. A stage's rectangles are painted one by one, as before (made into paths they cost more
-    than the calls they save: SE4X's counters are nearly all rectangles); its other polygons are one path, built
-    once for each cut."""
-    found = _plans.get(id(cut))
-    if found is not None and found[0] is cut:
-        return found[1]
-    if len(_plans) > 16384:
-        _plans.clear()
-    if len(_aligned) > 65536:
-        _aligned.clear()
-    ffi, kept = _cairo().ffi, []
-    runs: list = []
-    for colour, points in cut:
+def paint_plan(flats: list) -> tuple[list, list]:
+    """([(colour, [a rectangle's cairo path], cairo path of the other polygons or None)], the buffers the
+    latter point into) of a face's cut bands [(colour, flat x, y numbers)], one entry a stage, in painting
+    order. A stage is a run of bands of one colour in the cut's order: two bands of different colours that
+    overlap (a box's corner square, where the next side's band is painted over the last; a disc's
+    neighbouring segments) lie in different stages, the later band in the later one, so painting stage by
+    stage leaves each point the colour its last band gave it, as painting band by band did. A stage's
+    rectangles are painted one by one, as before, each from a path built once for each distinct rectangle
+    (_rectangles); its other polygons are one path."""
+    if len(_rectangles) > 65536:
+        _rectangles.clear()
+    ffi, kept, runs = _cairo().ffi, [], []
+    for colour, flat in flats:
         if not runs or runs[-1][0] != colour:
             runs.append((colour, [], []))
-        flat = getattr(points, "flat", None) or [v for point in points for v in point]
-        key = flat.tobytes() if isinstance(flat, array) else tuple(flat)
-        aligned = _aligned.get(key)
-        if aligned is None:
-            aligned = _aligned[key] = _axis_aligned(flat)
-        runs[-1][1 if aligned else 2].append(flat)
-    plan = [(colour, rectangles, _path(ffi, polygons, kept) if polygons else None)
-            for colour, rectangles, polygons in runs]
-    _plans[id(cut)] = (cut, plan, kept)
-    return plan
+        key = flat.tobytes()
+        found = _rectangles.get(key)
+        if found is None:
+            found = _rectangles[key] = _rectangle(ffi, flat) if _axis_aligned(flat) else ()
+        if found:
+            runs[-1][1].append(found[0])
+        else:
+            runs[-1][2].append(flat)
+    return [(colour, rectangles, _path(ffi, polygons, kept) if polygons else None)
+            for colour, rectangles, polygons in runs], kept
 
 
-_aligned: dict = {}   # a polygon's flat numbers -> _axis_aligned: Eclipse's forms hold 12,000 polygons, 1,600 distinct
+_rectangles: dict = {}   # a polygon's flat numbers (bytes) -> (its cairo path, its buffers) if it is a
+                         # rectangle (_axis_aligned), else (): Eclipse's forms hold 12,445 polygons, 1,639 distinct
+
+
+def _rectangle(ffi, flat) -> tuple:
+    """(cairo path of the one polygon, the buffers it points into, which live as long as it)."""
+    buffers: list = []
+    return _path(ffi, [flat], buffers), buffers
 
 
 def _axis_aligned(flat) -> bool:
@@ -602,5 +597,5 @@ def forget() -> None:
     """Let go of the faces' bands, cuts and colours worked out for a part: its build is over, and the worker
     that drew it may go on to build another part (SE4X's cuts held some megabytes the next part's peak
     stood on)."""
-    for memo in (_edges, _rooms, _geometry, _cuts, _clips, _means, _plans, _forms, _aligned):
+    for memo in (_edges, _rooms, _geometry, _cuts, _clips, _means, _forms, _rectangles):
         memo.clear()
