@@ -115,18 +115,37 @@ def _near(rects: list[tuple]) -> list[list[int]]:
 def _beside(rects: list[tuple]):
     """A function (i, side index) -> whether any rect lies across that side of rect i at any distance
     (sharing more than 0.01 pt of its extent the other way): asked only for the sides no near rect faces,
-    the grid's outer pieces."""
+    the grid's outer pieces. Only the rects sharing a NEAR_CELL band of its extent can share more than a
+    point of it, so those are the ones weighed (a page's row or column, not the page)."""
+    rows: dict = {}
+    columns: dict = {}
+    for j, (x, y, w, h) in enumerate(rects):
+        for cell in _span(y, h):
+            rows.setdefault(cell, []).append(j)
+        for cell in _span(x, w):
+            columns.setdefault(cell, []).append(j)
+
     def across(i: int, k: int) -> bool:
         x, y, w, h = rects[i]
-        for ox, oy, ow, oh in rects:
-            if k in (0, 2) and max(oy - (y + h), y - (oy + oh)) < -0.01:
-                if (ox >= x + w - 0.01) == (k == 2) and max(ox - (x + w), x - (ox + ow)) >= -0.01:
+        if k in (0, 2):
+            for j in {j for cell in _span(y, h) for j in rows.get(cell, ())}:
+                ox, oy, ow, oh = rects[j]
+                if max(oy - (y + h), y - (oy + oh)) < -0.01 and (ox >= x + w - 0.01) == (k == 2) \
+                        and max(ox - (x + w), x - (ox + ow)) >= -0.01:
                     return True
-            elif k in (1, 3) and max(ox - (x + w), x - (ox + ow)) < -0.01:
-                if (oy >= y + h - 0.01) == (k == 3) and max(oy - (y + h), y - (oy + oh)) >= -0.01:
+        else:
+            for j in {j for cell in _span(x, w) for j in columns.get(cell, ())}:
+                ox, oy, ow, oh = rects[j]
+                if max(ox - (x + w), x - (ox + ow)) < -0.01 and (oy >= y + h - 0.01) == (k == 3) \
+                        and max(oy - (y + h), y - (oy + oh)) >= -0.01:
                     return True
         return False
     return across
+
+
+def _span(low: float, length: float) -> range:
+    """The NEAR_CELLs an extent from `low`, `length` long, covers: two extents sharing a point share one."""
+    return range(math.floor(low / NEAR_CELL), math.floor((low + length) / NEAR_CELL) + 1)
 
 
 def _mitre(mine: tuple, other: tuple) -> tuple:
