@@ -42,14 +42,18 @@ class Room(NamedTuple):
     apart: tuple = ()
 
 
-def slot_allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[Room]:
+def slot_allowances(rects: list[tuple], bounds: tuple, outer_cap: float, memo=None) -> list[Room]:
     """As _allowances, once for each layout: a file's pages share a few grids (each pair of pieces is
-    weighed, so a page of 100 pieces costs 10,000 comparisons)."""
+    weighed, so a page of 100 pieces costs 10,000 comparisons), and taken from `memo`
+    (pnpgen.render.bleed_memo) for a layout an earlier build weighed."""
     key = (tuple(tuple(rect) for rect in rects), tuple(bounds), outer_cap)
     if key not in _rooms:
         if len(_rooms) > 256:
             _rooms.clear()
-        _rooms[key] = _allowances(rects, bounds, outer_cap)
+
+        def work() -> list:
+            return _allowances(rects, bounds, outer_cap)
+        _rooms[key] = [Room(*room) for room in memo.rooms(key, len(rects), work)] if memo is not None else work()
     return list(_rooms[key])
 
 
