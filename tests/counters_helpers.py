@@ -42,3 +42,12 @@ def crop(image, placement: dict, scale: float = 2.0, inset: int = 3):
 def mean_difference(a, b) -> float:
     from PIL import ImageChops, ImageStat
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def face_forms(page) -> list:
+    """The faces a pypdfium2 sheet page draws: its top-level form XObjects painted through a clip (cairo paints a
+    face clipped to its box), not the home bleed's forms, which are painted unclipped just before their
+    faces (pnpgen.render.home_bleed.paint_bleed), so a piece is one face, not two forms."""
+    import pypdfium2.raw as pdfium_c
+    return [obj for obj in page.get_objects(max_depth=1) if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM
+            and (clip := pdfium_c.FPDFPageObj_GetClipPath(obj.raw)) and pdfium_c.FPDFClipPath_CountPaths(clip) > 0]

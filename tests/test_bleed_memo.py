@@ -29,11 +29,13 @@ def _components(kit: Path, out: str) -> dict:
 
 
 def _counting(monkeypatch) -> list:
-    """A list that grows by one for each face sampled and each face's bands cut to a room."""
+    """A list that grows by one for each face sampled, each face's bands cut to a room and each page layout's
+    rooms weighed."""
     work = []
-    sampler, clipped = home_bleed._sampler, home_bleed._clipped
+    sampler, clipped, allowances = home_bleed._sampler, home_bleed._clipped, home_bleed._allowances
     monkeypatch.setattr(home_bleed, "_sampler", lambda art: work.append("sample") or sampler(art))
     monkeypatch.setattr(home_bleed, "_clipped", lambda *room: work.append("cut") or clipped(*room))
+    monkeypatch.setattr(home_bleed, "_allowances", lambda *page: work.append("rooms") or allowances(*page))
     return work
 
 
@@ -44,7 +46,7 @@ def _memo_files(kit: Path) -> list[Path]:
 def test_a_new_output_folder_paints_the_same_bleed_without_sampling_or_cutting(kit, monkeypatch):
     work = _counting(monkeypatch)
     first = _components(kit, "first")
-    assert "sample" in work and "cut" in work and _memo_files(kit)
+    assert "sample" in work and "cut" in work and "rooms" in work and _memo_files(kit)
     work.clear()
     assert _components(kit, "second") == first and work == []   # byte-identical, nothing worked out
     monkeypatch.setattr(bleed_memo, "bleed_salt", lambda: "the bleed's code changed")
@@ -73,6 +75,12 @@ def _black(key: bytes, numbers) -> bytes:
     """An entry's colours made black, its points kept: as good an entry as any, but not this face's."""
     from array import array
     values = array("d", bytes(numbers))
+    if key.startswith(b"r"):     # a layout's rooms: every side given no room, the half-planes kept
+        at = 0
+        while at < len(values):
+            values[at:at + 4] = array("d", [0.0] * 4)
+            at += 5 + 3 * int(values[at + 4])
+        return values.tobytes()
     if key.startswith(b"c"):
         return array("d", [0.0 if v >= 0 else v for v in values]).tobytes()
     at = 0
@@ -98,3 +106,19 @@ def test_a_memo_damaged_or_not_this_users_is_not_believed(kit, monkeypatch, dama
     work = _counting(monkeypatch)
     assert _components(kit, "second") == first and "sample" in work and "cut" in work
     assert _components(kit, "third") == first   # and the memo written again is good
+
+
+def test_a_remembered_layouts_rooms_are_read_back_exactly_and_checked_before_use():
+    """A page layout's rooms come back as the doubles they were (the cuts' keys and the PDF's bytes hang on
+    them); rooms wider than the most bleed, a half-plane that is not one of _mitre's diagonals, a count of
+    pieces not the layout's or a cut-off entry are not believed."""
+    from array import array
+    room = home_bleed.Room(1.25, 0.1 + 0.2, 0.0, home_bleed.HOME_BLEED, ((1.0, -1.0, 30.5 / 3),))
+    rooms = [room, home_bleed.Room(0.0, 0.0, 0.0, 0.0, ())]
+    packed = bleed_memo._pack_rooms(rooms)
+    assert bleed_memo._rooms(packed, 2) == [tuple(room) for room in rooms]
+    assert bleed_memo._rooms(packed, 3) is None and bleed_memo._rooms(packed[:-8], 2) is None
+    for bad in (room._replace(left=2 * home_bleed.HOME_BLEED), room._replace(top=-1.0),
+                room._replace(apart=((0.5, -1.0, 3.0),))):
+        assert bleed_memo._rooms(bleed_memo._pack_rooms([bad, rooms[1]]), 2) is None
+    assert bleed_memo._rooms(array("d", [0.0] * 4 + [1.5]).tobytes(), 1) is None   # half a half-plane

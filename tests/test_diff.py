@@ -12,6 +12,7 @@ from pypdf import PdfReader
 
 from pnpgen.export.reprint import diff_entries
 from tests.conftest import edit
+from tests.counters_helpers import face_forms
 
 MINI = Path(__file__).parent / "kits" / "mini"
 
@@ -153,12 +154,11 @@ def test_a_build_at_chosen_sizes_is_compared_and_reprinted_at_those_sizes(tmp_pa
     result = run_cli("diff", old, "--data", folder, "--out", out, "--write")
     assert changes(result) == ["changed  cards.Trade: front+back (4 piece(s))"], result.out
     page = pdfium.PdfDocument(str(out / "mini" / "reprint" / "cards.pdf"))[0]
-    faces = [obj.get_bounds() for obj in page.get_objects(max_depth=1) if obj.type == FORM]
+    faces = [obj.get_bounds() for obj in face_forms(page)]
     assert faces and all(abs((top - bottom) - (right - left) - (BRIDGE[1] - BRIDGE[0])) < 1
                          for left, bottom, right, top in faces)   # 57 x 89 mm, not poker's 63.5 x 88.9
 
 
-FORM = 5                                  # pdfium's form XObject: one face drawn on the sheet
 BRIDGE = (57 * 72 / 25.4, 89 * 72 / 25.4)  # points
 
 
@@ -166,7 +166,7 @@ def _pitches(pdf: Path) -> list[float]:
     """The distances, in mm, from each piece to the next in the first row of the first page (the left edges
     of their faces: pdfium's form bounds, which reach past a face by the same amount for each)."""
     page = pdfium.PdfDocument(str(pdf))[0]
-    faces = [obj.get_bounds() for obj in page.get_objects(max_depth=1) if obj.type == FORM]
+    faces = [obj.get_bounds() for obj in face_forms(page)]
     row = sorted(left for left, _, _, top in faces if abs(top - max(f[3] for f in faces)) < 1)
     return [round((right - left) * 25.4 / 72, 2) for left, right in zip(row, row[1:])]
 

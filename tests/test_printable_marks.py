@@ -16,6 +16,7 @@ from pnpgen.layout.sheets import CROP_SHORTEST, settings_for
 from pnpgen.paper import PRINTABLE_MARGIN
 from pnpgen.shapes import Shape
 from tests.conftest import edit
+from tests.counters_helpers import face_forms
 
 POKER = Shape("rect", 180.0, 252.0)
 TOLERANCE = 0.01  # points: cairo writes coordinates to two or three decimals
@@ -86,7 +87,7 @@ def test_every_cut_line_keeps_a_mark_at_both_ends(card_sheets):
     pdf, marks = card_sheets
     front = pdf[0]
     if marks == "lines":  # no marks to count: cut lines instead, and 9 cards on Letter, the title at the left
-        cards = [o for o in front.get_objects(max_depth=1) if o.type == pdfium_c.FPDF_PAGEOBJ_FORM]
+        cards = face_forms(front)
         assert len(cards) == 9 and front.get_size() == (612.0, 792.0)
         return
     marks = _marks(front)

@@ -226,7 +226,7 @@ def bare_edge_findings(group: str, plan: tuple, arts) -> list[str]:
         return drawn[key]
 
     for number, page in enumerate(pages, 1):
-        rooms = bleed_rooms(page, shapes)
+        rooms = bleed_rooms(page, shapes, arts.bleed_memo)
 
         def colour_of(i, side, page=page):
             slot = page.slots[i]

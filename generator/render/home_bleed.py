@@ -42,14 +42,18 @@ class Room(NamedTuple):
     apart: tuple = ()
 
 
-def slot_allowances(rects: list[tuple], bounds: tuple, outer_cap: float) -> list[Room]:
+def slot_allowances(rects: list[tuple], bounds: tuple, outer_cap: float, memo=None) -> list[Room]:
     """As _allowances, once for each layout: a file's pages share a few grids (each pair of pieces is
-    weighed, so a page of 100 pieces costs 10,000 comparisons)."""
+    weighed, so a page of 100 pieces costs 10,000 comparisons), and taken from `memo`
+    (pnpgen.render.bleed_memo) for a layout an earlier build weighed."""
     key = (tuple(tuple(rect) for rect in rects), tuple(bounds), outer_cap)
     if key not in _rooms:
         if len(_rooms) > 256:
             _rooms.clear()
-        _rooms[key] = _allowances(rects, bounds, outer_cap)
+
+        def work() -> list:
+            return _allowances(rects, bounds, outer_cap)
+        _rooms[key] = [Room(*room) for room in memo.rooms(key, len(rects), work)] if memo is not None else work()
     return list(_rooms[key])
 
 
@@ -115,18 +119,37 @@ def _near(rects: list[tuple]) -> list[list[int]]:
 def _beside(rects: list[tuple]):
     """A function (i, side index) -> whether any rect lies across that side of rect i at any distance
     (sharing more than 0.01 pt of its extent the other way): asked only for the sides no near rect faces,
-    the grid's outer pieces."""
+    the grid's outer pieces. Only the rects sharing a NEAR_CELL band of its extent can share more than a
+    point of it, so those are the ones weighed (a page's row or column, not the page)."""
+    rows: dict = {}
+    columns: dict = {}
+    for j, (x, y, w, h) in enumerate(rects):
+        for cell in _span(y, h):
+            rows.setdefault(cell, []).append(j)
+        for cell in _span(x, w):
+            columns.setdefault(cell, []).append(j)
+
     def across(i: int, k: int) -> bool:
         x, y, w, h = rects[i]
-        for ox, oy, ow, oh in rects:
-            if k in (0, 2) and max(oy - (y + h), y - (oy + oh)) < -0.01:
-                if (ox >= x + w - 0.01) == (k == 2) and max(ox - (x + w), x - (ox + ow)) >= -0.01:
+        if k in (0, 2):
+            for j in {j for cell in _span(y, h) for j in rows.get(cell, ())}:
+                ox, oy, ow, oh = rects[j]
+                if max(oy - (y + h), y - (oy + oh)) < -0.01 and (ox >= x + w - 0.01) == (k == 2) \
+                        and max(ox - (x + w), x - (ox + ow)) >= -0.01:
                     return True
-            elif k in (1, 3) and max(ox - (x + w), x - (ox + ow)) < -0.01:
-                if (oy >= y + h - 0.01) == (k == 3) and max(oy - (y + h), y - (oy + oh)) >= -0.01:
+        else:
+            for j in {j for cell in _span(x, w) for j in columns.get(cell, ())}:
+                ox, oy, ow, oh = rects[j]
+                if max(ox - (x + w), x - (ox + ow)) < -0.01 and (oy >= y + h - 0.01) == (k == 3) \
+                        and max(oy - (y + h), y - (oy + oh)) >= -0.01:
                     return True
         return False
     return across
+
+
+def _span(low: float, length: float) -> range:
+    """The NEAR_CELLs an extent from `low`, `length` long, covers: two extents sharing a point share one."""
+    return range(math.floor(low / NEAR_CELL), math.floor((low + length) / NEAR_CELL) + 1)
 
 
 def _mitre(mine: tuple, other: tuple) -> tuple:
@@ -248,49 +271,83 @@ def _sampler(art):
 
 def paint_bleed(cr, art, shape, bleed: float, x: float, y: float, turned: bool, room: Room, memo=None) -> None:
     """The face's edge bands at (x, y) (art origin, bleed included), turned as the face is, cut to the
-    piece's cut box grown by `room` on the page and to the room's half-planes, painted stage by stage
-    (paint_plan), not band by band: Eclipse's player pieces were 9,700 fills a page, each one cairo's PDF
-    surface recorded, analysed and wrote out on its own. The slanted and clipped bands of one stage (a
-    disc's ninety-six, a hex's) are one fill; an axis-aligned rectangle stays a fill of its own, as
-    before: PDF viewers fill a lone rectangle out to whole pixels (pdfium), so abutting cards' bands, and
-    a band under its face's edge, meet with no pale seam, where the same rectangles anti-aliased in one
-    path show one. The sheets paint each face's bleed just before the face (piece_sheets.draw_sheet_page),
-    as before: a rectangle filled out to whole pixels reaches a pixel into its neighbour's room, and which
-    one shows there is the order they were painted in.
-    A stage's polygons all turn the same way (cut_bands), so where they overlap cairo's non-zero rule
-    fills their union: no hole. No clip is made: the page's clips stay one per face, as the duplex checks
-    read them. A path is handed to cairo whole (cairo_append_path, built once for each cut) under the
-    slot's offset as a translation, which cairo adds as the loop of x + px did: the same points. cairo's
-    status is sticky, so it is checked once at the end. `memo`: cut_bands'."""
+    piece's cut box grown by `room` on the page and to the room's half-planes: each distinct bleed (its
+    bands cut to its room, in the slot's own frame) drawn once into a recording surface (bleed_form) and
+    painted here as a source at (x, y), which cairo's PDF surface writes once a file as a form XObject and
+    places with `cm ... Do` for each copy: Eclipse's counter sheets repeat a few faces in a few rooms, and
+    writing and compressing each copy's ~thousand band points was most of its components part. It is
+    painted, not filled through a rectangle: no clip is made, so the page's clips stay one per face, as
+    the duplex checks read them (a face is a clipped form, a bleed an unclipped one). The sheets paint each
+    face's bleed just before the face (piece_sheets.draw_sheet_page), as before: a rectangle filled out to
+    whole pixels reaches a pixel into its neighbour's room, and which one shows there is the order they
+    were painted in. `memo`: cut_bands'."""
     if not any(room[:4]):
         return
-    plan = paint_plan(cut_bands(art, shape, bleed, turned, room, x, y, memo))
-    if not plan:
+    form = bleed_form(cut_bands(art, shape, bleed, turned, room, x, y, memo))
+    if form is None:
         return
-    cairocffi = _cairo()
-    lib, pointer = cairocffi.cairo, cr._pointer
-    move, line, close, fill = lib.cairo_move_to, lib.cairo_line_to, lib.cairo_close_path, lib.cairo_fill
+    lib, pointer = _cairo().cairo, cr._pointer
     lib.cairo_save(pointer)
-    lib.cairo_new_path(pointer)
-    base = None
-    for colour, rectangles, together in plan:
-        lib.cairo_set_source_rgb(pointer, *colour)
-        for flat in rectangles:
-            move(pointer, x + flat[0], y + flat[1])
-            for k in range(2, len(flat), 2):
-                line(pointer, x + flat[k], y + flat[k + 1])
-            close(pointer)
-            fill(pointer)
-        if together is not None:
-            if base is None:
-                base = cairocffi.ffi.new("cairo_matrix_t *")
-                lib.cairo_get_matrix(pointer, base)
-            lib.cairo_translate(pointer, x, y)
-            lib.cairo_append_path(pointer, together)
-            lib.cairo_set_matrix(pointer, base)
-            fill(pointer)
+    lib.cairo_set_source_surface(pointer, form._pointer, x, y)
+    lib.cairo_paint(pointer)
     lib.cairo_restore(pointer)
     cr._check_status()
+
+
+_forms: dict = {}   # id(cut) -> (the cut, its recording surface or None); content -> recording surface
+
+
+def bleed_form(cut: list):
+    """A recording surface of the cut bands [(colour, polygon)] in the slot's frame, painted stage by stage
+    (paint_plan), or None for no bands: one for each distinct cut, told by its colours and points, so two
+    faces whose bleeds are alike (and a face the memo gave an equal cut) share one form whatever the order
+    their cuts were worked out or remembered in, and a file's bytes do not hang on the user cache."""
+    found = _forms.get(id(cut))
+    if found is not None and found[0] is cut:
+        return found[1]
+    if len(_forms) > 16384:
+        _forms.clear()
+    flats = [(colour, _flat(points)) for colour, points in cut]
+    form = None
+    if flats:
+        content = tuple((colour, flat.tobytes()) for colour, flat in flats)
+        form = _forms.get(content)
+        if form is None:
+            form = _forms[content] = _record(flats)
+    _forms[id(cut)] = (cut, form)
+    return form
+
+
+def _flat(points) -> array:
+    """A polygon's flat x, y numbers as doubles."""
+    flat = getattr(points, "flat", None)
+    return flat if isinstance(flat, array) else array("d", (v for point in points for v in point))
+
+
+def _record(flats: list):
+    """The cut's bands (colour, flat numbers) painted into a recording surface bounded by their points' box
+    rounded out to whole points: rectangles one fill each, a stage's other polygons one path (paint_plan),
+    cairo's status checked once at the end (it is sticky)."""
+    cairocffi = _cairo()
+    xs = [v for _, flat in flats for v in flat[0::2]]
+    ys = [v for _, flat in flats for v in flat[1::2]]
+    left, top = math.floor(min(xs)), math.floor(min(ys))
+    extents = (left, top, max(1, math.ceil(max(xs)) - left), max(1, math.ceil(max(ys)) - top))
+    surface = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, extents)
+    context = cairocffi.Context(surface)
+    lib, pointer = cairocffi.cairo, context._pointer
+    append, fill = lib.cairo_append_path, lib.cairo_fill
+    plan, _buffers = paint_plan(flats)    # held until cairo has copied the paths
+    for colour, rectangles, together in plan:
+        lib.cairo_set_source_rgb(pointer, *colour)
+        for path in rectangles:
+            append(pointer, path)
+            fill(pointer)
+        if together is not None:
+            append(pointer, together)
+            fill(pointer)
+    context._check_status()
+    return surface
 
 
 def _cairo():
@@ -304,35 +361,41 @@ def _cairo():
 _loaded: list = []
 
 
-_plans: dict = {}   # id(cut) -> (the cut, its plan, the buffers its paths point into): the cut is held, so
-                    # its id stays its own
-
-
-def paint_plan(cut: list) -> list[tuple]:
-    """[(colour, [a rectangle's flat x, y numbers], cairo path of the other polygons or None)] of a face's cut
-    bands [(colour, polygon)], one entry a stage, in painting order. A stage is a run of bands of one colour in
-    the cut's order: two bands of different colours that overlap (a box's corner square, where the next side's
-    band is painted over the last; a disc's neighbouring segments) lie in different stages, the later band in
-    the later one, so painting stage by stage leaves each point the colour its last band gave it, as painting
-    band by band did. A stage's rectangles are painted one by one, as before (made into paths they cost more
-    than the calls they save: SE4X's counters are nearly all rectangles); its other polygons are one path, built
-    once for each cut."""
-    found = _plans.get(id(cut))
-    if found is not None and found[0] is cut:
-        return found[1]
-    if len(_plans) > 16384:
-        _plans.clear()
-    ffi, kept = _cairo().ffi, []
-    runs: list = []
-    for colour, points in cut:
+def paint_plan(flats: list) -> tuple[list, list]:
+    """([(colour, [a rectangle's cairo path], cairo path of the other polygons or None)], the buffers the
+    latter point into) of a face's cut bands [(colour, flat x, y numbers)], one entry a stage, in painting
+    order. A stage is a run of bands of one colour in the cut's order: two bands of different colours that
+    overlap (a box's corner square, where the next side's band is painted over the last; a disc's
+    neighbouring segments) lie in different stages, the later band in the later one, so painting stage by
+    stage leaves each point the colour its last band gave it, as painting band by band did. A stage's
+    rectangles are painted one by one, as before, each from a path built once for each distinct rectangle
+    (_rectangles); its other polygons are one path."""
+    if len(_rectangles) > 65536:
+        _rectangles.clear()
+    ffi, kept, runs = _cairo().ffi, [], []
+    for colour, flat in flats:
         if not runs or runs[-1][0] != colour:
             runs.append((colour, [], []))
-        flat = getattr(points, "flat", None) or [v for point in points for v in point]
-        runs[-1][1 if _axis_aligned(flat) else 2].append(flat)
-    plan = [(colour, rectangles, _path(ffi, polygons, kept) if polygons else None)
-            for colour, rectangles, polygons in runs]
-    _plans[id(cut)] = (cut, plan, kept)
-    return plan
+        key = flat.tobytes()
+        found = _rectangles.get(key)
+        if found is None:
+            found = _rectangles[key] = _rectangle(ffi, flat) if _axis_aligned(flat) else ()
+        if found:
+            runs[-1][1].append(found[0])
+        else:
+            runs[-1][2].append(flat)
+    return [(colour, rectangles, _path(ffi, polygons, kept) if polygons else None)
+            for colour, rectangles, polygons in runs], kept
+
+
+_rectangles: dict = {}   # a polygon's flat numbers (bytes) -> (its cairo path, its buffers) if it is a
+                         # rectangle (_axis_aligned), else (): Eclipse's forms hold 12,445 polygons, 1,639 distinct
+
+
+def _rectangle(ffi, flat) -> tuple:
+    """(cairo path of the one polygon, the buffers it points into, which live as long as it)."""
+    buffers: list = []
+    return _path(ffi, [flat], buffers), buffers
 
 
 def _axis_aligned(flat) -> bool:
@@ -557,5 +620,5 @@ def forget() -> None:
     """Let go of the faces' bands, cuts and colours worked out for a part: its build is over, and the worker
     that drew it may go on to build another part (SE4X's cuts held some megabytes the next part's peak
     stood on)."""
-    for memo in (_edges, _rooms, _geometry, _cuts, _clips, _means, _plans):
+    for memo in (_edges, _rooms, _geometry, _cuts, _clips, _means, _forms, _rectangles):
         memo.clear()

@@ -26,7 +26,7 @@ def draw_sheet_page(cr, page: SheetPage, arts: list, shapes, bleed: float, title
     sheet's header is its `lines` instead: a title line, and on the file's first page the print
     instructions beside the scale check. `bleed_memo` (pnpgen.render.bleed_memo): the bleed each face
     and room was given before."""
-    rooms = bleed_rooms(page, shapes) if shapes else {}
+    rooms = bleed_rooms(page, shapes, bleed_memo) if shapes else {}
     for slot in page.slots:
         art = arts[slot.index]
         if art is not None:
@@ -41,10 +41,10 @@ def draw_sheet_page(cr, page: SheetPage, arts: list, shapes, bleed: float, title
         draw_header(cr, page, title, flip, hint)
 
 
-def bleed_rooms(page: SheetPage, shapes) -> dict:
+def bleed_rooms(page: SheetPage, shapes, memo=None) -> dict:
     """{slot index: (left, top, right, bottom) room for its home bleed} on this page (home_bleed.slot_allowances):
     toward the page's edge no further than the printable area and the header band, and short of the crop
-    marks where the page has them."""
+    marks where the page has them. `memo` (pnpgen.render.bleed_memo): the rooms each layout was given before."""
     rects = [(slot.x, slot.y, shapes[slot.index].w, shapes[slot.index].h) for slot in page.slots]
     if not rects:
         return {}
@@ -53,7 +53,7 @@ def bleed_rooms(page: SheetPage, shapes) -> dict:
     crop = any(_outside(cut, grid) for cut in page.cuts)
     outer = CROP_GAP / 2 if crop else HOME_BLEED
     rooms = slot_allowances(rects, _into_the_header(mark_bounds(page.size, page.header, page.header_side),
-                                                    page.header_side), outer)
+                                                    page.header_side), outer, memo)
     return {slot.index: room for slot, room in zip(page.slots, rooms)}
 
 
