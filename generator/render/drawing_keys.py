@@ -40,7 +40,7 @@ def _image_digest(path: Path, root: Path, depth: int = 0, seen: set | None = Non
     except kit_files.KitFileError:
         return b""
     digest = hashlib.sha1(data)
-    if depth < NESTED and b"href" in data:
+    if depth < NESTED and path.suffix.lower() == ".svg" and b"href" in data:
         for ref in sorted(_refs(data.decode("utf-8", "replace"))):
             digest.update(_image_digest(path.parent / ref, root, depth + 1, seen))
     return digest.digest()
