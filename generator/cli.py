@@ -22,7 +22,7 @@ from pnpgen.terminal import safe_output
 # them: a build that finds its output up to date never needs them.
 
 EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
-EXIT_SIGINT, EXIT_SIGTERM = 130, 143  # the shell's 128 + signal number
+EXIT_SIGINT, EXIT_SIGPIPE, EXIT_SIGTERM = 130, 141, 143  # the shell's 128 + signal number
 
 
 class Terminated(BaseException):
@@ -84,6 +84,16 @@ def _run(args) -> int:
     return code
 
 
+def _reader_gone() -> int:
+    """`pnpgen build | head`: the reader closed the pipe. Not a file error (it said "nothing was built" of a build
+    that had landed, and exited 1): the shell's quiet 141, with stdout sent nowhere so the exit's flush is quiet."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return EXIT_SIGPIPE
+
+
 def _run_command(args) -> int:
     """The command under the machine budgets (pnpgen.budgets); whatever goes wrong is said in words, never as
     a traceback."""
@@ -101,6 +111,8 @@ def _run_command(args) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        return _reader_gone()
     except Exception as exc:  # noqa: BLE001 - the last guard: a located message, exit 1, output untouched
         from pnpgen.cairo_missing import HOW_TO_GET_CAIRO, is_missing_cairo
         if isinstance(exc, OSError) and is_missing_cairo(exc):

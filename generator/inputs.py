@@ -35,11 +35,13 @@ FALLBACK_KIT = BUILTIN_DATA / DEFAULT_KIT
 # pnpgen's folders that an installed wheel holds inside GENERATOR (a clone keeps them beside it)
 RESOURCE_FOLDERS = tuple(p.resolve() for p in (BUILTIN_DATA, BUILTIN_TEMPLATES, GAMES))
 RACY_SECONDS = 2.0
-MEMO_VERSION = 1
+MEMO_VERSION = 2   # 2: the inode change time too
 
 
 class DigestMemo:
-    """{absolute path: (size, mtime_ns, inode, sha256)} of files hashed before, kept as a JSON file (signed:
+    """{absolute path: (size, mtime_ns, inode, ctime_ns, sha256)} of files hashed before (the change time too,
+    as git's index keeps it: an edit in place whose mtime is set back, by `touch -r`, `cp -p` or an editor that
+    keeps it, changes nothing else; the memo lives in the user's cache, so a new --out would not hash it), kept as a JSON file (signed:
     this user's pnpgen's only). Saved with the entries this process asked for: a file deleted since is dropped.
     `shared`: a second file for every path not starting with `kit_prefix` (pnpgen's code, fonts and templates,
     the same for every kit), so each kit folder's own memo holds only its files."""
@@ -56,11 +58,11 @@ class DigestMemo:
         self.now_ns = time.time_ns()
 
     def digest(self, path: Path, stat: os.stat_result) -> str:
-        key, seen = str(path), (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        key, seen = str(path), (stat.st_size, stat.st_mtime_ns, stat.st_ino, stat.st_ctime_ns)
         self.seen.add(key)
         entry = self.known.get(key)
-        if entry is not None and tuple(entry[:3]) == seen:
-            return entry[3]
+        if entry is not None and tuple(entry[:4]) == seen:
+            return entry[4]
         if stat.st_size > kit_files.size_limit(path)[0]:
             return hashlib.sha256(b"unread\0" + repr(seen).encode()).hexdigest()
         with open(path, "rb") as stream:
@@ -106,8 +108,8 @@ def _read_memo(path: Path) -> dict:
 
 
 def _entry_shaped(entry) -> bool:
-    return (isinstance(entry, list) and len(entry) == 4 and all(type(n) is int for n in entry[:3])
-            and isinstance(entry[3], str) and len(entry[3]) == 64)
+    return (isinstance(entry, list) and len(entry) == 5 and all(type(n) is int for n in entry[:4])
+            and isinstance(entry[4], str) and len(entry[4]) == 64)
 
 
 def tree_digests(folder: Path, skip: tuple[Path, ...], memo: DigestMemo) -> list[tuple[str, str]]:

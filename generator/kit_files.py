@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
+from pathlib import Path
 
 from pnpgen import budgets
 from pnpgen.problems import BuildError, display_path
@@ -64,7 +65,21 @@ def real_path(path, roots) -> str:
         raise KitFileError(path, ("links to a file" if linked else "lies") + " outside the kit folder: a kit reads only its own files")
     if kept_out(real):
         raise KitFileError(path, "lies in the build's output folder, which a kit never reads as input")
+    if _hidden(real, roots):
+        raise KitFileError(path, "is hidden (its name or a folder's starts with a dot): a kit's hidden files are no "
+                                 "part of it (its digests and caches leave them out), so none is read")
     return real
+
+
+def _hidden(real: str, roots) -> bool:
+    """A file the input digests leave out (pnpgen.inputs.tree_digests: a dot name or __pycache__ below its
+    root): read, an edit to it would change the output but no cache key."""
+    for root in _as_tuple(roots):
+        base = os.path.realpath(root)
+        if within(real, base):
+            parts = Path(os.path.relpath(real, base)).parts
+            return any(part.startswith(".") and part not in (".", "..") or part == "__pycache__" for part in parts)
+    return False
 
 
 def _as_tuple(roots) -> tuple:

@@ -1,5 +1,6 @@
 """The command line as a user meets it: list, validate, build, and the two entry points."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -144,3 +145,15 @@ def test_list_speaks_the_kit_s_words(run_cli):
     deep = out.split("Deep Space markers")[1].split("\n\n")[0]
     assert "Black Hole " in deep and "Warp Point (value 1)" in deep and "Warp Point (value 2)" in deep
     assert "Homeworld damage (value 20, back value 15)" in out and "Destroyer (DD)" in out
+
+
+def test_a_build_piped_into_a_reader_that_stops_lands_and_says_no_false_failure(tmp_path):
+    """`pnpgen build | head -1`: the reader closing the pipe is no file error. It said "nothing was built or
+    changed" (exit 1) of a build that had landed; now the shell's quiet 141."""
+    build = subprocess.Popen([sys.executable, "-m", "pnpgen", "build", "--only", "calibration", "--out", tmp_path],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    build.stdout.close()
+    assert build.wait(timeout=60) == 141
+    assert build.stderr.read() == b""
+    assert (tmp_path / "space-empires-4x" / "duplex-calibration.pdf").is_file()

@@ -66,3 +66,21 @@ def test_the_faces_key_hashes_the_kit_s_images_but_not_the_build_s_own_output(tm
     assert svg_key(svg, kit) == before
     paint(kit / "art" / "red.png", (0, 200, 0))
     assert svg_key(svg, kit) != before
+
+
+def test_the_faces_key_follows_every_way_an_svg_names_an_image(tmp_path):
+    """A single-quoted href, an entity in the name, an SVG image showing a PNG: the renderer draws each, so an
+    edit to the file must change the key (it did not: a board kept its old picture in the same output folder)."""
+    from pnpgen.render.drawing_keys import svg_key
+    kit = tmp_path / "kit"
+    (kit / "art").mkdir(parents=True)
+    png = kit / "art" / "a.png"
+    Image.new("RGB", (4, 4), (255, 0, 0)).save(png)
+    (kit / "art" / "nest.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><image href="a.png"/>'
+                                          '<image href="nest.svg"/><image href="nest.svg"/></svg>')
+    for svg in ("<svg><image href='art/a.png'/></svg>", '<svg><image href = "art/a&#46;png"/></svg>',
+                '<svg><image href="art/nest.svg"/></svg>'):
+        before = svg_key(svg, kit)
+        Image.new("RGB", (4, 4), (0, 0, 255)).save(png)
+        assert svg_key(svg, kit) != before, svg
+        Image.new("RGB", (4, 4), (255, 0, 0)).save(png)

@@ -487,3 +487,18 @@ def test_reading_a_small_kit_file_reserves_no_more_than_it_holds(tmp_path):
     finally:
         tracemalloc.stop()
     assert peak < 2**20, f"{peak:,} bytes reserved to read 12"
+
+
+def test_a_hidden_kit_file_is_refused_as_the_digests_leave_it_out(case, capsys):
+    """The input digests skip dot names (pnpgen.inputs.tree_digests), so an included `.macros.md` changed no
+    cache key: a build into the same --out kept the old text (shown with a board template's hidden include)."""
+    kit, outside = case
+    (kit / "shared").mkdir()
+    (kit / "shared" / ".words.md").write_text("Hidden words.\n")
+    with open(kit / "rules" / "01-rules.md", "a", encoding="utf-8") as handle:
+        handle.write('\n{% include "shared/.words.md" %}\n')
+    run = run_build(kit, kit / "output", outside, capsys, "--only", "documents")
+    assert run.code == 1 and "01-rules.md:" in run.err and "is hidden" in run.err, run.err
+    from pnpgen.kit_files import KitFileError, read_bytes
+    with pytest.raises(KitFileError, match="is hidden"):
+        read_bytes(kit / "shared" / ".words.md", [kit])

@@ -68,19 +68,37 @@ def test_a_file_changed_since_is_hashed_again(kit, tmp_path, monkeypatch):
     assert again.fingerprint() == _fresh(kit, tmp_path / "other" / "k")
 
 
+def test_an_edit_that_keeps_the_size_inode_and_mtime_is_hashed_again(kit, tmp_path, monkeypatch):
+    """`cp -p`, `touch -r` or an editor that keeps the mtime: only the change time says the file changed. The
+    memo lives in the user's cache, so without it even a build into a new folder used the old digest (the maps
+    kept the old title: their drawings' entries are salted with these digests)."""
+    edited = kit / "kit.yaml"
+    old = time.time() - 30
+    os.utime(edited, (old, old))
+    time.sleep(0.01)
+    inputs.Inputs(kit, tmp_path / "out" / "k", up_to_date.digest_memo(kit)).keep_memo()
+    before = edited.stat()
+    with open(edited, "r+", encoding="utf-8") as stream:
+        stream.write(edited.read_text().replace("Space Empires", "Space Empire5", 1))
+    os.utime(edited, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (edited.stat().st_size, edited.stat().st_ino) == (before.st_size, before.st_ino)
+    again = inputs.Inputs(kit, tmp_path / "new" / "k", up_to_date.digest_memo(kit))
+    assert again.fingerprint() == _fresh(kit, tmp_path / "other" / "k")
+
+
 @pytest.mark.parametrize("damage", ["garbled", "unsigned", "misshapen"])
 def test_a_damaged_or_foreign_memo_is_worked_out_again(kit, tmp_path, damage):
     inputs.Inputs(kit, tmp_path / "out" / "k", up_to_date.digest_memo(kit)).keep_memo()
     path = up_to_date.digest_memo(kit).path
     entries = json.loads(signing.read_sealed(path))["files"]
-    wrong = {name: [*entry[:3], hashlib.sha256(b"not the file").hexdigest()] for name, entry in entries.items()}
+    wrong = {name: [*entry[:4], hashlib.sha256(b"not the file").hexdigest()] for name, entry in entries.items()}
     if damage == "garbled":
         path.write_bytes(path.read_bytes()[:-40] + b"x" * 40)
     elif damage == "unsigned":  # the right shape, the wrong digests, no signature of this user's
         path.write_bytes(json.dumps({"version": inputs.MEMO_VERSION, "files": wrong}).encode())
     else:  # signed, but no entry of the shape pnpgen writes
         path.write_bytes(signing.seal(json.dumps({"version": inputs.MEMO_VERSION, "files": {
-            name: [entry[0], "1", entry[2], entry[3][:10]] for name, entry in wrong.items()}}).encode()))
+            name: [entry[0], "1", entry[2], entry[3], entry[4][:10]] for name, entry in wrong.items()}}).encode()))
     memo = up_to_date.digest_memo(kit)
     assert memo.known and not any(name.startswith(str(kit)) for name in memo.known)  # pnpgen's own kept apart
     assert inputs.Inputs(kit, tmp_path / "new" / "k", memo).fingerprint() == _fresh(kit, tmp_path / "x" / "k")
