@@ -94,6 +94,17 @@ def _reader_gone() -> int:
     return EXIT_SIGPIPE
 
 
+def _stdout_gone() -> bool:
+    """Whether the reader of our standard output has closed it (the pipe's write end then polls as an error)."""
+    import select
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):   # no real file behind stdout (a test's capture)
+        return False
+
+
 def _run_command(args) -> int:
     """The command under the machine budgets (pnpgen.budgets); whatever goes wrong is said in words, never as
     a traceback."""
@@ -111,9 +122,9 @@ def _run_command(args) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:
-        return _reader_gone()
     except Exception as exc:  # noqa: BLE001 - the last guard: a located message, exit 1, output untouched
+        if isinstance(exc, BrokenPipeError) and _stdout_gone():  # not a worker's pipe, say: that is a failure
+            return _reader_gone()
         from pnpgen.cairo_missing import HOW_TO_GET_CAIRO, is_missing_cairo
         if isinstance(exc, OSError) and is_missing_cairo(exc):
             print(HOW_TO_GET_CAIRO, file=sys.stderr, end="")
