@@ -164,7 +164,12 @@ def test_the_charts_checked_at_load_are_the_ones_the_parts_print(monkeypatch):
     from pnpgen.documents import charts as chart_module
     from pnpgen.documents.context import chart_context
     from pnpgen.kit import load_kit
+    from pnpgen.documents import context as context_module
     from tests.conftest import DEFAULT_KIT_DIR
+    # as a build's process starts: no tables of earlier tests' kits (256 of them empty the memo, which could
+    # happen halfway through this load when the tests before it in this worker built many)
+    monkeypatch.setattr(chart_module, "_BUILT", {})
+    monkeypatch.setattr(context_module, "_CONTEXTS", {})
     kit, _ = load_kit(DEFAULT_KIT_DIR)
     built = []
     monkeypatch.setattr(chart_module, "_build_chart", lambda *args: built.append(args))
