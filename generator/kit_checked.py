@@ -17,17 +17,23 @@ VERSION = 1
 KEEP = 64   # loads remembered per kit folder: a few editions, sizes and recent edits
 
 
-class CheckedKits(SealedMemo):
-    """{load key: True} of one kit folder, in the user's cache (none without one: every load checks)."""
+class _KitFolderMemo(SealedMemo):
+    """A memo of one kit folder (named by its path) in the user's cache folder FOLDER; none without one."""
 
-    KEEP = KEEP
-    FOLDER, FIELD = "checked-kits", "clean"
+    FOLDER = ""
 
     def __init__(self, kit_root: Path):
         from pnpgen.resources import cache_folder
         folder = cache_folder(self.FOLDER)
         name = hashlib.sha256(str(Path(kit_root).resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:32]
         super().__init__(folder / f"{name}.json" if folder is not None else None)
+
+
+class CheckedKits(_KitFolderMemo):
+    """{load key: True} of one kit folder, in the user's cache (none without one: every load checks)."""
+
+    KEEP = KEEP
+    FOLDER, FIELD = "checked-kits", "clean"
 
     def salt(self) -> str:
         return f"kit-texts-{VERSION}"   # pnpgen's code is in every key (the inputs' digest)
@@ -61,7 +67,7 @@ def key_of(kit) -> str | None:
     return entry[1] if entry is not None and entry[0] is kit else None
 
 
-class AidKeys(SealedMemo):
+class AidKeys(_KitFolderMemo):
     """{load key + aid file: what the aid part prints, as digests} of one kit folder: the aid cards' and
     record sheets' part keys (pnpgen.parts.sheets.aid_printed) build every chart those files show, in the
     main process before any part starts. They follow from the kit as loaded alone, so a load of the same
@@ -71,12 +77,6 @@ class AidKeys(SealedMemo):
 
     KEEP = KEEP * 2   # two aid files a load
     FOLDER, FIELD = "aid-keys", "printed"
-
-    def __init__(self, kit_root: Path):
-        from pnpgen.resources import cache_folder
-        folder = cache_folder(self.FOLDER)
-        name = hashlib.sha256(str(Path(kit_root).resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:32]
-        super().__init__(folder / f"{name}.json" if folder is not None else None)
 
     def salt(self) -> str:
         return f"aid-keys-{VERSION}"   # pnpgen's code is in every key (the inputs' digest)
