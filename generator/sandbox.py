@@ -23,7 +23,7 @@ import hashlib
 import marshal
 import os
 from functools import cache
-from io import IOBase
+from io import BytesIO, IOBase
 from pathlib import Path, PurePath
 from types import ModuleType
 
@@ -33,6 +33,8 @@ from jinja2.runtime import Macro
 from jinja2.sandbox import SandboxedEnvironment
 
 from pnpgen import budgets, resources
+from pnpgen.signing import read_sealed, seal
+from pnpgen.whole_files import write_whole
 
 
 class KitUndefined(jinja2.StrictUndefined):
@@ -147,16 +149,10 @@ class KitSandbox(SandboxedEnvironment):
         if folder is None:
             return self.from_string(source)
         path = folder / f"{key}.code"
-        try:
-            code = marshal.loads(path.read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
+        code = unmarshalled(read_sealed(path))
+        if code is None:
             code = self.compile(source)
-            try:
-                temporary = path.with_name(f".{path.name}.{os.getpid()}")
-                temporary.write_bytes(marshal.dumps(code))
-                os.replace(temporary, path)
-            except OSError:
-                pass
+            write_sealed(path, marshal.dumps(code))
         return self.template_class.from_code(self, code, self.make_globals(None), None)
 
     def getattr(self, obj, attribute):
@@ -303,6 +299,41 @@ def _install_words(env) -> None:
 
 def _int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def unmarshalled(data: bytes | None):
+    """The object marshalled in `data` (read_sealed's), or None: nothing kept, or not a marshal."""
+    if data is None:
+        return None
+    try:
+        return marshal.loads(data)
+    except (ValueError, EOFError, TypeError):
+        return None
+
+
+def write_sealed(path: Path, data: bytes) -> None:
+    """`data` kept at `path`, sealed with this user's key (read back by read_sealed); a folder that cannot be
+    written costs only the work next time."""
+    try:
+        write_whole(path, seal(data))
+    except OSError:
+        pass
+
+
+class SealedBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's compiled templates on disk, each file sealed with this user's key (pnpgen.signing): a damaged
+    or foreign file is compiled again, never run. Unsealed, one flipped byte still unmarshalled into code that
+    failed every later build ("No module named 'jinj42'") until the folder was cleared."""
+
+    def load_bytecode(self, bucket) -> None:
+        data = read_sealed(self._get_cache_filename(bucket))
+        if data is not None:
+            bucket.load_bytecode(BytesIO(data))   # Jinja's own checks follow (its magic, the source's checksum)
+
+    def dump_bytecode(self, bucket) -> None:
+        written = BytesIO()
+        bucket.write_bytecode(written)
+        write_sealed(Path(self._get_cache_filename(bucket)), written.getvalue())
 
 
 @cache

@@ -16,7 +16,7 @@ from pnpgen import budgets, kit_files
 from pnpgen.kit_files import KitFileError
 from pnpgen.kit_loader import KitLoader
 from pnpgen.problems import BuildError, display_path
-from pnpgen.sandbox import KitSandbox, code_folder, kit_code_failure
+from pnpgen.sandbox import KitSandbox, SealedBytecodeCache, code_folder, kit_code_failure
 from pnpgen.template_files import BUILTIN_TEMPLATES, SUFFIX, template_dirs, template_path
 
 def template_env(kit_root: Path) -> jinja2.Environment:
@@ -37,7 +37,7 @@ def _template_env(kit_root: Path, overrides: tuple) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,
-        bytecode_cache=jinja2.FileSystemBytecodeCache(str(folder)) if (folder := code_folder()) else None,
+        bytecode_cache=SealedBytecodeCache(str(folder)) if (folder := code_folder()) else None,
     )
     env.filters["num"] = format_number
     from pnpgen.contrast import ink_on

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -104,12 +103,11 @@ def _widths() -> dict:
     if not _WIDTHS:
         widths = {}
         path = _widths_file()
-        if path is not None:
-            try:
-                loaded = marshal.loads(path.read_bytes())
-                widths = loaded if isinstance(loaded, dict) else {}
-            except (OSError, ValueError, EOFError, TypeError):
-                pass
+        if path is not None:   # sealed: a damaged file would measure text wrong, silently
+            from pnpgen.sandbox import unmarshalled
+            from pnpgen.signing import read_sealed
+            loaded = unmarshalled(read_sealed(path))
+            widths = loaded if isinstance(loaded, dict) else {}
         _WIDTHS.append(widths)
         # at exit, and at the end of a worker process too (parts are built in forked workers, which skip atexit)
         from multiprocessing import util
@@ -133,12 +131,8 @@ def _save_widths() -> None:
     path = _widths_file() if _DIRTY else None
     if path is None:
         return
-    try:
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
-        temporary.write_bytes(marshal.dumps(_WIDTHS[0]))
-        os.replace(temporary, path)
-    except OSError:
-        pass
+    from pnpgen.sandbox import write_sealed
+    write_sealed(path, marshal.dumps(_WIDTHS[0]))
 
 
 BREAKS = re.compile(r"[^\S\u00a0\u202f\u2007\u2060]+")  # white space a line may break at: not a no-break space
