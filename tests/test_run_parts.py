@@ -3,6 +3,8 @@ alone, the shared libraries loaded only before the first part that needs them, a
 a part's error raised in the parent and the other workers stopped. Real forks, under a second in all."""
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import sys
@@ -274,6 +276,33 @@ def test_a_failing_shard_makes_the_part_build_whole_and_say_its_own_error(cut, s
     else:
         with pytest.raises(BuildError, match=expected):
             _built(parts)
+    assert _gone(started)
+
+
+WAIT = multiprocessing.connection.wait
+
+
+def _all_at_once(readers, timeout=None):
+    """multiprocessing.connection.wait as if the running workers all ended at the same moment."""
+    for reader in readers:
+        WAIT([reader])
+    return list(readers)
+
+
+def _first_shard_fails(ctx, members):
+    yield None
+    if "a" in members:
+        raise BuildError("a shard's words")
+    yield from ((member, {}) for member in members)
+    return {}
+
+
+def test_a_shard_ending_with_the_one_that_failed_is_not_read_twice(cut, started, monkeypatch):
+    """Two shards of a part end together, one failed: the failure stops its sibling, which is then not read
+    as if still running (it was: KeyError 'p:0', seen once in a loaded test run); the part is built whole."""
+    monkeypatch.setattr(multiprocessing.connection, "wait", _all_at_once)
+    part = _split_part(run=_first_shard_fails)
+    assert dict(_built([part, _part("q", _reports)]))["p"] == {"whole": True}
     assert _gone(started)
 
 
