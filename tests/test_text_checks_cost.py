@@ -21,6 +21,7 @@ from pnpgen.inputs import Inputs
 from pnpgen.kit import load_kit
 from pnpgen.kit_folder import BUILTIN_DATA
 from pnpgen.problems import KitError, Problems
+from pnpgen.sandbox import KitSandbox
 
 
 def _load(root: Path):
@@ -142,8 +143,8 @@ def test_a_file_the_cells_import_is_compiled_once_kept_apart_and_compiled_again_
     monkeypatch.setattr(charts_module, "code_folder", lambda: folder)
     root = BUILTIN_DATA / "space-empires-4x"
     compiled = []
-    real_compile = charts_module.KitSandbox.compile
-    monkeypatch.setattr(charts_module.KitSandbox, "compile",
+    real_compile = KitSandbox.compile
+    monkeypatch.setattr(KitSandbox, "compile",
                         lambda self, *a, **k: compiled.append(a[1] if len(a) > 1 else k.get("name")) or
                         real_compile(self, *a, **k))
 
