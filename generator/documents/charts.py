@@ -184,7 +184,7 @@ def _compiled(root: Path | None, source: str):
 class _Renderer:
     """Renders one chart's templates and expressions; every failure is located at the field it came from.
 
-    A chart renders one small template per cell (SE4X's 19 charts: ~1,500 at every load whose inputs
+    A chart renders one small template per cell (SE4X's 15 charts: ~1,500 at every load whose inputs
     changed). Jinja's `render` builds each cell's context by copying the environment's globals (a ChainMap,
     iterated in Python) and the chart's names into a new dict, twice over: a third of a cell's time. The
     merged names are made once per chart here (`base`: the globals, then the chart's context over them, as
