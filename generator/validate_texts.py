@@ -91,19 +91,14 @@ def _opens_with_a_chapter(path: Path, text: str, root: Path, problems: Problems)
     import re
 
     from pnpgen.booklet.markdown import first_section_before_chapter, parse, section_before_chapter
+    from pnpgen.xml_escape import unescape
     from pnpgen.text import read_text
     blocks = parse(text, read_text(path, root))
     section = first_section_before_chapter(blocks)
     if section is not None:
-        problems.error(path, section.line, "", section_before_chapter(_unescape(re.sub(r"<[^>]+>", "", section.text))))
+        problems.error(path, section.line, "", section_before_chapter(unescape(re.sub(r"<[^>]+>", "", section.text))))
         return True  # said once: the sections after it follow from the same missing chapter heading
     return any(b.kind == "heading" and b.level == 1 for b in blocks)
-
-
-def _unescape(text: str) -> str:
-    """The replacements xml.sax.saxutils.unescape makes, in its order, without its imports (urllib.request,
-    http.client, email, ssl: 18 ms of the serial start of every build whose texts are checked)."""
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
 def chapter_icons(text: str):
