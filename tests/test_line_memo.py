@@ -11,10 +11,11 @@ from types import SimpleNamespace
 import pytest
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus.paragraph import Paragraph as PlainParagraph
 
 from pnpgen import resources, signing
 from pnpgen.documents import line_memo, paragraphs
-from pnpgen.documents.paragraphs import Paragraph, PlainParagraph
+from pnpgen.documents.paragraphs import Paragraph
 
 STYLE = ParagraphStyle("body", fontName="Helvetica", fontSize=9, leading=11)
 BULLET = ParagraphStyle("item", parent=STYLE, leftIndent=12, bulletIndent=2)
