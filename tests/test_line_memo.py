@@ -4,7 +4,6 @@ naming a foreign class is broken again."""
 from __future__ import annotations
 
 import io
-import marshal
 import pickle
 from types import SimpleNamespace
 
@@ -98,8 +97,8 @@ def test_a_damaged_or_foreign_memo_is_broken_again(tmp_path, breaks, own_cache):
     memo = line_memo.LineMemo(_kit(tmp_path), "booklet")
     _typeset(memo)
     for data in (b"garbage", signing.seal(b"garbage"),
-                 signing.seal(marshal.dumps((memo.salt(), {key: pickle.dumps((print, [], {}))
-                                                           for key in memo.used})))):
+                 signing.seal(memo.encode({key: pickle.dumps((print, [], {})) for key in memo.used})),
+                 signing.seal(memo.encode({key: b"\x80\x05garbage" for key in memo.used}))):
         memo.path.write_bytes(data)
         before = len(breaks)
         assert _typeset(line_memo.LineMemo(_kit(tmp_path), "booklet")) == plain

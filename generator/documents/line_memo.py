@@ -57,7 +57,8 @@ def _code_salt() -> str:
     from pnpgen.output_cache import source_fingerprint
     shipped = sorted((p.name, p.stat().st_size) for p in resources.fonts().rglob("*") if p.is_file())
     paragraphs = sys.modules["pnpgen.documents.paragraphs"]
-    return f"{VERSION}:{reportlab.Version}:{source_fingerprint(paragraphs, sys.modules[__name__], fonts)}:{shipped}"
+    code = source_fingerprint(paragraphs, sys.modules[__name__], fonts)
+    return f"{VERSION}:{sys.version_info[:2]}:{reportlab.Version}:{code}:{shipped}".replace("\n", " ")
 
 
 class LineMemo(SealedMemo):
@@ -72,23 +73,24 @@ class LineMemo(SealedMemo):
         folder = cache_folder(FOLDER)
         file = hashlib.sha256(repr((str(kit.root), kit.id, name)).encode("utf-8")).hexdigest()[:32]
         super().__init__(folder / f"{file}.bin" if folder is not None else None)
-        self._salt = f"{_code_salt()}:{type_key(kit)!r}"   # the kit's own fonts, its `fonts:` choice
+        self._salt = f"{_code_salt()}:{type_key(kit)!r}".replace("\n", " ")   # the kit's own fonts, `fonts:`
         self._styles: dict = {}
 
     def salt(self) -> str:
         return self._salt
 
     def decode(self, stored: bytes) -> dict:
+        head = self._salt.encode("utf-8") + b"\n"
+        if not stored.startswith(head):   # another code's, or another Python's (its marshal format)
+            return {}
         try:
-            salt, entries = marshal.loads(stored)
+            entries = marshal.loads(stored[len(head):])
         except (ValueError, EOFError, TypeError):
             return {}
-        if salt != self._salt or not isinstance(entries, dict):
-            return {}
-        return entries
+        return entries if isinstance(entries, dict) else {}
 
     def encode(self, entries: dict) -> bytes:
-        return marshal.dumps((self._salt, entries))
+        return self._salt.encode("utf-8") + b"\n" + marshal.dumps(entries)
 
     def key(self, paragraph, asked) -> str | None:
         """What a paragraph's lines depend on, hashed: its markup (its fragments are parsed from it with its
