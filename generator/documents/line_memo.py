@@ -100,8 +100,10 @@ class LineMemo(SealedMemo):
         style = paragraph.style
         said = self._styles.get(id(style))
         if said is None or said[0] is not style:
-            said = self._styles[id(style)] = (style, repr(sorted((k, v) for k, v in style.__dict__.items()
-                                                                 if k != "parent")))
+            said = repr(sorted((k, v) for k, v in style.__dict__.items() if k != "parent"))
+            if " at 0x" not in said:   # hashed once a style: a paragraph's key then hashes 64 characters of it
+                said = hashlib.sha256(said.encode("utf-8", "surrogatepass")).hexdigest()
+            said = self._styles[id(style)] = (style, said)
         source = paragraph.text if isinstance(paragraph.text, str) else paragraph.frags   # its markup makes them
         text = repr((asked, source, said[1], paragraph.bulletText,
                      getattr(paragraph, "autoLeading", None), paragraph.encoding,
