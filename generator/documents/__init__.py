@@ -1,4 +1,7 @@
 """Documents from Markdown: the rules booklet and reference sheets of a kit."""
+from pnpgen.documents.deferred_patterns import defer_reportlab_patterns
+
+defer_reportlab_patterns()   # before anything typesetting imports reportlab.platypus (in this process or a fork)
 
 
 def imposed_copy(reading_copy: str) -> str:

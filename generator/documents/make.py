@@ -274,10 +274,25 @@ def _laid_on(kit, name: str, pdf: bytes, placements: dict, figures: tuple | None
 def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes) -> tuple[bytes, dict]:
     """The laid-out PDF and where each figure's art goes on it ({(figure, index): (page, x, y, w, h)}), with
     its page count (LAID_PAGES: (pages,)) and each chapter heading's page ((LAID_CHAPTER, n): (page,))."""
+    from pnpgen.documents.line_memo import LineMemo
+    from pnpgen.documents.paragraphs import use_kit, use_line_memo
+    use_kit(kit)  # its fonts registered and chosen (kit.yaml `fonts:`), its icons
+    memo = LineMemo(kit, name)   # the lines of paragraphs an earlier build broke, unchanged since
+    use_line_memo(memo)
+    try:
+        pdf, placements, laid = _lay_out(kit, settings, pagesize, chapters, registry, figures, sizes)
+    finally:
+        use_line_memo(None)
+    memo.save()
+    check_type(kit, name, laid)
+    return pdf, placements
+
+
+def _lay_out(kit, settings, pagesize, chapters, registry, figures, sizes) -> tuple[bytes, dict, dict]:
+    """_typeset's PDF and placements, and what the layout placed (document.build_recording_icons)."""
     from pnpgen.booklet.document import frame_width, lay_out  # reportlab loads only when typesetting
     from pnpgen.booklet.story import flowables
-    from pnpgen.documents.paragraphs import style_warnings, use_kit
-    use_kit(kit)  # its fonts registered and chosen (kit.yaml `fonts:`), its icons
+    from pnpgen.documents.paragraphs import style_warnings
     width, placements, icons, laid = frame_width(pagesize), {}, [], {}
     if COVER in figures:  # known before the cover's picture draws their grounds
         placements.update(cover_places(kit, pagesize, settings["designed"]))
@@ -290,8 +305,7 @@ def _typeset(kit, name, settings, pagesize, chapters, registry, figures, sizes) 
     placements[LAID_PAGES] = (laid["pages"],)
     placements.update({(LAID_WARNING, number): (warning,) for number, warning in enumerate(style_warnings())})
     placements.update({(LAID_CHAPTER, number): (page,) for number, page in enumerate(laid["chapters"])})
-    check_type(kit, name, laid)
-    return pdf, placements
+    return pdf, placements, laid
 
 
 def cover_places(kit, pagesize, designed) -> dict:

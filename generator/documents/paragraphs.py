@@ -12,6 +12,7 @@ from pnpgen.problems import BuildError
 
 _ICONS: list = [{}]   # the icons of the kit being typeset (set with its fonts: pnpgen.documents.doc_fonts)
 _WARNINGS: list = []  # a style asked for that the kit's fonts lack, located, since the last use_kit
+_LINES: list = [None]  # the document's line memo (documents.line_memo.LineMemo) while one is typeset
 
 
 class Paragraph(PlainParagraph):
@@ -19,7 +20,8 @@ class Paragraph(PlainParagraph):
     first, then the printed one) and a table (measured, then drawn) ask a paragraph for the same lines
     again, and breaking them is most of laying a page out. The lines and what breaking them leaves on the
     paragraph (its words, widest line, the widths with the bullet's room taken) are kept and handed back
-    while the widths asked for and the words are the ones they were broken for."""
+    while the widths asked for and the words are the ones they were broken for; between builds, in the
+    document's line memo (documents.line_memo), while its fragments, style and widths are the same."""
 
     _BROKEN_STATE = ("_width_max", "height", "_splitLongWordCount", "_hyphenations")
 
@@ -27,15 +29,30 @@ class Paragraph(PlainParagraph):
         asked = (isinstance(width, list), tuple(width) if isinstance(width, (list, tuple)) else (width,))
         kept = self.__dict__.get("_broken")
         if kept is not None and kept[0] == asked and kept[1] is self.frags:
-            lines, widths, state = kept[2:]
-            if isinstance(width, list):
-                width[:] = widths   # as breaking them leaves them: the first line's room less the bullet's
-            self.__dict__.update(state)
-            return lines
-        lines = super().breakLines(width)
-        self._broken = (asked, self.frags, lines, list(width) if isinstance(width, list) else None,
-                        {name: self.__dict__[name] for name in self._BROKEN_STATE if name in self.__dict__})
+            broken = kept[2:]
+        else:
+            memo = _LINES[0]   # one fragment breaks faster than its lines are read back: several are kept
+            key = memo.key(self, asked) if memo is not None and len(self.frags) > 1 else None
+            broken = (memo.lines(key) if key is not None else None) or self._break(width, memo, key)
+        lines, widths, state = broken
+        if isinstance(width, list):
+            width[:] = widths   # as breaking them leaves them: the first line's room less the bullet's
+        self.__dict__.update(state)
+        self._broken = (asked, self.frags, *broken)
         return lines
+
+    def _break(self, width, memo, key) -> tuple:
+        """(lines, the widths as breaking them left them, what it left on the paragraph), kept in `memo`
+        under `key` for later builds."""
+        frags = self.frags
+        lines = super().breakLines(width)
+        state = {name: self.__dict__[name] for name in self._BROKEN_STATE if name in self.__dict__}
+        if self.frags is not frags:   # several fragments: its words, as its split reads them
+            state["frags"] = self.frags
+        broken = (lines, list(width) if isinstance(width, list) else None, state)
+        if key is not None:
+            memo.keep(key, broken)
+        return broken
 
 
 def use_kit(kit) -> None:
@@ -43,6 +60,11 @@ def use_kit(kit) -> None:
     use_document_fonts(kit)
     _ICONS[0] = dict(kit.icons or {})
     _WARNINGS.clear()
+
+
+def use_line_memo(memo) -> None:
+    """Break paragraphs' lines through `memo` (documents.line_memo.LineMemo) from now on; None: without one."""
+    _LINES[0] = memo
 
 
 def style_warnings() -> list[str]:
