@@ -120,3 +120,43 @@ def _counting(draw, drawn: list):
         drawn.append(group)
         return draw(ctx, group, *args, **kwargs)
     return counted
+
+
+def test_sheet_facts_are_remembered_sealed_and_checked(tmp_path, monkeypatch):
+    """The layouts the sharing of remainders tries are remembered in the user's cache (pnpgen.components.sheet_facts):
+    a second build lays none out again; an entry that is no sheet count with slots of the file, or a memo
+    signed by another key, is worked out again."""
+    from dataclasses import dataclass
+    from types import SimpleNamespace
+
+    from pnpgen.components.sheet_facts import SheetFacts
+
+    @dataclass(frozen=True)
+    class FakeRun:
+        count: int
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    page = lambda side, slots: SimpleNamespace(side=side, slots=[SimpleNamespace(index=i) for i in slots])
+    pages = [page("front", range(0, 6)), page("back", range(0, 6)), page("front", range(6, 8)), page("back", [6, 7])]
+    laid_out = []
+
+    def plan():
+        laid_out.append(1)
+        return [], pages
+    runs, kit = [FakeRun(8)], tmp_path / "kit"
+    memo = SheetFacts(kit)
+    assert memo.of(runs, plan) == (2, [6, 7]) and len(laid_out) == 1
+    memo.save()
+    assert SheetFacts(kit).of(runs, plan) == (2, [6, 7]) and len(laid_out) == 1   # remembered
+    stored = json.loads(signing.read_sealed(memo.path))
+    for bad in ([0, [6, 7]], [2, [6, 8]], [2, [6, 6]], [2, []], ["2", [6, 7]], {"sheets": 2}):
+        stored["layouts"] = {key: bad for key in stored["layouts"]}
+        memo.path.write_bytes(signing.seal(json.dumps(stored).encode()))
+        assert SheetFacts(kit).of(runs, plan) == (2, [6, 7])
+    assert len(laid_out) == 7
+    stored["layouts"] = {key: [1, [0]] for key in stored["layouts"]}
+    monkeypatch.setattr(signing, "user_key", lambda: b"another user's key, not ours....")
+    memo.path.write_bytes(signing.seal(json.dumps(stored).encode()))
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    assert SheetFacts(kit).of(runs, plan) == (2, [6, 7]) and len(laid_out) == 8

@@ -52,15 +52,21 @@ def batches(kit) -> "OrderedDict[str, list]":
     return groups
 
 
-def printed_files(ctx, groups=None) -> tuple["OrderedDict[str, list]", dict]:
+def printed_files(ctx, groups=None, facts=None) -> tuple["OrderedDict[str, list]", dict]:
     """(file -> runs, {source file: (target file, pieces)}): the print groups' batches (those of `groups`, a
     shard's: whole units of split()), with the remainders kit.yaml asks to share moved to the file that holds
-    them (pnpgen.components.remainders)."""
+    them (pnpgen.components.remainders), the layouts it tries remembered in `facts` (a shard's, which its
+    parent keeps: pnpgen.components.sheet_facts), else in the user's cache here."""
     from pnpgen.components.remainders import share_remainders
+    from pnpgen.components.sheet_facts import SheetFacts
     files = batches(ctx.kit)
     if groups is not None:
         files = OrderedDict((group, runs) for group, runs in files.items() if group in groups)
-    return share_remainders(ctx, files, plan_group)
+    memo = SheetFacts(ctx.kit.root) if facts is None else facts
+    shared = share_remainders(ctx, files, lambda ctx, runs: memo.of(group_runs(ctx, runs), lambda: plan_group(ctx, runs)))
+    if facts is None:
+        memo.save()
+    return shared
 
 
 def group_sheet(ctx, table) -> dict | None:
@@ -93,14 +99,19 @@ def group_settings(ctx, runs: list) -> list:
             for table, pieces in runs]
 
 
+def group_runs(ctx, runs: list, tables: list | None = None) -> list:
+    """[Run] of one print group: all its layout is worked out from (pnpgen.layout.packing.impose)."""
+    tables = group_settings(ctx, runs) if tables is None else tables
+    return [Run(table.shape, len(pieces), settings, any(p.back is not None for p in pieces))
+            for table, pieces, settings in tables]
+
+
 def plan_group(ctx, runs: list, tables: list | None = None) -> tuple[list, list]:
     """([(table, pieces, sheet settings)], pages) of one print group: the layout, in numbers only. Its
     tables share pages (pnpgen.layout.packing); a slot's index counts through all their pieces."""
     tables = group_settings(ctx, runs) if tables is None else tables
-    packed = [Run(table.shape, len(pieces), settings, any(p.back is not None for p in pieces))
-              for table, pieces, settings in tables]
     try:
-        return tables, impose(packed)
+        return tables, impose(group_runs(ctx, runs, tables))
     except ValueError as exc:
         raise BuildError(f"{display_path(runs[0][0].file)}: size: {exc}") from None
 
