@@ -28,12 +28,7 @@ def mini(tmp_path, monkeypatch):
     shutil.copytree(MINI, kit)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
     drawn: list[str] = []
-    draw = component_files.draw_group
-
-    def counted(ctx, group, *args, **kwargs):
-        drawn.append(group)
-        return draw(ctx, group, *args, **kwargs)
-    monkeypatch.setattr(component_files, "draw_group", counted)
+    monkeypatch.setattr(component_files, "draw_group", _counting(component_files.draw_group, drawn))
     plan = component_files.plan_group
 
     def planned(ctx, runs, *args):
