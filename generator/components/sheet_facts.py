@@ -19,13 +19,14 @@ VERSION = 1
 
 @lru_cache(maxsize=1)
 def layout_salt() -> str:
-    """The code that lays a file out: a change to it forgets every entry."""
+    """The code that lays a file out and reads its facts: a change to it forgets every entry."""
     import sys
     from pnpgen import duplex, lengths, paper, shapes
+    from pnpgen.components import remainders
     from pnpgen.layout import gutter_fit, packing, sheets
     from pnpgen.output_cache import source_fingerprint
     return f"{VERSION}:" + source_fingerprint(packing, gutter_fit, sheets, duplex, lengths, paper, shapes,
-                                              sys.modules[__name__])
+                                              remainders, sys.modules[__name__])
 
 
 class SheetFacts(CheckMemo):
