@@ -41,14 +41,20 @@ class OutputCache:
     def _entry(self, key: str, number: int) -> Path:
         return self.folder / key / str(number)
 
-    def fetch(self, key: str, targets: list[Path]) -> bool:
-        """Copy the cached files for `key` onto `targets`; False (nothing copied) if any is missing."""
-        sources = [self._entry(key, n) for n in range(len(targets))]
+    def read(self, key: str, count: int | None = None) -> list[bytes] | None:
+        """The bytes of the files kept for `key` (`count` of them, or as many as its signed record lists),
+        each matching the digest this user's pnpgen signed; None if any is missing, changed or unsigned."""
         try:
             digests = json.loads(read_sealed(self.folder / key / SIGNED) or b"null")
         except ValueError:
-            return False
-        found = read_verified(sources, digests)
+            return None
+        if count is None:
+            count = len(digests) if isinstance(digests, list) else 0
+        return read_verified([self._entry(key, n) for n in range(count)], digests)
+
+    def fetch(self, key: str, targets: list[Path]) -> bool:
+        """Copy the cached files for `key` onto `targets`; False (nothing copied) if any is missing."""
+        found = self.read(key, len(targets))
         if found is None:
             return False
         for data, target in zip(found, targets):

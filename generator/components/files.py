@@ -52,15 +52,21 @@ def batches(kit) -> "OrderedDict[str, list]":
     return groups
 
 
-def printed_files(ctx, groups=None) -> tuple["OrderedDict[str, list]", dict]:
+def printed_files(ctx, groups=None, facts=None) -> tuple["OrderedDict[str, list]", dict]:
     """(file -> runs, {source file: (target file, pieces)}): the print groups' batches (those of `groups`, a
     shard's: whole units of split()), with the remainders kit.yaml asks to share moved to the file that holds
-    them (pnpgen.components.remainders)."""
+    them (pnpgen.components.remainders), the layouts it tries remembered in `facts` (a shard's, which its
+    parent keeps: pnpgen.components.sheet_facts), else in the user's cache here."""
     from pnpgen.components.remainders import share_remainders
+    from pnpgen.components.sheet_facts import SheetFacts
     files = batches(ctx.kit)
     if groups is not None:
         files = OrderedDict((group, runs) for group, runs in files.items() if group in groups)
-    return share_remainders(ctx, files, plan_group)
+    memo = SheetFacts(ctx.kit.root) if facts is None else facts
+    shared = share_remainders(ctx, files, lambda ctx, runs: memo.of(group_runs(ctx, runs), lambda: plan_group(ctx, runs)))
+    if facts is None:
+        memo.save()
+    return shared
 
 
 def group_sheet(ctx, table) -> dict | None:
@@ -86,16 +92,26 @@ def wanted_faces(ctx, kit) -> list:
     return wanted
 
 
-def plan_group(ctx, runs: list) -> tuple[list, list]:
+def group_settings(ctx, runs: list) -> list:
+    """[(table, pieces, sheet settings)] of one print group: what its layout is worked out from."""
+    duplex, offset = build_setting(ctx)
+    return [(table, pieces, settings_for(table.shape, group_sheet(ctx, table), ctx.paper, duplex, offset))
+            for table, pieces in runs]
+
+
+def group_runs(ctx, runs: list, tables: list | None = None) -> list:
+    """[Run] of one print group: all its layout is worked out from (pnpgen.layout.packing.impose)."""
+    tables = group_settings(ctx, runs) if tables is None else tables
+    return [Run(table.shape, len(pieces), settings, any(p.back is not None for p in pieces))
+            for table, pieces, settings in tables]
+
+
+def plan_group(ctx, runs: list, tables: list | None = None) -> tuple[list, list]:
     """([(table, pieces, sheet settings)], pages) of one print group: the layout, in numbers only. Its
     tables share pages (pnpgen.layout.packing); a slot's index counts through all their pieces."""
-    duplex, offset = build_setting(ctx)
-    tables = [(table, pieces, settings_for(table.shape, group_sheet(ctx, table), ctx.paper, duplex, offset))
-              for table, pieces in runs]
-    packed = [Run(table.shape, len(pieces), settings, any(p.back is not None for p in pieces))
-              for table, pieces, settings in tables]
+    tables = group_settings(ctx, runs) if tables is None else tables
     try:
-        return tables, impose(packed)
+        return tables, impose(group_runs(ctx, runs, tables))
     except ValueError as exc:
         raise BuildError(f"{display_path(runs[0][0].file)}: size: {exc}") from None
 
@@ -129,8 +145,13 @@ def write_group(ctx, group: str, runs: list, arts, cache=None, bare_memo=None) -
     """The group's PDF: from the output `cache` when nothing in it changed (its faces still preflighted from
     their stored records), else drawn. Without a cache (a reprint), always drawn. `bare_memo`
     (pnpgen.render.check_memo.CheckMemo): the bare-edge findings of each group as drawn before, by its key."""
-    plan = plan_group(ctx, runs)
-    path = ctx.stage.path(f"{group}{SUFFIX}")
+    path, tables = ctx.stage.path(f"{group}{SUFFIX}"), group_settings(ctx, runs)
+    printed = None if cache is None else file_key(ctx, group, tables, arts)
+    if printed is not None:
+        kept = cached_file(ctx, cache, printed, group, tables, arts)
+        if kept is not None:
+            return kept
+    plan = plan_group(ctx, runs, tables)
     previews = preview_names(ctx, group, plan)
     outputs = [path, *(ctx.stage.path(p) for p in previews)]
     if cache is None:
@@ -142,7 +163,7 @@ def write_group(ctx, group: str, runs: list, arts, cache=None, bare_memo=None) -
         faces = [(face, table.shape, settings.bleed) for table, piece, settings in slot_owners(plan[0])
                  for face in (piece.front, piece.back) if face is not None]
         # the group's bare-edge findings, kept with its files (a file of this process's own: shards run side by side)
-        said = ctx.cache_dir / f".piece-sheets-bare-{os.getpid()}.tmp"
+        said = _findings_file(ctx)
         bare = (_read_findings(said) if all(arts.check(*face) for face in faces) and cache.fetch(key, [*outputs, said])
                 else None)
         if bare is None:
@@ -155,10 +176,97 @@ def write_group(ctx, group: str, runs: list, arts, cache=None, bare_memo=None) -
     placements = [_placement(group, number, page, slot, *owners[slot.index])
                   for number, page in enumerate(plan[1], 1) for slot in page.slots]
     paper = (ctx.kit.sheets.get(runs[0][0].group) or {}).get("paper") or ctx.paper
-    return {"path": f"{group}{SUFFIX}", "pages": len(plan[1]), "sheets": sheets_of(plan[1]), "paper": paper,
-            "page_size": [round(v, 3) for v in plan[1][0].size],
-            "previews": previews, "placements": placements, "cuts": page_cuts(f"{group}{SUFFIX}", plan[1]),
-            "bare": bare}
+    entry = {"path": f"{group}{SUFFIX}", "pages": len(plan[1]), "sheets": sheets_of(plan[1]), "paper": paper,
+             "page_size": [round(v, 3) for v in plan[1][0].size],
+             "previews": previews, "placements": placements, "cuts": page_cuts(f"{group}{SUFFIX}", plan[1]),
+             "bare": bare}
+    if printed is not None:
+        keep_file(ctx, cache, printed, key, entry)
+    return entry
+
+
+def file_key(ctx, group: str, tables: list, arts: FaceArts) -> str:
+    """Everything a print file shows, known before it is laid out: the code that lays it out and draws it,
+    the kit's title and sheet settings, the options, the active language's catalogue, and each piece's
+    table, row (ref, label, colour) and face drawings (by their keys). An edit to one table's row changes
+    the key of the files that print that row only; the others are fetched with their entries
+    (cached_file), not laid out again."""
+    import sys
+    from pnpgen import duplex, lengths, manifest, paper, shapes
+    from pnpgen.components import entry, titles
+    from pnpgen.layout import gutter_fit, packing, sheets as sheets_layout
+    from pnpgen.output_cache import source_fingerprint
+    from pnpgen.render import art, home_bleed, pdf, piece_sheets, png
+    parts = [source_fingerprint(sys.modules[__name__], entry, titles, pdf, piece_sheets, home_bleed, png, art,
+                                sheets_layout, packing, gutter_fit, duplex, lengths, paper, shapes, manifest),
+             renderer_fingerprint(), language_key(), ctx.kit.title, group, repr(ctx.paper),
+             repr((ctx.option("gutter"), bool(ctx.option("previews")), build_setting(ctx))),
+             repr(titles.group_words(ctx.kit, group, tables))]
+    for table, pieces, settings in tables:
+        parts += [table.id, table.name, table.group, repr(table.shape), repr(settings),
+                  repr(ctx.kit.sheets.get(table.group)), repr(getattr(table, "kind", None))]
+        for piece in pieces:
+            parts.append(repr((piece.ref, piece.label, piece.colour, piece.group)))
+            parts += [f"{face.template}:{arts.key_of(face, table.shape, settings.bleed)}" if face else "-"
+                      for face in (piece.front, piece.back)]
+    return content_key(*parts)
+
+
+def language_key() -> str:
+    """The active translation's catalogue (pnpgen's words a sheet prints, the kit's), or '' for the source."""
+    from pnpgen.i18n.translator import active
+    translator = active()
+    if translator is None:
+        return ""
+    if getattr(translator, "_catalogue_key", None) is None:
+        translator._catalogue_key = content_key(translator.language, repr(sorted(translator.kit.items())),
+                                                repr(sorted(translator.core.items())))
+    return translator._catalogue_key
+
+
+FILE_ENTRY = ".piece-sheets-entry-{pid}.tmp"  # a file's entry staged for the cache (shards run side by side)
+
+
+def cached_file(ctx, cache, printed: str, group: str, tables: list, arts: FaceArts) -> dict | None:
+    """The file's entry as an earlier build of this output folder made it, with its PDF (and previews) copied
+    from the cache, when a file of the same key was made and kept whole (the cache is sealed: a kit's own
+    .cache or a changed byte is no hit); None: lay it out and draw it (or fetch it by its drawing key). Its
+    faces are still preflighted from their stored records, so what they say is said as a drawn build says it."""
+    import json
+    faces = [(face, table.shape, settings.bleed) for table, pieces, settings in tables for piece in pieces
+             for face in (piece.front, piece.back) if face is not None]
+    if not all(arts.check(*face) for face in faces):
+        return None
+    found = cache.read(printed)
+    try:
+        kept = json.loads(found[0]) if found and len(found) == 1 else None
+    except ValueError:
+        return None
+    entry = kept.get("entry") if isinstance(kept, dict) else None
+    if not (isinstance(entry, dict) and entry.get("path") == f"{group}{SUFFIX}" and isinstance(kept.get("key"), str)
+            and isinstance(entry.get("previews"), list) and isinstance(entry.get("bare"), list)):
+        return None
+    targets = [ctx.stage.path(entry["path"]), *(ctx.stage.path(p) for p in entry["previews"] if isinstance(p, str))]
+    if len(targets) != 1 + len(entry["previews"]) or not cache.fetch(kept["key"], [*targets, _findings_file(ctx)]):
+        return None
+    _findings_file(ctx).unlink(missing_ok=True)
+    cache.used.add(printed)
+    return entry
+
+
+def keep_file(ctx, cache, printed: str, key: str, entry: dict) -> None:
+    """The file's entry kept under its printed key, naming the drawing key its PDF is kept under."""
+    import json
+    staged = ctx.cache_dir / FILE_ENTRY.format(pid=os.getpid())
+    staged.parent.mkdir(parents=True, exist_ok=True)
+    staged.write_text(json.dumps({"key": key, "entry": entry}), encoding="utf-8")
+    cache.store(printed, [staged])
+    staged.unlink(missing_ok=True)
+
+
+def _findings_file(ctx):
+    """Where a group's bare-edge findings are fetched to and stored from (a file of this process's own)."""
+    return ctx.cache_dir / f".piece-sheets-bare-{os.getpid()}.tmp"
 
 
 def remembered_findings(memo, key: str, work) -> list[str]:

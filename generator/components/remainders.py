@@ -21,7 +21,8 @@ SHARES = "remainders"   # the sheet setting's name
 
 def share_remainders(ctx, files: "OrderedDict[str, list]", plan) -> tuple["OrderedDict[str, list]", dict]:
     """(files with the remainders moved, {source file: (target file, pieces moved)}). `files`: group -> runs
-    [(table, pieces)] in print order; `plan(ctx, runs)` -> (tables, pages) lays a file out in numbers only.
+    [(table, pieces)] in print order; `plan(ctx, runs)` -> (sheets, the slot indices of its last front page)
+    of a file laid out (sheet_facts of its pages; pnpgen.components.sheet_facts remembers them).
     The sources of one target are tried together, the first k of them in print order for every k: the k
     that saves the most sheets wins (on a tie, the fewest files moved), as four decks ending on two cards
     each may save three sheets where any one alone saves none."""
@@ -66,16 +67,21 @@ def _sources(ctx, files) -> dict[str, list[str]]:
 def _tail_of(ctx, runs: list, plan) -> tuple[list, list]:
     """(the runs kept, the runs of the last sheet's pieces); no tail where the last sheet is not the tail of
     the print order (never so today)."""
-    fronts = [page for page in plan(ctx, runs)[1] if page.side == "front"]
     total = sum(len(pieces) for _, pieces in runs)
-    last = sorted(slot.index for slot in fronts[-1].slots)
+    last = plan(ctx, runs)[1]
     if last != list(range(total - len(last), total)):
         return runs, []
     return split_tail(runs, len(last))
 
 
 def _sheets(ctx, runs: list, plan) -> int:
-    return sheets(plan(ctx, runs)[1]) if runs else 0
+    return plan(ctx, runs)[0] if runs else 0
+
+
+def sheet_facts(pages: list) -> tuple[int, list[int]]:
+    """What the sharing reads of a file's layout: its sheets, and the slot indices of its last front page."""
+    fronts = [page for page in pages if page.side == "front"]
+    return len(fronts), sorted(slot.index for slot in fronts[-1].slots)
 
 
 def split_tail(runs: list, count: int) -> tuple[list, list]:

@@ -62,16 +62,18 @@ def draw_shard(ctx, members: list):
     """In a shard's worker: yields once set up, then (file, its entry) for each of its files in print order;
     returns what the caches keep (kept_by)."""
     from pnpgen.components.files import collector_paused, printed_files, start_drawing, write_group
+    from pnpgen.components.sheet_facts import SheetFacts
     from pnpgen.render.home_bleed import forget
     try:
         with collector_paused():
             arts, cache, bare_memo = start_drawing(ctx)
             stored = set(arts.store.records)
             yield None
-            printed, moved = printed_files(ctx, set(members))
+            facts = SheetFacts(ctx.kit.root)
+            printed, moved = printed_files(ctx, set(members), facts)
             for group, runs in printed.items():
                 yield group, write_group(ctx, group, runs, arts, cache, bare_memo)
-            return kept_by(arts, cache, bare_memo, stored, moved)
+            return kept_by(arts, cache, bare_memo, stored, moved) | {"facts": (facts.used, facts.dirty)}
     finally:
         forget()
 
@@ -109,6 +111,7 @@ def keep_caches(ctx, kept: list, used: set, stored: set) -> None:
     """What the whole part writes at its end, written once for all shards: the drawn files not used pruned,
     the faces' drawings and keys, the overprint, bare-edge and bleed memos, each only where a shard changed
     it (a build into a new folder with the user's cache warm writes none)."""
+    from pnpgen.components.sheet_facts import SheetFacts
     from pnpgen.output_cache import OutputCache
     from pnpgen.render.check_memo import CheckMemo
     from pnpgen.render.face_keys import FaceKeys, kit_cache_files, render_salt
@@ -118,6 +121,7 @@ def keep_caches(ctx, kept: list, used: set, stored: set) -> None:
     cache.prune()
     _keep_memo(CheckMemo("faces", kit.root), [shard["overprints"] for shard in kept])
     _keep_memo(CheckMemo("piece-sheets-bare", kit.root), [shard["bare"] for shard in kept])
+    _keep_memo(SheetFacts(kit.root), [shard["facts"] for shard in kept])
     _keep_bleed(kit, [shard["bleed"] for shard in kept])
     store_file, keys_file = kit_cache_files(kit.root, ctx.cache_dir)
     records = {key: record for shard in kept for key, record in shard["records"].items()}
