@@ -119,6 +119,8 @@ def _run_jobs(ctx, jobs: list, took: dict):
                     _load(waiting[0], shared, loaded)
                 ready = multiprocessing.connection.wait([worker.reader for worker in running.values()])
                 for worker in [w for w in running.values() if w.reader in ready]:
+                    if running.get(worker.job.name) is not worker:  # a shard its failed sibling stopped (and
+                        continue  # joined) just now, ready with it: its outcome is no one's (was a KeyError)
                     outcome = worker.outcome()  # a Ctrl-C as it is read leaves the worker in `running`, stopped
                     del running[worker.job.name]  # below: else, blocked writing the rest, it would hold the exit
                     if worker.job.split is None:
