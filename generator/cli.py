@@ -336,7 +336,10 @@ def _build(args) -> int:
     root = find_kit(args.kit, args.data)
     if args.watch:
         from pnpgen.watch import watch
-        return watch(root, options.out, lambda: _build_once(args, options, progress))
+        built = []  # the parts of the last build: their libraries are loaded while the watcher waits
+        from pnpgen.run_parts import between_builds
+        return watch(root, options.out, lambda: _build_once(args, root, options, progress, built),
+                     idle=lambda: between_builds(built))
     from pnpgen.i18n.editions import requested
     for language in requested(root, args.lang):  # --lang all: the source, then each translation
         edition = argparse.Namespace(**{**vars(args), "lang": language})
@@ -402,13 +405,16 @@ def _build_or_reuse(args, root: Path, options, progress: Progress) -> tuple:
     return said, result.seconds
 
 
-def _build_once(args, options, progress: Progress) -> str:
+def _build_once(args, root: Path, options, progress: Progress, built: list) -> str:
+    """One build of `build --watch`, by the road a fresh `pnpgen build` takes (_build_or_reuse): the inputs
+    hashed once for the load and every part's key, the texts' checks skipped where these files were found
+    clean before, and the up-to-date record kept, so the next `pnpgen build` after the watch reuses what it
+    built. `built` is set to the parts built (or reused)."""
     from pnpgen import budgets
-    from pnpgen.build import build
     with budgets.enforced():
-        kit = load(args)
-        result = build(kit, options, progress)
-    return f"{', '.join(result.parts) or 'manifest'} ({len(result.files)} files)"
+        said, _ = _build_or_reuse(args, root, options, progress)
+    built[:] = said.parts
+    return f"{', '.join(said.parts) or 'manifest'} ({len(said.files)} files)"
 
 
 def _serve(args) -> int:

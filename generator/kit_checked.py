@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from pnpgen.kit_memos import kit_memo
 from pnpgen.render.check_memo import SealedMemo
 
 VERSION = 1
@@ -51,7 +52,7 @@ class CheckedKits(_KitFolderMemo):
         self.save()
 
 
-_LOADED: dict = {}  # id of a kit -> (the kit, its load key): the kits load_quietly made, for AidKeys
+_LOADED: dict = kit_memo()  # id of a kit -> (the kit, its load key): the kits load_quietly made, for AidKeys
 
 
 def note_load(kit, key: str) -> None:

@@ -68,12 +68,14 @@ def _relevant(out_dir: Path) -> Callable:
 
 
 def watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_event=None,
-          stream=None) -> int:
+          stream=None, idle: Callable[[], None] | None = None) -> int:
     """Build now, then again on every change; `build_once` returns a one-line summary or raises. What it
-    says goes out escaped (pnpgen.terminal: the names of changed files are the kit's)."""
+    says goes out escaped (pnpgen.terminal: the names of changed files are the kit's). `idle`: called after
+    each build has said its outcome, before the watcher waits for the next save (the last kit forgotten, what
+    the next build will need loaded now: pnpgen.run_parts.between_builds); what it fails on is that build's."""
     stream = safe(stream or sys.stderr)
     try:
-        _watch(kit_root, out_dir, build_once, stop_event, stream)
+        _watch(kit_root, out_dir, build_once, stop_event, stream, idle or (lambda: None))
     except KeyboardInterrupt:  # Ctrl-C in the middle of a build: that build never lands, the last good one stays
         pass
     stream.write("stopped watching\n")
@@ -81,7 +83,8 @@ def watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_eve
     return 0
 
 
-def _watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_event, stream) -> None:
+def _watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_event, stream,
+           idle: Callable[[], None]) -> None:
     """The watcher is live before the first build reads a file, so no save is ever between two watches; each
     build is followed by another until the files stand still (the digest after a build is the one before)."""
     import watchfiles
@@ -100,16 +103,28 @@ def _watch(kit_root: Path, out_dir: Path, build_once: Callable[[], str], stop_ev
         if not announced:
             _announce(kit_root, folders, stream)
             announced = True
+        _when_idle(idle)
         for changes in changes_seen:
             if not changes:
                 continue
             names = sorted({Path(p).name for _, p in changes})
             stream.write(f"changed: {', '.join(names)}\n")
             built = _build_until_still(build_once, sources, built, stream)
+            _when_idle(idle)
             if watched_folders(kit_root, out_dir) != folders:
                 break
         else:
             return  # stopped
+
+
+def _when_idle(idle: Callable[[], None]) -> None:
+    """The watcher's idle work, in this thread (never beside a build: a fork while another thread imports
+    can leave the worker's import lock held). A save landing meanwhile is seen all the same (the watch is
+    live) and built right after. A failure here is the next build's to meet and say."""
+    try:
+        idle()
+    except Exception:  # noqa: BLE001 - e.g. no libcairo: the build that needs it says so, located
+        pass
 
 
 def _announce(kit_root: Path, folders: list, stream) -> None:

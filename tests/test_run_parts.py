@@ -345,3 +345,36 @@ def test_the_longest_starts_first_once_a_worker_is_busy():
     assert run_parts.next_job(jobs, ["cairo", "reportlab"], set(), busy=False).part is maps
     assert run_parts.next_job(jobs, ["cairo", "reportlab"], {"cairo"}, busy=True).part is booklet
     assert run_parts.next_job(jobs, ["cairo"], set(), busy=False).part is booklet
+
+
+def test_between_builds_every_library_the_parts_need_is_loaded_and_the_next_workers_start_with_it(
+        fake_loads, monkeypatch):
+    """`build --watch` and `pnpgen serve` between their builds (run_parts.between_builds): every library the
+    last build's parts need is loaded here, `b` too, which one part alone needs (a single build leaves it to
+    that part's worker, above), so each worker of the next build starts with both instead of loading its own."""
+    parts = [_part("p1", _reports, ("a", "b")), _part("p2", _reports, ("a",)), _part("p3", _reports, ("a",))]
+    monkeypatch.setattr(parts_module, "all_parts", lambda: parts + [_part("unbuilt", _reports, ("b",))])
+    run_parts.between_builds(["p2", "p3"])
+    assert LOADED == ["a"]  # only what the parts built need
+    run_parts.between_builds(["p1", "p2", "p3"])
+    assert LOADED == ["a", "b"]
+    assert [entry["loaded"] for _, entry in _built(parts)] == [["a", "b"]] * 3 and LOADED == ["a", "b"]
+
+
+def test_between_builds_the_last_kit_is_forgotten():
+    """The memos a build keeps about its kit (charts built, their context, its load key: pnpgen.kit_memos) hold
+    it alive; a watcher loads the kit anew on every save and kept each earlier one (SE4X: 5 MB a save, past
+    140 MB after a dozen). Between builds they are emptied and the kit goes."""
+    import gc
+    import weakref
+
+    from pnpgen.kit import load_kit
+    from tests.conftest import DEFAULT_KIT_DIR
+    kit, _ = load_kit(DEFAULT_KIT_DIR)  # its texts checked: its charts built, kept with their context
+    gone = weakref.ref(kit.component_pieces[0])
+    del kit
+    gc.collect()
+    assert gone() is not None  # the memos hold it: what follows shows something
+    run_parts.between_builds([])
+    gc.collect()
+    assert gone() is None

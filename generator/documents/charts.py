@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
+from pnpgen.kit_memos import kit_memo
 from pnpgen.xml_escape import escape
 
 import jinja2
@@ -256,7 +257,7 @@ def _as_list(value, chart: Chart, field: str) -> list:
     return list(value)
 
 
-_BUILT: dict = {}  # (ids of chart and context, section, columns) -> (chart, context, TableData)
+_BUILT: dict = kit_memo()  # (ids of chart and context, section, columns) -> (chart, context, TableData)
 
 
 def build_chart(chart: Chart, context: dict, section: str | None = None, columns=None) -> TableData:

@@ -9,6 +9,7 @@ import os
 import sys
 import traceback
 from functools import lru_cache
+from pnpgen.kit_memos import kit_memo
 from pnpgen.xml_escape import escape as xml_escape
 from collections import ChainMap, Counter
 from pathlib import Path
@@ -72,7 +73,7 @@ def text_context(kit) -> dict:
             "players": Namespace(min=kit.players[0], max=kit.players[1])}
 
 
-_CONTEXTS: dict = {}  # id of kit -> (kit, context)
+_CONTEXTS: dict = kit_memo()  # id of kit -> (kit, context)
 
 
 def chart_context(kit) -> dict:

@@ -32,6 +32,7 @@ class Studio:
         self.pages = PagePictures(state.pictures)
         self.turn = threading.Lock()
         self.kit = None          # the last kit that built, for proofs
+        self.parts: list = []    # the parts it built: their libraries are loaded while the studio waits (idle)
 
     def attempt(self) -> str:
         """One build for pnpgen.watch: a one-line summary, or the located problem raised after the page has it."""
@@ -71,13 +72,20 @@ class Studio:
         shown_warnings += [problem_view(p) for p in check_kit_texts(kit, self.options.strict)]
         result = build(kit, self.options)
         files = self.pages.files(result.kit_out, result.files)
-        self.kit = kit
+        self.kit, self.parts = kit, list(result.parts)
         self.state.allow_files({path.relative_to(result.kit_out).as_posix(): path for path in result.files})
         seconds = time.perf_counter() - start
         self.state.succeeded(pieces=pieces, files=files, status="built", seconds=round(seconds, 2), built_at=time.time(),
                           problems=shown_warnings + [message_view(w) | {"severity": "warning"}
                                                      for w in result.warnings])
         return f"{', '.join(result.parts) or 'manifest'} ({len(result.files)} files)"
+
+    def idle(self) -> None:
+        """Between saves: the last kit's memos forgotten and the libraries its parts need loaded once in this
+        process, so each later build's workers fork with them (pnpgen.run_parts.between_builds)."""
+        from pnpgen.run_parts import between_builds
+        with self.turn:  # never beside a proof, which draws in this process
+            between_builds(self.parts)
 
     def proof(self, ref: str, variant: str | None, colour: str | None) -> dict:
         """A piece's proof (pnpgen.proof) at print size: its two PNGs and the proof PDF, for the page."""
@@ -130,7 +138,7 @@ def serve(root: Path, options, load: Callable, port: int = 0, open_browser: bool
         if open_browser:
             import webbrowser
             webbrowser.open(server.url)
-        return watch(root, options.out, studio.attempt, stream=stream)
+        return watch(root, options.out, studio.attempt, stream=stream, idle=studio.idle)
     finally:
         state.stop()
         server.shutdown()
