@@ -33,6 +33,9 @@ FOLDER = "font-faces"
 VERSION = 1
 LATER_BYTES = 2048   # an attribute pickled larger than this is unpickled when first read
 PLAIN = (type(None), bool, int, float, str, bytes)
+# the tables reportlab reads to set text in a face and embed it (stringWidth, splitString, makeSubset); the
+# cmap's inverse (glyphToChar) only shapes text, which pnpgen does not ask for
+DRAWN = ("charToGlyph", "charWidths", "hmetrics", "glyphPos")
 SCALE = "_pdfScale"  # extractInfo's scale to thousandths of an em, a lambda: made again from unitsPerEm
 
 
@@ -95,6 +98,14 @@ class KeptFont(ttfonts.TTFont):
         self.state = WeakKeyDictionary()
         self._asciiReadable = rl_config.ttfAsciiReadable
         self.shapable = not any(ttfonts.fnmatch(name, glob) for glob in ttfonts.unShapedFontGlob)
+
+
+def read_drawn_tables(face) -> None:
+    """Unpickle now the tables drawing reads of a face restored from the memo: a process about to fork the
+    workers that draw with it does, so that they share one copy instead of each unpickling its own."""
+    for name in DRAWN:
+        if name in face.__dict__.get("_later", ()):
+            getattr(face, name)
 
 
 def named_stream(data: bytes, filename: str) -> io.BytesIO:

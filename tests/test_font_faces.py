@@ -70,7 +70,9 @@ def test_a_kept_face_is_the_face_reportlab_parses(own_cache, monkeypatch):
     first = font_faces.KeptFont("DejaVuSans", data, str(SANS))
     again = font_faces.KeptFont("DejaVuSans", data, str(SANS))
     assert len(parsed) == 1 and len(_entries(own_cache)) == 1, "parsed once, then read from the user's cache"
-    assert again.face._later, "the big tables wait until they are read"
+    assert set(font_faces.DRAWN) <= set(again.face._later), "the big tables wait until they are read"
+    font_faces.read_drawn_tables(again.face)
+    assert not set(font_faces.DRAWN) & set(again.face._later) and set(font_faces.DRAWN) <= set(vars(again.face))
     assert _attributes(first) == _attributes(plain) == _attributes(again)
 
 
