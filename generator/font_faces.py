@@ -61,7 +61,7 @@ class KeptInfo:
         before = dict(vars(self))
         super().extractInfo(charInfo)
         found = {name: value for name, value in vars(self).items() if name not in before or before[name] is not value}
-        entry = _entry(found)
+        entry = _entry(found, type(self))
         if entry is not None and path is not None:
             _write(path, entry)
 
@@ -70,8 +70,9 @@ class KeptInfo:
         later = self.__dict__.get("_later")
         if later is None or name not in later:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        value = _unpickled(later.pop(name))
+        value = _unpickled(later[name])
         setattr(self, name, value)
+        later.pop(name, None)   # after the attribute is set: a thread reading it meanwhile unpickles it too
         return value
 
 
@@ -173,9 +174,10 @@ def _restore(face, entry: dict) -> None:
         setattr(face, SCALE, _scale(face.unitsPerEm))
 
 
-def _entry(found: dict) -> dict | None:
-    """What extractInfo set, as plain values, small ones to set at once and big ones pickled to read later;
-    None when something in it cannot be kept exactly (the face is then parsed in every process)."""
+def _entry(found: dict, kind: type) -> dict | None:
+    """What extractInfo set, as plain values, small ones to set at once and big ones pickled to read later
+    (unless `kind` has an attribute of that name, which would be found before __getattr__ is asked); None
+    when something in it cannot be kept exactly (the face is then parsed in every process)."""
     if not _renamed_exactly(found) or (SCALE in found and not _scaled_exactly(found)):
         return None
     if bytes(found.get("name") or b"").startswith(b"_RL_"):
@@ -190,7 +192,7 @@ def _entry(found: dict) -> dict | None:
             return None
         else:
             pickled = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
-            if len(pickled) > LATER_BYTES:
+            if len(pickled) > LATER_BYTES and not hasattr(kind, name):
                 entry["later"][name] = pickled
             else:
                 entry["now"][name] = value

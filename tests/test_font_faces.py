@@ -152,3 +152,13 @@ def test_a_later_process_registers_the_fonts_without_parsing_them_and_prints_the
     damaged[-100] ^= 0xFF
     entry.write_bytes(bytes(damaged))
     assert _page_in_a_new_process(tmp_path) == {**first, "parsed": 1}, "the damaged face parsed again, same PDF"
+
+
+def test_a_table_named_like_a_class_attribute_is_restored_at_once(own_cache):
+    """__getattr__ is asked only when nothing else answers: a class attribute of the table's name would."""
+    class Shadowed(font_faces.KeptFace):
+        glyphPos = ()
+    data = SANS.read_bytes()
+    Shadowed(font_faces.named_stream(data, str(SANS)))
+    face = Shadowed(font_faces.named_stream(data, str(SANS)))
+    assert "charWidths" in face._later and "glyphPos" in vars(face) and len(face.glyphPos) > 6000
