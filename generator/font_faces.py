@@ -163,7 +163,8 @@ def _shaped(entry) -> bool:
     return (all(isinstance(part, dict) and all(isinstance(name, str) for name in part) for part in parts)
             and all(isinstance(value, bytes) for value in entry["later"].values())
             and all(isinstance(value, str) for value in entry["names"].values())
-            and entry["scaled"] in (True, False) and (not entry["scaled"] or isinstance(entry["now"].get("unitsPerEm"), int)))
+            and type(entry["scaled"]) is bool
+            and (not entry["scaled"] or type(entry["now"].get("unitsPerEm")) is int))
 
 
 def _restore(face, entry: dict) -> None:
