@@ -18,7 +18,6 @@ budget and read through the kit reader; one that cannot be read is an error at i
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import re
 import xml.etree.ElementTree as ET
@@ -100,15 +99,13 @@ def _read_font(path: Path, root: Path, problems: Problems) -> KitFont | None:
     """The font, its bytes read through the kit reader and checked (pnpgen.font_check) before anything else
     parses them; CFF outlines made TrueType (pnpgen.font_outlines)."""
     from pnpgen.font_check import FontCheckError, vetted_copy
+    from pnpgen.font_faces import KeptFontFile, named_stream
     from pnpgen.font_outlines import FontOutlineError, is_cff, truetype_of
-    from reportlab.pdfbase.ttfonts import TTFontFile
     try:
         data = read_font_bytes(path, root)
         copy = vetted_copy(data, path.suffix, display_path(path))
         cff = is_cff(data)
-        stream = io.BytesIO(truetype_of(data) if cff else data)
-        stream.name = str(path)
-        parsed = TTFontFile(stream)
+        parsed = KeptFontFile(named_stream(truetype_of(data) if cff else data, str(path)))
     except kit_files.KitFileError as exc:
         problems.error(path, 0, "", exc.message)
         return None

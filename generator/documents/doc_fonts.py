@@ -89,12 +89,10 @@ def _name(family: str, bold: bool, italic: bool) -> str:
 def _register_family(family: str, fonts: list, root) -> None:
     """Each file of the family under its style's name, and the family's <b>/<i> mapping (missing styles take
     the nearest the family has)."""
-    import io
-
     from reportlab.lib.fonts import addMapping
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
+    from pnpgen.font_faces import KeptFont
     from pnpgen.kit_fonts import truetype_bytes
     from pnpgen.problems import display_path
     have = set()
@@ -105,9 +103,7 @@ def _register_family(family: str, fonts: list, root) -> None:
         _FILES[name] = font
         if _REGISTERED.get(name) == font.digest:
             continue
-        data = io.BytesIO(truetype_bytes(font, root))
-        data.name = str(font.file)
-        pdfmetrics.registerFont(TTFont(name, data))
+        pdfmetrics.registerFont(KeptFont(name, truetype_bytes(font, root), str(font.file)))
         _REGISTERED[name] = font.digest
     styles = [(bold, italic) for bold in (False, True) for italic in (False, True)]
     for bold, italic in sorted(styles, key=lambda style: style in have):  # the exact styles last: each

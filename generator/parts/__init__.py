@@ -68,8 +68,8 @@ def _load_cairo() -> None:
 
 def _load_reportlab() -> None:
     import reportlab.platypus  # noqa: F401
-    from pnpgen.fonts import register_reportlab_fonts
-    register_reportlab_fonts()
+    from pnpgen.fonts import register_reportlab_fonts_for_forks
+    register_reportlab_fonts_for_forks()
 
 
 def _load_pypdf() -> None:
