@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from pnpgen.build_options import BuildOptions  # noqa: F401 - where the build's callers take it from
+from pnpgen.build_options import BuildOptions
 from pnpgen.i18n import translator
 from pnpgen.manifest import MANIFEST, build_manifest, read_previous
 from pnpgen.model import Kit

@@ -174,7 +174,7 @@ def option_defaults() -> dict:
 def reprint_options(out: Path, paper: str | None, replayed: dict):
     """Build options for the reprint: the options the printed build was given (paper, counter size, duplex,
     back offset, gutter...), with --paper winning; the rest at their defaults, as a build without them."""
-    from pnpgen.build import BuildOptions
+    from pnpgen.build_options import BuildOptions
     extra = {k: v for k, v in replayed.items() if k not in ("paper", "counter_size", *BUILD_ONLY)}
     return BuildOptions(out=Path(out), paper=paper or replayed.get("paper"), counter_size=replayed.get("counter_size"),
                         extra=extra)
