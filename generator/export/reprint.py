@@ -13,8 +13,6 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnpgen.manifest import piece_entries
-
 FOLDER = "reprint"
 REPORT = "reprint.json"
 
@@ -80,6 +78,7 @@ def diff_entries(old: list[dict], new: list[dict]) -> PieceDiff:
 
 
 def current_entries(kit) -> tuple[list, list[dict]]:
+    from pnpgen.manifest import piece_entries  # here: every command line adds `diff`, a build up to date too
     pieces = list(kit.component_pieces)
     return pieces, json.loads(json.dumps(piece_entries(pieces)))
 
