@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pnpgen.duplex import CALIBRATION, FLIPS, build_setting, flip_words
 from pnpgen.i18n.translator import core_words
-from pnpgen.layout.calibration import calibration_layout
 from pnpgen.paper import PRINTABLE_MARGIN, paper_size
 
 PREVIEWS = ("previews/duplex-calibration-p1.png", "previews/duplex-calibration-p2.png")
@@ -82,6 +81,8 @@ def landscape_words(title: str, duplex: str) -> tuple[tuple[str, ...], tuple[str
 def calibration_job(title: str, paper: str, duplex: str, path: str, previews: tuple = (), landscape: bool = False):
     """Everything the drawing needs, in numbers and words: the portrait sheet (the offset it measures is in
     the paper's own frame, pnpgen.duplex turns it for landscape pages), and the landscape sheet if asked."""
+    from pnpgen.layout.calibration import calibration_layout  # here, not at the top: the part's key and
+    # `applies` (has_double_sided) run in every build's parent, the layout's dataclasses only where it draws
     from pnpgen.render.calibration import CalibrationFile, CalibrationSheet
     sheets = [CalibrationSheet(calibration_layout(paper_size(paper), PRINTABLE_MARGIN, duplex),
                                *calibration_words(title, duplex))]

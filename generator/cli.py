@@ -299,7 +299,8 @@ def _keep_output_out(args) -> Path:
 def _validate(args) -> int:
     """The data checked, then built into a scratch folder (pnpgen.build.check_by_building): what build would
     stop on (text that does not fit, preflight, a template's error), validate stops on too."""
-    from pnpgen.build import BuildOptions, check_by_building
+    from pnpgen.build import check_by_building
+    from pnpgen.build_options import BuildOptions
     kit = load(args, _keep_output_out(args))
     if not args.quick:
         for warning in check_by_building(kit, BuildOptions(strict=args.strict)).warnings:

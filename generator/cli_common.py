@@ -86,7 +86,7 @@ RECORDED_ARGS = {"paper", "counter_size"}  # of BUILD_ARGS, those the manifest r
 def build_options(args):
     """The build a command line asks for (`build` and `serve` alike): the build's own options by name, every
     other option the parts' `extra`, and of the options given, those the manifest records."""
-    from pnpgen.build import BuildOptions
+    from pnpgen.build_options import BuildOptions
     extra = {k: v for k, v in vars(args).items() if k not in BUILD_ARGS}
     given = getattr(args, "given", None)  # None: called without a command line, every option set is given
     return BuildOptions(out=Path(args.out), paper=args.paper, counter_size=args.counter_size,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat as _stat
 import time
 from pathlib import Path
 
@@ -114,32 +115,50 @@ def _entry_shaped(entry) -> bool:
 
 def tree_digests(folder: Path, skip: tuple[Path, ...], memo: DigestMemo) -> list[tuple[str, str]]:
     """(relative path, content hash) of every file below `folder`, in name order; hidden files, __pycache__
-    and the folders in `skip` (the build's own output, when it lies inside the kit) left out."""
+    and the folders in `skip` (the build's own output, when it lies inside the kit) left out. Walked with
+    os.scandir, whose entries know their type and keep their stat: each file costs one stat, not four
+    (os.walk, then stat, isfile and is_symlink on a Path: ~300 files on every build, nothing changed too)."""
     if not folder.is_dir():
         return []
-    out = []
-    for dirpath, dirnames, filenames in os.walk(folder):
-        here = Path(dirpath)
-        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != "__pycache__"
-                       and (here / d).resolve() not in skip]
-        for name in filenames:
-            if name.startswith("."):
-                continue
-            path = here / name
-            try:
-                stat = path.stat()
-            except OSError:
-                continue
-            if not os.path.isfile(path):
-                continue
-            out.append((path.relative_to(folder).as_posix(), _digest(path, folder, stat, memo)))
+    out: list = []
+    _scan(str(folder), "", str(folder), skip, memo, out)
     return sorted(out)
 
 
-def _digest(path: Path, folder: Path, stat: os.stat_result, memo: DigestMemo) -> str:
+def _scan(here: str, prefix: str, top: str, skip: tuple[Path, ...], memo: DigestMemo, out: list) -> None:
+    """Files below `here` (relative names `prefix` + name), as os.walk without following links lists them:
+    a link to a folder neither listed nor entered, a link to a file (or a broken one) listed as a file."""
+    try:
+        entries = list(os.scandir(here))
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if not (name.startswith(".") or name == "__pycache__" or entry.is_symlink()) \
+                    and Path(entry.path).resolve() not in skip:
+                _scan(entry.path, f"{prefix}{name}/", top, skip, memo, out)
+            continue
+        if name.startswith("."):
+            continue
+        try:
+            stat = entry.stat()
+        except OSError:
+            continue
+        if not _stat.S_ISREG(stat.st_mode):
+            continue
+        out.append((prefix + name, _digest(Path(entry.path), Path(top), stat, memo, entry.is_symlink())))
+
+
+def _digest(path: Path, folder: Path, stat: os.stat_result, memo: DigestMemo, link: bool | None = None) -> str:
     """The file's content hash; a link that leads out of `folder` is hashed by where it points, never read
     (a build refuses it when it comes to read it: pnpgen.kit_files)."""
-    if path.is_symlink() and not os.path.realpath(path).startswith(os.path.realpath(folder) + os.sep):
+    if (path.is_symlink() if link is None else link) \
+            and not os.path.realpath(path).startswith(os.path.realpath(folder) + os.sep):
         return hashlib.sha256(b"outside\0" + os.fsencode(os.readlink(path))).hexdigest()
     return memo.digest(path, stat)
 

@@ -60,22 +60,22 @@ def real_path(path, roots) -> str:
     if "\0" in str(path):
         raise KitFileError(str(path).replace("\0", "\\0"), "a path with a NUL byte")
     real = os.path.realpath(path)
-    if not any(within(real, os.path.realpath(root)) for root in _as_tuple(roots)):
+    bases = [os.path.realpath(root) for root in _as_tuple(roots)]  # each root's real path taken once a read
+    if not any(within(real, base) for base in bases):
         linked = real != os.path.abspath(path)
         raise KitFileError(path, ("links to a file" if linked else "lies") + " outside the kit folder: a kit reads only its own files")
-    if kept_out(real):
+    if any(within(real, folder) for folder in _KEPT_OUT):  # `real` is real already: kept_out without realpath
         raise KitFileError(path, "lies in the build's output folder, which a kit never reads as input")
-    if _hidden(real, roots):
+    if _hidden(real, bases):
         raise KitFileError(path, "is hidden (its name or a folder's starts with a dot): a kit's hidden files are no "
                                  "part of it (its digests and caches leave them out), so none is read")
     return real
 
 
-def _hidden(real: str, roots) -> bool:
+def _hidden(real: str, bases: list) -> bool:
     """A file the input digests leave out (pnpgen.inputs.tree_digests: a dot name or __pycache__ below its
-    root): read, an edit to it would change the output but no cache key."""
-    for root in _as_tuple(roots):
-        base = os.path.realpath(root)
+    root, `bases` the roots' real paths): read, an edit to it would change the output but no cache key."""
+    for base in bases:
         if within(real, base):
             parts = Path(os.path.relpath(real, base)).parts
             return any(part.startswith(".") and part not in (".", "..") or part == "__pycache__" for part in parts)

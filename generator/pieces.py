@@ -21,8 +21,19 @@ class Face:
         return f"{self.template}:{self.params_json}"
 
 
+# what json.dumps(value, sort_keys=True, separators=(",", ":")) makes, without a new encoder for each call
+ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+
+
 def face(template: str, **params) -> Face:
-    return Face(template, json.dumps(params, sort_keys=True, separators=(",", ":")))
+    return Face(template, ENCODE(params))
+
+
+def joined_face(template: str, encoded: dict) -> Face:
+    """face(template, **params) from its parameters each already encoded ({name: JSON text}): the same text,
+    for faces that share most of their parameters (a row's front and back, a row in every colour: SE4X's 874
+    faces encoded whole were 0.02-0.04 s of every load)."""
+    return Face(template, "{" + ",".join(f"{ENCODE(name)}:{encoded[name]}" for name in sorted(encoded)) + "}")
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pnpgen.build import BuildOptions, build
+from pnpgen.build import build
+from pnpgen.build_options import BuildOptions
 from pnpgen.kit import load_kit
 
 

@@ -11,7 +11,8 @@ import pytest
 from pypdf import PdfReader
 
 from pnpgen.games.space_empires_4x.figures import counter_anatomy
-from pnpgen.build import BuildOptions, build
+from pnpgen.build import build
+from pnpgen.build_options import BuildOptions
 from pnpgen.kit import load_kit
 from tests.conftest import DEFAULT_KIT_DIR, edit
 

@@ -194,7 +194,8 @@ def test_an_edit_redraws_only_changed_faces_and_matches_a_fresh_build(kit_copy, 
     A data edit renders only the templates of the faces whose row changed (the others' drawing keys are
     remembered: pnpgen.render.face_keys), and the print groups it leaves alone keep their files and their
     bare-edge findings from the cache: the edited build says what a fresh build of the same data says."""
-    from pnpgen.build import BuildOptions, build
+    from pnpgen.build import build
+    from pnpgen.build_options import BuildOptions
     from pnpgen.components import files
     from pnpgen.kit import load_kit
     from pnpgen.progress import Progress

@@ -428,7 +428,7 @@ def test_a_chapter_problem_found_after_the_pieces_showed_fails_the_attempt_where
     """The studio checks the documents' texts after a save's pieces show (load_kit(texts=False), then
     check_kit_texts): a broken chapter still fails the attempt, its problem in the view at the line validate
     gives; a broken template beside a broken row, both at once, as validate says them."""
-    from pnpgen.build import BuildOptions
+    from pnpgen.build_options import BuildOptions
     from pnpgen.kit import load_kit
     from pnpgen.problems import KitError
     from pnpgen.studio.session import Studio
@@ -475,7 +475,7 @@ def test_the_build_waits_for_the_page_to_fetch_a_saves_pictures_a_moment_at_most
 def test_a_yaml_error_is_one_problem_in_the_view(tmp_path):
     """A table that is no YAML showed its error twice in the page (issue 35): the attempt's view now holds
     it once, at its file and line."""
-    from pnpgen.build import BuildOptions
+    from pnpgen.build_options import BuildOptions
     from pnpgen.kit import load_kit
     from pnpgen.problems import KitError
     from pnpgen.studio.session import Studio

@@ -236,7 +236,8 @@ def test_every_core_word_has_french_and_spanish():
 def test_a_kit_builds_in_its_own_language_whatever_was_loaded_since(tmp_path):
     english, _ = load_kit(KIT)
     load_kit(KIT, language="fr")  # the last load: French is active
-    from pnpgen.build import BuildOptions, build
+    from pnpgen.build import build
+    from pnpgen.build_options import BuildOptions
     result = build(english, BuildOptions(out=tmp_path, only="components"))
     assert result.kit_out == tmp_path / "bilingual"
     assert "Print at 100 %" in pdf_text(result.kit_out) and "Imprimez" not in pdf_text(result.kit_out)

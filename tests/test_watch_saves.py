@@ -133,7 +133,8 @@ class StudioSession(WatchThread):
     first build is). `shown()` reads the view the page reads from /view.json."""
 
     def __init__(self, folder: Path, monkeypatch, first_build_s: float = 0.3):
-        from pnpgen.build import BuildOptions, BuildResult
+        from pnpgen.build import BuildResult
+        from pnpgen.build_options import BuildOptions
         from pnpgen.cli import main
         from pnpgen.kit import load_kit
         from pnpgen.studio.session import Studio

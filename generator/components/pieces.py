@@ -7,7 +7,7 @@ once.
 from __future__ import annotations
 
 from pnpgen.components.tables import Table
-from pnpgen.pieces import Face, Piece, colour_params, face
+from pnpgen.pieces import ENCODE, Face, Piece, colour_params, joined_face
 from pnpgen.lengths import mm
 
 NEUTRAL = "neutral"
@@ -26,16 +26,24 @@ def piece_params(table: Table, bleed_mm: float = 0.0) -> dict:
     return params | {"mirror_bleed": True} if table.mirror_bleed else params
 
 
-def row_faces(table: Table, row, colour, bleed_mm: float = 0.0, number: int | None = None) -> tuple[Face, Face | None]:
-    """The front and back of a row's pieces; a numbered table's copy `number` has faces of its own."""
-    values = {k: v for k, v in row.values.items() if k not in OWN_COLUMNS}
-    if number is not None:
-        values["number"] = number
-    base = {"row": values, "piece": piece_params(table, bleed_mm) | {"id": row.label},
-            "colour": colour_params(colour)}
-    front = face(row.values.get("front") or table.front, side="front", **base)
+def row_faces(table: Table, row, colour, bleed_mm: float = 0.0, number: int | None = None,
+              memo: dict | None = None) -> tuple[Face, Face | None]:
+    """The front and back of a row's pieces; a numbered table's copy `number` has faces of its own. `memo`: the
+    encoded parameters of the rows and colours met so far in one table's expansion (they stay alive in it),
+    so a row is encoded once, not once per face and colour."""
+    memo = {} if memo is None else memo
+    row_key, colour_key = (id(row), number), ("colour", id(colour))
+    if row_key not in memo:
+        values = {k: v for k, v in row.values.items() if k not in OWN_COLUMNS}
+        if number is not None:
+            values["number"] = number
+        memo[row_key] = {"row": ENCODE(values), "piece": ENCODE(piece_params(table, bleed_mm) | {"id": row.label})}
+    if colour_key not in memo:
+        memo[colour_key] = ENCODE(colour_params(colour))
+    base = memo[row_key] | {"colour": memo[colour_key]}
+    front = joined_face(row.values.get("front") or table.front, base | {"side": '"front"'})
     back_name = row.values.get("back") or table.back
-    back = face(back_name, side="back", **base) if back_name else None
+    back = joined_face(back_name, base | {"side": '"back"'}) if back_name else None
     return front, back
 
 
@@ -54,23 +62,23 @@ def colour_files(table: Table) -> bool:
 
 def table_pieces(table: Table, colours: tuple, neutral, bleed_mm: float = 0.0) -> list[Piece]:
     """Every piece of one table, in print order: colour by colour, then row by row, copy by copy."""
-    pieces = []
+    pieces, memo = [], {}
     own_files = colour_files(table)
     for colour in (colours if table.per_colour else (None,)):
         group = f"{table.group}-{colour.id}" if colour and own_files else table.group
         for row in table.rows:
             name = f"{table.name}: {row.label}"
-            for number, (front, back) in copy_faces(table, row, colour or neutral, bleed_mm):
+            for number, (front, back) in copy_faces(table, row, colour or neutral, bleed_mm, memo):
                 label = f"{row.label} {number}" if number is not None else row.label
                 pieces.append(Piece(ref=f"{table.id}.{row.label}", name=name, label=label,
                                     colour=colour.id if colour else NEUTRAL, group=group, front=front, back=back))
     return pieces
 
 
-def copy_faces(table: Table, row, colour, bleed_mm: float = 0.0) -> list[tuple]:
+def copy_faces(table: Table, row, colour, bleed_mm: float = 0.0, memo: dict | None = None) -> list[tuple]:
     """(number, (front, back)) of each copy of a row: identical copies share their faces (number None); a
-    numbered table's copies are numbered 1..qty from their index (group numbers, serials)."""
+    numbered table's copies are numbered 1..qty from their index (group numbers, serials). `memo`: row_faces'."""
     if not table.numbered:
-        return [(None, row_faces(table, row, colour, bleed_mm))] * row.values["qty"]
-    return [(n, row_faces(table, row, colour, bleed_mm, n)) for n in range(1, row.values["qty"] + 1)]
+        return [(None, row_faces(table, row, colour, bleed_mm, memo=memo))] * row.values["qty"]
+    return [(n, row_faces(table, row, colour, bleed_mm, n, memo)) for n in range(1, row.values["qty"] + 1)]
 

@@ -13,8 +13,6 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnpgen.manifest import piece_entries
-
 FOLDER = "reprint"
 REPORT = "reprint.json"
 
@@ -80,6 +78,7 @@ def diff_entries(old: list[dict], new: list[dict]) -> PieceDiff:
 
 
 def current_entries(kit) -> tuple[list, list[dict]]:
+    from pnpgen.manifest import piece_entries  # here: every command line adds `diff`, a build up to date too
     pieces = list(kit.component_pieces)
     return pieces, json.loads(json.dumps(piece_entries(pieces)))
 
@@ -174,7 +173,7 @@ def option_defaults() -> dict:
 def reprint_options(out: Path, paper: str | None, replayed: dict):
     """Build options for the reprint: the options the printed build was given (paper, counter size, duplex,
     back offset, gutter...), with --paper winning; the rest at their defaults, as a build without them."""
-    from pnpgen.build import BuildOptions
+    from pnpgen.build_options import BuildOptions
     extra = {k: v for k, v in replayed.items() if k not in ("paper", "counter_size", *BUILD_ONLY)}
     return BuildOptions(out=Path(out), paper=paper or replayed.get("paper"), counter_size=replayed.get("counter_size"),
                         extra=extra)
