@@ -79,7 +79,7 @@ class BleedMemo(CheckMemo):
         parts = [self.salt().encode("utf-8") + b"\n"]
         for key, numbers in entries.items():
             parts += [key, (len(numbers) // 8).to_bytes(4, "little"), numbers]
-        return zlib.compress(b"".join(parts), 6)
+        return zlib.compress(b"".join(parts), 1)   # written after each edit: level 6 took 28 ms of SE4X's 2 MB, for 0.8 ms less to read
 
     def name(self, art, key: str) -> None:
         self.names[id(art)] = (weakref.ref(art), key)
