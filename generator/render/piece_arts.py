@@ -52,6 +52,8 @@ class FaceArts:
         self.size_findings: list[str] = []
         self.rules = preflight_rules(kit)
         self.findings_of: dict = {}   # (drawing key, shape, bleed, recorded?) -> its findings, checked once
+        self.key_by_face: dict = {}   # (face, bleed) -> key_of's answer
+        self.art_by_face: dict = {}   # (face, bleed) -> art's answer
         self.declared_kinds: bool | None = None   # whether any table declares its pieces' `kind` (_kind)
         from pnpgen.render.check_memo import CheckMemo
         self.overprints_of = CheckMemo("faces", kit.root)   # what earlier builds' overprint checks found
@@ -130,11 +132,17 @@ class FaceArts:
             self.replayed[key] = replayed(record, Where(self, face))
 
     def key_of(self, face, shape, bleed_pt: float) -> str:
-        """The store key of a face's drawing (its SVG and the images it shows)."""
+        """The store key of a face's drawing (its SVG and the images it shows), looked up by the face itself
+        once known (a face's `key` is its parameters' JSON joined anew at each call: a build after an edit
+        asks 5,696 times)."""
+        found = self.key_by_face.get((face, bleed_pt))
+        if found is not None:
+            return found
         key = (face.key, round(bleed_pt, 3))
         if key not in self.keys and not self._known_key(face, shape, bleed_pt):
             self.keys[key] = svg_key(self.svg(face, shape, bleed_pt), self.kit.root, self.images)
-        return self.keys[key]
+        found = self.key_by_face[face, bleed_pt] = self.keys[key]
+        return found
 
     def _known_key(self, face, shape, bleed_pt: float) -> bool:
         """The face's drawing key taken from the last build (known_keys), when its drawing is stored: its
@@ -205,6 +213,9 @@ class FaceArts:
         return piece_kind(shape, getattr(table, "kind", None))
 
     def art(self, face, shape, bleed_pt: float):
+        found = self.art_by_face.get((face, bleed_pt))
+        if found is not None:
+            return found
         key = (face.key, round(bleed_pt, 3))
         if key not in self.done:
             where = Where(self, face)
@@ -217,7 +228,8 @@ class FaceArts:
                 if drawn.ops is not None:                                          # calls, kept for the checks
                     unstored["ops"] = drawn.ops
                 self._check_texts(stored or unstored, shape, bleed_pt, where, face, self.key_of(face, shape, bleed_pt))
-        return self.done[key]
+        found = self.art_by_face[face, bleed_pt] = self.done[key]
+        return found
 
     def _draw(self, svg, key: str, where: str, template: str):
         """`svg()` gives the face's SVG, rendered only when its drawing is not stored."""
