@@ -122,3 +122,27 @@ def test_a_remembered_layouts_rooms_are_read_back_exactly_and_checked_before_use
                 room._replace(apart=((0.5, -1.0, 3.0),))):
         assert bleed_memo._rooms(bleed_memo._pack_rooms([bad, rooms[1]]), 2) is None
     assert bleed_memo._rooms(array("d", [0.0] * 4 + [1.5]).tobytes(), 1) is None   # half a half-plane
+
+
+def test_a_pages_bare_edges_are_remembered_by_its_side_colours_and_checked_before_use(tmp_path, monkeypatch):
+    """A page's bare-edge findings depend on its rects, which sides have no room and the slots' side colours
+    only: a page whose faces changed in their middle (same side colours) is not weighed again, one whose
+    colours changed is; a remembered slot past the page's count, an unknown side or reason is not believed."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    rects = [(0, 0, 36, 36), (36, 0, 36, 36), (72, 0, 36, 36)]
+    rooms = home_bleed.slot_allowances(rects, (-99, -99, 999, 999), home_bleed.HOME_BLEED)
+    red, blue = (0.8, 0.1, 0.1), (0.1, 0.1, 0.8)
+    colours = [(red,) * 4, (red,) * 4, (blue,) * 4]
+    memo, weighed = bleed_memo.BleedMemo(tmp_path / "kit"), []
+    monkeypatch.setattr(home_bleed, "bare_edges", lambda *page, bare=home_bleed.bare_edges: weighed.append(1) or bare(*page))
+    found = home_bleed.page_bare_edges(rects, rooms, colours, memo)
+    assert found == [(1, "right", "neighbour"), (2, "left", "neighbour")] and weighed == [1]
+    assert home_bleed.page_bare_edges(rects, rooms, list(colours), memo) == found and weighed == [1]
+    assert home_bleed.page_bare_edges(rects, rooms, [(red,) * 4] * 3, memo) == [] and weighed == [1, 1]
+    assert bleed_memo._bare(bleed_memo._pack_bare(found), 3) == found
+    for bad in ([(3, "left", "edge")], [(0.5, "left", "edge")]):
+        assert bleed_memo._bare(bleed_memo._pack([n for s, side, why in bad for n in (s, 0, 1)]), 3) is None
+    assert bleed_memo._bare(bleed_memo._pack([0, 4, 0]), 3) is None and bleed_memo._bare(bleed_memo._pack([0, 0, 2]), 3) is None
+    means = {0: red, 3: (0.0, 1.0, 0.5)}
+    assert bleed_memo._means(bleed_memo._pack_means(means)) == means
+    assert bleed_memo._means(bleed_memo._pack([4, *red])) is None and bleed_memo._means(bleed_memo._pack([0, 1.5, 0, 0])) is None

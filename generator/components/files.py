@@ -312,39 +312,31 @@ def bare_edge_findings(group: str, plan: tuple, arts) -> list[str]:
     """Preflight of the home bleed: per table and template, the pieces whose art runs to a cut line that
     gets no bleed (a neighbour of another colour shares it, or the page's edge): a cut 0.5 mm off shows
     that colour or paper there. Box-shaped pieces only (circles and hexes always have a gutter, or nest)."""
-    from pnpgen.render.home_bleed import bare_edges, side_colour
+    from pnpgen.render.home_bleed import page_bare_edges, side_colours
     from pnpgen.render.piece_sheets import bleed_rooms
     tables, pages = plan
     owners = slot_owners(tables)
     shapes = [table.shape for table, _, _ in owners]
-    drawn, found = {}, {}
+    memo, found = arts.bleed_memo, {}
 
     def face_of(page, slot):
         piece = owners[slot.index][1]
         return piece.front if page.side == "front" else piece.back
 
-    def art_of(page, slot):
-        """The slot's art on this side, looked up once (each side of it is asked, and its neighbours')."""
-        key = (slot.index, page.side)
-        if key not in drawn:
-            table, _, settings = owners[slot.index]
-            face = face_of(page, slot)
-            drawn[key] = None if face is None or table.shape.kind not in ("square", "rect") else \
-                arts.art(face, table.shape, settings.bleed)
-        return drawn[key]
+    def colours_of(page, slot):
+        """The slot's side colours as it lies on the page (None: no box, or no face on this side)."""
+        table, _, settings = owners[slot.index]
+        face = face_of(page, slot)
+        if face is None or table.shape.kind not in ("square", "rect"):
+            return None
+        return side_colours(arts.art(face, table.shape, settings.bleed), table.shape, settings.bleed, slot.turned,
+                            memo)
 
     for number, page in enumerate(pages, 1):
-        rooms = bleed_rooms(page, shapes, arts.bleed_memo)
-
-        def colour_of(i, side, page=page):
-            slot = page.slots[i]
-            art = art_of(page, slot)
-            if art is None:
-                return None
-            table, _, settings = owners[slot.index]
-            return side_colour(art, table.shape, settings.bleed, side, slot.turned, arts.bleed_memo)
+        rooms = bleed_rooms(page, shapes, memo)
         rects = [(slot.x, slot.y, shapes[slot.index].w, shapes[slot.index].h) for slot in page.slots]
-        for i, _, reason in bare_edges(rects, [rooms[slot.index] for slot in page.slots], colour_of):
+        colours = [colours_of(page, slot) for slot in page.slots]
+        for i, _, reason in page_bare_edges(rects, [rooms[slot.index] for slot in page.slots], colours, memo):
             slot = page.slots[i]
             found.setdefault((reason, owners[slot.index][0].id, face_of(page, slot).template), set()).add(number)
     said = {"neighbour": "a cut line it shares with a piece of another colour (a cut 0.5 mm off shows that "

@@ -520,25 +520,57 @@ def side_colour(art, shape, bleed: float, side: str, turned: bool, memo=None):
     return _side_means(art, shape, bleed, memo).get(EDGE_OF_SIDE[side])
 
 
+def side_colours(art, shape, bleed: float, turned: bool, memo=None) -> tuple:
+    """(left, top, right, bottom): side_colour of each side of a box-shaped face as it lies on the page,
+    looked up once for a slot (the bare-edge preflight asks each side of it, and its neighbours')."""
+    means = _side_means(art, shape, bleed, memo)
+    return tuple(means.get(EDGE_OF_SIDE[side]) for side in (TURNED_SIDES if turned else SIDES))
+
+
+TURNED_SIDES = ("right", "bottom", "left", "top")   # what lies at each of SIDES of a face turned half round
+
+
 _means: dict = {}    # id(art) -> (weak reference to the art, {edge: mean colour})
 
 
 def _side_means(art, shape, bleed: float, memo=None) -> dict:
     """{edge: the mean of its non-paper band colours} of a face, worked out once (the bare-edge preflight
-    asks for each side of each slot, and a sheet repeats its faces)."""
+    asks for each side of each slot, and a sheet repeats its faces), and taken from `memo`
+    (pnpgen.render.bleed_memo) for a drawing an earlier build worked them out for: they depend on its
+    drawing alone, so after a data edit only the changed faces' are worked out again."""
     key = id(art)
     if key in _means and _means[key][0]() is art:
         return _means[key][1]
     if len(_means) > 4096:
         _means.clear()
-    by_edge: dict = {}
-    for colour, (edge, _, _) in zip(band_colours(art, shape, bleed, memo), band_geometry(shape, bleed)):
-        if colour is not None:
-            by_edge.setdefault(edge, []).append(colour)
-    means = {edge: tuple(sum(c[k] for c in colours) / len(colours) for k in range(3))
-             for edge, colours in by_edge.items()}
+
+    def work() -> dict:
+        by_edge: dict = {}
+        for colour, (edge, _, _) in zip(band_colours(art, shape, bleed, memo), band_geometry(shape, bleed)):
+            if colour is not None:
+                by_edge.setdefault(edge, []).append(colour)
+        return {edge: tuple(sum(c[k] for c in colours) / len(colours) for k in range(3))
+                for edge, colours in by_edge.items()}
+    means = memo.means(art, shape, bleed, work) if memo is not None else work()
     _means[key] = (weakref.ref(art), means)
     return means
+
+
+def page_bare_edges(rects: list[tuple], rooms: list[tuple], colours: list[tuple], memo=None) -> list[tuple]:
+    """bare_edges of a page whose slots' side colours are `colours` [(left, top, right, bottom) or None, as
+    side_colours gives them], taken from `memo` (pnpgen.render.bleed_memo) for a page an earlier build
+    weighed: what it finds depends on the rects, which sides have no room for bleed and those colours
+    only, so a page whose faces changed in their middle (a number on a counter) is not weighed again."""
+    least = parse_length("0.25mm")
+    index = {side: k for k, side in enumerate(SIDES)}
+
+    def work() -> list:
+        return bare_edges(rects, rooms, lambda i, side: colours[i][index[side]] if colours[i] else None)
+    if memo is None:
+        return work()
+    key = (tuple(tuple(rect) for rect in rects), tuple(tuple(room[k] < least for k in range(4)) for room in rooms),
+           tuple(colours))
+    return memo.bare(key, len(rects), work)
 
 
 def bare_edges(rects: list[tuple], rooms: list[tuple], colour_of) -> list[tuple[int, str, str]]:

@@ -52,6 +52,9 @@ class FaceArts:
         self.size_findings: list[str] = []
         self.rules = preflight_rules(kit)
         self.findings_of: dict = {}   # (drawing key, shape, bleed, recorded?) -> its findings, checked once
+        self.key_by_face: dict = {}   # (face, bleed) -> key_of's answer
+        self.art_by_face: dict = {}   # (face, bleed) -> art's answer
+        self.declared_kinds: bool | None = None   # whether any table declares its pieces' `kind` (_kind)
         from pnpgen.render.check_memo import CheckMemo
         self.overprints_of = CheckMemo("faces", kit.root)   # what earlier builds' overprint checks found
         from pnpgen.render.bleed_memo import BleedMemo
@@ -129,11 +132,17 @@ class FaceArts:
             self.replayed[key] = replayed(record, Where(self, face))
 
     def key_of(self, face, shape, bleed_pt: float) -> str:
-        """The store key of a face's drawing (its SVG and the images it shows)."""
+        """The store key of a face's drawing (its SVG and the images it shows), looked up by the face itself
+        once known (a face's `key` is its parameters' JSON joined anew at each call: a build after an edit
+        asks 5,696 times)."""
+        found = self.key_by_face.get((face, bleed_pt))
+        if found is not None:
+            return found
         key = (face.key, round(bleed_pt, 3))
         if key not in self.keys and not self._known_key(face, shape, bleed_pt):
             self.keys[key] = svg_key(self.svg(face, shape, bleed_pt), self.kit.root, self.images)
-        return self.keys[key]
+        found = self.key_by_face[face, bleed_pt] = self.keys[key]
+        return found
 
     def _known_key(self, face, shape, bleed_pt: float) -> bool:
         """The face's drawing key taken from the last build (known_keys), when its drawing is stored: its
@@ -169,18 +178,19 @@ class FaceArts:
         One drawing is checked once per shape and bleed: the rows that print the same drawing (a deck's
         repeated backs, a counter printed in six colours with one back) share its findings, each said at its
         own row."""
-        memo = (key, shape, round(bleed_pt, 3), "ops" in record, self._kind(face, shape))
+        kind = self._kind(face, shape)
+        memo = (key, shape, round(bleed_pt, 3), "ops" in record, kind)
         found = self.findings_of.get(memo)
         if found is None:
             texts = record.get("texts", ())
             found = check_face(texts, shape, bleed_pt, self.rules, self._image_labels(record.get("svg_images", ())),
-                               self._kind(face, shape), record.get("fine", ()))
+                               kind, record.get("fine", ()))
             if texts:  # a drawing without text has nothing a line could cross, nor a ground to be read on
                 found += self.overprints_of.findings(
                     f"{key}:{round(bleed_pt, 3)}:{'ops' in record}:{self.rules_key}",
                     lambda: self._ink_findings(texts, record, bleed_pt))
             self.findings_of[memo] = found
-        lenient = face.params.get("piece", {}).get("table") in self.chosen_sizes
+        lenient = found and face.params.get("piece", {}).get("table") in self.chosen_sizes
         for finding in found:
             (self.size_findings if lenient else self.findings).append(
                 f"{where}: {face.template}{SUFFIX} ({face.params.get('side')}): {finding}")
@@ -192,11 +202,20 @@ class FaceArts:
         return overprints(texts, ink, bleed_pt) + contrasts(texts, ink, self.rules, bleed_pt, self._kit_relative)
 
     def _kind(self, face, shape) -> str:
-        """'card' or 'counter': the face's table's declared `kind`, else by its size (preflight.piece_kind)."""
-        table = getattr(self.kit, "tables", {}).get(face.params.get("piece", {}).get("table"))
+        """'card' or 'counter': the face's table's declared `kind`, else by its size (preflight.piece_kind).
+        In a kit whose tables declare none, the face's parameters are not read for it (each face's are JSON)."""
+        tables = getattr(self.kit, "tables", {})
+        if self.declared_kinds is None:
+            self.declared_kinds = any(getattr(table, "kind", None) is not None for table in tables.values())
+        if not self.declared_kinds:
+            return piece_kind(shape)
+        table = tables.get(face.params.get("piece", {}).get("table"))
         return piece_kind(shape, getattr(table, "kind", None))
 
     def art(self, face, shape, bleed_pt: float):
+        found = self.art_by_face.get((face, bleed_pt))
+        if found is not None:
+            return found
         key = (face.key, round(bleed_pt, 3))
         if key not in self.done:
             where = Where(self, face)
@@ -209,7 +228,8 @@ class FaceArts:
                 if drawn.ops is not None:                                          # calls, kept for the checks
                     unstored["ops"] = drawn.ops
                 self._check_texts(stored or unstored, shape, bleed_pt, where, face, self.key_of(face, shape, bleed_pt))
-        return self.done[key]
+        found = self.art_by_face[face, bleed_pt] = self.done[key]
+        return found
 
     def _draw(self, svg, key: str, where: str, template: str):
         """`svg()` gives the face's SVG, rendered only when its drawing is not stored."""
