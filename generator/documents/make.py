@@ -85,9 +85,7 @@ def _build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     duplex, back_offset = build_setting(ctx)
     if settings["cover"]:  # the kit's designed covers (None: a plain title page), a part of the cache key
         settings = {**settings, "designed": cover_of(kit, name, settings, duplex)}
-    context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex, map_figures(kit))
-    sources = [(path, render_chapter(path, context, kit.root))
-               for path in chapter_files(kit, settings["chapters"], settings.get("back_cover"))]
+    sources, registry, known = _rendered(ctx, name, settings, duplex)
     chapters = [(path, parse(text, read_text(path, kit.root))) for path, text in sources]  # lines as written
     check_extent(name, chapters)
     for path, blocks in chapters:
@@ -127,6 +125,22 @@ def _build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     return {"files": _files(ctx, settings, rel, imposed, pages, pagesize),
             "chapters": [display_path(path) for path, _ in sources], "figures": sorted(set(figures) - {COVER}),
             "warnings": json.loads(noted.read_text(encoding="utf-8"))}
+
+
+def _rendered(ctx, name: str, settings: dict, duplex: str) -> tuple:
+    """([(chapter file, its text)], the tables they place, the figures they may place): the texts and tables
+    as the kit's load rendered them for its check, when that was in this build's context
+    (documents.rendered_chapters), else rendered now."""
+    from pnpgen.documents.extras import retell
+    from pnpgen.documents.rendered_chapters import take
+    kit = ctx.kit
+    files = chapter_files(kit, settings["chapters"], settings.get("back_cover"))
+    kept = take(kit, name, files, ctx.pieces, ctx.counter_size, duplex)
+    context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex, map_figures(kit))
+    if kept is None:
+        return [(path, render_chapter(path, context, kit.root)) for path in files], registry, known
+    retell(known, kept.retold)
+    return list(zip(kept.files, kept.texts)), kept.registry, known
 
 
 def kept_last(settings: dict) -> int:
