@@ -239,7 +239,7 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
         return _laid_on(ctx.kit, name, pdf, placements), placements
     from pnpgen.booklet.overlay import KeptArtPages, figure_layer, figure_text_sizes, readable, render_arts
     from pnpgen.booklet.story import FigureBox
-    rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters), figures_store(ctx, name))
+    rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters), figures_store(ctx, name), art_keys)
     figures = readable(figures, rendered, FigureBox.default_width)
     sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
              for f in figures.values()}
@@ -408,7 +408,8 @@ def _key(ctx, name, settings, pagesize, sources, registry, figures) -> str:
 
 def _art_keys(figures: dict, root) -> dict:
     """{(figure, i): the content key of its i-th art}: its SVG with the bytes of each image it links to (a
-    swapped picture keeps its SVG), the kit fonts it names and the renderer, in the figures' order."""
+    swapped picture keeps its SVG), the kit fonts it names and the renderer, in the figures' order (the key
+    render_arts stores the art's drawing under: check_memo.drawing_key)."""
     from pnpgen.render.drawing_keys import svg_key
     images: dict = {}
     return {(f.name, index): svg_key(a.svg, root, images) for f in figures.values() for index, a in enumerate(f.arts)}
