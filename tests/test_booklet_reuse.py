@@ -85,3 +85,29 @@ def test_a_retold_figure_is_retold_the_same_in_another_context():
     second = {"cards.x": draw}
     retell(second, helper.retold)
     assert second["x-face"]() == first["x-face"]()
+
+
+def test_a_map_figure_is_kept_under_what_the_maps_read(default_kit, tmp_path):
+    """The map figures' SVG (map_figures.MapSvgs) is kept under a salt that an edit to a component table does
+    not change (the maps never read one) and an edit to a map, or the code, does; a kept SVG is not drawn."""
+    from types import SimpleNamespace
+
+    from pnpgen.documents.make import map_salt
+    from pnpgen.documents.map_figures import MapSvgs, map_figure
+
+    def salt(**files):
+        kit_files = tuple(sorted({"components/units.yaml": "a", "maps/duel-small.yaml": "b", **files}.items()))
+        return map_salt(SimpleNamespace(code_key="code", kit_files=kit_files, kit=default_kit))
+    assert salt() == salt(**{"components/units.yaml": "edited"}) == salt(**{"rules/01-intro.md": "edited"})
+    assert salt() != salt(**{"maps/duel-small.yaml": "edited"})
+    assert map_salt(SimpleNamespace(code_key="", kit_files=(), kit=default_kit)) == ""   # nothing kept
+
+    hexmap = default_kit.maps[0]
+    drawn = map_figure(default_kit, hexmap)
+    first = MapSvgs(tmp_path / "maps.json", salt())
+    assert map_figure(default_kit, hexmap, first) == drawn
+    first.save()
+    kept = MapSvgs(tmp_path / "maps.json", salt())
+    assert kept.svg(f"{hexmap.id}\0{default_kit.counter_size}", lambda: "drawn again") == drawn.arts[0].svg
+    assert MapSvgs(tmp_path / "maps.json", salt(**{"maps/duel-small.yaml": "edited"})).svg(
+        f"{hexmap.id}\0{default_kit.counter_size}", lambda: "drawn again") == "drawn again"
