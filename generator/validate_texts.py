@@ -66,13 +66,14 @@ def check_chapters(kit, problems: Problems) -> None:
     from pnpgen.text import TextError
     from pnpgen.documents.load import chapter_files
 
-    for settings in (kit.documents or {}).values():
-        context = chapter_context(kit)[0]
+    for document, settings in (kit.documents or {}).items():
+        context, registry, figures = chapter_context(kit, kit.component_pieces, kit.counter_size)
         headings_sound = True  # every chapter rendered so far: the reading order of its headings is whole
         opened = False         # a chapter heading (#) met, so sections may follow
-        for path in chapter_files(kit, settings["chapters"], settings.get("back_cover")):
+        files, texts = chapter_files(kit, settings["chapters"], settings.get("back_cover")), []
+        for path in files:
             try:
-                text = render_chapter(path, context, kit.root)
+                texts.append(text := render_chapter(path, context, kit.root))
             except TextError as exc:
                 problems.error(path, exc.line, "", exc.message)
                 headings_sound = False
@@ -83,6 +84,17 @@ def check_chapters(kit, problems: Problems) -> None:
                     problems.error(path, line, "", unknown_icon(name, kit.icons))
             if headings_sound and not opened:
                 opened = _opens_with_a_chapter(path, text, kit.root, problems)
+        if len(texts) == len(files):   # all rendered: the build of this kit need not render them again
+            _hand_on(kit, document, files, texts, (context, registry, figures))
+
+
+def _hand_on(kit, name: str, files: list, texts: list, made: tuple) -> None:
+    """The document's rendered chapters, and what their rendering left (the tables placed, the figures
+    retold), kept for the build (pnpgen.documents.rendered_chapters)."""
+    from pnpgen.documents.rendered_chapters import Rendered, keep
+    context, registry, _ = made
+    keep(kit, name, Rendered(list(files), texts, registry, list(context["figure"].retold), kit.component_pieces,
+                             kit.counter_size, "long"))
 
 
 def _opens_with_a_chapter(path: Path, text: str, root: Path, problems: Problems) -> bool:

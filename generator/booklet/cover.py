@@ -19,6 +19,7 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import KeepInFrame, PageTemplate, Spacer, Table, TableStyle
 
+from pnpgen.booklet.star_field import stars
 from pnpgen.booklet.styles import HEADER_FILL, RULE, styles
 from pnpgen.i18n.translator import core_words
 
@@ -196,10 +197,7 @@ def _sky(canvas, box, cover, hexes: bool) -> None:
     sky = colors.HexColor(cover.sky)
     canvas.setFillColor(sky)
     canvas.rect(x, y, w, h, stroke=0, fill=1)
-    for _ in range(int(w * h / 160)):
-        canvas.setFillColor(_mix(sky, colors.white, rnd.uniform(0.25, 1.0)))
-        canvas.circle(x + rnd.uniform(0, w), y + rnd.uniform(0, h), rnd.choice((0.35, 0.5, 0.5, 0.8, 1.2)),
-                      stroke=0, fill=1)
+    stars(canvas, box, sky, rnd, _mix)
     if hexes:
         _hex_drift(canvas, box, cover, rnd, dim=0.72 if cover.pieces else 0.0)
     elif h > BACK_ART:  # the starfield alone: a planet in the palette's first colour and a few bright stars

@@ -15,19 +15,21 @@ from pnpgen.render.art import Art
 from pnpgen.render.pdf import ArtCache, PdfDocument
 
 
-def render_arts(figures: dict, base: Path, places: dict | None = None, store_file: Path | None = None) -> dict:
+def render_arts(figures: dict, base: Path, places: dict | None = None, store_file: Path | None = None,
+                keys: dict | None = None) -> dict:
     """Each figure's art drawn by cairo once (the same SVG twice, once): {(figure, index): Art}; images
     the art shows come from the kit folder `base`. Each art passes the overprint preflight (text over text,
     a line across text), or the build stops naming the chapter that places it (`places`: figure -> file).
     `store_file`: where the arts' recorded cairo calls are kept between builds (as the pieces' faces are),
-    so an edit that typesets the text again replays the figures it did not change."""
+    so an edit that typesets the text again replays the figures it did not change. `keys`: each art's content
+    key ({(figure, index): key}, check_memo.drawing_key's) where the caller has worked it out already."""
     from pnpgen.render.check_memo import CheckMemo, drawing_key
     cache, rendered, findings, checked = ArtCache(base), {}, [], CheckMemo("figures", base)
     stored = StoredArts(store_file, base, cache) if store_file is not None else None
     for fig in figures.values():
         for index, art in enumerate(fig.arts):
             where = f"{(places or {}).get(fig.name, 'booklet')}: figure {fig.name} ({art.source})"
-            key = drawing_key(art.svg, base)
+            key = (keys or {}).get((fig.name, index)) or drawing_key(art.svg, base)
             rendered[(fig.name, index)] = drawn = (stored.get(key, art.svg, where) if stored
                                                    else cache.get(art.svg, where))
             found = checked.findings(key, lambda: art_overprints(drawn))

@@ -95,10 +95,13 @@ def chart_context(kit) -> dict:
 
 def same_context(kit, edited) -> None:
     """`edited` (the kit with only its edition set, as load_kit ends) sees the chart context made for `kit`
-    while its texts were checked: the charts built then are not built again by the parts that print them."""
+    while its texts were checked: the charts built then are not built again by the parts that print them;
+    nor are the chapters rendered then (documents.rendered_chapters)."""
     entry = _CONTEXTS.get(id(kit))
     if entry is not None and entry[0] is kit:
         _CONTEXTS[id(edited)] = (edited, entry[1])
+    from pnpgen.documents.rendered_chapters import same_kit
+    same_kit(kit, edited)
 
 
 def chapter_context(kit, pieces=(), counter_size: str | None = None, duplex: str = "long",

@@ -33,8 +33,17 @@ def figure_helper(figures: dict) -> Callable:
                 raise ValueError(f"figure name {key!r} is another figure's already: give each its own name")
             told[key] = (shows, repr(captions))
             figures[key] = _retold(figures[shows], key, captions)
+            figure.retold.append((key, shows, captions))
         return directive_line(f"[[figure:{key}]]")
+    figure.retold = []   # (name, shows, captions) of each figure retold, in order: retell(), for another context
     return figure
+
+
+def retell(figures: dict, retold: list) -> None:
+    """The figures a chapter's `figure(..., name=, captions=)` retold (figure.retold), retold again in
+    `figures` (another context's, for the same text)."""
+    for key, shows, captions in retold:
+        figures[key] = _retold(figures[shows], key, captions)
 
 
 def _retold(draw: Callable, name: str, captions) -> Callable:

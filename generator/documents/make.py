@@ -23,7 +23,7 @@ from pnpgen.duplex import build_setting, flip_said
 from pnpgen.documents.context import chapter_context, render_chapter
 from pnpgen.documents.cover_data import cover_of
 from pnpgen.documents.load import chapter_files
-from pnpgen.documents.map_figures import map_figures
+from pnpgen.documents.map_figures import MapSvgs, map_figures
 from pnpgen.documents.piece_figures import COVER, cover_figure
 from pnpgen.kit_fonts import type_key
 from pnpgen.paper import half_page_size, paper_size
@@ -85,9 +85,8 @@ def _build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     duplex, back_offset = build_setting(ctx)
     if settings["cover"]:  # the kit's designed covers (None: a plain title page), a part of the cache key
         settings = {**settings, "designed": cover_of(kit, name, settings, duplex)}
-    context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex, map_figures(kit))
-    sources = [(path, render_chapter(path, context, kit.root))
-               for path in chapter_files(kit, settings["chapters"], settings.get("back_cover"))]
+    svgs = MapSvgs(map_store(ctx), map_salt(ctx)) if kit.maps else None
+    sources, registry, known = _rendered(ctx, name, settings, duplex, svgs)
     chapters = [(path, parse(text, read_text(path, kit.root))) for path, text in sources]  # lines as written
     check_extent(name, chapters)
     for path, blocks in chapters:
@@ -96,6 +95,8 @@ def _build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     if settings.get("back_cover"):
         chapters[-1] = (chapters[-1][0], on_a_page_of_its_own(chapters[-1][1]))
     figures = draw_figures(ctx, name, chapters, known)
+    if svgs is not None:
+        svgs.save()
     if settings.get("designed") is not None and settings["designed"].pieces:
         figures[COVER] = cover_figure(kit, settings["designed"])
     rel = f"{name}.pdf"
@@ -127,6 +128,22 @@ def _build_document(ctx, name: str, settings: dict, cache=None) -> dict:
     return {"files": _files(ctx, settings, rel, imposed, pages, pagesize),
             "chapters": [display_path(path) for path, _ in sources], "figures": sorted(set(figures) - {COVER}),
             "warnings": json.loads(noted.read_text(encoding="utf-8"))}
+
+
+def _rendered(ctx, name: str, settings: dict, duplex: str, svgs=None) -> tuple:
+    """([(chapter file, its text)], the tables they place, the figures they may place): the texts and tables
+    as the kit's load rendered them for its check, when that was in this build's context
+    (documents.rendered_chapters), else rendered now. `svgs`: the maps' pictures kept (map_figures.MapSvgs)."""
+    from pnpgen.documents.extras import retell
+    from pnpgen.documents.rendered_chapters import take
+    kit = ctx.kit
+    files = chapter_files(kit, settings["chapters"], settings.get("back_cover"))
+    kept = take(kit, name, files, ctx.pieces, ctx.counter_size, duplex)
+    context, registry, known = chapter_context(kit, ctx.pieces, ctx.counter_size, duplex, map_figures(kit, svgs))
+    if kept is None:
+        return [(path, render_chapter(path, context, kit.root)) for path in files], registry, known
+    retell(known, kept.retold)
+    return list(zip(kept.files, kept.texts)), kept.registry, known
 
 
 def kept_last(settings: dict) -> int:
@@ -225,7 +242,7 @@ def _print(ctx, name, settings, pagesize, chapters, registry, figures, text_key,
         return _laid_on(ctx.kit, name, pdf, placements), placements
     from pnpgen.booklet.overlay import KeptArtPages, figure_layer, figure_text_sizes, readable, render_arts
     from pnpgen.booklet.story import FigureBox
-    rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters), figures_store(ctx, name))
+    rendered = render_arts(figures, ctx.kit.root, _figure_chapters(chapters), figures_store(ctx, name), art_keys)
     figures = readable(figures, rendered, FigureBox.default_width)
     sizes = {f.name: [(rendered[(f.name, i)].width, rendered[(f.name, i)].height) for i in range(len(f.arts))]
              for f in figures.values()}
@@ -249,6 +266,33 @@ def figures_store(ctx, name: str) -> Path:
     folder's cache where the user has none."""
     folder = resources.cache_folder("figure-arts")
     return ctx.cache_dir / f"{name}-figures.bin" if folder is None else folder / f"{_user_file(ctx, name)}.bin"
+
+
+def map_store(ctx) -> Path | None:
+    """Where the kit folder's map figures' SVG is kept (map_figures.MapSvgs): the user's cache, or nowhere."""
+    folder = resources.cache_folder("map-figures")
+    return None if folder is None else folder / f"{_user_file(ctx, 'maps')}.json"
+
+
+def map_salt(ctx) -> str:
+    """Everything a map figure's SVG is made of besides its map and counter size: the code (built-in templates
+    among it), jinja's version, the language and budgets, and every kit file the maps part reads (all but
+    those it ignores, parts.maps: the chapters, the component tables... unless the kit's map rules name
+    them). '' when the build does not say what its inputs are: nothing is kept."""
+    if not ctx.code_key or ctx.kit_files is None:
+        return ""
+    import jinja2
+
+    from pnpgen import budgets
+    from pnpgen.i18n.translator import language
+    from pnpgen.parts.maps import PART
+    ignored = tuple(p.rstrip("/") for p in PART.ignores + PART.ignores_of(ctx.kit))
+    digest = hashlib.sha256(f"map-figures 1\0{ctx.code_key}\0{jinja2.__version__}\0{language()}\0"
+                            f"{budgets.active()!r}\0".encode())
+    for rel, content in ctx.kit_files:
+        if not any(rel == p or rel.startswith(p + "/") for p in ignored):
+            digest.update(f"{rel}\0{content}\0".encode())
+    return digest.hexdigest()
 
 
 def _user_file(ctx, name: str, *more) -> str:
@@ -394,7 +438,8 @@ def _key(ctx, name, settings, pagesize, sources, registry, figures) -> str:
 
 def _art_keys(figures: dict, root) -> dict:
     """{(figure, i): the content key of its i-th art}: its SVG with the bytes of each image it links to (a
-    swapped picture keeps its SVG), the kit fonts it names and the renderer, in the figures' order."""
+    swapped picture keeps its SVG), the kit fonts it names and the renderer, in the figures' order (the key
+    render_arts stores the art's drawing under: check_memo.drawing_key)."""
     from pnpgen.render.drawing_keys import svg_key
     images: dict = {}
     return {(f.name, index): svg_key(a.svg, root, images) for f in figures.values() for index, a in enumerate(f.arts)}
