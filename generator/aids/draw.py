@@ -18,23 +18,6 @@ from pnpgen.render.drawn_text import DrawnGlyphs
 from pnpgen.model import Colour
 
 
-@contextmanager
-def lines_kept(kit, name: str):
-    """Typeset an aid part's file `name` through its line memo (pnpgen.documents.line_memo): the lines of the
-    paragraphs an earlier build broke for the same text, style and width are read back, not measured again
-    (after SE4X's destroyer edit, all of the cards' 139 breaks but the few of the changed chart). Saved
-    only when the part got through: a part that failed keeps the last good build's."""
-    from pnpgen.documents.line_memo import LineMemo
-    from pnpgen.documents.paragraphs import use_line_memo
-    memo = LineMemo(kit, f"aids:{name}")
-    use_line_memo(memo)
-    try:
-        yield
-    finally:
-        use_line_memo(None)
-    memo.save()
-
-
 def open_canvas(path: Path, title: str, size: tuple[float, float]) -> Canvas:
     """A deterministic PDF canvas (fixed dates and ids) with the shipped fonts available; it records where
     the kit's inline icons go (pnpgen.documents.inline_icons), for close_canvas to draw them, and every glyph

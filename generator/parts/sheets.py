@@ -15,7 +15,8 @@ from pnpgen.problems import BuildError
 
 
 def build(ctx) -> dict:
-    from pnpgen.aids.draw import lines_kept
+    from pnpgen.aids.aid_memo import kept
+    from pnpgen.kit_checked import key_of
     from pnpgen.aids.sheets import page_frames, plan_sheets, render_sheet  # reportlab loads only when built
     from pnpgen.documents.paragraphs import styles_lacked
     (width, height), _, _ = page_frames(ctx.paper)
@@ -24,7 +25,7 @@ def build(ctx) -> dict:
     from pnpgen.page_overprint import drawn_overprints
     from pnpgen.preflight import preflight_rules
     rules, found = preflight_rules(ctx.kit), []
-    with lines_kept(ctx.kit, "sheets"):
+    with kept(ctx.kit, "sheets", key_of(ctx.kit)):  # its text, charts and lines as a build of this load made them
         drawn = [(sheet, render_sheet(ctx.kit, sheet, ctx.paper, ctx.stage.path(sheet.file)))
                  for sheet in plan_sheets(ctx.kit, ctx.paper)]
     for sheet, (pages[sheet.id], glyphs) in drawn:
