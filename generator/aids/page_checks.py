@@ -1,6 +1,5 @@
-"""The preflight's checks of an aid page (a card sheet's, a record sheet's: text overprinting text, too
-little contrast on its ground, text below its floor: pnpgen.page_overprint, pnpgen.page_contrast),
-remembered per page in the user's cache.
+"""The preflight's checks of an aid page (text overprinting text, too little contrast on its ground, text
+below its floor: pnpgen.page_overprint, pnpgen.page_contrast), remembered per page in the user's cache.
 
 Each check reads one page's records alone (the glyphs the canvas set, their inks, which were small print, the
 grounds under them: pnpgen.render.drawn_text.DrawnGlyphs), so a page's findings follow from those records,

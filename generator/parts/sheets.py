@@ -21,7 +21,8 @@ def build(ctx) -> dict:
     from pnpgen.documents.paragraphs import styles_lacked
     (width, height), _, _ = page_frames(ctx.paper)
     files, pages = [], {}
-    from pnpgen.aids.page_checks import page_findings
+    from pnpgen.page_contrast import drawn_contrasts, drawn_sizes
+    from pnpgen.page_overprint import drawn_overprints
     from pnpgen.preflight import preflight_rules
     rules, found = preflight_rules(ctx.kit), []
     with kept(ctx.kit, "sheets", key_of(ctx.kit)):  # its text, charts and lines as a build of this load made them
@@ -29,7 +30,8 @@ def build(ctx) -> dict:
                  for sheet in plan_sheets(ctx.kit, ctx.paper)]
     for sheet, (pages[sheet.id], glyphs) in drawn:
         found += [f"aids/sheets.yaml: sheets.{sheet.id}: {sheet.file} page {page}: {finding}"
-                  for page, finding in page_findings(glyphs, rules, f"aids:{sheet.file}", ctx.kit.root)]
+                  for page, finding in drawn_overprints(glyphs) + drawn_contrasts(glyphs, rules.contrast)
+                  + drawn_sizes(glyphs, rules.card_text, rules.min_text)]
         files.append({"path": sheet.file, "pages": len(sheet.pages), "paper": ctx.paper,
                       "page_size": [round(width, 3), round(height, 3)]})
         ctx.log(f"sheets: {sheet.file}: {len(sheet.pages)} pages")
