@@ -65,31 +65,3 @@ def test_a_damaged_memo_file_is_worked_out_again(tmp_path, own_cache):
 def test_outside_a_part_build_nothing_is_kept():
     assert aid_memo.rendered("aids/cards.yaml", lambda: "worked") == "worked"
     assert aid_memo.chart("combat", lambda: TABLE) is TABLE
-
-
-def test_an_aid_page_checked_before_says_its_findings_again_unchecked(tmp_path, monkeypatch):
-    """The cards' preflight per page (aids.page_checks): the same records give the same findings, in the
-    checks' order, from the memo in a later process; a page whose records changed is checked again."""
-    from pnpgen import page_overprint
-    from pnpgen.aids import page_checks
-    from pnpgen.fonts import register_reportlab_fonts
-    from pnpgen.render.drawn_text import DrawnGlyphs, GlyphCanvas
-    register_reportlab_fonts()
-    canvas = GlyphCanvas(str(tmp_path / "cards.pdf"), pagesize=(300, 200), invariant=1)
-    canvas.drawn_glyphs = DrawnGlyphs()
-    for words in ("Clear heading", "Upkeep"):
-        canvas.setFont("DejaVuSansCondensed", 10)
-        canvas.drawString(20, 100, "Production")
-        canvas.drawString(40, 96, words)      # over the first
-        canvas.showPage()
-    rules = SimpleNamespace(contrast=4.5, card_text=6.0, min_text=5.0)
-    first = page_checks.page_findings(canvas.drawn_glyphs, rules, "aids:cards.pdf", tmp_path)
-    assert [page for page, _ in first] == [1, 2] and all("overprints" in said for _, said in first)
-    checked = []
-    real = page_overprint.drawn_overprints
-    monkeypatch.setattr(page_overprint, "drawn_overprints", lambda drawn: checked.append(1) or real(drawn))
-    assert page_checks.page_findings(canvas.drawn_glyphs, rules, "aids:cards.pdf", tmp_path) == first
-    assert not checked
-    canvas.drawn_glyphs[2] = canvas.drawn_glyphs[2][:1]    # page 2 changed: checked again, page 1 not
-    page_checks.page_findings(canvas.drawn_glyphs, rules, "aids:cards.pdf", tmp_path)
-    assert checked == [1]

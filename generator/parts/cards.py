@@ -40,11 +40,13 @@ def _preflight(glyphs: dict, entries: list, name: str, kit) -> None:
     """Text that overprints text on a card page, reads at too little contrast on its ground, or is set
     below a card's floor (the glyphs and fills as the canvas set them), stops the build, naming the cards
     on that page."""
-    from pnpgen.aids.page_checks import page_findings
+    from pnpgen.page_contrast import drawn_contrasts, drawn_sizes
+    from pnpgen.page_overprint import drawn_overprints
     from pnpgen.preflight import preflight_rules
     from pnpgen.problems import BuildError
     rules, found = preflight_rules(kit), []
-    for page, finding in page_findings(glyphs, rules, f"aids:{name}", kit.root):
+    sizes = drawn_sizes(glyphs, rules.card_text, rules.min_text)
+    for page, finding in drawn_overprints(glyphs) + drawn_contrasts(glyphs, rules.contrast) + sizes:
         cards = sorted({f"{e['card']} ({side})" for e in entries for side in ("front", "back") if e[side]["page"] == page})
         found.append(f"aids/cards.yaml: {name} page {page} ({', '.join(cards)}): {finding}")
     if found:
