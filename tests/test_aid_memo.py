@@ -65,3 +65,25 @@ def test_a_damaged_memo_file_is_worked_out_again(tmp_path, own_cache):
 def test_outside_a_part_build_nothing_is_kept():
     assert aid_memo.rendered("aids/cards.yaml", lambda: "worked") == "worked"
     assert aid_memo.chart("combat", lambda: TABLE) is TABLE
+
+
+def test_an_aid_file_read_cleanly_is_read_once_per_kit_object(default_kit, monkeypatch):
+    """The part key (main process) and the part's build (its worker, forked after) read the same mapping: the
+    file is rendered once; a read that found a problem is not kept, so its problem is said every time."""
+    import dataclasses
+
+    from pnpgen.aids import schema, sources
+    from pnpgen.problems import Problems
+    rendered = []
+    real = sources.render_aid_text
+    monkeypatch.setattr(sources, "render_aid_text", lambda *a: rendered.append(1) or real(*a))
+    kit = dataclasses.replace(default_kit)   # an object of its own: nothing kept for it yet
+    first = schema.check_aid_file(kit, sources.CARDS_FILE, Problems())
+    assert first is not None and schema.check_aid_file(kit, sources.CARDS_FILE, Problems()) is first
+    assert rendered == [1]
+    broken = dataclasses.replace(default_kit, charts={})   # every chart block now names an unknown chart
+    for _ in range(2):
+        problems = Problems()
+        schema.check_aid_file(broken, sources.CARDS_FILE, problems)
+        assert problems.errors()
+    assert rendered == [1, 1, 1]
