@@ -20,7 +20,7 @@ from pathlib import Path
 from pnpgen.documents.table_data import TableData
 from pnpgen.render.check_memo import SealedMemo
 
-VERSION = 1
+VERSION = 2
 KEEP = 64 * 24   # loads remembered (as the kit memos: 64) times a file and its charts
 _ACTIVE: list = [None]   # the memo of the aid file being built, or None: outside a part build nothing is kept
 
@@ -51,10 +51,11 @@ class AidMemo(SealedMemo):
         self.used[key] = found
         return found
 
-    def chart(self, name: str, work) -> TableData:
-        """Chart `name` as built (TableData): remembered, else work() (kept)."""
+    def chart(self, name: str, work, where: str) -> TableData:
+        """Chart `name` as built (TableData): remembered, else work() (kept). `where`: the chart's place as
+        messages show it now (relative to the working folder, which the load key does not name)."""
         key = f"{self.load_key}:chart:{name}"
-        found = _table(self.known.get(key))
+        found = _table(self.known.get(key), where)
         if found is None:
             found = work()
             self.dirty = True
@@ -64,21 +65,19 @@ class AidMemo(SealedMemo):
 
 def _stored(table: TableData) -> list:
     return [list(table.header), [list(row) for row in table.rows], list(table.widths), table.numeric_from,
-            table.total_row, list(table.align), list(table.sections), list(table.shaded), table.header_column,
-            table.where]
+            table.total_row, list(table.align), list(table.sections), list(table.shaded), table.header_column]
 
 
-def _table(stored) -> TableData | None:
-    """The TableData a stored entry says, or None when it is not the shape _stored writes."""
-    if not (isinstance(stored, list) and len(stored) == 10):
+def _table(stored, where: str) -> TableData | None:
+    """The TableData a stored entry says, at `where`, or None when it is not the shape _stored writes."""
+    if not (isinstance(stored, list) and len(stored) == 9):
         return None
-    header, rows, widths, numeric_from, total, align, sections, shaded, header_column, where = stored
+    header, rows, widths, numeric_from, total, align, sections, shaded, header_column = stored
     strings = [header, align, *(rows if isinstance(rows, list) else [None])]
     if not (all(isinstance(s, list) and all(isinstance(c, str) for c in s) for s in strings)
             and isinstance(widths, list) and all(type(w) in (int, float) for w in widths)
             and all(isinstance(n, list) and all(type(i) is int for i in n) for n in (sections, shaded))
-            and type(numeric_from) is int and type(total) is bool and type(header_column) is bool
-            and isinstance(where, str)):
+            and type(numeric_from) is int and type(total) is bool and type(header_column) is bool):
         return None
     return TableData(tuple(header), tuple(tuple(row) for row in rows), tuple(widths), numeric_from, total,
                      tuple(align), tuple(sections), tuple(shaded), header_column, where)
@@ -110,7 +109,7 @@ def rendered(rel, work) -> str:
     return work() if memo is None else memo.text(rel, work)
 
 
-def chart(name: str, work) -> TableData:
-    """Chart `name` built (work()), through the memo of the part being built, if any."""
+def chart(name: str, work, where: str) -> TableData:
+    """Chart `name` built (work()), through the memo of the part being built, if any (`where`: AidMemo.chart)."""
     memo = _ACTIVE[0]
-    return work() if memo is None else memo.chart(name, work)
+    return work() if memo is None else memo.chart(name, work, where)

@@ -97,5 +97,6 @@ def _block(kit: Kit, kind: str, value, width: float, where: str, context: dict, 
     if str(value) not in kit.charts:
         raise BuildError(f"{where}: unknown chart {value!r} (known: {', '.join(kit.charts)})")
     from pnpgen.aids.aid_memo import chart
-    table = chart(str(value), lambda: build_chart(kit.charts[str(value)], context))
+    made = kit.charts[str(value)]   # its place as build_chart says it (messages: relative to the working folder)
+    table = chart(made.id, lambda: build_chart(made, context), f"{made.file}:{made.lines.get('', 0)}: charts.{made.id}")
     return [table_flowable(table, width, look or chart_look(), where)]
