@@ -38,7 +38,8 @@ def load_aid_yaml(kit: Kit, rel: Path, schema=None) -> tuple[LocatedDict, str]:
     from pnpgen.aids.schema import check_aid_file
 
     problems = Problems()
-    doc = check_aid_file(kit, rel, problems, schema)
+    from pnpgen.aids.aid_memo import rendered
+    doc = check_aid_file(kit, rel, problems, schema, rendered)
     if doc is None or problems.errors():
         raise KitError(problems.items)
     return doc, display_path(aids_path(kit, rel))
@@ -95,4 +96,7 @@ def _block(kit: Kit, kind: str, value, width: float, where: str, context: dict, 
         return [paragraph(" ".join(str(item).split()), style["bullet"], where, bulletText="\u2022") for item in value]
     if str(value) not in kit.charts:
         raise BuildError(f"{where}: unknown chart {value!r} (known: {', '.join(kit.charts)})")
-    return [table_flowable(build_chart(kit.charts[str(value)], context), width, look or chart_look(), where)]
+    from pnpgen.aids.aid_memo import chart
+    made = kit.charts[str(value)]   # its place as build_chart says it (messages: relative to the working folder)
+    table = chart(made.id, lambda: build_chart(made, context), f"{made.file}:{made.lines.get('', 0)}: charts.{made.id}")
+    return [table_flowable(table, width, look or chart_look(), where)]

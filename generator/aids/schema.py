@@ -12,6 +12,7 @@ import re
 
 from pathlib import Path
 
+from pnpgen.kit_memos import kit_memo
 from pnpgen.problems import Problems
 from pnpgen.aids.sources import BLOCK_KINDS, CARDS_FILE, SHEETS_FILE
 from pnpgen.known_good import KnownGood
@@ -141,17 +142,38 @@ def sheets_schema(charts: tuple = ()) -> Record:
 SCHEMAS = {CARDS_FILE: cards_schema, SHEETS_FILE: sheets_schema}
 
 
-def check_aid_file(kit, rel: Path, problems: Problems, schema=None):
+_CHECKED: dict = kit_memo()  # (id of kit, file, schema) -> (kit, the checked mapping): read without a problem
+
+
+def check_aid_file(kit, rel: Path, problems: Problems, schema=None, rendered=None):
     """Render and read one aid file, record every problem located; the checked mapping, or None. `schema`:
-    a function of the kit's chart names giving the file's Record (default: the one SCHEMAS holds for `rel`)."""
+    a function of the kit's chart names giving the file's Record (default: the one SCHEMAS holds for `rel`).
+    A file read without a problem is read once per kit object: the aid part's key (pnpgen.parts.sheets)
+    renders it in the main process, and the part's worker, forked after, takes it from there (SE4X's cards
+    after a data edit: rendered and parsed once, not twice). The mapping is only read by its users.
+    `rendered(rel, work)`: the file's text as work() renders it, or as a memo kept it (pnpgen.aids.aid_memo)."""
+    key = (id(kit), Path(rel), schema or SCHEMAS.get(Path(rel)))
+    entry = _CHECKED.get(key)
+    if entry is not None and entry[0] is kit:
+        return entry[1]
+    count = len(problems.items)
+    doc = _check_aid_file(kit, rel, problems, schema, rendered or (lambda _, work: work()))
+    if doc is not None and len(problems.items) == count:
+        if len(_CHECKED) > 16:
+            _CHECKED.clear()
+        _CHECKED[key] = (kit, doc)
+    return doc
+
+
+def _check_aid_file(kit, rel: Path, problems: Problems, schema, rendered):
     from pnpgen.aids.sources import aids_path, aids_root, render_aid_text
     from pnpgen.text import TextError, read_text
     from pnpgen.yamlio import YamlSyntaxError, parse_yaml
 
     path = aids_path(kit, rel)
     try:
-        rendered = render_aid_text(kit, read_text(path, aids_root(kit, path)), path)
-        raw = parse_yaml(rendered, path)
+        text = rendered(rel, lambda: render_aid_text(kit, read_text(path, aids_root(kit, path)), path))
+        raw = parse_yaml(text, path)
     except TextError as exc:
         problems.error(path, exc.line, "", exc.message)
         return None

@@ -14,13 +14,16 @@ def file_name(kit) -> str:
 
 def build(ctx) -> dict:
     from pnpgen.aids.cards import plan_cards, render_cards
+    from pnpgen.aids.aid_memo import kept
+    from pnpgen.kit_checked import key_of
     from pnpgen.aids.imposition import card_sheet  # reportlab loads only when built
     from pnpgen.duplex import build_setting, flip_said
     from pnpgen.documents.paragraphs import styles_lacked
     sheet = card_sheet(ctx.paper, int(ctx.option("cards_per_sheet", 2) or 2), *build_setting(ctx))
-    cards = plan_cards(ctx.kit, sheet)
     name = file_name(ctx.kit)
-    entries, glyphs = render_cards(ctx.kit, cards, sheet, ctx.stage.path(name))
+    with kept(ctx.kit, name, key_of(ctx.kit)):  # its text, charts and lines as a build of this load made them
+        cards = plan_cards(ctx.kit, sheet)
+        entries, glyphs = render_cards(ctx.kit, cards, sheet, ctx.stage.path(name))
     _preflight(glyphs, entries, name, ctx.kit)
     pages = max(e["back"]["page"] for e in entries)
     ctx.log(f"cards: {len(cards)} cards on {pages} pages ({ctx.paper}, {flip_said(sheet.duplex)})")

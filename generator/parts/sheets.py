@@ -15,6 +15,8 @@ from pnpgen.problems import BuildError
 
 
 def build(ctx) -> dict:
+    from pnpgen.aids.aid_memo import kept
+    from pnpgen.kit_checked import key_of
     from pnpgen.aids.sheets import page_frames, plan_sheets, render_sheet  # reportlab loads only when built
     from pnpgen.documents.paragraphs import styles_lacked
     (width, height), _, _ = page_frames(ctx.paper)
@@ -23,8 +25,10 @@ def build(ctx) -> dict:
     from pnpgen.page_overprint import drawn_overprints
     from pnpgen.preflight import preflight_rules
     rules, found = preflight_rules(ctx.kit), []
-    for sheet in plan_sheets(ctx.kit, ctx.paper):
-        pages[sheet.id], glyphs = render_sheet(ctx.kit, sheet, ctx.paper, ctx.stage.path(sheet.file))
+    with kept(ctx.kit, "sheets", key_of(ctx.kit)):  # its text, charts and lines as a build of this load made them
+        drawn = [(sheet, render_sheet(ctx.kit, sheet, ctx.paper, ctx.stage.path(sheet.file)))
+                 for sheet in plan_sheets(ctx.kit, ctx.paper)]
+    for sheet, (pages[sheet.id], glyphs) in drawn:
         found += [f"aids/sheets.yaml: sheets.{sheet.id}: {sheet.file} page {page}: {finding}"
                   for page, finding in drawn_overprints(glyphs) + drawn_contrasts(glyphs, rules.contrast)
                   + drawn_sizes(glyphs, rules.card_text, rules.min_text)]
