@@ -29,6 +29,8 @@ from pathlib import Path
 
 from reportlab.pdfbase import ttfonts
 
+from pnpgen import allowed_pickle
+
 FOLDER = "font-faces"
 VERSION = 1
 LATER_BYTES = 2048   # an attribute pickled larger than this is unpickled when first read
@@ -39,13 +41,8 @@ DRAWN = ("charToGlyph", "charWidths", "hmetrics", "glyphPos")
 SCALE = "_pdfScale"  # extractInfo's scale to thousandths of an em, a lambda: made again from unitsPerEm
 
 
-class _PlainUnpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str):
-        raise pickle.UnpicklingError(f"{module}.{name}: a face's memo holds plain values only")
-
-
 def _unpickled(data: bytes):
-    return _PlainUnpickler(io.BytesIO(data)).load()
+    return allowed_pickle.loads(data, frozenset(), "a face's memo (plain values only)")
 
 
 class KeptInfo:

@@ -11,10 +11,10 @@ by parsing it. Old entries go with the cache's monthly pruning (pnpgen.resources
 """
 from __future__ import annotations
 
-import io
-import pickle
 from functools import lru_cache
 from pathlib import Path
+
+from pnpgen import allowed_pickle
 
 FOLDER = "yaml-trees"
 VERSION = 1
@@ -22,13 +22,6 @@ MISSING = object()
 # every class a located YAML tree holds: its mappings and lists, and the timestamps YAML reads (with zones)
 ALLOWED = {("pnpgen.yamlio", "LocatedDict"), ("pnpgen.yamlio", "LocatedList"), ("datetime", "date"),
            ("datetime", "datetime"), ("datetime", "timezone"), ("datetime", "timedelta")}
-
-
-class _TreeUnpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str):
-        if (module, name) in ALLOWED:
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"{module}.{name} is no part of a YAML tree")
 
 
 @lru_cache(maxsize=1)
@@ -59,7 +52,7 @@ def stored(key: bytes):
         return MISSING
     pickled = data[len(salt()):]
     try:
-        return _TreeUnpickler(io.BytesIO(pickled)).load(), pickled
+        return allowed_pickle.loads(pickled, ALLOWED, "a YAML tree"), pickled
     except Exception:  # noqa: BLE001 - a damaged entry only costs the parse
         return MISSING
 

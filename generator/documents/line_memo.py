@@ -17,12 +17,12 @@ draws them as before, only the measuring of unchanged paragraphs is skipped.
 from __future__ import annotations
 
 import hashlib
-import io
 import marshal
 import pickle
 import sys
 from functools import lru_cache
 
+from pnpgen import allowed_pickle
 from pnpgen.render.check_memo import SealedMemo
 
 FOLDER = "typeset-lines"
@@ -38,13 +38,6 @@ ALLOWED = {("reportlab.platypus.paragraph", name) for name in (
                     ("reportlab.lib.colors", "Color"), ("reportlab.lib.colors", "CMYKColor"),
                     ("reportlab.lib.colors", "PCMYKColor"), ("reportlab.lib.colors", "CMYKColorSep"),
                     ("reportlab.lib.colors", "PCMYKColorSep"), ("reportlab.lib.colors", "_PCMYK_black")}
-
-
-class _LinesUnpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str):
-        if (module, name) in ALLOWED:
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"{module}.{name} is no part of a paragraph's lines")
 
 
 @lru_cache(maxsize=1)
@@ -118,7 +111,7 @@ class LineMemo(SealedMemo):
         if not isinstance(pickled, bytes):
             return None
         try:
-            found = _LinesUnpickler(io.BytesIO(pickled)).load()
+            found = allowed_pickle.loads(pickled, ALLOWED, "a paragraph's lines")
         except Exception:  # noqa: BLE001 - a damaged entry only costs breaking the lines again
             return None
         if not (isinstance(found, tuple) and len(found) == 3 and isinstance(found[2], dict)):

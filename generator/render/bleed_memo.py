@@ -94,13 +94,9 @@ class BleedMemo(CheckMemo):
         if drawing is None:
             return sample()
         from pnpgen.render.home_bleed import band_geometry
-        key = b"c" + _digest(drawing, shape, bleed)
-        found = _colours(self.known.get(key), len(band_geometry(shape, bleed)))
-        if found is None:
-            found = sample()
-            self.dirty, self.known[key] = True, _pack_colours(found)
-        self.used[key] = self.known[key]
-        return found
+        bands = len(band_geometry(shape, bleed))
+        return self._kept(b"c" + _digest(drawing, shape, bleed), lambda stored: _colours(stored, bands), sample,
+                          _pack_colours)
 
     def cut(self, art, shape, bleed: float, room: tuple, cut) -> list:
         """The face's bands cut to `room` (turned, sides, half-planes: home_bleed.cut_bands' key), in the
@@ -129,34 +125,25 @@ class BleedMemo(CheckMemo):
         drawing = self._drawing(art)
         if drawing is None:
             return work()
-        key = b"m" + _digest(drawing, shape, bleed)
-        found = _means(self.known.get(key))
-        if found is None:
-            found = work()
-            self.dirty, self.known[key] = True, _pack_means(found)
-        self.used[key] = self.known[key]
-        return found
+        return self._kept(b"m" + _digest(drawing, shape, bleed), _means, work, _pack_means)
 
     def bare(self, page: tuple, count: int, work) -> list:
         """The bare edges [(slot, side, why)] of a page of `count` slots (home_bleed.page_bare_edges, `page`
         its key: the rects, the sides without room, the side colours): remembered, else work()."""
-        key = b"b" + _digest(page)
-        found = _bare(self.known.get(key), count)
-        if found is None:
-            found = work()
-            self.dirty, self.known[key] = True, _pack_bare(found)
-        self.used[key] = self.known[key]
-        return found
+        return self._kept(b"b" + _digest(page), lambda stored: _bare(stored, count), work, _pack_bare)
 
     def rooms(self, layout: tuple, count: int, work) -> list:
         """The (left, top, right, bottom, half-planes) room of each of a page layout's `count` pieces
         (home_bleed.slot_allowances, `layout` its key: the rects, bounds and outer cap): remembered, else
         work(). A page's rooms weigh each piece against its neighbours (Eclipse's 21 layouts took 40 ms)."""
-        key = b"r" + _digest(layout)
-        found = _rooms(self.known.get(key), count)
+        return self._kept(b"r" + _digest(layout), lambda stored: _rooms(stored, count), work, _pack_rooms)
+
+    def _kept(self, key: bytes, unpack, work, pack):
+        """What is kept under `key` (unpack gives None for a missing or misshapen entry), else work() kept."""
+        found = unpack(self.known.get(key))
         if found is None:
             found = work()
-            self.dirty, self.known[key] = True, _pack_rooms(found)
+            self.dirty, self.known[key] = True, pack(found)
         self.used[key] = self.known[key]
         return found
 
