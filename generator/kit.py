@@ -33,6 +33,7 @@ def load_kit(root: Path, strict: bool = False, sizes: dict | None = None,
     check_kit_texts does it later), so the studio shows a save's pieces first."""
     problems = Problems()
     root = Path(root)
+    translator.activate(None)  # kit.yaml as written: editions.start translates its words with this load's catalogue
     raw_kit = read_mapping(root / KIT_FILE, root, problems, "kit folder")
     if raw_kit is None:
         raise KitError(problems.items)

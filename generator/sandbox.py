@@ -137,14 +137,20 @@ class KitSandbox(SandboxedEnvironment):
         self.filters = {name: _bounded_filter(name, f) for name, f in self.filters.items()}
         self._readable: dict[tuple[type, str], bool] = {}  # (class, name) judged: may it be read? (_judge)
 
-    def cached_from_string(self, source: str):
-        """from_string, with the compiled code kept on disk between builds (keyed by the source, this
-        environment's settings and Jinja's version): a rebuild does not compile every chapter again."""
+    def code_salt(self) -> str:
+        """What a template's compiled code depends on besides its source: Jinja's version and this
+        environment's settings, the operators the sandbox checks among them (compiled into the code as calls
+        to call_binop: code compiled before pnpgen guarded another operator would run it unguarded)."""
         settings = (self.autoescape, self.trim_blocks, self.lstrip_blocks, self.keep_trailing_newline,
                     self.block_start_string, self.variable_start_string, self.comment_start_string,
-                    getattr(self.finalize, "__qualname__", ""), sorted(self.filters), sorted(self.tests))
-        key = hashlib.sha1("\0".join((source, jinja2.__version__, type(self).__name__,
-                                      repr(settings))).encode()).hexdigest()
+                    getattr(self.finalize, "__qualname__", ""), sorted(self.filters), sorted(self.tests),
+                    sorted(self.intercepted_binops), sorted(self.intercepted_unops), sorted(self.extensions))
+        return hashlib.sha1(f"{jinja2.__version__}\0{type(self).__name__}\0{settings!r}".encode()).hexdigest()
+
+    def cached_from_string(self, source: str):
+        """from_string, with the compiled code kept on disk between builds (keyed by the source and the
+        environment's code_salt): a rebuild does not compile every chapter again."""
+        key = hashlib.sha1(f"{source}\0{self.code_salt()}".encode()).hexdigest()
         folder = code_folder()
         if folder is None:
             return self.from_string(source)
@@ -323,7 +329,13 @@ def write_sealed(path: Path, data: bytes) -> None:
 class SealedBytecodeCache(jinja2.FileSystemBytecodeCache):
     """Jinja's compiled templates on disk, each file sealed with this user's key (pnpgen.signing): a damaged
     or foreign file is compiled again, never run. Unsealed, one flipped byte still unmarshalled into code that
-    failed every later build ("No module named 'jinj42'") until the folder was cleared."""
+    failed every later build ("No module named 'jinj42'") until the folder was cleared. Jinja names an entry
+    by the template's name and checks its source only: `of` names it by the environment's code_salt too."""
+
+    @classmethod
+    def of(cls, env: KitSandbox, folder: Path, name: str = "jinja2") -> "SealedBytecodeCache":
+        """The cache of `env`'s compiled templates in `folder` (`name`: whose files they are)."""
+        return cls(str(folder), pattern=f"__{name}_{env.code_salt()[:16]}_%s.cache")
 
     def load_bytecode(self, bucket) -> None:
         data = read_sealed(self._get_cache_filename(bucket))

@@ -110,6 +110,24 @@ def test_a_damaged_or_planted_cache_entry_is_not_used(tmp_path, mini, monkeypatc
     assert planted == honest
 
 
+def test_a_change_to_pnpgens_code_or_fonts_draws_every_file_again(tmp_path, mini, monkeypatch):
+    """A file's entry and its drawing are kept under the whole of pnpgen's code, fonts and templates (the
+    build's code_key), not a list of modules: keyed by a few drawing modules, a new pnpgen whose bleed cuts
+    (render/bleed_cuts.py) or shipped header font changed handed out the sheets the old one drew."""
+    from pnpgen import inputs
+    kit, build, drawn, _ = mini
+    out = tmp_path / "out"
+    build(out)
+    made = inputs.Inputs.__init__
+
+    def another_pnpgen(self, *args, **kwargs):
+        made(self, *args, **kwargs)
+        self.shared = "0" * 64   # as after a change to a module the sheets' keys do not name
+    monkeypatch.setattr(inputs.Inputs, "__init__", another_pnpgen)
+    build(out)
+    assert sorted(drawn) == ["cards", "chits", "tiles", "tokens-blue", "tokens-red"]
+
+
 def _counting(draw, drawn: list):
     def counted(ctx, group, *args, **kwargs):
         drawn.append(group)

@@ -210,8 +210,20 @@ def test_the_boards_key_fingerprints_the_overlap_grid_their_check_runs(monkeypat
     from tests.conftest import DEFAULT_KIT_DIR
     seen = []
     monkeypatch.setattr(output_cache, "source_fingerprint", lambda *modules: seen.extend(modules) or "x")
-    _key(types.SimpleNamespace(kit=types.SimpleNamespace(root=DEFAULT_KIT_DIR)), "<svg/>", "t", "a4")
+    _key(types.SimpleNamespace(kit=types.SimpleNamespace(root=DEFAULT_KIT_DIR), code_key=""), "<svg/>", "t", "a4")
     assert {overlaps, preflight, ink_lines} <= set(seen)
+
+
+def test_a_boards_files_are_keyed_by_all_of_pnpgens_code():
+    """The modules named are not all that prints a board (the assembly steps' words: maps/files.py, the
+    fonts, the paper's margins...): its files are kept under the build's code_key too, so a new pnpgen
+    draws them again instead of handing out what the old one drew."""
+    import types
+    from pnpgen.boards.files import _key
+    from tests.conftest import DEFAULT_KIT_DIR
+    kit = types.SimpleNamespace(root=DEFAULT_KIT_DIR)
+    keys = {_key(types.SimpleNamespace(kit=kit, code_key=code), "<svg/>", "t", "a4") for code in ("a" * 64, "b" * 64)}
+    assert len(keys) == 2
 
 
 def test_the_cards_are_keyed_by_what_they_print(run_cli, workspace):

@@ -158,3 +158,29 @@ def test_a_file_the_cells_import_is_compiled_once_kept_apart_and_compiled_again_
     assert macro_output() == "mix_count" and compiled == ["_charts.j2"]  # read back, not compiled
     kept[0].write_bytes(kept[0].read_bytes()[:-5] + b"xxxxx")
     assert macro_output() == "mix_count" and compiled == ["_charts.j2", "_charts.j2"]
+
+
+def test_compiled_code_is_not_reused_once_the_sandbox_intercepts_other_operators(tmp_path, monkeypatch):
+    """Which operators the sandbox checks (KitSandbox.intercepted_binops: those that can make a value larger)
+    is compiled into a template's code. Kept under the source and a fixed name alone, the code compiled before
+    pnpgen guarded another operator kept running unguarded: the guards are in what the code is kept under."""
+    folder = tmp_path / "code"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setattr(charts_module, "code_folder", lambda: folder)
+    monkeypatch.setattr("pnpgen.sandbox.code_folder", lambda: folder)
+    root = BUILTIN_DATA / "space-empires-4x"
+    compiled = []
+    real_compile = KitSandbox.compile
+    monkeypatch.setattr(KitSandbox, "compile", lambda self, *a, **k: compiled.append(1) or real_compile(self, *a, **k))
+
+    def both() -> None:
+        env = charts_module._env.__wrapped__(root)
+        env.get_template("_charts.j2").module
+        env.cached_from_string("{{ 2 - 1 }}")
+
+    both()
+    both()
+    assert len(compiled) == 2   # each compiled once, then read back
+    monkeypatch.setattr(KitSandbox, "intercepted_binops", KitSandbox.intercepted_binops | {"-"})
+    both()
+    assert len(compiled) == 4

@@ -257,3 +257,25 @@ def test_gettext_folder_layout_is_read(kit):
     (kit / "locale" / "fr.po").rename(folder / "bilingual.po")
     french, warnings = load_kit(kit, language="fr")
     assert french.title == "Kit duo" and not warnings
+
+
+def test_the_calibration_sheet_follows_an_edited_translation_of_the_title(kit, tmp_path):
+    """The calibration sheet prints the kit's title in the edition's language, so its cached part is keyed by
+    the catalogue too (keyed by kit.yaml alone, a retranslated title was served stale from the cache)."""
+    out = tmp_path / "out"
+    build = ["build", "--data", str(kit), "--lang", "fr", "--only", "calibration", "--out", str(out), "--quiet"]
+    assert main(build) == 0
+    assert "Kit duo" in pdf_text(out)
+    edit(kit / "locale" / "fr.po", 'msgstr "Kit duo"', 'msgstr "Kit à deux"')
+    assert main(build) == 0
+    assert "Kit à deux" in pdf_text(out) and "Kit duo" not in pdf_text(out)
+
+
+def test_kit_yaml_is_read_as_written_whatever_edition_the_process_loaded_before(kit):
+    """kit.yaml's words are translated once, by the edition being loaded (editions.start): read through the
+    previous load's catalogue (the watcher's, serve's), an edited title translation was never seen and a
+    source edition loaded after the French one printed the French title."""
+    assert load_kit(kit, language="fr")[0].title == "Kit duo"
+    edit(kit / "locale" / "fr.po", 'msgstr "Kit duo"', 'msgstr "Kit à deux"')
+    assert load_kit(kit, language="fr")[0].title == "Kit à deux"
+    assert load_kit(kit)[0].title == "Duo Test Kit"

@@ -189,8 +189,8 @@ def _board_files(ctx, caches: tuple, board, named: tuple, drawing: tuple, check)
 
 def _key(ctx, drawing: str, title: str, paper: str) -> str:
     """The board's files' key in the output cache: `drawing` (its content key: its SVG, the images and kit
-    fonts it shows, the renderer), its title and paper, the code that prints, tiles and checks it, the tile
-    and assembly templates."""
+    fonts it shows, the renderer), its title and paper, the code that prints, tiles and checks it (all of
+    pnpgen's, its fonts and templates: ctx.code_key), the tile and assembly templates."""
     from pnpgen.output_cache import content_key, source_fingerprint
     from pnpgen.maps import pages, seams, tiling
     from pnpgen import overlaps, preflight
@@ -198,7 +198,7 @@ def _key(ctx, drawing: str, title: str, paper: str) -> str:
     from pnpgen.render.templates import template_source
     furniture = [template_source(ctx.kit.root, t) for t in ("map-tile", "map-assembly")]
     return content_key(source_fingerprint(pdf, svg_ops, svg_path, tiling, seams, pages, preflight, overlaps, ink_lines), Path(__file__).read_text(encoding="utf-8"),
-                       *furniture, drawing, title, paper)
+                       ctx.code_key, *furniture, drawing, title, paper)
 
 
 def _poster_entry(rel: str, width: float, height: float) -> dict:

@@ -122,7 +122,8 @@ def slot_owners(tables: list) -> list:
 
 
 def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
-    """Everything a group's PDF depends on: the drawing code, its layout and titles, every face's drawing."""
+    """Everything a group's PDF depends on: the drawing code (ctx.code_key: all of pnpgen's, its fonts and
+    templates), its layout and titles, every face's drawing."""
     from pnpgen import duplex
     from pnpgen.layout import gutter_fit, packing, sheets as sheets_layout
     from pnpgen.output_cache import content_key, source_fingerprint
@@ -131,7 +132,7 @@ def group_key(ctx, group: str, plan: tuple, arts: FaceArts) -> str:
     tables, pages = plan
     parts = [source_fingerprint(pdf, piece_sheets, home_bleed, png, sheets_layout, packing, gutter_fit, duplex,
                                 titles),
-             renderer_fingerprint(), ctx.kit.title,
+             ctx.code_key, renderer_fingerprint(), ctx.kit.title,
              group, repr([(p.side, p.header, p.header_side, p.slots) for p in pages]),
              repr(page_headers(ctx, group, plan))]
     for table, pieces, settings in tables:
@@ -186,8 +187,9 @@ def write_group(ctx, group: str, runs: list, arts, cache=None, bare_memo=None) -
 
 
 def file_key(ctx, group: str, tables: list, arts: FaceArts) -> str:
-    """Everything a print file shows, known before it is laid out: the code that lays it out and draws it,
-    the kit's title and sheet settings, the options, the active language's catalogue, and each piece's
+    """Everything a print file shows, known before it is laid out: the code that lays it out and draws it
+    (all of pnpgen's, its fonts and templates: ctx.code_key, not only the drawing modules named), the kit's
+    title and sheet settings, the options, the active language's catalogue, and each piece's
     table, row (ref, label, colour) and face drawings (by their keys). An edit to one table's row changes
     the key of the files that print that row only; the others are fetched with their entries
     (cached_file), not laid out again."""
@@ -199,7 +201,7 @@ def file_key(ctx, group: str, tables: list, arts: FaceArts) -> str:
     from pnpgen.render import art, home_bleed, pdf, piece_sheets, png
     parts = [source_fingerprint(sys.modules[__name__], entry, titles, pdf, piece_sheets, home_bleed, png, art,
                                 sheets_layout, packing, gutter_fit, duplex, lengths, paper, shapes, manifest),
-             renderer_fingerprint(), language_key(), ctx.kit.title, group, repr(ctx.paper),
+             ctx.code_key, renderer_fingerprint(), language_key(), ctx.kit.title, group, repr(ctx.paper),
              repr((ctx.option("gutter"), bool(ctx.option("previews")), build_setting(ctx))),
              repr(titles.group_words(ctx.kit, group, tables))]
     for table, pieces, settings in tables:

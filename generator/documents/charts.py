@@ -10,7 +10,6 @@ markup (<b>, <br/>, <font>) is kept. Every problem names charts.yaml's line and 
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -149,27 +148,21 @@ def _cell_value(value):
 def _env(root: Path | None) -> KitSandbox:
     """The sandbox chart cells render in; an include names a file from the kit folder (the kit reader's)."""
     loader = KitLoader([(root, root)]) if root is not None else None
-    env = KitSandbox(loader=loader, undefined=KitUndefined, autoescape=False, finalize=_cell_value,
-                     bytecode_cache=_code_cache())
+    env = KitSandbox(loader=loader, undefined=KitUndefined, autoescape=False, finalize=_cell_value)
     env.filters["join_and"] = join_and
     env.filters["num"] = format_number
+    env.bytecode_cache = _code_cache(env)   # named by its settings, filters among them
     return env
 
 
-CODE_VERSION = 1  # of how the cells' environment compiles a file they import: a change here compiles it anew
-
-
-def _code_cache():
+def _code_cache(env: KitSandbox):
     """A kit file the cells `{% import %}` (SE4X's _charts.j2), compiled once for every build instead of in
     each (18 ms of the serial start), kept sealed in this user's code folder (SealedBytecodeCache: a damaged
-    or foreign file is compiled again). Its files have a name of their own: the piece templates' environment
-    shares the folder and compiles the same file differently (autoescaped), and Jinja names an entry by the
-    file alone."""
+    or foreign file is compiled again). Its files have a name of their own, with the environment's settings
+    in it: the piece templates' environment shares the folder and compiles the same file differently
+    (autoescaped), and Jinja names an entry by the file alone."""
     folder = code_folder()
-    if folder is None:
-        return None
-    salt = hashlib.sha1(f"charts-{CODE_VERSION}-{_cell_value.__qualname__}".encode()).hexdigest()[:12]
-    return SealedBytecodeCache(str(folder), pattern=f"__chart_cells_{salt}_%s.cache")
+    return None if folder is None else SealedBytecodeCache.of(env, folder, "chart_cells")
 
 
 _JINJA_ERRORS = (jinja2.TemplateError, AttributeError, KeyError, TypeError, ValueError, ArithmeticError, IndexError,

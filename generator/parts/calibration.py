@@ -35,6 +35,7 @@ PART = Part(
         Option(("--back-offset",), {"default": "0,0", "metavar": "X,Y",
                                     "help": "shift of the back pages in mm, as read from the calibration sheet"}),
     ),
-    # it prints the kit's title and the build's options only: keyed by kit.yaml (and the code, the options, _sheets)
-    applies=_applies, reads=("kit.yaml",), key_extra=_sheets, needs=("cairo",), weight=0.2,
+    # it prints the kit's title (in the edition's words: locale/) and the build's options only: keyed by kit.yaml
+    # and the catalogues (and the code, the options, _sheets)
+    applies=_applies, reads=("kit.yaml", "locale"), key_extra=_sheets, needs=("cairo",), weight=0.2,
 )

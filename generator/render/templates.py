@@ -37,12 +37,12 @@ def _template_env(kit_root: Path, overrides: tuple) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,
-        bytecode_cache=SealedBytecodeCache(str(folder)) if (folder := code_folder()) else None,
     )
     env.filters["num"] = format_number
     from pnpgen.contrast import ink_on
     from pnpgen.render.textbox import PT_IN_MM, textbox  # what piece templates draw text with
     env.globals.update(textbox=textbox, pt=lambda n: round(n * PT_IN_MM, 4), ink_on=ink_on)
+    env.bytecode_cache = SealedBytecodeCache.of(env, folder) if (folder := code_folder()) else None
     return env
 
 
