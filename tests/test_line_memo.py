@@ -4,6 +4,7 @@ naming a foreign class is broken again."""
 from __future__ import annotations
 
 import io
+import os
 import pickle
 from types import SimpleNamespace
 
@@ -103,3 +104,22 @@ def test_a_damaged_or_foreign_memo_is_broken_again(tmp_path, breaks, own_cache):
         before = len(breaks)
         assert _typeset(line_memo.LineMemo(_kit(tmp_path), "booklet")) == plain
         assert len(breaks) > before
+
+
+def test_a_shipped_font_replaced_by_one_of_the_same_size_forgets_the_lines(tmp_path, monkeypatch):
+    """The widths lines were broken with come from the shipped fonts: one replaced by other bytes of the same
+    size (a reinstall) is told by its times, and every kept line is broken again."""
+    fonts = tmp_path / "fonts"
+    fonts.mkdir()
+    font = fonts / "Face.ttf"
+    font.write_bytes(b"a" * 64)
+    monkeypatch.setattr(resources, "fonts", lambda: fonts)
+    line_memo._code_salt.cache_clear()
+    before = line_memo._code_salt()
+    font.write_bytes(b"b" * 64)
+    os.utime(font, ns=(font.stat().st_atime_ns, font.stat().st_mtime_ns + 1_000_000_000))
+    line_memo._code_salt.cache_clear()
+    try:
+        assert line_memo._code_salt() != before
+    finally:
+        line_memo._code_salt.cache_clear()

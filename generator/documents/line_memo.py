@@ -42,16 +42,21 @@ ALLOWED = {("reportlab.platypus.paragraph", name) for name in (
 
 @lru_cache(maxsize=1)
 def _code_salt() -> str:
-    """reportlab's version, the code that breaks and keeps the lines, and the shipped fonts (their files'
-    names and sizes: the metrics every width is measured with)."""
+    """reportlab's version, the code that breaks and keeps the lines, and the shipped fonts (the metrics every
+    width is measured with: their files' names, sizes and change times, as git's index tells a file changed;
+    a font replaced by another of the same size is told by its times)."""
     import reportlab
 
     from pnpgen import fonts, resources
     from pnpgen.output_cache import source_fingerprint
-    shipped = sorted((p.name, p.stat().st_size) for p in resources.fonts().rglob("*") if p.is_file())
+    shipped = sorted((p.name, *_stamp(p.stat())) for p in resources.fonts().rglob("*") if p.is_file())
     paragraphs = sys.modules["pnpgen.documents.paragraphs"]
     code = source_fingerprint(paragraphs, sys.modules[__name__], fonts)
     return f"{VERSION}:{sys.version_info[:2]}:{reportlab.Version}:{code}:{shipped}".replace("\n", " ")
+
+
+def _stamp(stat) -> tuple:
+    return stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino
 
 
 class LineMemo(SealedMemo):
