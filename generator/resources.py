@@ -86,6 +86,12 @@ def user_cache() -> Path:
     return base / APP
 
 
+def cache_file_name(*parts) -> str:
+    """The name of one cache file among a folder's (a kit folder's document, say), from what tells it apart."""
+    import hashlib
+    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()[:32]
+
+
 def cache_folder(name: str) -> Path | None:
     """The folder `name` in this user's cache, made private (0700) if new; where that cannot be made (no
     home folder, a read-only one), a private folder in the system's temporary folder; None if neither."""

@@ -71,8 +71,9 @@ def between_builds(names) -> None:
     aid cards'). Only the libraries: pnpgen's own modules stay imported where they are used, so a worker reads
     pnpgen's code as it is on disk, as before (the parts' keys hash it)."""
     forget_all()
+    wanted = set(names)
     for part in registry.all_parts():
-        if part.name in set(names):
+        if part.name in wanted:
             load_needs(part, list(registry.SHARED_LOADS))
 
 

@@ -67,9 +67,9 @@ class LineMemo(SealedMemo):
 
     def __init__(self, kit, name: str):
         from pnpgen.kit_fonts import type_key
-        from pnpgen.resources import cache_folder
+        from pnpgen.resources import cache_file_name, cache_folder
         folder = cache_folder(FOLDER)
-        file = hashlib.sha256(repr((str(kit.root), kit.id, name)).encode("utf-8")).hexdigest()[:32]
+        file = cache_file_name(str(kit.root), kit.id, name)
         super().__init__(folder / f"{file}.bin" if folder is not None else None)
         self._salt = f"{_code_salt()}:{type_key(kit)!r}".replace("\n", " ")   # the kit's own fonts, `fonts:`
         self._styles: dict = {}

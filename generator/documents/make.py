@@ -297,7 +297,7 @@ def map_salt(ctx) -> str:
 
 def _user_file(ctx, name: str, *more) -> str:
     """The name of the user's cache file of this kit folder's document `name` (and `more`)."""
-    return hashlib.sha256(repr((str(ctx.kit.root), ctx.kit.id, name, *more)).encode("utf-8")).hexdigest()[:32]
+    return resources.cache_file_name(str(ctx.kit.root), ctx.kit.id, name, *more)
 
 
 def _laid_on(kit, name: str, pdf: bytes, placements: dict, figures: tuple | None = None) -> bytes:
